@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * One call of the API: the server registers it, the web client calls it, OpenAPI documents it.
+ * `auth` says who may call it: a signed-in user (default) or anyone.
+ */
+export interface CallDef<
+  Body extends z.ZodType | undefined = z.ZodType | undefined,
+  Query extends z.ZodType | undefined = z.ZodType | undefined,
+  Data extends z.ZodType = z.ZodType,
+> {
+  operationId: string;
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tags: string[];
+  auth: 'user' | 'public';
+  body?: Body;
+  query?: Query;
+  data: Data;
+}
+
+export function defineCall<
+  Data extends z.ZodType,
+  Body extends z.ZodType | undefined = undefined,
+  Query extends z.ZodType | undefined = undefined,
+>(def: CallDef<Body, Query, Data>): CallDef<Body, Query, Data> {
+  return def;
+}
+
+export type CallBody<C> = C extends CallDef<infer B, z.ZodType | undefined, z.ZodType>
+  ? B extends z.ZodType
+    ? z.input<B>
+    : undefined
+  : never;
+export type CallQuery<C> = C extends CallDef<z.ZodType | undefined, infer Q, z.ZodType>
+  ? Q extends z.ZodType
+    ? z.input<Q>
+    : undefined
+  : never;
+export type CallData<C> = C extends CallDef<z.ZodType | undefined, z.ZodType | undefined, infer D>
+  ? z.output<D>
+  : never;

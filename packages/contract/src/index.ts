@@ -1,0 +1,13 @@
+export * from './call.ts';
+export * from './envelope.ts';
+export * from './errors.ts';
+export * from './entities.ts';
+export * from './helpers/speed.ts';
+export * from './helpers/tts-cache-key.ts';
+export * from './helpers/time.ts';
+export * from './helpers/mask.ts';
+export * as accountsCalls from './calls/accounts.ts';
+export * as appCalls from './calls/app.ts';
+export { accountIdentifier, PHONE_RE, EMAIL_RE, VerificationScene } from './calls/accounts.ts';
+export type { OutboxMessage } from './calls/accounts.ts';
+export type { JobView } from './calls/app.ts';
