@@ -1,0 +1,108 @@
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ErrorCode, namedErrorMessages } from '@vw/contract';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { AppError } from './errors.ts';
+import { clientIds } from './http/request-context.ts';
+import { RequestValidationError, zodValidatorCompiler } from './http/validation.ts';
+import { registerModules } from './modules/index.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: 'user' | 'public';
+  }
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Builds the HTTP API around an already created context. */
+export async function buildApp(ctx: AppContext, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: ctx.config.TRUST_PROXY,
+    disableRequestLogging: true,
+    ...options,
+  });
+
+  app.setValidatorCompiler(zodValidatorCompiler);
+  // Responses are built from typed handlers; the response schemas exist for the OpenAPI document.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:', 'data:'],
+        // antd writes inline styles; swagger-ui needs inline styles too.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => AppError.tooManyRequests(context.ttl / 1000),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: '声音工作台 API', version: '1.0.0', description: 'Voice Workbench client API' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (request) => {
+    const { deviceId, bundleId } = clientIds(request);
+    request.log = request.log.child({ deviceId, bundleId });
+    const header = request.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
+    const uid = token ? ctx.accessTokens.verify(token) : null;
+    if (uid) request.user = { uid };
+    else if (request.routeOptions.config.auth === 'user') throw AppError.unauthorized();
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.status(error.httpStatus).send({ code: error.code, msg: error.message, data: error.data });
+    }
+    if (error instanceof RequestValidationError) {
+      const detail = error.details;
+      return reply.status(200).send({ code: ErrorCode.Validation, msg: detail[0].msg, data: { detail } });
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 413 || (error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const e = AppError.named('err_file_too_large', undefined, 413);
+      return reply.status(413).send({ code: e.code, msg: e.message, data: e.data });
+    }
+    if (status && status >= 400 && status < 500) {
+      // Malformed JSON, wrong content type and the like: the client's fault, say so plainly.
+      const e = AppError.named('err_invalid_param');
+      return reply.status(status).send({ code: e.code, msg: e.message, data: e.data });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .status(500)
+      .send({ code: 500, msg: namedErrorMessages.err_system, data: { detail: [{ type: 'err_system', msg: namedErrorMessages.err_system }] } });
+  });
+
+  await registerModules(app, ctx);
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ code: 404, msg: `接口不存在：${request.method} ${request.url.split('?')[0]}`, data: null });
+  });
+
+  return app;
+}

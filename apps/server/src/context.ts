@@ -1,0 +1,58 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { type AccessTokens, createAccessTokens } from './auth/access-tokens.ts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
+import { createAliyunSmsSender } from './adapters/messaging/aliyun-sms.ts';
+import type { MessageSender } from './adapters/messaging/messaging.ts';
+import { createOutboxSender } from './adapters/messaging/outbox.ts';
+import { createSmtpSender } from './adapters/messaging/smtp.ts';
+import { loadSigningSecret } from './secrets.ts';
+
+/** Everything a service needs, built once at start-up from the config. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbKind: DbKind;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  accessTokens: AccessTokens;
+  sms: MessageSender;
+  mail: MessageSender;
+}
+
+export function createContext(options: {
+  config: Config;
+  database: DatabaseHandle;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}): AppContext {
+  const { config, database, clock, log } = options;
+  const now = () => clock.now();
+  const sms =
+    config.SMS_PROVIDER === 'aliyun'
+      ? createAliyunSmsSender(
+          {
+            accessKeyId: config.ALIYUN_SMS_ACCESS_KEY_ID!,
+            accessKeySecret: config.ALIYUN_SMS_ACCESS_KEY_SECRET!,
+            signName: config.ALIYUN_SMS_SIGN_NAME!,
+            templateCode: config.ALIYUN_SMS_TEMPLATE_CODE!,
+            endpoint: config.ALIYUN_SMS_ENDPOINT,
+          },
+          now,
+        )
+      : createOutboxSender('sms', database.db, log, now);
+  const mail = config.SMTP_URL
+    ? createSmtpSender(config.SMTP_URL, config.MAIL_FROM)
+    : createOutboxSender('mail', database.db, log, now);
+  return {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    clock,
+    log,
+    accessTokens: createAccessTokens(loadSigningSecret(config), config.ACCESS_TOKEN_TTL, now),
+    sms,
+    mail,
+  };
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as m001 from './001_foundation.ts';
+
+/** Every migration, in order. Names sort; add new ones at the end. */
+export const migrations: Record<string, Migration> = {
+  '001_foundation': m001,
+};

@@ -1,0 +1,39 @@
+import { codeMessages, ErrorCode, type NamedError, namedErrorMessages } from '@vw/contract';
+
+/**
+ * The one error class of the server. A numeric code travels as the envelope code; a named error
+ * travels as code 422 with `data.detail[0].type` (spec §8). Business errors keep HTTP 200.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly detailType?: string,
+    readonly httpStatus = 200,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+
+  static code(code: number, message?: string): AppError {
+    return new AppError(code, message ?? codeMessages[code] ?? namedErrorMessages.err_system);
+  }
+
+  static named(type: NamedError, message?: string, httpStatus = 200): AppError {
+    return new AppError(ErrorCode.Validation, message ?? namedErrorMessages[type], type, httpStatus);
+  }
+
+  static unauthorized(): AppError {
+    return new AppError(ErrorCode.Unauthorized, codeMessages[ErrorCode.Unauthorized], undefined, 401);
+  }
+
+  static tooManyRequests(retryAfterSeconds: number): AppError {
+    return new AppError(ErrorCode.TooManyRequests, codeMessages[ErrorCode.TooManyRequests], undefined, 429, {
+      'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+
+  get data(): unknown {
+    return this.detailType ? { detail: [{ type: this.detailType, msg: this.message }] } : null;
+  }
+}
