@@ -61,6 +61,7 @@ export async function buildApp(ctx: AppContext, options: FastifyServerOptions = 
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {

@@ -10,13 +10,14 @@ export interface CallDef<
   Body extends z.ZodType | undefined = z.ZodType | undefined,
   Query extends z.ZodType | undefined = z.ZodType | undefined,
   Data extends z.ZodType = z.ZodType,
+  Auth extends 'user' | 'public' = 'user' | 'public',
 > {
   operationId: string;
   method: HttpMethod;
   path: string;
   summary: string;
   tags: string[];
-  auth: 'user' | 'public';
+  auth: Auth;
   body?: Body;
   query?: Query;
   data: Data;
@@ -24,9 +25,10 @@ export interface CallDef<
 
 export function defineCall<
   Data extends z.ZodType,
+  Auth extends 'user' | 'public',
   Body extends z.ZodType | undefined = undefined,
   Query extends z.ZodType | undefined = undefined,
->(def: CallDef<Body, Query, Data>): CallDef<Body, Query, Data> {
+>(def: CallDef<Body, Query, Data, Auth>): CallDef<Body, Query, Data, Auth> {
   return def;
 }
 

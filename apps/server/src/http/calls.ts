@@ -4,9 +4,11 @@ import type { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { AuthUser } from './request-context.ts';
 
+type Parsed<S> = [S] extends [z.ZodType] ? z.output<S> : undefined;
+
 export interface CallRequest<C extends CallDef> {
-  body: C['body'] extends z.ZodType ? z.output<C['body']> : undefined;
-  query: C['query'] extends z.ZodType ? z.output<C['query']> : undefined;
+  body: Parsed<NonNullable<C['body']>>;
+  query: Parsed<NonNullable<C['query']>>;
   /** Present on every call whose contract says `auth: 'user'`. */
   user: C['auth'] extends 'user' ? AuthUser : AuthUser | null;
   request: FastifyRequest;

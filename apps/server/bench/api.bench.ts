@@ -1,0 +1,87 @@
+/**
+ * bench:api — authenticated get_user_info on the embedded default (SQLite, local files) over
+ * loopback at 64 connections, next to a bare Fastify route measured in the same run.
+ * Targets (issue 2): at least half the bare route's requests/s, p99 under 20 ms.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 64;
+
+function startProcess(script: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function waitFor(url: string, init?: RequestInit): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(url, init);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+async function measure(title: string, url: string, headers: Record<string, string>) {
+  // A short warm-up so JIT and caches are in the same state for both targets.
+  await autocannon({ url, method: 'POST', headers, connections: CONNECTIONS, duration: 2 });
+  const result = await autocannon({ url, method: 'POST', headers, connections: CONNECTIONS, duration: DURATION });
+  const row = {
+    target: title,
+    'requests/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+  return row;
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'vw-bench-'));
+const apiPort = 18901;
+const barePort = 18902;
+const api = startProcess('apps/server/src/main.ts', {
+  NODE_ENV: 'development',
+  PORT: String(apiPort),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+});
+const bare = startProcess('apps/server/bench/bare-server.ts', { PORT: String(barePort) });
+
+try {
+  await waitFor(`http://127.0.0.1:${apiPort}/openapi.json`);
+  await waitFor(`http://127.0.0.1:${barePort}/bare`, { method: 'POST' });
+  const signIn = await fetch(`http://127.0.0.1:${apiPort}/accounts/v1/auth_with_password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: '13800000000', password: 'demo12345' }),
+  }).then((r) => r.json());
+  const token = signIn.data.secure_tokens.access_token as string;
+  const headers = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${token}`,
+    'x-device-id': 'bench',
+    'x-bundle-id': 'com.voiceworkbench.web',
+  };
+
+  const bareRow = await measure('bare Fastify route', `http://127.0.0.1:${barePort}/bare`, {});
+  const apiRow = await measure('get_user_info (authenticated, SQLite)', `http://127.0.0.1:${apiPort}/v1/user/get_user_info`, headers);
+  console.table([bareRow, apiRow]);
+  const ratio = apiRow['requests/s'] / bareRow['requests/s'];
+  console.log(`get_user_info / bare = ${(ratio * 100).toFixed(1)}% (target ≥ 50%); p99 = ${apiRow['p99 ms']} ms (target < 20 ms)`);
+} finally {
+  api.kill();
+  bare.kill();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,52 @@
+import { buildApp } from './app.ts';
+import { systemClock } from './clock.ts';
+import { ConfigError, ensureDataDir, loadConfig } from './config.ts';
+import { createContext } from './context.ts';
+import { migrateToLatest, openDatabase } from './db/database.ts';
+import { createLogger } from './logger.ts';
+import { seedDemoAccount } from './modules/accounts/demo.ts';
+
+type Role = 'api' | 'worker' | 'all';
+
+/** `api` serves HTTP, `worker` runs jobs, `all` (default) does both in one process. */
+async function main(role: Role): Promise<void> {
+  const config = loadConfig();
+  ensureDataDir(config);
+  const log = createLogger(config.LOG_LEVEL);
+  const database = openDatabase(config.database);
+  await migrateToLatest(database.db);
+  const ctx = createContext({ config, database, clock: systemClock, log });
+
+  const closers: Array<() => Promise<unknown>> = [];
+  if (role !== 'worker') {
+    await seedDemoAccount(ctx);
+    const app = await buildApp(ctx);
+    await app.listen({ host: config.HOST, port: config.PORT });
+    closers.push(() => app.close());
+    log.info(`声音工作台 is running at ${config.publicUrl}/workbench/  (API docs: ${config.publicUrl}/docs)`);
+    if (!config.isProduction) {
+      log.info(
+        `demo account: ${config.DEMO_ACCOUNT} / password ${config.DEMO_PASSWORD} (or sign in by code from ${config.publicUrl}/dev/outbox)`,
+      );
+    }
+  }
+  closers.push(() => database.close());
+
+  const shutdown = async (signal: string) => {
+    log.info({ signal }, 'shutting down');
+    for (const close of closers) await close().catch((err) => log.error({ err }, 'error while closing'));
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+const role = (process.argv[2] ?? 'all') as Role;
+if (!['api', 'worker', 'all'].includes(role)) {
+  console.error(`Unknown role "${role}". Use: api | worker | all`);
+  process.exit(2);
+}
+main(role).catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

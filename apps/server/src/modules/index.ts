@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { registerAccountRoutes } from './accounts/accounts.routes.ts';
+import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
+import { registerDevRoutes } from './dev/dev.routes.ts';
+import { registerUserRoutes } from './users/users.routes.ts';
+
+/** Every feature module's routes. */
+export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  registerAccountRoutes(app, ctx);
+  await registerUserRoutes(app, ctx);
+  registerAppConfigRoutes(app, ctx);
+  if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
+}

@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import type { Clock } from '../src/clock.ts';
+import { type Config, ensureDataDir, loadConfig } from '../src/config.ts';
+import { type AppContext, createContext } from '../src/context.ts';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/db/database.ts';
+import { createLogger } from '../src/logger.ts';
+
+/** Which database the server tests run on: the test command runs the suite once per kind. */
+export const TEST_DB = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
+const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export class TestClock implements Clock {
+  constructor(private t = Date.now()) {}
+  now(): number {
+    return this.t;
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+export interface TestDatabase {
+  /** The environment that points a config at this database. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** A fresh scratch database: a temp SQLite file, or a new PostgreSQL database on the test server. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (TEST_DB === 'sqlite') return { env: {}, drop: async () => {} };
+  const name = `vw_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  config: Config;
+  clock: TestClock;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+/** A migrated database, a context with a movable clock, and the HTTP app for `inject`. */
+export async function createTestServer(
+  env: Record<string, string> = {},
+  extendApp?: (app: FastifyInstance) => void,
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vw-test-'));
+  const testDb = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    PUBLIC_URL: 'http://127.0.0.1:8787',
+    ...testDb.env,
+    ...env,
+  });
+  ensureDataDir(config);
+  const database = openDatabase(config.database);
+  await migrateToLatest(database.db);
+  const clock = new TestClock();
+  const ctx = createContext({ config, database, clock, log: createLogger(config.LOG_LEVEL) });
+  const app = await buildApp(ctx);
+  extendApp?.(app);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    config,
+    clock,
+    database,
+    async close() {
+      await app.close();
+      await database.close();
+      await testDb.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const CLIENT_HEADERS = { 'x-device-id': 'test-device', 'x-bundle-id': 'com.voiceworkbench.web' };
+
+/** POST/GET a call and return the parsed envelope with the HTTP status. */
+export async function call(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string>; ip?: string } = {},
+) {
+  const res = await app.inject({
+    method,
+    url,
+    payload: options.body as never,
+    remoteAddress: options.ip,
+    headers: {
+      ...CLIENT_HEADERS,
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
+  });
+  return { status: res.statusCode, headers: res.headers, body: res.json() as { code: number; msg: string; data: any } };
+}
+
+/** The latest verification code the dev outbox holds for a target. */
+export async function latestCode(app: FastifyInstance, to: string): Promise<string> {
+  const res = await call(app, 'GET', `/dev/outbox?to=${encodeURIComponent(to)}`);
+  const text: string = res.body.data.messages[0]?.text ?? '';
+  const match = /\b(\d{6})\b/.exec(text);
+  if (!match) throw new Error(`no code in the outbox for ${to}`);
+  return match[1];
+}
+
+/** Signs in by verification code (creating the user on first sign-in). */
+export async function signIn(app: FastifyInstance, account: string, ip = '10.0.0.1') {
+  const sent = await call(app, 'POST', '/accounts/v1/send_verification_code', {
+    body: { account, scene: 'login' },
+    ip,
+  });
+  if (sent.body.code !== 0) throw new Error(`send code failed: ${JSON.stringify(sent.body)}`);
+  const code = await latestCode(app, account.replace(/^\+?86/, '').toLowerCase());
+  const res = await call(app, 'POST', '/accounts/v1/auth_with_verification_code', { body: { account, code }, ip });
+  if (res.body.code !== 0) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
+  return res.body.data as {
+    secure_tokens: { access_token: string; refresh_token: string };
+    user_info: { uid: string };
+  };
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Quick start: installs what is missing and runs Voice Workbench on its embedded default
+# (SQLite file and local files under ./data, offline engines) with a demo account.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/node-env.sh
+source scripts/system-packages.sh
+
+ensure_debian_packages ffmpeg espeak-ng fonts-noto-cjk
+ensure_npm_dependencies
+echo "› building the web app"
+npm run build -w @vw/web --silent
+exec npm run start -w @vw/server --silent

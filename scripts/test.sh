@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs every test: unit and server integration tests (on SQLite and on PostgreSQL, with Redis),
+# then the browser journeys in Debian Chromium. Ends with one line "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+source scripts/node-env.sh
+source scripts/system-packages.sh
+
+ensure_debian_packages curl ffmpeg espeak-ng fonts-noto-cjk chromium postgresql redis-server
+ensure_npm_dependencies
+
+OUT="$ROOT/.test-output"
+rm -rf "$OUT" && mkdir -p "$OUT"
+cleanup_steps=()
+cleanup() { for step in "${cleanup_steps[@]}"; do eval "$step" || true; done; }
+trap cleanup EXIT
+
+# PostgreSQL: the machine's own when it answers, otherwise a private one in a folder we own.
+if pg_isready -q -h 127.0.0.1 -p 5432 && psql -h 127.0.0.1 -U postgres -d postgres -tAc 'select 1' >/dev/null 2>&1; then
+  export TEST_PG_URL="postgres://postgres@127.0.0.1:5432/postgres"
+else
+  PG_BIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
+  PG_DIR="$(mktemp -d /tmp/vw-pg.XXXXXX)"
+  chown postgres "$PG_DIR" 2>/dev/null || true
+  as_pg() { if [ "$(id -u)" -eq 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi; }
+  as_pg "$PG_BIN/initdb -D $PG_DIR/data -U postgres -A trust >/dev/null"
+  as_pg "$PG_BIN/pg_ctl -D $PG_DIR/data -o '-p 55432 -k $PG_DIR -c listen_addresses=127.0.0.1' -l $PG_DIR/log -w start >/dev/null"
+  cleanup_steps+=("as_pg '$PG_BIN/pg_ctl -D $PG_DIR/data -m immediate stop >/dev/null'")
+  export TEST_PG_URL="postgres://postgres@127.0.0.1:55432/postgres"
+fi
+
+# Redis likewise; each test uses its own key prefix.
+if redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG; then
+  export TEST_REDIS_URL="redis://127.0.0.1:6379"
+else
+  redis-server --port 56379 --bind 127.0.0.1 --save '' --appendonly no --daemonize yes >/dev/null
+  cleanup_steps+=("redis-cli -p 56379 shutdown nosave >/dev/null")
+  export TEST_REDIS_URL="redis://127.0.0.1:56379"
+fi
+
+status=0
+echo "› unit and integration tests (vitest)"
+npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json" || status=1
+
+echo "› browser journeys (Playwright + Debian Chromium)"
+npm run build -w @vw/web --silent
+E2E_PORT="${E2E_PORT:-18787}"
+E2E_DATA="$(mktemp -d /tmp/vw-e2e.XXXXXX)"
+NODE_ENV=development PORT="$E2E_PORT" HOST=127.0.0.1 PUBLIC_URL="http://127.0.0.1:$E2E_PORT" \
+  DATA_DIR="$E2E_DATA" LOG_LEVEL=warn node --import tsx apps/server/src/main.ts >"$OUT/e2e-server.log" 2>&1 &
+SERVER_PID=$!
+cleanup_steps+=("kill $SERVER_PID 2>/dev/null; rm -rf '$E2E_DATA'")
+for _ in $(seq 1 60); do
+  curl -fsS "http://127.0.0.1:$E2E_PORT/openapi.json" >/dev/null 2>&1 && break
+  sleep 0.5
+done
+E2E_BASE_URL="http://127.0.0.1:$E2E_PORT" E2E_DATA_DIR="$E2E_DATA" npx playwright test || status=1
+
+node scripts/test-summary.mjs "$OUT/vitest.json" "$OUT/playwright.json" || status=1
+exit $status
