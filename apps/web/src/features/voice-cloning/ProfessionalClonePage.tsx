@@ -1,0 +1,6 @@
+import { FeaturePlaceholder } from '@/components/FeaturePlaceholder.tsx';
+
+/** Route /voice-cloning/professional-clone — replaced by the issue that builds this tool. */
+export function Component() {
+  return <FeaturePlaceholder feature="professionalClone" />;
+}

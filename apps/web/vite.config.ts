@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const apiTarget = process.env.VW_API_TARGET ?? 'http://127.0.0.1:8787';
+// Everything the server answers besides the web app itself.
+const apiPrefixes = ['/accounts', '/v1', '/p1', '/dev', '/files', '/docs', '/openapi.json'];
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+export default defineConfig({
+  base: '/workbench/',
+  plugins: [react()],
+  define: { __APP_VERSION__: JSON.stringify(pkg.version) },
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: {
+    port: 5173,
+    proxy: Object.fromEntries(apiPrefixes.map((p) => [p, { target: apiTarget, changeOrigin: false }])),
+  },
+  preview: {
+    port: 4173,
+    proxy: Object.fromEntries(apiPrefixes.map((p) => [p, { target: apiTarget, changeOrigin: false }])),
+  },
+  build: {
+    target: 'es2022',
+    manifest: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 800,
+  },
+});
