@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ErrorCode, namedErrorMessages } from '@vw/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { clientIds } from './http/request-context.ts';
@@ -20,7 +21,10 @@ declare module 'fastify' {
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Builds the HTTP API around an already created context. */
-export async function buildApp(ctx: AppContext, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  ctx: AppContext,
+  options: FastifyServerOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -49,14 +53,23 @@ export async function buildApp(ctx: AppContext, options: FastifyServerOptions = 
     },
     crossOriginEmbedderPolicy: false,
   });
+  // With Redis the flood guard is shared by every API process.
+  const redis = ctx.config.REDIS_URL
+    ? new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: 1 })
+    : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   await app.register(rateLimit, {
     global: false,
+    redis,
+    nameSpace: 'vw-rate-limit:',
     errorResponseBuilder: (_request, context) => AppError.tooManyRequests(context.ttl / 1000),
   });
   await app.register(swagger, {
     openapi: {
       info: { title: '声音工作台 API', version: '1.0.0', description: 'Voice Workbench client API' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -96,13 +109,19 @@ export async function buildApp(ctx: AppContext, options: FastifyServerOptions = 
     request.log.error({ err: error }, 'unhandled error');
     return reply
       .status(500)
-      .send({ code: 500, msg: namedErrorMessages.err_system, data: { detail: [{ type: 'err_system', msg: namedErrorMessages.err_system }] } });
+      .send({
+        code: 500,
+        msg: namedErrorMessages.err_system,
+        data: { detail: [{ type: 'err_system', msg: namedErrorMessages.err_system }] },
+      });
   });
 
   await registerModules(app, ctx);
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ code: 404, msg: `接口不存在：${request.method} ${request.url.split('?')[0]}`, data: null });
+    reply
+      .status(404)
+      .send({ code: 404, msg: `接口不存在：${request.method} ${request.url.split('?')[0]}`, data: null });
   });
 
   return app;

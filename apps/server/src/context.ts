@@ -1,12 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type AccessTokens, createAccessTokens } from './auth/access-tokens.ts';
-import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
-import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
 import { createAliyunSmsSender } from './adapters/messaging/aliyun-sms.ts';
 import type { MessageSender } from './adapters/messaging/messaging.ts';
 import { createOutboxSender } from './adapters/messaging/outbox.ts';
 import { createSmtpSender } from './adapters/messaging/smtp.ts';
+import type { ObjectStorage } from './adapters/storage/storage.ts';
+import { createStorage } from './adapters/storage/storage.ts';
+import { type AccessTokens, createAccessTokens } from './auth/access-tokens.ts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
 import { loadSigningSecret } from './secrets.ts';
 
 /** Everything a service needs, built once at start-up from the config. */
@@ -19,6 +21,7 @@ export interface AppContext {
   accessTokens: AccessTokens;
   sms: MessageSender;
   mail: MessageSender;
+  storage: ObjectStorage;
 }
 
 export function createContext(options: {
@@ -45,14 +48,16 @@ export function createContext(options: {
   const mail = config.SMTP_URL
     ? createSmtpSender(config.SMTP_URL, config.MAIL_FROM)
     : createOutboxSender('mail', database.db, log, now);
+  const secret = loadSigningSecret(config);
   return {
     config,
     db: database.db,
     dbKind: database.kind,
     clock,
     log,
-    accessTokens: createAccessTokens(loadSigningSecret(config), config.ACCESS_TOKEN_TTL, now),
+    accessTokens: createAccessTokens(secret, config.ACCESS_TOKEN_TTL, now),
     sms,
     mail,
+    storage: createStorage(config, secret, now),
   };
 }

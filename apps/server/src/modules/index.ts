@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { registerAccountRoutes } from './accounts/accounts.routes.ts';
 import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
+import { registerFileRoutes } from './files/files.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
 
 /** Every feature module's routes. */
@@ -10,5 +11,6 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerAccountRoutes(app, ctx);
   await registerUserRoutes(app, ctx);
   registerAppConfigRoutes(app, ctx);
+  registerFileRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
 }

@@ -70,7 +70,9 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     accountsCalls.cancelAccount,
     async ({ body, user }) => {
-      await cancelAccount(ctx, user.uid, body.code, (uid) => deleteFilesOf(ctx, uid));
+      await cancelAccount(ctx, user.uid, body.code, async (uid) => {
+        await deleteFilesOf(ctx, uid);
+      });
       return {};
     },
     perMinute(10),
