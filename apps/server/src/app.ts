@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ErrorCode, namedErrorMessages } from '@vw/contract';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { AppContext } from './context.ts';
@@ -21,16 +21,12 @@ declare module 'fastify' {
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Builds the HTTP API around an already created context. */
-export async function buildApp(
-  ctx: AppContext,
-  options: FastifyServerOptions = {},
-): Promise<FastifyInstance> {
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: ctx.config.TRUST_PROXY,
-    disableRequestLogging: true,
-    ...options,
+    logController: new LogController({ disableRequestLogging: true }),
   });
 
   app.setValidatorCompiler(zodValidatorCompiler);

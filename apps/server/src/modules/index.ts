@@ -5,6 +5,7 @@ import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
 import { registerFileRoutes } from './files/files.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
+import { registerWebApp } from './web/web.routes.ts';
 
 /** Every feature module's routes. */
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -13,4 +14,5 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerAppConfigRoutes(app, ctx);
   registerFileRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
+  await registerWebApp(app, ctx);
 }
