@@ -29,6 +29,16 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
   });
 
+  // The client sends `Content-Type: application/json` on every request, bodiless calls included.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('malformed JSON body'), { statusCode: 400 }), undefined);
+    }
+  });
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are built from typed handlers; the response schemas exist for the OpenAPI document.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

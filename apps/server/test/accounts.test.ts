@@ -184,6 +184,16 @@ describe('refresh tokens', () => {
 });
 
 describe('access tokens and envelopes', () => {
+  it('accepts bodiless calls that still say Content-Type: application/json', async () => {
+    const { secure_tokens } = await signIn(server.app, '13900000022');
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/v1/user/get_user_info',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secure_tokens.access_token}` },
+    });
+    expect(res.json()).toMatchObject({ code: 0, data: { user_info: { phone: '13900000022' } } });
+  });
+
   it('answers HTTP 401 for a missing, forged or expired access token', async () => {
     const { secure_tokens } = await signIn(server.app, '13900000020');
     expect((await userInfo()).status).toBe(401);
