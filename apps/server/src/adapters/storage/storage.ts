@@ -1,4 +1,7 @@
 import type { Readable } from 'node:stream';
+import type { Config } from '../../config.ts';
+import { createLocalStorage } from './local.ts';
+import { createS3Storage } from './s3.ts';
 
 /**
  * The storage port: bytes by key, local folder by default, S3-compatible when configured.
@@ -6,12 +9,43 @@ import type { Readable } from 'node:stream';
  */
 export interface ObjectStorage {
   readonly kind: 'local' | 's3';
+  /** All or nothing: a failed put (including a failing body stream) leaves no object behind. */
   put(key: string, body: Buffer | Readable, contentType: string): Promise<{ size: number }>;
   /** A byte range is inclusive, like HTTP Range (resumable downloads). */
   read(key: string, range?: { start: number; end?: number }): Promise<Readable>;
-  stat(key: string): Promise<{ size: number; contentType: string | null } | null>;
+  /** The etag changes whenever the bytes do; HTTP uses it to resume a download safely (If-Range). */
+  stat(key: string): Promise<{ size: number; contentType: string | null; etag: string } | null>;
+  /** Removing a missing key is not an error, so an interrupted delete can simply be retried. */
   remove(key: string): Promise<void>;
   /** A URL that serves the object without a session until it expires. */
   signedUrl(key: string, options: { expiresInSeconds: number; downloadName?: string }): Promise<string>;
   close(): Promise<void>;
+}
+
+/**
+ * Keys become file paths on the local backend, so they are held to a narrow alphabet; a segment may
+ * not start with a dot, which rules out `..` and keeps the backend's own `.tmp`/`.meta` folders apart.
+ */
+export function assertValidKey(key: string): void {
+  const ok =
+    key.length > 0 &&
+    key.length <= 512 &&
+    /^[A-Za-z0-9/_.-]+$/.test(key) &&
+    key.split('/').every((segment) => segment.length > 0 && !segment.startsWith('.'));
+  if (!ok) throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
+}
+
+/** The configured backend: S3 when S3_BUCKET is set, otherwise the data folder. */
+export function createStorage(config: Config, secret: string, now: () => number = Date.now): ObjectStorage {
+  if (config.storage.kind === 's3') {
+    return createS3Storage({
+      endpoint: config.S3_ENDPOINT,
+      region: config.S3_REGION,
+      bucket: config.S3_BUCKET!,
+      accessKeyId: config.S3_ACCESS_KEY_ID!,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY!,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    });
+  }
+  return createLocalStorage({ dir: config.filesDir, publicUrl: config.publicUrl, secret, now });
 }

@@ -29,8 +29,9 @@ export function registerFileRoutes(app: FastifyInstance, ctx: Pick<FilesContext,
         return reply.status(403).send({ code: 403, msg: '链接已失效', data: null });
       }
       const info = await storage.stat(key);
-      if (!info)
+      if (!info) {
         return reply.status(404).send({ code: 404, msg: namedErrorMessages.err_not_found, data: null });
+      }
 
       const secondsLeft = Math.max(0, Number(signed.exp) - Math.floor(ctx.clock.now() / 1000));
       reply.headers({
@@ -65,7 +66,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: Pick<FilesContext,
  * One `bytes=` range as inclusive offsets; null means serve everything (no header, a syntax we
  * ignore as RFC 9110 allows, or several ranges, which downloaders do not need).
  */
-export function parseRange(
+function parseRange(
   header: string | undefined,
   size: number,
 ): { start: number; end: number } | 'unsatisfiable' | null {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { ObjectStorage } from '../../adapters/storage/storage.ts';
 import type { AppContext } from '../../context.ts';
 import type { StoredFile } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -11,7 +10,7 @@ import { type FileKind, SNIFF_BYTES, type SniffedType, sniffFileType } from './s
 export type { FileKind } from './sniff.ts';
 
 /** What the files module needs of the application context. */
-export type FilesContext = Pick<AppContext, 'db' | 'clock' | 'log'> & { storage: ObjectStorage };
+export type FilesContext = Pick<AppContext, 'db' | 'clock' | 'log' | 'storage'>;
 
 export interface StoreFileInput {
   bytes: Buffer | Readable;
