@@ -20,7 +20,9 @@ async function latestCode(request: APIRequestContext, to: string, after: number)
   for (let i = 0; i < 40; i++) {
     const res = await request.get(`/dev/outbox?to=${encodeURIComponent(to)}`);
     const body = (await res.json()) as { data: { messages: Array<{ text: string; created_at: number }> } };
-    const fresh = body.data.messages.filter((m) => m.created_at >= after).sort((a, b) => b.created_at - a.created_at);
+    const fresh = body.data.messages
+      .filter((m) => m.created_at >= after)
+      .sort((a, b) => b.created_at - a.created_at);
     const code = fresh[0]?.text.match(/\b(\d{6})\b/)?.[1];
     if (code) return code;
     await new Promise((r) => setTimeout(r, 250));
@@ -32,7 +34,11 @@ async function latestCode(request: APIRequestContext, to: string, after: number)
 function operator(...args: string[]) {
   const env = { ...process.env };
   if (process.env.E2E_DATA_DIR) env.DATA_DIR = process.env.E2E_DATA_DIR;
-  execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], { cwd: ROOT, env, stdio: 'pipe' });
+  execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: 'pipe',
+  });
 }
 
 async function storedTokens(p: Page) {
@@ -47,7 +53,9 @@ test.afterAll(async () => {
   await page?.close();
 });
 
-test('signs in with a code from the dev outbox and lands on /workbench/tts with the sidebar', async ({ request }) => {
+test('signs in with a code from the dev outbox and lands on /workbench/tts with the sidebar', async ({
+  request,
+}) => {
   await page.goto(`${APP}/`);
   await expect(page).toHaveURL(/\/workbench\/login/);
   await expect(page.getByTestId('login-card')).toBeVisible();
@@ -69,7 +77,8 @@ test('signs in with a code from the dev outbox and lands on /workbench/tts with 
   await expect(page).toHaveURL(/\/workbench\/tts$/);
   const sidebar = page.getByTestId('sidebar');
   await expect(sidebar).toBeVisible();
-  for (const group of ['声音工具', '声音实验室', '应用场景']) await expect(sidebar.getByText(group)).toBeVisible();
+  for (const group of ['声音工具', '声音实验室', '应用场景'])
+    await expect(sidebar.getByText(group)).toBeVisible();
   await expect(sidebar.getByText('文字转语音')).toBeVisible();
   await expect(page.getByTestId('user-name')).toBeVisible();
   await expect(page.getByTestId('plan-badge')).toBeVisible();
@@ -149,7 +158,20 @@ test('profile popup shows plan, expiry, credits and links', async () => {
   await page.getByTestId('user-card').click();
   const popup = page.getByTestId('profile-popup');
   await expect(popup).toBeVisible();
-  for (const text of ['当前套餐', '到期时间', '积分余额', '升级套餐', '购买积分', '会员中心', '兑换会员', 'API 密钥', '个人资料', '退出登录', '服务条款', '隐私政策']) {
+  for (const text of [
+    '当前套餐',
+    '到期时间',
+    '积分余额',
+    '升级套餐',
+    '购买积分',
+    '会员中心',
+    '兑换会员',
+    'API 密钥',
+    '个人资料',
+    '退出登录',
+    '服务条款',
+    '隐私政策',
+  ]) {
     await expect(popup.getByText(text, { exact: true })).toBeVisible();
   }
   await page.screenshot({ path: `${SHOTS}/profile-popup.png` });

@@ -7,14 +7,24 @@ const apiTarget = process.env.VW_API_TARGET ?? 'http://127.0.0.1:8787';
 // Everything the server answers besides the web app itself.
 const apiPrefixes = ['/accounts', '/v1', '/p1', '/dev', '/files', '/docs', '/openapi.json'];
 
-const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 export default defineConfig({
   base: '/workbench/',
   plugins: [react()],
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: [
+      { find: /^@\//, replacement: `${fileURLToPath(new URL('./src', import.meta.url))}/` },
+      // Zod-free files of the contract (errors, helpers) imported directly: the package index also
+      // builds every zod schema at load time, which would put zod into the entry chunk.
+      {
+        find: /^@vw\/contract\/(.+)$/,
+        replacement: `${fileURLToPath(new URL('../../packages/contract/src', import.meta.url))}/$1`,
+      },
+    ],
   },
   server: {
     port: 5173,

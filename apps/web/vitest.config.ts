@@ -3,13 +3,23 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 export default defineConfig({
   plugins: [react()],
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: [
+      { find: /^@\//, replacement: `${fileURLToPath(new URL('./src', import.meta.url))}/` },
+      // Zod-free files of the contract (errors, helpers) imported directly: the package index also
+      // builds every zod schema at load time, which would put zod into the entry chunk.
+      {
+        find: /^@vw\/contract\/(.+)$/,
+        replacement: `${fileURLToPath(new URL('../../packages/contract/src', import.meta.url))}/$1`,
+      },
+    ],
   },
   test: {
     name: 'web',

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { create } from 'zustand';
 
 /** Hover tip timing and placement (spec §9): shown after 500 ms, 5 px from its target. */
@@ -33,18 +33,19 @@ export function HoverTip({
 }) {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const ref = useRef<HTMLSpanElement>(null);
-  const clear = () => {
+  const clear = useCallback(() => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
-  };
+  }, []);
   useEffect(
     () => () => {
       clear();
       useHoverTipStore.getState().hide();
     },
-    [],
+    [clear],
   );
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: hover only shows a tip; the wrapped element keeps its own semantics
     <span
       ref={ref}
       className="vw-hover-tip-anchor"
@@ -52,7 +53,8 @@ export function HoverTip({
         if (disabled) return;
         clear();
         timer.current = setTimeout(() => {
-          if (ref.current) useHoverTipStore.getState().show(title, ref.current.getBoundingClientRect(), placement);
+          if (ref.current)
+            useHoverTipStore.getState().show(title, ref.current.getBoundingClientRect(), placement);
         }, HOVER_TIP_DELAY_MS);
       }}
       onMouseLeave={() => {
@@ -66,12 +68,23 @@ export function HoverTip({
 }
 
 /** Where a tip sits relative to its target's rectangle. */
-export function tipPosition(rect: Pick<DOMRect, 'top' | 'bottom' | 'left' | 'right' | 'width' | 'height'>, placement: Placement) {
+export function tipPosition(
+  rect: Pick<DOMRect, 'top' | 'bottom' | 'left' | 'right' | 'width' | 'height'>,
+  placement: Placement,
+) {
   switch (placement) {
     case 'bottom':
-      return { top: rect.bottom + HOVER_TIP_OFFSET_PX, left: rect.left + rect.width / 2, transform: 'translateX(-50%)' };
+      return {
+        top: rect.bottom + HOVER_TIP_OFFSET_PX,
+        left: rect.left + rect.width / 2,
+        transform: 'translateX(-50%)',
+      };
     case 'right':
-      return { top: rect.top + rect.height / 2, left: rect.right + HOVER_TIP_OFFSET_PX, transform: 'translateY(-50%)' };
+      return {
+        top: rect.top + rect.height / 2,
+        left: rect.right + HOVER_TIP_OFFSET_PX,
+        transform: 'translateY(-50%)',
+      };
     default:
       return {
         top: rect.top - HOVER_TIP_OFFSET_PX,

@@ -1,6 +1,7 @@
-import { accountsCalls, type VerificationScene } from '@vw/contract';
+import type { VerificationScene } from '@vw/contract';
 import { App, Button } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
 import { errorText } from '@/lib/http/errors.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
@@ -11,11 +12,11 @@ export const RESEND_SECONDS = 60;
 export function useCountdown() {
   const [left, setLeft] = useState(0);
   const timer = useRef<ReturnType<typeof setInterval> | null>(null);
-  const stop = () => {
+  const stop = useCallback(() => {
     if (timer.current) clearInterval(timer.current);
     timer.current = null;
-  };
-  useEffect(() => stop, []);
+  }, []);
+  useEffect(() => stop, [stop]);
   const start = (seconds: number) => {
     stop();
     setLeft(seconds);
@@ -56,7 +57,11 @@ export function SendCodeButton({ scene, getAccount, onError, onSent, block, size
     if (!account) return;
     setSending(true);
     try {
-      const data = await request(accountsCalls.sendVerificationCode, { body: { account, scene } }, { suppressError: true });
+      const data = await request(
+        api.sendVerificationCode,
+        { body: { account, scene } },
+        { suppressError: true },
+      );
       setSentOnce(true);
       start(data.resend_after > 0 ? data.resend_after : RESEND_SECONDS);
       message.success(t.codeSent);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { avatarColor, avatarInitial } from './avatar.ts';
 
 interface Props {
@@ -12,9 +12,9 @@ interface Props {
 
 /** The user's avatar, falling back to a coloured initial when missing or failing to load. */
 export function UserAvatar({ src, name, seed, size = 36, className }: Props) {
-  const [failed, setFailed] = useState(false);
-  useEffect(() => setFailed(false), [src]);
-  const showImage = Boolean(src) && !failed;
+  // Remember which url failed, so a new url is tried again.
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const showImage = Boolean(src) && failedSrc !== src;
   return (
     <span
       className={`vw-avatar ${className ?? ''}`}
@@ -28,9 +28,11 @@ export function UserAvatar({ src, name, seed, size = 36, className }: Props) {
       data-fallback={showImage ? undefined : 'initial'}
     >
       {showImage ? (
-        <img src={src!} alt={name} onError={() => setFailed(true)} draggable={false} />
+        <img src={src!} alt={name} onError={() => setFailedSrc(src ?? null)} draggable={false} />
       ) : (
-        <span aria-label={name}>{avatarInitial(name)}</span>
+        <span role="img" aria-label={name}>
+          {avatarInitial(name)}
+        </span>
       )}
     </span>
   );

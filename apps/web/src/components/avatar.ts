@@ -1,7 +1,17 @@
-import { maskPhone, type UserInfo } from '@vw/contract';
+import type { UserInfo } from '@vw/contract';
+import { maskPhone } from '@vw/contract/helpers/mask.ts';
 
 /** Colours for the initial placeholder; chosen by a stable hash so a user keeps theirs. */
-export const AVATAR_COLORS = ['#4f46e5', '#7c3aed', '#db2777', '#ea580c', '#0891b2', '#059669', '#2563eb', '#c026d3'];
+export const AVATAR_COLORS = [
+  '#4f46e5',
+  '#7c3aed',
+  '#db2777',
+  '#ea580c',
+  '#0891b2',
+  '#059669',
+  '#2563eb',
+  '#c026d3',
+];
 
 export function avatarColor(seed: string): string {
   let h = 0;

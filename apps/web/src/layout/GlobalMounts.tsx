@@ -1,6 +1,7 @@
-import { Button, Modal, Result } from 'antd';
-import { zhCN } from '@/locales/zh-CN.ts';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useDialogStore } from '@/stores/dialogs.ts';
+
+const PlaceholderDialogs = lazy(() => import('./PlaceholderDialogs.tsx'));
 
 /**
  * The always-present mounting points of spec §2: survey page, subscribe tip, payment dialog
@@ -12,9 +13,7 @@ export function GlobalMounts() {
     <>
       <SurveyMount />
       <SubscribeTipMount />
-      <PaymentDialogMount />
-      <RedeemDialogMount />
-      <BalanceDetailMount />
+      <DialogMounts />
     </>
   );
 }
@@ -29,57 +28,17 @@ function SubscribeTipMount() {
   return null;
 }
 
-function Unavailable({ title, text, onClose }: { title: string; text: string; onClose: () => void }) {
+/** Payment, redeem and balance-detail dialogs: their code loads the first time one opens. */
+function DialogMounts() {
+  const anyOpen = useDialogStore((s) => s.payment !== null || s.redeemOpen || s.balanceDetailOpen);
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    if (anyOpen) setLoaded(true);
+  }, [anyOpen]);
+  if (!loaded && !anyOpen) return null;
   return (
-    <Result
-      status="info"
-      title={title}
-      subTitle={text}
-      extra={
-        <Button type="primary" onClick={onClose}>
-          {zhCN.dialogs.gotIt}
-        </Button>
-      }
-    />
-  );
-}
-
-function PaymentDialogMount() {
-  const payment = useDialogStore((s) => s.payment);
-  const close = useDialogStore((s) => s.closePayment);
-  const d = zhCN.dialogs;
-  return (
-    <Modal
-      open={payment !== null}
-      onCancel={close}
-      footer={null}
-      width={520}
-      title={payment?.mode === 'credit' ? d.paymentTitleCredit : d.paymentTitleSubscription}
-      destroyOnHidden
-    >
-      <Unavailable title={d.paymentUnavailable} text={d.paymentUnavailableDesc} onClose={close} />
-    </Modal>
-  );
-}
-
-function RedeemDialogMount() {
-  const open = useDialogStore((s) => s.redeemOpen);
-  const close = useDialogStore((s) => s.closeRedeem);
-  const d = zhCN.dialogs;
-  return (
-    <Modal open={open} onCancel={close} footer={null} width={480} title={d.redeemTitle} keyboard={false} maskClosable={false}>
-      <Unavailable title={d.redeemUnavailable} text={d.redeemUnavailableDesc} onClose={close} />
-    </Modal>
-  );
-}
-
-function BalanceDetailMount() {
-  const open = useDialogStore((s) => s.balanceDetailOpen);
-  const close = useDialogStore((s) => s.closeBalanceDetail);
-  const d = zhCN.dialogs;
-  return (
-    <Modal open={open} onCancel={close} footer={null} width={520} title={d.balanceTitle}>
-      <Unavailable title={d.balanceUnavailable} text={d.balanceUnavailableDesc} onClose={close} />
-    </Modal>
+    <Suspense fallback={null}>
+      <PlaceholderDialogs />
+    </Suspense>
   );
 }

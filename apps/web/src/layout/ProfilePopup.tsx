@@ -8,12 +8,13 @@ import {
   SafetyOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { formatDate, type TenantBonus, type UserInfo } from '@vw/contract';
+import type { TenantBonus, UserInfo } from '@vw/contract';
+import { formatDate } from '@vw/contract/helpers/time.ts';
 import { Button } from 'antd';
 import type { ReactNode } from 'react';
+import { displayName } from '@/components/avatar.ts';
 import { PlanBadge } from '@/components/PlanBadge.tsx';
 import { UserAvatar } from '@/components/UserAvatar.tsx';
-import { displayName } from '@/components/avatar.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { useDialogStore } from '@/stores/dialogs.ts';
 import { planOf } from '@/stores/user.ts';
@@ -27,7 +28,17 @@ interface Props {
   onLogout: () => void;
 }
 
-function LinkRow({ icon, label, onClick, testId }: { icon: ReactNode; label: string; onClick: () => void; testId?: string }) {
+function LinkRow({
+  icon,
+  label,
+  onClick,
+  testId,
+}: {
+  icon: ReactNode;
+  label: string;
+  onClick: () => void;
+  testId?: string;
+}) {
   return (
     <button type="button" className="vw-popup-link" onClick={onClick} data-testid={testId}>
       <span className="vw-popup-link-icon">{icon}</span>
@@ -43,7 +54,8 @@ export function ProfilePopup({ user, bonus, go, close, onLogout }: Props) {
   const t = zhCN.profileMenu;
   const dialogs = useDialogStore.getState();
   const name = displayName(user);
-  const openAgreement = (path: string) => window.open(`${import.meta.env.BASE_URL}${path}`, '_blank', 'noopener');
+  const openAgreement = (path: string) =>
+    window.open(`${import.meta.env.BASE_URL}${path}`, '_blank', 'noopener');
   return (
     <div className="vw-popup" data-testid="profile-popup">
       <div className="vw-popup-head">
@@ -117,7 +129,12 @@ export function ProfilePopup({ user, bonus, go, close, onLogout }: Props) {
           }}
         />
         <LinkRow icon={<ApiOutlined />} label={t.apiKeys} onClick={() => go('/api-keys')} />
-        <LinkRow icon={<UserOutlined />} label={t.profile} onClick={() => go('/profile')} testId="popup-profile" />
+        <LinkRow
+          icon={<UserOutlined />}
+          label={t.profile}
+          onClick={() => go('/profile')}
+          testId="popup-profile"
+        />
       </div>
 
       <div className="vw-popup-foot">

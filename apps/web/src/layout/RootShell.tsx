@@ -13,7 +13,7 @@ import { GlobalMounts } from './GlobalMounts.tsx';
 
 export function Splash() {
   return (
-    <div className="vw-splash" aria-label={zhCN.app.loading}>
+    <div className="vw-splash" role="status" aria-label={zhCN.app.loading}>
       <BrandMark size={44} />
       <div className="vw-splash-name">{zhCN.app.name}</div>
     </div>

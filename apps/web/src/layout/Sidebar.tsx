@@ -12,11 +12,11 @@ import {
 import { Menu, type MenuProps, Popover } from 'antd';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { displayName } from '@/components/avatar.ts';
 import { BrandMark } from '@/components/BrandMark.tsx';
 import { HoverTip } from '@/components/HoverTip.tsx';
 import { PlanBadge } from '@/components/PlanBadge.tsx';
 import { UserAvatar } from '@/components/UserAvatar.tsx';
-import { displayName } from '@/components/avatar.ts';
 import { signOut } from '@/lib/auth/session.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { downloadProgress, useDownloadStore } from '@/stores/download.ts';
@@ -112,6 +112,7 @@ export function Sidebar({ collapsed, onToggle }: { collapsed: boolean; onToggle:
         <Menu
           mode="inline"
           inlineCollapsed={collapsed}
+          style={{ borderInlineEnd: 'none' }}
           selectedKeys={[selected]}
           items={navItems(voiceCloneOn)}
           onClick={({ key }) => navigate(`/${key}`)}
@@ -155,7 +156,12 @@ export function Sidebar({ collapsed, onToggle }: { collapsed: boolean; onToggle:
           </Popover>
         )}
         <HoverTip title={collapsed ? t.expand : t.collapse} placement="right">
-          <button type="button" className="vw-collapse-btn" onClick={onToggle} aria-label={collapsed ? t.expand : t.collapse}>
+          <button
+            type="button"
+            className="vw-collapse-btn"
+            onClick={onToggle}
+            aria-label={collapsed ? t.expand : t.collapse}
+          >
             {collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
             {!collapsed && <span>{t.collapse}</span>}
           </button>

@@ -1,5 +1,41 @@
-import type { TenantBonus } from '@vw/contract';
-import { rawEndpoint } from './http/client.ts';
+import type { accountsCalls, appCalls, CallBody, CallData, CallQuery, TenantBonus } from '@vw/contract';
+import { type RawEndpoint, rawEndpoint } from './http/client.ts';
+
+/**
+ * The contract's calls as the web client uses them: method and path at runtime, body, query and
+ * data types taken from the contract. The contract's call objects carry zod schemas that are
+ * built when the module loads; mirroring the two strings keeps zod out of the web bundle.
+ * `api.test.ts` fails if a method or path drifts from the contract.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any CallDef
+type Ref<C extends { method: any; path: string }> = RawEndpoint<CallBody<C>, CallQuery<C>, CallData<C>>;
+const ref = <C extends { method: RawEndpoint['method']; path: string }>(
+  method: C['method'],
+  path: string,
+): Ref<C> => rawEndpoint(method, path);
+
+type A = typeof accountsCalls;
+type P = typeof appCalls;
+
+export const api = {
+  sendVerificationCode: ref<A['sendVerificationCode']>('POST', '/accounts/v1/send_verification_code'),
+  authWithVerificationCode: ref<A['authWithVerificationCode']>(
+    'POST',
+    '/accounts/v1/auth_with_verification_code',
+  ),
+  authWithPassword: ref<A['authWithPassword']>('POST', '/accounts/v1/auth_with_password'),
+  resetPassword: ref<A['resetPassword']>('POST', '/accounts/v1/reset_pwd'),
+  refreshToken: ref<A['refreshToken']>('POST', '/accounts/v1/token'),
+  signOut: ref<A['signOut']>('POST', '/accounts/v1/sign_out'),
+  cancelAccount: ref<A['cancelAccount']>('POST', '/accounts/v1/cancel_account'),
+  getUserInfo: ref<A['getUserInfo']>('POST', '/v1/user/get_user_info'),
+  updateProfile: ref<A['updateProfile']>('POST', '/v1/user/update_profile'),
+  uploadAvatar: ref<A['uploadAvatar']>('POST', '/v1/user/upload_avatar'),
+  bindAccount: ref<A['bindAccount']>('POST', '/v1/user/bind_account'),
+  changePassword: ref<A['changePassword']>('POST', '/v1/user/change_password'),
+  devOutbox: ref<A['devOutbox']>('GET', '/dev/outbox'),
+  getAppConfig: ref<P['getAppConfig']>('GET', '/p1/appconfig/get_app_config'),
+};
 
 /**
  * Calls the shell loads at startup whose contract definitions arrive with later issues
@@ -7,12 +43,28 @@ import { rawEndpoint } from './http/client.ts';
  * failures are tolerated silently.
  */
 export const pendingCalls = {
-  getTenantBonus: rawEndpoint<TenantBonus | { tenant_bonus: TenantBonus }>('GET', '/v1/tenant/get_tenant_bonus'),
-  getDefaultVoice: rawEndpoint<{ default_voice_map: Record<string, unknown> }>('GET', '/p1/voices/get_default_voice'),
-  getAllVoices: rawEndpoint<{ voices: unknown[] }, undefined, { status: number[]; legacy_voice_skip_disabled: boolean }>(
+  getTenantBonus: rawEndpoint<TenantBonus | { tenant_bonus: TenantBonus }>(
     'GET',
-    '/p1/voices/internal_get_all_voices',
+    '/v1/tenant/get_tenant_bonus',
   ),
+  getDefaultVoice: rawEndpoint<{ default_voice_map: Record<string, unknown> }>(
+    'GET',
+    '/p1/voices/get_default_voice',
+  ),
+  getAllVoices: rawEndpoint<
+    { voices: unknown[] },
+    undefined,
+    { status: number[]; legacy_voice_skip_disabled: boolean }
+  >('GET', '/p1/voices/internal_get_all_voices'),
   getSupportedModel: rawEndpoint<{ models: unknown[] }>('GET', '/p1/voices/get_supported_model'),
-  getProducts: rawEndpoint<{ product_list: unknown[] }, undefined, { type: number }>('GET', '/v1/app/products'),
+  getProducts: rawEndpoint<{ product_list: unknown[] }, undefined, { type: number }>(
+    'GET',
+    '/v1/app/products',
+  ),
 };
+
+/** User type 1 is refused (spec §6); mirrors the contract's UserType. */
+export const USER_TYPE_REFUSED = 1;
+/** Mirrors of the contract's account patterns (checked by api.test.ts). */
+export const PHONE_RE = /^(?:\+?86)?1[3-9]\d{9}$/;
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

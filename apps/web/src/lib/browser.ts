@@ -1,8 +1,5 @@
 /** Chrome-family check (Chrome, Edge, Opera, other Chromium builds) for the recommendation tip. */
-export function isChromeFamily(
-  userAgent: string,
-  brands?: ReadonlyArray<{ brand: string }> | null,
-): boolean {
+export function isChromeFamily(userAgent: string, brands?: ReadonlyArray<{ brand: string }> | null): boolean {
   if (brands?.some((b) => /Chromium|Google Chrome|Microsoft Edge/i.test(b.brand))) return true;
   if (/Firefox|FxiOS/i.test(userAgent)) return false;
   return /Chrome\/|Chromium\/|CriOS\//.test(userAgent);

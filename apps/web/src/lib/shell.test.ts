@@ -56,7 +56,9 @@ describe('redirects', () => {
 
 describe('notification click', () => {
   it('video-edit with a task id opens the editor', () => {
-    expect(notificationTarget({ action: 'video-edit', task_id: 't 1' })).toBe('/video-translation/editor?id=t%201');
+    expect(notificationTarget({ action: 'video-edit', task_id: 't 1' })).toBe(
+      '/video-translation/editor?id=t%201',
+    );
     expect(notificationTarget({ action: 'video-edit' })).toBeNull();
     expect(notificationTarget({ action: 'other', task_id: 'x' })).toBeNull();
   });
@@ -64,10 +66,12 @@ describe('notification click', () => {
 
 describe('Chrome recommendation', () => {
   it('detects the Chrome family', () => {
-    const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+    const chrome =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
     const edge = `${chrome} Edg/140.0`;
     const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
-    const safari = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+    const safari =
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
     expect(isChromeFamily(chrome)).toBe(true);
     expect(isChromeFamily(edge)).toBe(true);
     expect(isChromeFamily(firefox)).toBe(false);
@@ -93,7 +97,13 @@ describe('plan', () => {
     expect(p).toMatchObject({ name: '免费版', isFree: true, hasMembership: false, expiresAt: null });
   });
   it('level above 100 is a paid membership', () => {
-    const p = planOf({ ...FREE_TENANT_BONUS, level: 200, is_free_package: 0, title: '基础版', expired_time: 1_900_000_000 });
+    const p = planOf({
+      ...FREE_TENANT_BONUS,
+      level: 200,
+      is_free_package: 0,
+      title: '基础版',
+      expired_time: 1_900_000_000,
+    });
     expect(p).toMatchObject({ name: '基础版', isFree: false, hasMembership: true, expiresAt: 1_900_000_000 });
   });
 });

@@ -74,7 +74,10 @@ export const zhCN = {
   },
   features: {
     tts: { name: '文字转语音', desc: '输入文本，选择声音、模型与语速，生成自然的配音并下载音频。' },
-    voiceChanger: { name: '变声器', desc: '上传或录制一段人声，将其转换为另一种音色，保留原有的语气与节奏。' },
+    voiceChanger: {
+      name: '变声器',
+      desc: '上传或录制一段人声，将其转换为另一种音色，保留原有的语气与节奏。',
+    },
     voiceCloning: { name: '声音克隆', desc: '用几段清晰的录音复刻你自己的声音，用于文字转语音与配音。' },
     normalClone: { name: '快速克隆', desc: '上传 10 秒到数分钟的干净录音，几分钟内得到可用的克隆声音。' },
     professionalClone: { name: '专业克隆', desc: '提交更长、更高质量的录音样本，训练还原度更高的专业声音。' },
@@ -121,7 +124,11 @@ export const zhCN = {
     refused: '该账号无法登录',
     heroTitle: '让每一段声音，都恰到好处',
     heroDesc: '文字转语音、变声、声音克隆、视频翻译与有声书，在一个工作台里完成。',
-    heroPoints: ['可私有化部署，数据留在自己的服务器', '按会员套餐与积分计费，用多少扣多少', '中文优先，多语种配音与字幕'],
+    heroPoints: [
+      '可私有化部署，数据留在自己的服务器',
+      '按会员套餐与积分计费，用多少扣多少',
+      '中文优先，多语种配音与字幕',
+    ],
     resetTitle: '重置密码',
     resetSubtitle: '通过验证码验证身份后设置新密码',
     newPassword: '新密码',

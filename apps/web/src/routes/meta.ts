@@ -8,7 +8,7 @@ export function meta(patch: Partial<RouteMeta> = {}): { meta: RouteMeta } {
 
 /** A redirect target after sign-in must stay inside the app. */
 export function safeRedirect(target: string | null | undefined, fallback = '/tts'): string {
-  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/login')) return fallback;
+  if (!target?.startsWith('/') || target.startsWith('//') || target.startsWith('/login')) return fallback;
   return target;
 }
 

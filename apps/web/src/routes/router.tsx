@@ -40,7 +40,11 @@ export const routes: RouteObject[] = [
         lazy: (() => import('@/layout/AppLayout.tsx')) as Lazy,
         children: [
           { index: true, loader: () => redirect('/tts') },
-          { path: 'tts', lazy: (() => import('@/features/tts/TtsPage.tsx')) as Lazy, handle: meta({ title: f.tts.name }) },
+          {
+            path: 'tts',
+            lazy: (() => import('@/features/tts/TtsPage.tsx')) as Lazy,
+            handle: meta({ title: f.tts.name }),
+          },
           {
             path: 'voice-changer',
             lazy: (() => import('@/features/voice-changer/VoiceChangerPage.tsx')) as Lazy,
@@ -76,7 +80,12 @@ export const routes: RouteObject[] = [
           {
             path: 'video-translation/editor',
             lazy: (() => import('@/features/video-translation/VideoEditorPage.tsx')) as Lazy,
-            handle: meta({ showNav: false, fullScreen: true, isVideoTranslationEditor: true, title: f.videoEditor.name }),
+            handle: meta({
+              showNav: false,
+              fullScreen: true,
+              isVideoTranslationEditor: true,
+              title: f.videoEditor.name,
+            }),
           },
           {
             path: 'video-translation/:tab?',

@@ -34,7 +34,8 @@ export const useDownloadStore = create<DownloadState>((set) => ({
   tasks: [],
   panelOpen: false,
   addTasks: (tasks) => set((s) => ({ tasks: [...s.tasks, ...tasks] })),
-  updateTask: (key, patch) => set((s) => ({ tasks: s.tasks.map((t) => (t.key === key ? { ...t, ...patch } : t)) })),
+  updateTask: (key, patch) =>
+    set((s) => ({ tasks: s.tasks.map((t) => (t.key === key ? { ...t, ...patch } : t)) })),
   removeTask: (key) => set((s) => ({ tasks: s.tasks.filter((t) => t.key !== key) })),
   clear: () => set({ tasks: [] }),
   setPanelOpen: (panelOpen) => set({ panelOpen }),

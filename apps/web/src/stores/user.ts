@@ -16,7 +16,11 @@ export interface RouteMeta {
   public?: boolean;
 }
 
-export const defaultRouteMeta: RouteMeta = { showNav: true, fullScreen: false, isVideoTranslationEditor: false };
+export const defaultRouteMeta: RouteMeta = {
+  showNav: true,
+  fullScreen: false,
+  isVideoTranslationEditor: false,
+};
 
 /** Used when the tenant bonus cannot be loaded: the free plan. */
 export const FREE_TENANT_BONUS: TenantBonus = {

@@ -1,10 +1,10 @@
 import { CheckCircleFilled, LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
-import { accountsCalls } from '@vw/contract';
 import { Alert, App, Button, Checkbox, Form, Input, Space, Tabs } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BrandMark } from '@/components/BrandMark.tsx';
 import { SendCodeButton } from '@/components/SendCodeButton.tsx';
+import { api } from '@/lib/api.ts';
 import { completeSignIn } from '@/lib/auth/session.ts';
 import { request } from '@/lib/http/client.ts';
 import { errorText, isApiError } from '@/lib/http/errors.ts';
@@ -77,7 +77,7 @@ export function Component() {
       const account = values.account.trim();
       if (mode === 'reset') {
         await request(
-          accountsCalls.resetPassword,
+          api.resetPassword,
           { body: { account, code: values.code!.trim(), new_password: values.new_password! } },
           { suppressError: true },
         );
@@ -88,12 +88,12 @@ export function Component() {
       const data =
         mode === 'code'
           ? await request(
-              accountsCalls.authWithVerificationCode,
+              api.authWithVerificationCode,
               { body: { account, code: values.code!.trim() } },
               { suppressError: true },
             )
           : await request(
-              accountsCalls.authWithPassword,
+              api.authWithPassword,
               { body: { account, password: values.password! } },
               { suppressError: true },
             );
@@ -116,10 +116,19 @@ export function Component() {
       validateTrigger="onBlur"
       rules={[
         { required: true, message: t.accountRequired },
-        { validator: (_, v: string) => (!v || isAccount(v) ? Promise.resolve() : Promise.reject(new Error(t.accountInvalid))) },
+        {
+          validator: (_, v: string) =>
+            !v || isAccount(v) ? Promise.resolve() : Promise.reject(new Error(t.accountInvalid)),
+        },
       ]}
     >
-      <Input size="large" prefix={<UserOutlined />} placeholder={t.accountPlaceholder} autoComplete="username" allowClear />
+      <Input
+        size="large"
+        prefix={<UserOutlined />}
+        placeholder={t.accountPlaceholder}
+        autoComplete="username"
+        allowClear
+      />
     </Form.Item>
   );
 
@@ -131,7 +140,10 @@ export function Component() {
           noStyle
           rules={[
             { required: true, message: t.codeRequired },
-            { validator: (_, v: string) => (!v || isCode(v) ? Promise.resolve() : Promise.reject(new Error(t.codeInvalid))) },
+            {
+              validator: (_, v: string) =>
+                !v || isCode(v) ? Promise.resolve() : Promise.reject(new Error(t.codeInvalid)),
+            },
           ]}
         >
           <Input
@@ -155,7 +167,9 @@ export function Component() {
       <Form.Item noStyle shouldUpdate>
         {() => {
           const errors = form.getFieldError('code');
-          return errors.length ? <div className="ant-form-item-explain-error vw-inline-error">{errors[0]}</div> : null;
+          return errors.length ? (
+            <div className="ant-form-item-explain-error vw-inline-error">{errors[0]}</div>
+          ) : null;
         }}
       </Form.Item>
     </Form.Item>
@@ -164,7 +178,8 @@ export function Component() {
   const passwordRules = [
     { required: true, message: t.passwordRequired },
     {
-      validator: (_: unknown, v: string) => (!v || isStrongPassword(v) ? Promise.resolve() : Promise.reject(new Error(t.passwordRule))),
+      validator: (_: unknown, v: string) =>
+        !v || isStrongPassword(v) ? Promise.resolve() : Promise.reject(new Error(t.passwordRule)),
     },
   ];
 
@@ -218,13 +233,24 @@ export function Component() {
             </>
           )}
 
-          <Form form={form} layout="vertical" onFinish={submit} requiredMark={false} onValuesChange={() => setFormError(null)}>
+          <Form
+            form={form}
+            layout="vertical"
+            onFinish={submit}
+            requiredMark={false}
+            onValuesChange={() => setFormError(null)}
+          >
             {accountField}
             {mode === 'code' && codeField('login')}
             {mode === 'password' && (
               <>
                 <Form.Item name="password" rules={[{ required: true, message: t.passwordRequired }]}>
-                  <Input.Password size="large" prefix={<LockOutlined />} placeholder={t.passwordPlaceholder} autoComplete="current-password" />
+                  <Input.Password
+                    size="large"
+                    prefix={<LockOutlined />}
+                    placeholder={t.passwordPlaceholder}
+                    autoComplete="current-password"
+                  />
                 </Form.Item>
                 <div className="vw-login-forgot">
                   <button type="button" className="vw-link-btn" onClick={() => switchMode('reset')}>
@@ -237,7 +263,12 @@ export function Component() {
               <>
                 {codeField('reset_pwd')}
                 <Form.Item name="new_password" rules={passwordRules}>
-                  <Input.Password size="large" prefix={<LockOutlined />} placeholder={t.newPasswordPlaceholder} autoComplete="new-password" />
+                  <Input.Password
+                    size="large"
+                    prefix={<LockOutlined />}
+                    placeholder={t.newPasswordPlaceholder}
+                    autoComplete="new-password"
+                  />
                 </Form.Item>
                 <Form.Item
                   name="confirm_password"
@@ -246,18 +277,40 @@ export function Component() {
                     { required: true, message: t.confirmPasswordPlaceholder },
                     ({ getFieldValue }) => ({
                       validator: (_, v) =>
-                        !v || v === getFieldValue('new_password') ? Promise.resolve() : Promise.reject(new Error(t.passwordMismatch)),
+                        !v || v === getFieldValue('new_password')
+                          ? Promise.resolve()
+                          : Promise.reject(new Error(t.passwordMismatch)),
                     }),
                   ]}
                 >
-                  <Input.Password size="large" prefix={<LockOutlined />} placeholder={t.confirmPasswordPlaceholder} autoComplete="new-password" />
+                  <Input.Password
+                    size="large"
+                    prefix={<LockOutlined />}
+                    placeholder={t.confirmPasswordPlaceholder}
+                    autoComplete="new-password"
+                  />
                 </Form.Item>
               </>
             )}
 
-            {formError && <Alert type="error" showIcon message={formError} className="vw-login-alert" data-testid="login-error" />}
+            {formError && (
+              <Alert
+                type="error"
+                showIcon
+                message={formError}
+                className="vw-login-alert"
+                data-testid="login-error"
+              />
+            )}
 
-            <Button type="primary" htmlType="submit" size="large" block loading={submitting} data-testid="login-submit">
+            <Button
+              type="primary"
+              htmlType="submit"
+              size="large"
+              block
+              loading={submitting}
+              data-testid="login-submit"
+            >
               {mode === 'reset' ? t.resetSubmit : t.submit}
             </Button>
 

@@ -21,7 +21,8 @@ export function Component() {
       <section className="vw-card">
         <h2>产品介绍</h2>
         <p style={{ lineHeight: 1.9, color: '#4b5563', marginTop: 0 }}>
-          声音工作台是一款面向中文创作者的 AI 声音与视频工作台，可由团队或个人部署在自己的服务器上。它把文字转语音、变声、声音克隆、视频翻译与有声书制作放在同一个工作台里，按会员套餐与积分计费，用多少扣多少。
+          声音工作台是一款面向中文创作者的 AI
+          声音与视频工作台，可由团队或个人部署在自己的服务器上。它把文字转语音、变声、声音克隆、视频翻译与有声书制作放在同一个工作台里，按会员套餐与积分计费，用多少扣多少。
         </p>
         <div className="vw-about-grid">
           {tools.map(([name, desc]) => (

@@ -9,7 +9,15 @@ export interface LegalSection {
 }
 
 /** A standalone agreement page (opened in a new tab; no sidebar, no sign-in needed). */
-export function LegalDoc({ title, intro, sections }: { title: string; intro: ReactNode; sections: LegalSection[] }) {
+export function LegalDoc({
+  title,
+  intro,
+  sections,
+}: {
+  title: string;
+  intro: ReactNode;
+  sections: LegalSection[];
+}) {
   return (
     <div className="vw-legal">
       <header className="vw-legal-bar">

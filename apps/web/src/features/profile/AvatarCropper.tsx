@@ -119,7 +119,11 @@ export function AvatarCropper({ file, onCancel, onConfirm, onLoadError }: Props)
             }}
             onPointerMove={(e) => {
               if (!drag.current) return;
-              update({ zoom: crop.zoom, x: drag.current.cx + e.clientX - drag.current.x, y: drag.current.cy + e.clientY - drag.current.y });
+              update({
+                zoom: crop.zoom,
+                x: drag.current.cx + e.clientX - drag.current.x,
+                y: drag.current.cy + e.clientY - drag.current.y,
+              });
             }}
             onPointerUp={() => {
               drag.current = null;
@@ -132,7 +136,9 @@ export function AvatarCropper({ file, onCancel, onConfirm, onLoadError }: Props)
                 src={url}
                 alt=""
                 draggable={false}
-                onLoad={(e) => setNatural({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })}
+                onLoad={(e) =>
+                  setNatural({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })
+                }
                 onError={onLoadError}
                 style={{
                   width: w,
@@ -146,7 +152,13 @@ export function AvatarCropper({ file, onCancel, onConfirm, onLoadError }: Props)
           </div>
           <div className="vw-crop-zoom">
             <span>{t.cropZoom}</span>
-            <Slider min={1} max={3} step={0.01} value={crop.zoom} onChange={(zoom) => update({ ...crop, zoom })} />
+            <Slider
+              min={1}
+              max={3}
+              step={0.01}
+              value={crop.zoom}
+              onChange={(zoom) => update({ ...crop, zoom })}
+            />
           </div>
           <div className="vw-crop-hint">{t.cropDragHint}</div>
         </div>

@@ -1,11 +1,13 @@
 import { CameraOutlined, ExclamationCircleFilled, MailOutlined, MobileOutlined } from '@ant-design/icons';
-import { accountsCalls, maskPhone, type UserInfo } from '@vw/contract';
+import type { UserInfo } from '@vw/contract';
+import { maskPhone } from '@vw/contract/helpers/mask.ts';
 import { Alert, App, Button, Checkbox, Form, Input, Modal, Space } from 'antd';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { displayName } from '@/components/avatar.ts';
 import { SendCodeButton } from '@/components/SendCodeButton.tsx';
 import { UserAvatar } from '@/components/UserAvatar.tsx';
-import { displayName } from '@/components/avatar.ts';
+import { api } from '@/lib/api.ts';
 import { dropSession } from '@/lib/auth/session.ts';
 import { saveUserInfo } from '@/lib/auth/storage.ts';
 import { request } from '@/lib/http/client.ts';
@@ -24,7 +26,15 @@ function applyUser(user: UserInfo) {
   useUserStore.getState().setUserInfo(user);
 }
 
-function Row({ label, children, action }: { label: string; children: React.ReactNode; action?: React.ReactNode }) {
+function Row({
+  label,
+  children,
+  action,
+}: {
+  label: string;
+  children: React.ReactNode;
+  action?: React.ReactNode;
+}) {
   return (
     <div className="vw-profile-row">
       <div className="vw-profile-label">{label}</div>
@@ -34,7 +44,13 @@ function Row({ label, children, action }: { label: string; children: React.React
   );
 }
 
-function CodeField({ scene, getAccount }: { scene: 'bind' | 'cancel_account'; getAccount: () => Promise<string | null> }) {
+function CodeField({
+  scene,
+  getAccount,
+}: {
+  scene: 'bind' | 'cancel_account';
+  getAccount: () => Promise<string | null>;
+}) {
   const form = Form.useFormInstance();
   return (
     <Form.Item label={zhCN.login.code} required>
@@ -44,12 +60,19 @@ function CodeField({ scene, getAccount }: { scene: 'bind' | 'cancel_account'; ge
           noStyle
           rules={[
             { required: true, message: zhCN.login.codeRequired },
-            { validator: (_, v: string) => (!v || isCode(v) ? Promise.resolve() : Promise.reject(new Error(zhCN.login.codeInvalid))) },
+            {
+              validator: (_, v: string) =>
+                !v || isCode(v) ? Promise.resolve() : Promise.reject(new Error(zhCN.login.codeInvalid)),
+            },
           ]}
         >
           <Input placeholder={zhCN.login.codePlaceholder} maxLength={6} inputMode="numeric" />
         </Form.Item>
-        <SendCodeButton scene={scene} getAccount={getAccount} onError={(text) => form.setFields([{ name: 'code', errors: [text] }])} />
+        <SendCodeButton
+          scene={scene}
+          getAccount={getAccount}
+          onError={(text) => form.setFields([{ name: 'code', errors: [text] }])}
+        />
       </Space.Compact>
       <Form.Item noStyle shouldUpdate>
         {() => {
@@ -79,7 +102,7 @@ function BindDialog({ kind, onClose }: { kind: 'phone' | 'email' | null; onClose
     setSaving(true);
     try {
       const data = await request(
-        accountsCalls.bindAccount,
+        api.bindAccount,
         { body: { account: values.account.trim(), code: values.code.trim() } },
         { suppressError: true },
       );
@@ -112,7 +135,9 @@ function BindDialog({ kind, onClose }: { kind: 'phone' | 'email' | null; onClose
             { required: true, message: isPhoneKind ? t.phonePlaceholder : t.emailPlaceholder },
             {
               validator: (_, v: string) =>
-                !v || validate(v) ? Promise.resolve() : Promise.reject(new Error(isPhoneKind ? t.phoneInvalid : t.emailInvalid)),
+                !v || validate(v)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(isPhoneKind ? t.phoneInvalid : t.emailInvalid)),
             },
           ]}
         >
@@ -124,7 +149,15 @@ function BindDialog({ kind, onClose }: { kind: 'phone' | 'email' | null; onClose
   );
 }
 
-function PasswordDialog({ open, hasPassword, onClose }: { open: boolean; hasPassword: boolean; onClose: () => void }) {
+function PasswordDialog({
+  open,
+  hasPassword,
+  onClose,
+}: {
+  open: boolean;
+  hasPassword: boolean;
+  onClose: () => void;
+}) {
   const [form] = Form.useForm<{ old_password?: string; new_password: string; confirm: string }>();
   const [saving, setSaving] = useState(false);
   const { message } = App.useApp();
@@ -133,8 +166,13 @@ function PasswordDialog({ open, hasPassword, onClose }: { open: boolean; hasPass
     setSaving(true);
     try {
       await request(
-        accountsCalls.changePassword,
-        { body: { old_password: hasPassword ? values.old_password : undefined, new_password: values.new_password } },
+        api.changePassword,
+        {
+          body: {
+            old_password: hasPassword ? values.old_password : undefined,
+            new_password: values.new_password,
+          },
+        },
         { suppressError: true },
       );
       const user = useUserStore.getState().userInfo;
@@ -162,7 +200,11 @@ function PasswordDialog({ open, hasPassword, onClose }: { open: boolean; hasPass
     >
       <Form form={form} layout="vertical" requiredMark={false} preserve={false}>
         {hasPassword && (
-          <Form.Item name="old_password" label={t.oldPassword} rules={[{ required: true, message: t.oldPasswordPlaceholder }]}>
+          <Form.Item
+            name="old_password"
+            label={t.oldPassword}
+            rules={[{ required: true, message: t.oldPasswordPlaceholder }]}
+          >
             <Input.Password placeholder={t.oldPasswordPlaceholder} autoComplete="current-password" />
           </Form.Item>
         )}
@@ -173,7 +215,9 @@ function PasswordDialog({ open, hasPassword, onClose }: { open: boolean; hasPass
             { required: true, message: zhCN.login.passwordRequired },
             {
               validator: (_, v: string) =>
-                !v || isStrongPassword(v) ? Promise.resolve() : Promise.reject(new Error(zhCN.login.passwordRule)),
+                !v || isStrongPassword(v)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(zhCN.login.passwordRule)),
             },
           ]}
         >
@@ -187,7 +231,9 @@ function PasswordDialog({ open, hasPassword, onClose }: { open: boolean; hasPass
             { required: true, message: zhCN.login.confirmPasswordPlaceholder },
             ({ getFieldValue }) => ({
               validator: (_, v) =>
-                !v || v === getFieldValue('new_password') ? Promise.resolve() : Promise.reject(new Error(zhCN.login.passwordMismatch)),
+                !v || v === getFieldValue('new_password')
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(zhCN.login.passwordMismatch)),
             }),
           ]}
         >
@@ -198,7 +244,15 @@ function PasswordDialog({ open, hasPassword, onClose }: { open: boolean; hasPass
   );
 }
 
-function CancelAccountDialog({ open, user, onClose }: { open: boolean; user: UserInfo; onClose: () => void }) {
+function CancelAccountDialog({
+  open,
+  user,
+  onClose,
+}: {
+  open: boolean;
+  user: UserInfo;
+  onClose: () => void;
+}) {
   const [form] = Form.useForm<{ code: string }>();
   const [confirmed, setConfirmed] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -210,7 +264,7 @@ function CancelAccountDialog({ open, user, onClose }: { open: boolean; user: Use
     const values = await form.validateFields();
     setSaving(true);
     try {
-      await request(accountsCalls.cancelAccount, { body: { code: values.code.trim() } }, { suppressError: true });
+      await request(api.cancelAccount, { body: { code: values.code.trim() } }, { suppressError: true });
       dropSession();
       message.success(t.cancelDone);
       navigate('/login', { replace: true });
@@ -235,12 +289,22 @@ function CancelAccountDialog({ open, user, onClose }: { open: boolean; user: Use
       confirmLoading={saving}
       destroyOnHidden
     >
-      <Alert type="error" showIcon icon={<ExclamationCircleFilled />} message={t.cancelWarning} className="vw-cancel-warning" />
+      <Alert
+        type="error"
+        showIcon
+        icon={<ExclamationCircleFilled />}
+        message={t.cancelWarning}
+        className="vw-cancel-warning"
+      />
       {target ? (
         <Form form={form} layout="vertical" requiredMark={false} preserve={false}>
           <p className="vw-cancel-target">{t.cancelSendTo(targetLabel)}</p>
           <CodeField scene="cancel_account" getAccount={async () => target} />
-          <Checkbox checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} data-testid="cancel-confirm">
+          <Checkbox
+            checked={confirmed}
+            onChange={(e) => setConfirmed(e.target.checked)}
+            data-testid="cancel-confirm"
+          >
             {t.cancelConfirmCheck}
           </Checkbox>
         </Form>
@@ -273,7 +337,7 @@ export function Component() {
     }
     setSavingName(true);
     try {
-      const data = await request(accountsCalls.updateProfile, { body: { nickname: value } });
+      const data = await request(api.updateProfile, { body: { nickname: value } });
       applyUser(data.user_info);
       setEditingName(false);
       message.success(t.nicknameSaved);
@@ -288,7 +352,7 @@ export function Component() {
     const form = new FormData();
     form.append('file', blob, 'avatar.png');
     try {
-      const data = await request(accountsCalls.uploadAvatar, { body: form });
+      const data = await request(api.uploadAvatar, { body: form });
       applyUser(data.user_info);
       setCropFile(null);
       message.success(t.avatarSaved);
@@ -307,7 +371,12 @@ export function Component() {
       <section className="vw-card">
         <h2>{t.basic}</h2>
         <div className="vw-profile-avatar-row">
-          <button type="button" className="vw-profile-avatar" onClick={() => fileInput.current?.click()} aria-label={t.changeAvatar}>
+          <button
+            type="button"
+            className="vw-profile-avatar"
+            onClick={() => fileInput.current?.click()}
+            aria-label={t.changeAvatar}
+          >
             <UserAvatar src={user.avatar_url} name={name} seed={user.uid} size={72} />
             <span className="vw-profile-avatar-mask">
               <CameraOutlined />
@@ -371,7 +440,9 @@ export function Component() {
               style={{ maxWidth: 320 }}
             />
           ) : (
-            <span data-testid="profile-nickname">{user.nickname || <span className="vw-muted">{zhCN.profileMenu.notSet}</span>}</span>
+            <span data-testid="profile-nickname">
+              {user.nickname || <span className="vw-muted">{zhCN.profileMenu.notSet}</span>}
+            </span>
           )}
         </Row>
         <Row label={t.uid}>
@@ -439,7 +510,11 @@ export function Component() {
         }}
       />
       <BindDialog kind={bindKind} onClose={() => setBindKind(null)} />
-      <PasswordDialog open={passwordOpen} hasPassword={user.has_password} onClose={() => setPasswordOpen(false)} />
+      <PasswordDialog
+        open={passwordOpen}
+        hasPassword={user.has_password}
+        onClose={() => setPasswordOpen(false)}
+      />
       <CancelAccountDialog open={cancelOpen} user={user} onClose={() => setCancelOpen(false)} />
     </div>
   );

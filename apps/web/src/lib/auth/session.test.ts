@@ -3,7 +3,14 @@ import { accountsCalls } from '@vw/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { HttpClient } from '../http/client.ts';
 import { runStartup } from './session.ts';
-import { decideStartup, readTokens, StorageKey, type StoredTokens, saveTokens, saveUserInfo } from './storage.ts';
+import {
+  decideStartup,
+  readTokens,
+  StorageKey,
+  type StoredTokens,
+  saveTokens,
+  saveUserInfo,
+} from './storage.ts';
 
 const NOW = 1_800_000_000;
 const stored = (accessDelta: number, refreshDelta: number): StoredTokens => ({
@@ -42,9 +49,19 @@ describe('decideStartup (spec §4)', () => {
 
 describe('saveTokens', () => {
   it('stores expiry timestamps as now + expires_in and now + refresh_token_expires_in', () => {
-    const t: SecureTokens = { access_token: 'a', refresh_token: 'r', expires_in: 900, refresh_token_expires_in: 3600 };
+    const t: SecureTokens = {
+      access_token: 'a',
+      refresh_token: 'r',
+      expires_in: 900,
+      refresh_token_expires_in: 3600,
+    };
     saveTokens(t, NOW);
-    expect(readTokens()).toEqual({ access_token: 'a', refresh_token: 'r', access_expires_at: NOW + 900, refresh_expires_at: NOW + 3600 });
+    expect(readTokens()).toEqual({
+      access_token: 'a',
+      refresh_token: 'r',
+      access_expires_at: NOW + 900,
+      refresh_expires_at: NOW + 3600,
+    });
     expect(localStorage.getItem(StorageKey.accessToken)).toBe('a');
   });
 });
@@ -69,7 +86,10 @@ describe('runStartup', () => {
   });
 
   it('both expired → login and stored items cleared', async () => {
-    localStorage.setItem(StorageKey.secureTokens, JSON.stringify({ ...stored(0, 0), access_expires_at: nowS() - 5, refresh_expires_at: nowS() - 1 }));
+    localStorage.setItem(
+      StorageKey.secureTokens,
+      JSON.stringify({ ...stored(0, 0), access_expires_at: nowS() - 5, refresh_expires_at: nowS() - 1 }),
+    );
     saveUserInfo(user());
     const { client, paths } = clientFor(() => ok({}));
     expect((await runStartup(client)).ok).toBe(false);
@@ -80,12 +100,22 @@ describe('runStartup', () => {
   it('access expired, refresh valid → one silent refresh, then signed in', async () => {
     localStorage.setItem(
       StorageKey.secureTokens,
-      JSON.stringify({ access_token: 'old', refresh_token: 'r', access_expires_at: nowS() - 5, refresh_expires_at: nowS() + 1000 }),
+      JSON.stringify({
+        access_token: 'old',
+        refresh_token: 'r',
+        access_expires_at: nowS() - 5,
+        refresh_expires_at: nowS() + 1000,
+      }),
     );
     const { client, paths } = clientFor((path) =>
       path === accountsCalls.refreshToken.path
         ? ok({
-            secure_tokens: { access_token: 'new', refresh_token: 'r2', expires_in: 900, refresh_token_expires_in: 1000 },
+            secure_tokens: {
+              access_token: 'new',
+              refresh_token: 'r2',
+              expires_in: 900,
+              refresh_token_expires_in: 1000,
+            },
             user_info: user(),
           })
         : ok({}),
@@ -116,9 +146,16 @@ describe('runStartup', () => {
   it('refresh fails → login', async () => {
     localStorage.setItem(
       StorageKey.secureTokens,
-      JSON.stringify({ access_token: 'old', refresh_token: 'r', access_expires_at: nowS() - 5, refresh_expires_at: nowS() + 1000 }),
+      JSON.stringify({
+        access_token: 'old',
+        refresh_token: 'r',
+        access_expires_at: nowS() - 5,
+        refresh_expires_at: nowS() + 1000,
+      }),
     );
-    const { client } = clientFor(() => new Response(JSON.stringify({ code: 401, msg: 'no', data: null }), { status: 401 }));
+    const { client } = clientFor(
+      () => new Response(JSON.stringify({ code: 401, msg: 'no', data: null }), { status: 401 }),
+    );
     expect((await runStartup(client)).ok).toBe(false);
   });
 });

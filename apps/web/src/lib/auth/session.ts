@@ -1,7 +1,7 @@
-import { accountsCalls, appCalls, type AppConfig, type TenantBonus, UserType, type UserInfo } from '@vw/contract';
+import type { AppConfig, TenantBonus, UserInfo } from '@vw/contract';
 import { useCatalogueStore } from '@/stores/data.ts';
 import { DEFAULT_APP_CONFIG, useUserStore } from '@/stores/user.ts';
-import { pendingCalls } from '../api.ts';
+import { api, pendingCalls, USER_TYPE_REFUSED } from '../api.ts';
 import { type HttpClient, http } from '../http/client.ts';
 import { isApiError } from '../http/errors.ts';
 import {
@@ -35,7 +35,7 @@ export async function runStartup(client: HttpClient = http): Promise<SessionResu
   } else {
     try {
       // A 401 here refreshes and retries inside the client.
-      user = (await client.request(accountsCalls.getUserInfo, {}, { suppressError: true })).user_info;
+      user = (await client.request(api.getUserInfo, {}, { suppressError: true })).user_info;
       saveUserInfo(user);
     } catch (e) {
       if (isApiError(e) && e.kind === 'auth') return { ok: false, decision };
@@ -45,7 +45,7 @@ export async function runStartup(client: HttpClient = http): Promise<SessionResu
     }
   }
   if (!user) return { ok: false, decision };
-  if (user.type === UserType.Refused) {
+  if (user.type === USER_TYPE_REFUSED) {
     clearAllStored();
     return { ok: false, decision, refused: true };
   }
@@ -83,7 +83,7 @@ let appConfigPromise: Promise<AppConfig> | null = null;
 export function ensureAppConfig(): Promise<AppConfig> {
   if (!appConfigPromise) {
     appConfigPromise = http
-      .request(appCalls.getAppConfig, {}, { suppressError: true })
+      .request(api.getAppConfig, {}, { suppressError: true })
       .catch(() => DEFAULT_APP_CONFIG)
       .then((config) => {
         const merged: AppConfig = {
@@ -126,7 +126,11 @@ export async function loadStartupData(): Promise<void> {
       .request(pendingCalls.getDefaultVoice, {}, quiet)
       .then((d) => catalogue.set({ defaultVoiceMap: d?.default_voice_map ?? {} })),
     http
-      .request(pendingCalls.getAllVoices, { query: { status: [2], legacy_voice_skip_disabled: false } }, quiet)
+      .request(
+        pendingCalls.getAllVoices,
+        { query: { status: [2], legacy_voice_skip_disabled: false } },
+        quiet,
+      )
       .then((d) => catalogue.set({ voices: Array.isArray(d?.voices) ? d.voices : [] })),
     http
       .request(pendingCalls.getSupportedModel, {}, quiet)
@@ -138,8 +142,11 @@ export async function loadStartupData(): Promise<void> {
 }
 
 /** Stores a fresh sign-in (tokens with computed expiry, user info) and starts the session. */
-export function completeSignIn(data: { secure_tokens: Parameters<typeof saveTokens>[0]; user_info: UserInfo }): boolean {
-  if (data.user_info.type === UserType.Refused) return false;
+export function completeSignIn(data: {
+  secure_tokens: Parameters<typeof saveTokens>[0];
+  user_info: UserInfo;
+}): boolean {
+  if (data.user_info.type === USER_TYPE_REFUSED) return false;
   saveTokens(data.secure_tokens);
   saveUserInfo(data.user_info);
   resetSession();
@@ -153,7 +160,7 @@ export function completeSignIn(data: { secure_tokens: Parameters<typeof saveToke
 export async function signOut(): Promise<void> {
   const refresh = readTokens()?.refresh_token;
   try {
-    await http.request(accountsCalls.signOut, { body: { refresh_token: refresh } }, { suppressError: true });
+    await http.request(api.signOut, { body: { refresh_token: refresh } }, { suppressError: true });
   } catch {
     // Signing out locally must work even when the server cannot be reached.
   }

@@ -41,9 +41,13 @@ function fakeServer(opts: { refreshFails?: boolean } = {}) {
       await sleep(20);
       if (opts.refreshFails) return json({ code: 401, msg: 'expired', data: null }, 401);
       valid = 'fresh-access';
-      return ok({ secure_tokens: tokens('fresh-access', 'fresh-refresh'), user_info: { ...user, nickname: 'refreshed' } });
+      return ok({
+        secure_tokens: tokens('fresh-access', 'fresh-refresh'),
+        user_info: { ...user, nickname: 'refreshed' },
+      });
     }
-    if (headers.get('Authorization') !== `Bearer ${valid}`) return json({ code: 401, msg: 'unauthorized', data: null }, 401);
+    if (headers.get('Authorization') !== `Bearer ${valid}`)
+      return json({ code: 401, msg: 'unauthorized', data: null }, 401);
     return ok({ path: url.pathname });
   });
   return { fetchImpl, calls };
@@ -90,9 +94,16 @@ describe('refresh queue (spec §4)', () => {
     const server = fakeServer({ refreshFails: true });
     const onAuthFailure = vi.fn();
     const onError = vi.fn();
-    const client = new HttpClient({ fetch: server.fetchImpl as typeof fetch, hooks: { onAuthFailure, onError } });
-    const settled = await Promise.allSettled(Array.from({ length: 5 }, () => client.request(accountsCalls.getUserInfo)));
-    expect(settled.every((s) => s.status === 'rejected' && (s.reason as ApiError).kind === 'auth')).toBe(true);
+    const client = new HttpClient({
+      fetch: server.fetchImpl as typeof fetch,
+      hooks: { onAuthFailure, onError },
+    });
+    const settled = await Promise.allSettled(
+      Array.from({ length: 5 }, () => client.request(accountsCalls.getUserInfo)),
+    );
+    expect(settled.every((s) => s.status === 'rejected' && (s.reason as ApiError).kind === 'auth')).toBe(
+      true,
+    );
     expect(server.calls.filter((c) => c.path === accountsCalls.refreshToken.path)).toHaveLength(1);
     expect(onAuthFailure).toHaveBeenCalledTimes(1);
     expect(onError).not.toHaveBeenCalled();
@@ -138,15 +149,23 @@ describe('request headers and bodies', () => {
   });
 
   it('returns blob responses as they are', async () => {
-    const fetchImpl = vi.fn(async () => new Response('RIFF', { status: 200, headers: { 'Content-Type': 'audio/wav' } }));
+    const fetchImpl = vi.fn(
+      async () => new Response('RIFF', { status: 200, headers: { 'Content-Type': 'audio/wav' } }),
+    );
     const client = new HttpClient({ fetch: fetchImpl as typeof fetch });
-    const out = (await client.request({ method: 'GET', path: '/files/x.wav' }, {}, { responseType: 'blob' })) as Blob;
+    const out = (await client.request(
+      { method: 'GET', path: '/files/x.wav' },
+      {},
+      { responseType: 'blob' },
+    )) as Blob;
     expect(out.size).toBe(4);
     expect(typeof out.slice).toBe('function');
   });
 
   it('sends FormData without forcing a JSON content type', async () => {
-    const fetchImpl = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => ok({ user_info: user }));
+    const fetchImpl = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) =>
+      ok({ user_info: user }),
+    );
     const client = new HttpClient({ fetch: fetchImpl as typeof fetch });
     const form = new FormData();
     form.append('file', new Blob(['x']), 'a.png');

@@ -1,4 +1,4 @@
-import { accountsCalls, type CallBody, type CallData, type CallDef, type CallQuery } from '@vw/contract';
+import type { CallBody, CallData, CallDef, CallQuery, SecureTokens, UserInfo } from '@vw/contract';
 import {
   clearUserInfo,
   getDeviceId,
@@ -23,7 +23,10 @@ export interface RawEndpoint<B = undefined, Q = undefined, D = unknown> {
   path: string;
   readonly __types?: { body: B; query: Q; data: D };
 }
-export function rawEndpoint<D, B = undefined, Q = undefined>(method: Method, path: string): RawEndpoint<B, Q, D> {
+export function rawEndpoint<D, B = undefined, Q = undefined>(
+  method: Method,
+  path: string,
+): RawEndpoint<B, Q, D> {
   return { method, path };
 }
 
@@ -32,13 +35,21 @@ type AnyCallDef = CallDef<any, any, any>;
 // biome-ignore lint/suspicious/noExplicitAny: matches every RawEndpoint
 export type AnyCall = AnyCallDef | RawEndpoint<any, any, any>;
 
-export type BodyOf<C> = C extends AnyCallDef ? CallBody<C> : C extends RawEndpoint<infer B, infer _Q, infer _D> ? B : never;
+export type BodyOf<C> = C extends AnyCallDef
+  ? CallBody<C>
+  : C extends RawEndpoint<infer B, infer _Q, infer _D>
+    ? B
+    : never;
 export type QueryOf<C> = C extends AnyCallDef
   ? CallQuery<C>
   : C extends RawEndpoint<infer _B, infer Q, infer _D>
     ? Q
     : never;
-export type DataOf<C> = C extends AnyCallDef ? CallData<C> : C extends RawEndpoint<infer _B, infer _Q, infer D> ? D : never;
+export type DataOf<C> = C extends AnyCallDef
+  ? CallData<C>
+  : C extends RawEndpoint<infer _B, infer _Q, infer D>
+    ? D
+    : never;
 
 export interface RequestInput<C> {
   body?: BodyOf<C> | FormData;
@@ -61,7 +72,7 @@ export interface HttpHooks {
   /** The refresh failed: user info is already cleared; send the browser to /login. */
   onAuthFailure?: () => void;
   /** A refresh succeeded: fresh tokens are stored; the user info came with them. */
-  onSessionRefreshed?: (user: CallData<typeof accountsCalls.refreshToken>['user_info']) => void;
+  onSessionRefreshed?: (user: UserInfo) => void;
 }
 
 export interface HttpClientOptions {
@@ -82,7 +93,8 @@ function buildQuery(query: unknown): string {
   return s ? `?${s}` : '';
 }
 
-const TOKEN_PATH = accountsCalls.refreshToken.path;
+/** The refresh call (contract: accounts refreshToken); a 401 from it never triggers a refresh. */
+const TOKEN_PATH = '/accounts/v1/token';
 
 export class HttpClient {
   private readonly baseUrl: string;
@@ -100,7 +112,11 @@ export class HttpClient {
   }
 
   /** Calls an endpoint and returns the envelope's data, typed by the contract. */
-  async request<C extends AnyCall>(call: C, input: RequestInput<C> = {}, options: RequestOptions = {}): Promise<DataOf<C>> {
+  async request<C extends AnyCall>(
+    call: C,
+    input: RequestInput<C> = {},
+    options: RequestOptions = {},
+  ): Promise<DataOf<C>> {
     return this.execute(call, input, options, false) as Promise<DataOf<C>>;
   }
 
@@ -109,7 +125,12 @@ export class HttpClient {
     throw error;
   }
 
-  private async execute(call: AnyCall, input: RequestInput<AnyCall>, options: RequestOptions, retried: boolean): Promise<unknown> {
+  private async execute(
+    call: AnyCall,
+    input: RequestInput<AnyCall>,
+    options: RequestOptions,
+    retried: boolean,
+  ): Promise<unknown> {
     const usedToken = readAccessToken();
     const headers: Record<string, string> = {
       'X-Device-Id': getDeviceId(),
@@ -148,7 +169,8 @@ export class HttpClient {
     } catch {
       envelope = null;
     }
-    const hasEnvelope = envelope !== null && typeof envelope === 'object' && typeof envelope.code === 'number';
+    const hasEnvelope =
+      envelope !== null && typeof envelope === 'object' && typeof envelope.code === 'number';
     const code = hasEnvelope ? (envelope!.code as number) : res.ok ? 0 : res.status;
     const msg = hasEnvelope && typeof envelope!.msg === 'string' ? envelope!.msg : undefined;
     const data = hasEnvelope ? envelope!.data : undefined;
@@ -176,7 +198,11 @@ export class HttpClient {
     if (res.ok && !hasEnvelope) {
       // A 2xx without an envelope is a server bug; report it as a failed operation.
       return this.fail(
-        new ApiError({ kind: 'http', httpStatus: res.status, display: describeEnvelopeError(-1, undefined, null) }),
+        new ApiError({
+          kind: 'http',
+          httpStatus: res.status,
+          display: describeEnvelopeError(-1, undefined, null),
+        }),
         options,
       );
     }
@@ -215,7 +241,10 @@ export class HttpClient {
     try {
       this.refreshCount++;
       const data = await this.request(
-        accountsCalls.refreshToken,
+        rawEndpoint<{ secure_tokens: SecureTokens; user_info: UserInfo }, { refresh_token: string }>(
+          'POST',
+          TOKEN_PATH,
+        ),
         { body: { refresh_token: tokens.refresh_token } },
         { suppressError: true, noRefresh: true },
       );
@@ -240,6 +269,10 @@ export class HttpClient {
 /** The app's client: same origin, hooks wired by the app shell at startup. */
 export const http = new HttpClient();
 
-export function request<C extends AnyCall>(call: C, input?: RequestInput<C>, options?: RequestOptions): Promise<DataOf<C>> {
+export function request<C extends AnyCall>(
+  call: C,
+  input?: RequestInput<C>,
+  options?: RequestOptions,
+): Promise<DataOf<C>> {
   return http.request(call, input, options);
 }

@@ -5,7 +5,10 @@ import { ApiError, describeEnvelopeError } from './errors.ts';
 
 describe('describeEnvelopeError (spec §8)', () => {
   it('1010 → insufficient-credits prompt', () => {
-    expect(describeEnvelopeError(1010, '余额不足', null)).toEqual({ kind: 'credit', text: clientMessages.insufficientCredits });
+    expect(describeEnvelopeError(1010, '余额不足', null)).toEqual({
+      kind: 'credit',
+      text: clientMessages.insufficientCredits,
+    });
   });
   it('422 err_balance_insufficient → insufficient-credits prompt', () => {
     const data = { detail: [{ type: 'err_balance_insufficient', msg: '' }] };
@@ -13,7 +16,10 @@ describe('describeEnvelopeError (spec §8)', () => {
   });
   it('422 with another detail type → its mapped message', () => {
     const data = { detail: [{ type: 'err_task_running', msg: '' }] };
-    expect(describeEnvelopeError(422, 'x', data)).toEqual({ kind: 'message', text: namedErrorMessages.err_task_running });
+    expect(describeEnvelopeError(422, 'x', data)).toEqual({
+      kind: 'message',
+      text: namedErrorMessages.err_task_running,
+    });
     const missing = { detail: [{ type: 'value_error.missing', msg: '' }] };
     expect(describeEnvelopeError(422, 'x', missing).text).toBe('缺少必填字段');
   });
@@ -29,7 +35,10 @@ describe('describeEnvelopeError (spec §8)', () => {
     expect(describeEnvelopeError(5555, 'Balance not enough for task', null).kind).toBe('credit');
   });
   it('other codes: the code table wins over msg', () => {
-    expect(describeEnvelopeError(2001, 'order paid', null)).toEqual({ kind: 'message', text: codeMessages[2001] });
+    expect(describeEnvelopeError(2001, 'order paid', null)).toEqual({
+      kind: 'message',
+      text: codeMessages[2001],
+    });
     expect(describeEnvelopeError(3002, '', null).text).toBe(codeMessages[3002]);
   });
   it('other codes: msg, or "Operation failed !"', () => {
@@ -42,8 +51,10 @@ describe('describeEnvelopeError (spec §8)', () => {
 });
 
 describe('general error handling in the client', () => {
-  const envelope = (code: number, msg: string, data: unknown = null, status = 200) => async () =>
-    new Response(JSON.stringify({ code, msg, data }), { status });
+  const envelope =
+    (code: number, msg: string, data: unknown = null, status = 200) =>
+    async () =>
+      new Response(JSON.stringify({ code, msg, data }), { status });
 
   it('network failure → 网络异常！ only', async () => {
     const onError = vi.fn();
@@ -80,7 +91,10 @@ describe('general error handling in the client', () => {
 
   it('non-network HTTP error shows its message', async () => {
     const onError = vi.fn();
-    const client = new HttpClient({ fetch: envelope(404, '接口不存在', null, 404) as typeof fetch, hooks: { onError } });
+    const client = new HttpClient({
+      fetch: envelope(404, '接口不存在', null, 404) as typeof fetch,
+      hooks: { onError },
+    });
     const err = (await client.request(accountsCalls.getUserInfo).catch((e) => e)) as ApiError;
     expect(err.kind).toBe('http');
     expect(onError.mock.calls[0][0].text).toBe('接口不存在');
@@ -89,7 +103,9 @@ describe('general error handling in the client', () => {
   it('per-request suppression: rejects without showing anything', async () => {
     const onError = vi.fn();
     const client = new HttpClient({ fetch: envelope(9999, 'boom') as typeof fetch, hooks: { onError } });
-    await expect(client.request(accountsCalls.getUserInfo, {}, { suppressError: true })).rejects.toThrow('boom');
+    await expect(client.request(accountsCalls.getUserInfo, {}, { suppressError: true })).rejects.toThrow(
+      'boom',
+    );
     expect(onError).not.toHaveBeenCalled();
   });
 });

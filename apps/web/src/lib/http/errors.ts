@@ -1,4 +1,10 @@
-import { clientMessages, codeMessages, ErrorCode, namedErrorMessage, namedErrorMessages } from '@vw/contract';
+import {
+  clientMessages,
+  codeMessages,
+  ErrorCode,
+  namedErrorMessage,
+  namedErrorMessages,
+} from '@vw/contract/errors.ts';
 
 /** What the general error handler of spec §8 shows for a failed call. */
 export type ErrorDisplay =
@@ -32,10 +38,12 @@ const BALANCE_NOT_ENOUGH = 'Balance not enough';
  *   code table → its message; otherwise msg, or "Operation failed !".
  */
 export function describeEnvelopeError(code: number, msg: string | undefined, data: unknown): ErrorDisplay {
-  if (code === ErrorCode.InsufficientBalance) return { kind: 'credit', text: clientMessages.insufficientCredits };
+  if (code === ErrorCode.InsufficientBalance)
+    return { kind: 'credit', text: clientMessages.insufficientCredits };
   if (code === ErrorCode.Validation) {
     const type = detailType(data);
-    if (type === 'err_balance_insufficient') return { kind: 'credit', text: clientMessages.insufficientCredits };
+    if (type === 'err_balance_insufficient')
+      return { kind: 'credit', text: clientMessages.insufficientCredits };
     if (type) return { kind: 'message', text: namedErrorMessage(type) };
     return { kind: 'message', text: msg || namedErrorMessages.err_system };
   }

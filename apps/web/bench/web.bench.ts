@@ -1,0 +1,235 @@
+/**
+ * Web benchmark (npm run bench -w @vw/web):
+ *  1. production build sizes (JS/CSS, raw and gzip) of the entry chunk and of each route chunk;
+ *  2. headless Debian Chromium loads of /workbench/tts against E2E_BASE_URL (default
+ *     http://127.0.0.1:8787), signed in, reporting first contentful paint and time to interactive.
+ * Targets: entry + first route ≤ 250 KB JS gzip; FCP ≤ 1 s.
+ * Prints figures; it is not a timed test (exit code 0 unless something could not run at all).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+
+const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(WEB, 'dist');
+const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8787';
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const ENTRY_BUDGET_KB = 250;
+const FCP_BUDGET_MS = 1000;
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+function sizeOf(file: string) {
+  const buf = readFileSync(path.join(DIST, file));
+  return { raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length };
+}
+
+/** A chunk plus everything it imports statically. */
+function closure(manifest: Manifest, key: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const dep of manifest[key]?.imports ?? []) closure(manifest, dep, seen);
+  return seen;
+}
+
+function totals(manifest: Manifest, keys: Iterable<string>) {
+  let js = 0;
+  let jsRaw = 0;
+  let css = 0;
+  const cssSeen = new Set<string>();
+  for (const k of keys) {
+    const c = manifest[k];
+    const s = sizeOf(c.file);
+    js += s.gzip;
+    jsRaw += s.raw;
+    for (const f of c.css ?? []) {
+      if (cssSeen.has(f)) continue;
+      cssSeen.add(f);
+      css += sizeOf(f).gzip;
+    }
+  }
+  return { js, jsRaw, css };
+}
+
+async function buildSizes() {
+  console.log('› building the web app (vite build)…');
+  await build({ root: WEB, logLevel: 'warn' });
+  const manifest = JSON.parse(readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
+  const entrySet = closure(manifest, entryKey);
+  const entry = totals(manifest, entrySet);
+  console.log('\nBuild sizes (gzip level 9)');
+  console.log(
+    `  entry ${manifest[entryKey].file} + static imports: JS ${kb(entry.js)} gzip (${kb(entry.jsRaw)} raw), CSS ${kb(entry.css)} gzip`,
+  );
+
+  const rows: Array<{ name: string; js: number; css: number }> = [];
+  for (const [key, chunk] of Object.entries(manifest)) {
+    if (!chunk.isDynamicEntry) continue;
+    const own = [...closure(manifest, key)].filter((k) => !entrySet.has(k));
+    const t = totals(manifest, own);
+    rows.push({ name: chunk.src ?? key, js: t.js, css: t.css });
+  }
+  rows.sort((a, b) => b.js - a.js);
+  console.log('  route chunks (own JS + shared chunks not in the entry):');
+  for (const r of rows)
+    console.log(`    ${r.name.padEnd(58)} JS ${kb(r.js).padStart(9)}  CSS ${kb(r.css).padStart(8)}`);
+
+  // First route: the signed-in layout plus /tts, beyond the entry.
+  const first = new Set<string>();
+  for (const src of ['src/layout/AppLayout.tsx', 'src/features/tts/TtsPage.tsx']) {
+    if (manifest[src]) for (const k of closure(manifest, src)) if (!entrySet.has(k)) first.add(k);
+  }
+  const firstTotals = totals(manifest, first);
+  const combined = entry.js + firstTotals.js;
+  const ok = combined <= ENTRY_BUDGET_KB * 1024;
+  console.log(
+    `  entry + first route (/tts with layout): JS ${kb(combined)} gzip — target ≤ ${ENTRY_BUDGET_KB} KB: ${ok ? 'OK' : 'OVER'}`,
+  );
+  return { combined, ok };
+}
+
+async function signIn(): Promise<{ tokens: Record<string, unknown>; user: unknown } | null> {
+  const headers = {
+    'Content-Type': 'application/json',
+    'X-Bundle-Id': 'com.voiceworkbench.web',
+    'X-Device-Id': 'bench',
+  };
+  const account = process.env.DEMO_ACCOUNT ?? '13800000000';
+  const password = process.env.DEMO_PASSWORD ?? 'demo12345';
+  try {
+    const res = await fetch(`${BASE_URL}/accounts/v1/auth_with_password`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ account, password }),
+    });
+    const body = (await res.json()) as {
+      code: number;
+      data: { secure_tokens: Record<string, number | string>; user_info: unknown };
+    };
+    if (body.code !== 0) return null;
+    const t = body.data.secure_tokens;
+    const now = Math.floor(Date.now() / 1000);
+    return {
+      tokens: {
+        access_token: t.access_token,
+        refresh_token: t.refresh_token,
+        access_expires_at: now + Number(t.expires_in),
+        refresh_expires_at: now + Number(t.refresh_token_expires_in),
+      },
+      user: body.data.user_info,
+    };
+  } catch {
+    return null;
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+async function pageLoad() {
+  console.log(`\nPage load of ${BASE_URL}/workbench/tts in headless Chromium (${RUNS} cold runs)`);
+  const session = await signIn();
+  if (!session)
+    console.log(
+      '  (could not sign in with the demo account: measuring the signed-out load, which lands on /login)',
+    );
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const fcps: number[] = [];
+  const ttis: number[] = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await context.addInitScript(
+        ([s]) => {
+          // Record long tasks from the very start for the time-to-interactive estimate.
+          (window as unknown as { __longTaskEnd: number }).__longTaskEnd = 0;
+          try {
+            new PerformanceObserver((list) => {
+              for (const e of list.getEntries()) {
+                const w = window as unknown as { __longTaskEnd: number };
+                w.__longTaskEnd = Math.max(w.__longTaskEnd, e.startTime + e.duration);
+              }
+            }).observe({ type: 'longtask', buffered: true });
+          } catch {}
+          if (s && !localStorage.getItem('secure_tokens')) {
+            const sess = s as { tokens: { access_token: string }; user: unknown };
+            localStorage.setItem('secure_tokens', JSON.stringify(sess.tokens));
+            localStorage.setItem('access_token', sess.tokens.access_token);
+            localStorage.setItem('user_info', JSON.stringify(sess.user));
+          }
+        },
+        [session],
+      );
+      const page = await context.newPage();
+      await page.goto(`${BASE_URL}/workbench/tts`, { waitUntil: 'load' });
+      const readySelector = session ? '[data-testid="sidebar"]' : '[data-testid="login-card"]';
+      await page.waitForSelector(readySelector, { timeout: 15_000 });
+      const readyAt = await page.evaluate(() => performance.now());
+      await page.waitForTimeout(300); // let trailing long tasks be recorded
+      const m = await page.evaluate(() => {
+        const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
+        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+        return {
+          fcp,
+          longTaskEnd: (window as unknown as { __longTaskEnd: number }).__longTaskEnd,
+          dcl: nav?.domContentLoadedEventEnd ?? 0,
+        };
+      });
+      // TTI estimate: the app's shell is rendered and usable, and no long task runs after it.
+      const tti = Math.max(readyAt, m.longTaskEnd, m.dcl);
+      fcps.push(m.fcp);
+      ttis.push(tti);
+      console.log(
+        `  run ${i + 1}: FCP ${m.fcp.toFixed(0)} ms, TTI ${tti.toFixed(0)} ms (${page.url().replace(BASE_URL, '')})`,
+      );
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  const fcp = median(fcps);
+  console.log(
+    `  median FCP ${fcp.toFixed(0)} ms — target ≤ ${FCP_BUDGET_MS} ms: ${fcp <= FCP_BUDGET_MS ? 'OK' : 'OVER'}`,
+  );
+  console.log(`  median TTI ${median(ttis).toFixed(0)} ms`);
+  console.log(
+    '  (Lighthouse is not installed here; its desktop performance score is not measured by this script.)',
+  );
+}
+
+await buildSizes();
+try {
+  await pageLoad();
+} catch (e) {
+  console.log(
+    `  page load skipped: ${(e as Error).message.split('\n')[0]} — is the server running at ${BASE_URL}?`,
+  );
+}

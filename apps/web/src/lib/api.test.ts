@@ -1,0 +1,22 @@
+import { accountsCalls, appCalls, EMAIL_RE as C_EMAIL, PHONE_RE as C_PHONE, UserType } from '@vw/contract';
+import { describe, expect, it } from 'vitest';
+import { api, EMAIL_RE, PHONE_RE, USER_TYPE_REFUSED } from './api.ts';
+
+describe('web call mirrors match the contract', () => {
+  const contract = { ...accountsCalls, ...appCalls } as unknown as Record<
+    string,
+    { method: string; path: string }
+  >;
+  it.each(Object.entries(api))('%s', (name, ep) => {
+    expect(contract[name], `${name} is not in the contract`).toBeDefined();
+    expect({ method: ep.method, path: ep.path }).toEqual({
+      method: contract[name].method,
+      path: contract[name].path,
+    });
+  });
+  it('patterns and constants', () => {
+    expect(PHONE_RE.source).toBe(C_PHONE.source);
+    expect(EMAIL_RE.source).toBe(C_EMAIL.source);
+    expect(USER_TYPE_REFUSED).toBe(UserType.Refused);
+  });
+});
