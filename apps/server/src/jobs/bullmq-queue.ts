@@ -1,0 +1,167 @@
+import { type Job as BullJob, DelayedError, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { newId } from '../ids.ts';
+import { backoffDelay, findJobDefinition } from './define.ts';
+import {
+  executeJob,
+  finishJob,
+  getJobForOwner,
+  INTERRUPTED_MESSAGE,
+  insertJob,
+  type JobQueue,
+  type JobQueueDeps,
+  releaseJob,
+} from './queue.ts';
+
+export const BULLMQ_QUEUE_NAME = 'vw-jobs';
+/** After the shutdown timeout, how long aborted handlers get to return before the worker is forced down. */
+const ABORT_GRACE_MS = 2_000;
+
+/**
+ * The scale-out backend: BullMQ on Redis schedules, retries and detects stalled (killed) workers;
+ * the jobs table stays the record owners read. Redis holds only the job id.
+ */
+export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; prefix: string }): JobQueue {
+  const { db, clock, log, leaseMs, redisUrl, prefix } = deps;
+  // BullMQ requires connections that retry commands forever instead of failing them.
+  const connect = () => new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queueConnection = connect();
+  const queue = new Queue(BULLMQ_QUEUE_NAME, { connection: queueConnection, prefix });
+  const workerId = newId('wrk');
+  const runs = new Map<string, AbortController>();
+  let worker: Worker | null = null;
+  let workerConnection: Redis | null = null;
+  let closed: Promise<void> | null = null;
+
+  async function processJob(bullJob: BullJob, token?: string): Promise<void> {
+    const id = bullJob.id!;
+    const lease = `${workerId}:${token}`;
+    const now = clock.now();
+    // BullMQ's lock says this worker holds the job; finished rows (a duplicate delivery) are skipped.
+    const row = await db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        attempts: eb('attempts', '+', 1),
+        locked_by: lease,
+        locked_until: null,
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return;
+    if (row.attempts > row.max_attempts) {
+      // Its last allowed run was cut short by a dead worker.
+      await finishJob(deps, id, lease, { ok: false, message: INTERRUPTED_MESSAGE, permanent: true }, null);
+      throw new UnrecoverableError(INTERRUPTED_MESSAGE);
+    }
+    const controller = new AbortController();
+    runs.set(id, controller);
+    try {
+      const outcome = await executeJob(deps, row, lease, controller.signal);
+      if (outcome.ok) return await finishJob(deps, id, lease, outcome, null);
+      if (controller.signal.aborted) {
+        // Shutting down: hand the job back without spending an attempt.
+        await releaseJob(deps, id, lease);
+        await bullJob.moveToDelayed(Date.now(), token);
+        throw new DelayedError();
+      }
+      // The row counts every start, stalled ones included (BullMQ does not): it decides, as in the
+      // embedded backend, and an UnrecoverableError stops BullMQ retrying beyond it.
+      const def = findJobDefinition(row.name);
+      const final = outcome.permanent || !def || row.attempts >= row.max_attempts;
+      await finishJob(deps, id, lease, outcome, final ? null : clock.now() + backoffDelay(def, row.attempts));
+      throw final ? new UnrecoverableError(outcome.message) : new Error(outcome.message);
+    } finally {
+      runs.delete(id);
+    }
+  }
+
+  /** A job BullMQ failed without our processor finishing it: it stalled too often (killed workers). */
+  async function failOpenJob(id: string): Promise<void> {
+    const now = clock.now();
+    await db
+      .updateTable('jobs')
+      .set({
+        status: 'failed',
+        error: INTERRUPTED_MESSAGE,
+        locked_by: null,
+        locked_until: null,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
+  }
+
+  async function shutDown(timeoutMs: number): Promise<void> {
+    if (worker) {
+      const closing = worker.close();
+      let timer: NodeJS.Timeout | undefined;
+      const wait = (ms: number) =>
+        new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), ms);
+        });
+      if ((await Promise.race([closing, wait(timeoutMs)])) === 'timeout') {
+        for (const controller of runs.values()) controller.abort();
+        if ((await Promise.race([closing, wait(ABORT_GRACE_MS)])) === 'timeout') await worker.close(true);
+      }
+      clearTimeout(timer);
+      await workerConnection?.quit();
+    }
+    await queue.close();
+    await queueConnection.quit();
+  }
+
+  return {
+    backend: 'bullmq',
+    async enqueue(def, payload, options = {}) {
+      const job = await insertJob(deps, def, payload, options);
+      // Also on a repeated idempotent enqueue: BullMQ ignores a job id it already holds, and a
+      // missing one (its earlier add failed) gets added now.
+      if (job.status === 'queued') {
+        await queue.add(
+          def.name,
+          {},
+          {
+            jobId: job.id,
+            delay: Math.max(0, job.run_at - clock.now()),
+            attempts: job.max_attempts,
+            backoff: { type: 'exponential', delay: def.backoffMs },
+            removeOnComplete: true,
+            removeOnFail: true,
+          },
+        );
+      }
+      return job;
+    },
+    getJobForOwner: (id, ownerId) => getJobForOwner(db, id, ownerId),
+    async startWorker({ concurrency }) {
+      if (worker) throw new Error('The job worker is already running');
+      workerConnection = connect();
+      worker = new Worker(BULLMQ_QUEUE_NAME, processJob, {
+        connection: workerConnection,
+        prefix,
+        concurrency,
+        lockDuration: leaseMs,
+        stalledInterval: leaseMs,
+        maxStalledCount: 1,
+      });
+      worker.on('failed', (bullJob) => {
+        if (bullJob?.finishedOn && bullJob.deferredFailure) {
+          failOpenJob(bullJob.id!).catch((err) =>
+            log.error({ err, jobId: bullJob.id }, 'job bookkeeping failed'),
+          );
+        }
+      });
+      worker.on('error', (err) => log.error({ err }, 'job worker error'));
+      await worker.waitUntilReady();
+    },
+    close({ timeoutMs = 10_000 } = {}) {
+      closed ??= shutDown(timeoutMs);
+      return closed;
+    },
+  };
+}

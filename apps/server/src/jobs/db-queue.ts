@@ -1,0 +1,199 @@
+import { PostgresAdapter } from 'kysely';
+import type { Job } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import { backoffDelay, definedJobNames, findJobDefinition } from './define.ts';
+import {
+  executeJob,
+  finishJob,
+  getJobForOwner,
+  INTERRUPTED_MESSAGE,
+  insertJob,
+  type JobQueue,
+  type JobQueueDeps,
+  releaseJob,
+} from './queue.ts';
+
+interface Run {
+  lease: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * The embedded backend: the jobs table is the queue. Workers in any number of processes poll it and
+ * claim a job with a conditional update, hold it under a lease they renew while the handler runs,
+ * and take over jobs whose lease ran out because their worker died.
+ */
+export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }): JobQueue {
+  const { db, clock, log, leaseMs, pollIntervalMs } = deps;
+  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const workerId = newId('wrk');
+  const runs = new Map<string, Run>();
+  let leaseSeq = 0;
+  let concurrency = 0;
+  let accepting = false;
+  let loop: Promise<void> | null = null;
+  // A wake-up that arrives while the loop is busy claiming must not wait out the next sleep.
+  let woken = false;
+  let interruptSleep: (() => void) | null = null;
+  const wake = () => {
+    woken = true;
+    interruptSleep?.();
+  };
+
+  async function claim(): Promise<{ row: Job; lease: string } | undefined> {
+    const names = definedJobNames();
+    if (names.length === 0) return undefined;
+    const now = clock.now();
+    const lease = `${workerId}:${++leaseSeq}`;
+    const next = db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', '=', 'queued')
+      .where('run_at', '<=', now)
+      .where('name', 'in', names)
+      .orderBy('run_at')
+      .limit(1)
+      // PostgreSQL: workers skip rows another worker is claiming instead of queueing behind it.
+      .$if(isPostgres, (q) => q.forUpdate().skipLocked());
+    const row = await db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        attempts: eb('attempts', '+', 1),
+        locked_by: lease,
+        locked_until: now + leaseMs,
+        updated_at: now,
+      }))
+      .where('id', '=', next)
+      // The compare-and-set: of several workers that picked the same row, only one updates it.
+      .where('status', '=', 'queued')
+      .returningAll()
+      .executeTakeFirst();
+    return row && { row, lease };
+  }
+
+  /** Jobs whose worker stopped renewing its lease: retried if attempts remain, otherwise failed. */
+  async function reclaimExpired(): Promise<void> {
+    const now = clock.now();
+    const expired = db.updateTable('jobs').where('status', '=', 'running').where('locked_until', '<', now);
+    const unlocked = { locked_by: null, locked_until: null, updated_at: now };
+    await expired
+      .set({ ...unlocked, status: 'failed', error: INTERRUPTED_MESSAGE })
+      .whereRef('attempts', '>=', 'max_attempts')
+      .execute();
+    await expired
+      .set({ ...unlocked, status: 'queued', run_at: now })
+      .whereRef('attempts', '<', 'max_attempts')
+      .execute();
+  }
+
+  async function renewLease(id: string, lease: string): Promise<boolean> {
+    const now = clock.now();
+    const res = await db
+      .updateTable('jobs')
+      .set({ locked_until: now + leaseMs, updated_at: now })
+      .where('id', '=', id)
+      .where('locked_by', '=', lease)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return res.numUpdatedRows > 0n;
+  }
+
+  async function run(row: Job, lease: string, controller: AbortController): Promise<void> {
+    const heartbeat = setInterval(() => {
+      renewLease(row.id, lease).then(
+        (held) => {
+          // Another worker took the job over: stop working on it.
+          if (!held) controller.abort();
+        },
+        (err) => log.error({ err, jobId: row.id }, 'job lease renewal failed'),
+      );
+    }, leaseMs / 3);
+    try {
+      const outcome = await executeJob(deps, row, lease, controller.signal);
+      // A failure after an abort is the abort's doing: the job was handed over, not failed.
+      if (!outcome.ok && controller.signal.aborted) return;
+      const def = findJobDefinition(row.name);
+      const retry = !outcome.ok && !outcome.permanent && def && row.attempts < row.max_attempts;
+      await finishJob(
+        deps,
+        row.id,
+        lease,
+        outcome,
+        retry ? clock.now() + backoffDelay(def, row.attempts) : null,
+      );
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  function start(row: Job, lease: string): void {
+    const controller = new AbortController();
+    const done = run(row, lease, controller)
+      .catch((err) => log.error({ err, jobId: row.id }, 'job bookkeeping failed'))
+      .finally(() => {
+        runs.delete(row.id);
+        wake();
+      });
+    runs.set(row.id, { lease, controller, done });
+  }
+
+  async function poll(): Promise<void> {
+    while (accepting) {
+      woken = false;
+      try {
+        await reclaimExpired();
+        while (accepting && runs.size < concurrency) {
+          const claimed = await claim();
+          if (!claimed) break;
+          start(claimed.row, claimed.lease);
+        }
+      } catch (err) {
+        log.error({ err }, 'job polling failed');
+      }
+      if (woken) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollIntervalMs);
+        interruptSleep = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      interruptSleep = null;
+    }
+  }
+
+  return {
+    backend: 'database',
+    async enqueue(def, payload, options = {}) {
+      const job = await insertJob(deps, def, payload, options);
+      wake();
+      return job;
+    },
+    getJobForOwner: (id, ownerId) => getJobForOwner(db, id, ownerId),
+    async startWorker(options) {
+      if (loop) throw new Error('The job worker is already running');
+      concurrency = options.concurrency;
+      accepting = true;
+      loop = poll();
+    },
+    async close({ timeoutMs = 10_000 } = {}) {
+      accepting = false;
+      wake();
+      await loop;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all([...runs.values()].map((r) => r.done)),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      for (const [id, r] of runs) {
+        r.controller.abort();
+        await releaseJob(deps, id, r.lease);
+      }
+    },
+  };
+}

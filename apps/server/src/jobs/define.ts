@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+
+/** What a handler knows about the run it is part of. */
+export interface JobContext {
+  id: string;
+  ownerId: string | null;
+  /** 1 on the first run, counting every start (including runs cut short by a dead worker). */
+  attempt: number;
+  maxAttempts: number;
+  /** Persists the progress (0–100) on the job row, where its owner reads it. */
+  progress(percent: number): Promise<void>;
+  /** Aborted when the worker shuts down before the handler finished; the job then runs again elsewhere. */
+  signal: AbortSignal;
+}
+
+export interface JobDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
+  name: string;
+  payload: S;
+  /** The result must be JSON-serialisable: it is stored on the job row. */
+  handler: (payload: z.output<S>, job: JobContext) => Promise<R>;
+  maxAttempts: number;
+  /** Delay before the first retry; doubles on every further retry. */
+  backoffMs: number;
+}
+
+const registry = new Map<string, JobDefinition>();
+
+/**
+ * Declares a job type. Definitions register themselves by name so that any worker process that
+ * imports the module can run jobs enqueued by another process.
+ */
+export function defineJob<S extends z.ZodType, R>(options: {
+  name: string;
+  payload: S;
+  handler: (payload: z.output<S>, job: JobContext) => Promise<R>;
+  maxAttempts?: number;
+  backoffMs?: number;
+}): JobDefinition<S, R> {
+  if (registry.has(options.name)) throw new Error(`Job "${options.name}" is defined twice`);
+  const def: JobDefinition<S, R> = { maxAttempts: 3, backoffMs: 5_000, ...options };
+  registry.set(def.name, def as unknown as JobDefinition);
+  return def;
+}
+
+export function findJobDefinition(name: string): JobDefinition | undefined {
+  return registry.get(name);
+}
+
+export function definedJobNames(): string[] {
+  return [...registry.keys()];
+}
+
+/** Delay before the next run after `attempts` failed runs (BullMQ's exponential formula). */
+export function backoffDelay(def: Pick<JobDefinition, 'backoffMs'>, attempts: number): number {
+  return def.backoffMs * 2 ** Math.max(0, attempts - 1);
+}

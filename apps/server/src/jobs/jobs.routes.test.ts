@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { call, createTestServer, type TestServer } from '../../test/harness.ts';
+import { buildApp } from '../app.ts';
+import { createJobQueue, defineJob, type JobQueue } from './index.ts';
+import { registerJobRoutes } from './jobs.routes.ts';
+
+const echo = defineJob({
+  name: 'route.echo',
+  payload: z.object({ text: z.string() }),
+  handler: async ({ text }, job) => {
+    await job.progress(50);
+    return { text };
+  },
+});
+
+let server: TestServer;
+let jobs: JobQueue;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  jobs = createJobQueue({ db: server.ctx.db, clock: server.clock, log: server.ctx.log, pollIntervalMs: 20 });
+  const ctx = { ...server.ctx, jobs };
+  app = await buildApp(ctx);
+  // Until the module list registers the route itself.
+  if (!app.hasRoute({ method: 'GET', url: '/v1/jobs/get' })) registerJobRoutes(app, { jobs });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await jobs.close();
+  await app.close();
+  await server.close();
+});
+
+describe('GET /v1/jobs/get', () => {
+  it("shows a job's status, progress and result to its owner only", async () => {
+    const alice = server.ctx.accessTokens.sign('usr_alice');
+    const bob = server.ctx.accessTokens.sign('usr_bob');
+    const job = await jobs.enqueue(echo, { text: '你好' }, { ownerId: 'usr_alice' });
+
+    const queued = await call(app, 'GET', `/v1/jobs/get?id=${job.id}`, { token: alice });
+    expect(queued.body).toMatchObject({
+      code: 0,
+      data: {
+        job: { id: job.id, name: 'route.echo', status: 'queued', progress: 0, attempts: 0, result: null },
+      },
+    });
+
+    await jobs.startWorker({ concurrency: 1 });
+    for (let i = 0; i < 200 && (await jobs.getJobForOwner(job.id, 'usr_alice')).status !== 'succeeded'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const done = await call(app, 'GET', `/v1/jobs/get?id=${job.id}`, { token: alice });
+    expect(done.body.data.job).toMatchObject({
+      status: 'succeeded',
+      progress: 100,
+      result: { text: '你好' },
+    });
+
+    const other = await call(app, 'GET', `/v1/jobs/get?id=${job.id}`, { token: bob });
+    expect(other.body).toMatchObject({ code: 422, data: { detail: [{ type: 'err_not_found' }] } });
+    expect((await call(app, 'GET', `/v1/jobs/get?id=${job.id}`)).status).toBe(401);
+  });
+});
