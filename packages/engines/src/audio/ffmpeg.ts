@@ -1,0 +1,264 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EngineError } from '../errors.ts';
+import { type Pcm, pcmToBuffer, silentWav } from './wav.ts';
+
+export type AudioFormat = 'mp3' | 'wav' | 'ogg';
+
+/**
+ * Every input option list starts with this: a crafted playlist or concat list must not reach
+ * other protocols (http, tcp, concat of /etc/…) — only files we wrote and our own pipes.
+ */
+const SAFE_INPUT = ['-protocol_whitelist', 'file,pipe'];
+
+interface RunOptions {
+  input?: Buffer;
+  signal?: AbortSignal;
+}
+
+function run(bin: 'ffmpeg' | 'ffprobe', args: string[], { input, signal }: RunOptions = {}): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'], signal });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout!.on('data', (c: Buffer) => out.push(c));
+    child.stderr!.on('data', (c: Buffer) => err.push(c));
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') {
+        reject(
+          new EngineError(
+            'engine_unavailable',
+            `找不到 ${bin}，请安装 ffmpeg（apt-get install ffmpeg）`,
+            `${bin} not found: install ffmpeg (apt-get install ffmpeg)`,
+          ),
+        );
+      } else if (e.name === 'AbortError') {
+        reject(new EngineError('aborted', '音频处理已取消', 'audio processing aborted'));
+      } else reject(e);
+    });
+    child.on('close', (code) => {
+      if (code === 0) return resolve(Buffer.concat(out));
+      const tail = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' | ');
+      reject(new EngineError('media_failed', `音频处理失败：${tail}`, `${bin} exited with ${code}: ${tail}`));
+    });
+    // EPIPE when ffmpeg quits early is reported through 'close' with its own message.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(input);
+  });
+}
+
+const ffmpeg = (args: string[], opts?: RunOptions) =>
+  run('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], opts);
+
+const rawInput = (pcm: Pcm) => [
+  ...SAFE_INPUT,
+  '-f',
+  's16le',
+  '-ar',
+  String(pcm.sampleRate),
+  '-ac',
+  '1',
+  '-i',
+  'pipe:0',
+];
+const rawOutput = (sampleRate: number) => ['-f', 's16le', '-ac', '1', '-ar', String(sampleRate), 'pipe:1'];
+
+function toPcm(bytes: Buffer, sampleRate: number): Pcm {
+  // Copy into a fresh, aligned buffer: Buffer pools may hand out odd offsets.
+  const samples = new Int16Array(bytes.length >> 1);
+  for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
+  return { samples, sampleRate };
+}
+
+async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'vw-media-'));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const codecArgs = (format: AudioFormat, bitrate?: string): string[] => {
+  switch (format) {
+    case 'mp3':
+      return ['-c:a', 'libmp3lame', '-b:a', bitrate ?? '64k', '-f', 'mp3'];
+    case 'ogg':
+      return ['-c:a', 'libopus', '-b:a', bitrate ?? '48k', '-f', 'ogg'];
+    case 'wav':
+      return ['-c:a', 'pcm_s16le', '-f', 'wav'];
+  }
+};
+
+export interface EncodeOptions {
+  format: AudioFormat;
+  /** e.g. '64k'; defaults suit speech (64k MP3, 48k Opus). */
+  bitrate?: string;
+  /** Output rate; Opus always works at 48 kHz internally, MP3 keeps the input rate by default. */
+  sampleRate?: number;
+  signal?: AbortSignal;
+}
+
+export function encodeAudio(
+  pcm: Pcm,
+  { format, bitrate, sampleRate, signal }: EncodeOptions,
+): Promise<Buffer> {
+  const rate = sampleRate ? ['-ar', String(sampleRate)] : [];
+  return ffmpeg([...rawInput(pcm), ...rate, ...codecArgs(format, bitrate), 'pipe:1'], {
+    input: pcmToBuffer(pcm),
+    signal,
+  });
+}
+
+/** Any audio file ffmpeg reads → 16-bit mono PCM. Goes through a temp file so MP4/M4A (index at the end) work. */
+export function decodeAudio(bytes: Buffer, sampleRate?: number, signal?: AbortSignal): Promise<Pcm> {
+  return withTempDir(async (dir) => {
+    const file = join(dir, 'input');
+    await writeFile(file, bytes);
+    const rate = sampleRate ?? (await probeAudio(file)).sampleRate;
+    return toPcm(await ffmpeg([...SAFE_INPUT, '-i', file, ...rawOutput(rate)], { signal }), rate);
+  });
+}
+
+export function resamplePcm(pcm: Pcm, sampleRate: number): Promise<Pcm> {
+  if (pcm.sampleRate === sampleRate) return Promise.resolve(pcm);
+  return ffmpeg([...rawInput(pcm), ...rawOutput(sampleRate)], { input: pcmToBuffer(pcm) }).then((b) =>
+    toPcm(b, sampleRate),
+  );
+}
+
+export interface LoudnessOptions {
+  /** Integrated loudness target in LUFS (−16 suits speech on phones and the web). */
+  lufs?: number;
+  truePeak?: number;
+  lra?: number;
+}
+
+/** EBU R128 loudness normalisation (ffmpeg loudnorm, single pass, dynamic mode). */
+export async function normalizeLoudness(
+  pcm: Pcm,
+  { lufs = -16, truePeak = -1.5, lra = 11 }: LoudnessOptions = {},
+) {
+  const filter = `loudnorm=I=${lufs}:TP=${truePeak}:LRA=${lra}`;
+  // loudnorm resamples to 192 kHz internally; ask for the original rate back.
+  const out = await ffmpeg([...rawInput(pcm), '-af', filter, ...rawOutput(pcm.sampleRate)], {
+    input: pcmToBuffer(pcm),
+  });
+  return toPcm(out, pcm.sampleRate);
+}
+
+/** Pitch shift without changing duration (rubberband), for engines that cannot shift pitch themselves. */
+export async function shiftPitch(pcm: Pcm, semitones: number): Promise<Pcm> {
+  if (semitones === 0) return pcm;
+  const ratio = 2 ** (semitones / 12);
+  const out = await ffmpeg(
+    [...rawInput(pcm), '-af', `rubberband=pitch=${ratio}`, ...rawOutput(pcm.sampleRate)],
+    {
+      input: pcmToBuffer(pcm),
+    },
+  );
+  return toPcm(out, pcm.sampleRate);
+}
+
+export interface AudioProbe {
+  durationMs: number;
+  sampleRate: number;
+  channels: number;
+  codec: string;
+  format: string;
+}
+
+/** ffprobe of a file on disk. */
+export async function probeAudio(path: string): Promise<AudioProbe> {
+  const out = await run('ffprobe', [
+    '-v',
+    'error',
+    ...SAFE_INPUT,
+    '-select_streams',
+    'a:0',
+    '-show_entries',
+    'format=duration,format_name:stream=codec_name,sample_rate,channels',
+    '-of',
+    'json',
+    path,
+  ]);
+  const info = JSON.parse(out.toString('utf8')) as {
+    format?: { duration?: string; format_name?: string };
+    streams?: Array<{ codec_name?: string; sample_rate?: string; channels?: number }>;
+  };
+  const stream = info.streams?.[0];
+  if (!stream) throw new EngineError('media_failed', '文件中没有音频', `no audio stream in ${path}`);
+  return {
+    durationMs: Math.round(Number(info.format?.duration ?? 0) * 1000),
+    sampleRate: Number(stream.sample_rate ?? 0),
+    channels: stream.channels ?? 0,
+    codec: stream.codec_name ?? '',
+    format: info.format?.format_name ?? '',
+  };
+}
+
+export function probeAudioBuffer(bytes: Buffer): Promise<AudioProbe> {
+  return withTempDir(async (dir) => {
+    const file = join(dir, 'input');
+    await writeFile(file, bytes);
+    return probeAudio(file);
+  });
+}
+
+export type ConcatPart = { path: string } | { pauseMs: number };
+
+export interface ConcatOptions extends Omit<EncodeOptions, 'sampleRate'> {
+  output: string;
+}
+
+/**
+ * Joins audio files on disk with pauses between them into one encoded file, streaming through
+ * ffmpeg's concat demuxer so a many-hour long-text job never sits in memory. Pauses are silent
+ * WAVs at the rate of the first file (the demuxer needs one rate for all parts).
+ */
+export async function concatAudioFiles(
+  parts: ConcatPart[],
+  { output, format, bitrate, signal }: ConcatOptions,
+) {
+  const first = parts.find((p): p is { path: string } => 'path' in p);
+  if (!first)
+    throw new EngineError(
+      'invalid_request',
+      '没有可拼接的音频',
+      'nothing to concatenate: no audio file given',
+    );
+  const { sampleRate } = await probeAudio(first.path);
+  await withTempDir(async (dir) => {
+    const lines: string[] = [];
+    for (const [i, part] of parts.entries()) {
+      let path: string;
+      if ('path' in part) path = part.path;
+      else {
+        path = join(dir, `pause-${i}.wav`);
+        await writeFile(path, silentWav(part.pauseMs, sampleRate));
+      }
+      lines.push(`file '${path.replaceAll("'", "'\\''")}'`);
+    }
+    const list = join(dir, 'list.txt');
+    await writeFile(list, `${lines.join('\n')}\n`);
+    await ffmpeg(
+      [
+        ...SAFE_INPUT,
+        '-f',
+        'concat',
+        '-safe',
+        '0',
+        '-i',
+        list,
+        '-ac',
+        '1',
+        ...codecArgs(format, bitrate),
+        '-y',
+        output,
+      ],
+      { signal },
+    );
+  });
+}

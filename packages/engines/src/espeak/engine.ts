@@ -1,0 +1,82 @@
+import { createSentenceEngine, type SentenceWord } from '../tts/sentence-engine.ts';
+import type { EspeakVoice, TtsEngine } from '../tts/types.ts';
+import { buildEspeakInput, isMandarinVoice, MANDARIN_VOICE } from './input.ts';
+import { type EspeakEvent, type EspeakOutput, loadEspeak } from './library.ts';
+import { ESPEAK_LANGUAGES } from './personas.ts';
+
+export interface EspeakEngineOptions {
+  /** Shared object to load (default libespeak-ng.so.1 from the system). */
+  libraryPath?: string;
+  maxTextLength?: number;
+}
+
+const DEFAULT_RATE = 175;
+// espeak-ng's own bounds for words per minute (above 450 it speeds up through its sonic module).
+const MIN_RATE = 80;
+const MAX_RATE = 900;
+
+/** The espeak voice name with its variant: 'cmn-latn-pinyin+f2'. */
+export function espeakVoiceName(voice: EspeakVoice): string {
+  const base = isMandarinVoice(voice.voice) ? MANDARIN_VOICE : voice.voice;
+  return voice.variant ? `${base}+${voice.variant}` : base;
+}
+
+/** Word events → words with times; a word lasts until whatever espeak reports next (word, clause end). */
+function wordsOf(
+  out: EspeakOutput,
+  locate: (position: number, length: number) => { start: number; end: number } | undefined,
+  text: string,
+): SentenceWord[] {
+  const durationMs = (out.samples.length / out.sampleRate) * 1000;
+  const words: SentenceWord[] = [];
+  out.events.forEach((e: EspeakEvent, i) => {
+    if (e.type !== 'word') return;
+    const where = locate(e.position, e.length);
+    if (!where) return;
+    const next = out.events.slice(i + 1).find((n) => n.audioMs > e.audioMs);
+    const startMs = Math.min(e.audioMs, durationMs);
+    words.push({
+      ...where,
+      text: text.slice(where.start, where.end),
+      startMs,
+      endMs: Math.min(next?.audioMs ?? durationMs, durationMs),
+    });
+  });
+  return words;
+}
+
+/** The embedded default: espeak-ng through its C library, with word timings from its synthesis events. */
+export function createEspeakEngine(options: EspeakEngineOptions = {}): TtsEngine {
+  // Load now so that a machine without espeak-ng fails at start-up, not at the first request.
+  const lib = loadEspeak(options.libraryPath);
+  return createSentenceEngine({
+    id: 'espeak',
+    capabilities: {
+      languages: ESPEAK_LANGUAGES.map((l) => l.code),
+      maxTextLength: options.maxTextLength ?? 20_000,
+      timings: 'word',
+      cloning: false,
+      streaming: true,
+      dictionary: true,
+    },
+    fallbackSampleRate: lib.sampleRate,
+    nativePitch: true,
+    maxSentenceLength: 200,
+    async synthesizeSentence(text, request) {
+      const voice = request.voice as EspeakVoice;
+      const input = buildEspeakInput(text, {
+        voice: voice.voice,
+        dictionary: request.dictionary,
+        pitch: request.pitch,
+      });
+      const rate = Math.round((voice.rate ?? DEFAULT_RATE) * (request.speed ?? 1));
+      const out = lib.synth(input.ssml, {
+        voiceName: espeakVoiceName(voice),
+        rate: Math.max(MIN_RATE, Math.min(MAX_RATE, rate)),
+        pitch: voice.pitch ?? 50,
+        range: voice.range ?? 50,
+      });
+      return { samples: out.samples, sampleRate: out.sampleRate, words: wordsOf(out, input.locate, text) };
+    },
+  });
+}
