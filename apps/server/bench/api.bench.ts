@@ -36,7 +36,13 @@ async function waitFor(url: string, init?: RequestInit): Promise<void> {
 async function measure(title: string, url: string, headers: Record<string, string>) {
   // A short warm-up so JIT and caches are in the same state for both targets.
   await autocannon({ url, method: 'POST', headers, connections: CONNECTIONS, duration: 2 });
-  const result = await autocannon({ url, method: 'POST', headers, connections: CONNECTIONS, duration: DURATION });
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers,
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
   const row = {
     target: title,
     'requests/s': Math.round(result.requests.average),
@@ -76,10 +82,16 @@ try {
   };
 
   const bareRow = await measure('bare Fastify route', `http://127.0.0.1:${barePort}/bare`, {});
-  const apiRow = await measure('get_user_info (authenticated, SQLite)', `http://127.0.0.1:${apiPort}/v1/user/get_user_info`, headers);
+  const apiRow = await measure(
+    'get_user_info (authenticated, SQLite)',
+    `http://127.0.0.1:${apiPort}/v1/user/get_user_info`,
+    headers,
+  );
   console.table([bareRow, apiRow]);
   const ratio = apiRow['requests/s'] / bareRow['requests/s'];
-  console.log(`get_user_info / bare = ${(ratio * 100).toFixed(1)}% (target ≥ 50%); p99 = ${apiRow['p99 ms']} ms (target < 20 ms)`);
+  console.log(
+    `get_user_info / bare = ${(ratio * 100).toFixed(1)}% (target ≥ 50%); p99 = ${apiRow['p99 ms']} ms (target < 20 ms)`,
+  );
 } finally {
   api.kill();
   bare.kill();

@@ -113,13 +113,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       return reply.status(status).send({ code: e.code, msg: e.message, data: e.data });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send({
-        code: 500,
-        msg: namedErrorMessages.err_system,
-        data: { detail: [{ type: 'err_system', msg: namedErrorMessages.err_system }] },
-      });
+    return reply.status(500).send({
+      code: 500,
+      msg: namedErrorMessages.err_system,
+      data: { detail: [{ type: 'err_system', msg: namedErrorMessages.err_system }] },
+    });
   });
 
   await registerModules(app, ctx);

@@ -1,9 +1,14 @@
-import { loadConfig, ensureDataDir } from './config.ts';
 import { systemClock } from './clock.ts';
+import { ensureDataDir, loadConfig } from './config.ts';
 import { createContext } from './context.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { createLogger } from './logger.ts';
-import { findSettings, isSettingKey, runtimeSettings, updateSetting } from './modules/settings/settings.service.ts';
+import {
+  findSettings,
+  isSettingKey,
+  runtimeSettings,
+  updateSetting,
+} from './modules/settings/settings.service.ts';
 
 const USAGE = `Operator commands (same environment as the server):
   settings list                 show every runtime setting
@@ -31,7 +36,8 @@ async function run(args: string[]): Promise<number> {
       }
       console.log(`${key} = ${JSON.stringify(await updateSetting(ctx, key, value))}`);
     } else {
-      for (const [k, v] of Object.entries(await findSettings(ctx))) console.log(`${k} = ${JSON.stringify(v)}`);
+      for (const [k, v] of Object.entries(await findSettings(ctx)))
+        console.log(`${k} = ${JSON.stringify(v)}`);
     }
     return 0;
   } finally {

@@ -15,7 +15,9 @@ describe('config', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres/);
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://x/db' })).toThrow(/JWT_SECRET: required with DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://x/db' })).toThrow(
+      /JWT_SECRET: required with DATABASE_URL/,
+    );
     expect(() => loadConfig({ S3_BUCKET: 'b' })).toThrow(/S3_BUCKET.*together/);
     expect(() => loadConfig({ SMS_PROVIDER: 'aliyun' })).toThrow(/ALIYUN_SMS_ACCESS_KEY_ID: required/);
   });

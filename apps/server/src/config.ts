@@ -22,7 +22,10 @@ const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for the embedded SQLite file)')
       .optional(),
-    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     S3_ENDPOINT: optionalUrl,
     S3_REGION: z.string().default('us-east-1'),
@@ -32,8 +35,15 @@ const envSchema = z
     S3_FORCE_PATH_STYLE: bool.default(true),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).default(900),
-    REFRESH_TOKEN_TTL: z.coerce.number().int().min(3600).default(30 * 24 * 3600),
-    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+    REFRESH_TOKEN_TTL: z.coerce
+      .number()
+      .int()
+      .min(3600)
+      .default(30 * 24 * 3600),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
     MAIL_FROM: z.string().default('声音工作台 <no-reply@voice-workbench.local>'),
     SMS_PROVIDER: z.enum(['outbox', 'aliyun']).default('outbox'),
     ALIYUN_SMS_ACCESS_KEY_ID: z.string().optional(),
@@ -63,7 +73,8 @@ const envSchema = z
         'ALIYUN_SMS_SIGN_NAME',
         'ALIYUN_SMS_TEMPLATE_CODE',
       ] as const) {
-        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=aliyun' });
+        if (!env[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=aliyun' });
       }
     }
     if (env.DATABASE_URL && !env.JWT_SECRET) {

@@ -9,6 +9,7 @@ import { type AccessTokens, createAccessTokens } from './auth/access-tokens.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
+import { createJobQueue, type JobQueue } from './jobs/index.ts';
 import { loadSigningSecret } from './secrets.ts';
 
 /** Everything a service needs, built once at start-up from the config. */
@@ -22,6 +23,7 @@ export interface AppContext {
   sms: MessageSender;
   mail: MessageSender;
   storage: ObjectStorage;
+  jobs: JobQueue;
 }
 
 export function createContext(options: {
@@ -59,5 +61,6 @@ export function createContext(options: {
     sms,
     mail,
     storage: createStorage(config, secret, now),
+    jobs: createJobQueue({ db: database.db, clock, log, redisUrl: config.REDIS_URL }),
   };
 }

@@ -1,3 +1,4 @@
+// app.ts imports every module, and with them every job definition, so a worker knows them all.
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, ensureDataDir, loadConfig } from './config.ts';
@@ -18,6 +19,7 @@ async function main(role: Role): Promise<void> {
   const ctx = createContext({ config, database, clock: systemClock, log });
 
   const closers: Array<() => Promise<unknown>> = [];
+  if (role !== 'api') await ctx.jobs.startWorker({ concurrency: config.JOB_CONCURRENCY });
   if (role !== 'worker') {
     await seedDemoAccount(ctx);
     const app = await buildApp(ctx);
@@ -30,6 +32,7 @@ async function main(role: Role): Promise<void> {
       );
     }
   }
+  closers.push(() => ctx.jobs.close());
   closers.push(() => database.close());
 
   const shutdown = async (signal: string) => {

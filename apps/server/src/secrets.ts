@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { randomToken } from './ids.ts';
 import type { Config } from './config.ts';
+import { randomToken } from './ids.ts';
 
 /**
  * The token-signing secret: JWT_SECRET when set, otherwise one generated on first start and kept

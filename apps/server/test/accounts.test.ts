@@ -16,9 +16,11 @@ const send = (account: string, scene = 'login', ip = '10.0.0.1', token?: string)
   call(server.app, 'POST', '/accounts/v1/send_verification_code', { body: { account, scene }, ip, token });
 const auth = (account: string, code: string) =>
   call(server.app, 'POST', '/accounts/v1/auth_with_verification_code', { body: { account, code } });
-const refresh = (refresh_token: string) => call(server.app, 'POST', '/accounts/v1/token', { body: { refresh_token } });
+const refresh = (refresh_token: string) =>
+  call(server.app, 'POST', '/accounts/v1/token', { body: { refresh_token } });
 const userInfo = (token?: string) => call(server.app, 'POST', '/v1/user/get_user_info', { token });
-const detailType = (res: { body: { data: { detail?: Array<{ type: string }> } } }) => res.body.data?.detail?.[0]?.type;
+const detailType = (res: { body: { data: { detail?: Array<{ type: string }> } } }) =>
+  res.body.data?.detail?.[0]?.type;
 
 describe('sign-in by verification code', () => {
   it('creates the user on first sign-in with type 2 and a pending questionnaire', async () => {
@@ -150,7 +152,10 @@ describe('refresh tokens', () => {
 
   it('lets two tabs refresh with one token inside the grace window', async () => {
     const { secure_tokens } = await signIn(server.app, '13900000012');
-    const [a, b] = await Promise.all([refresh(secure_tokens.refresh_token), refresh(secure_tokens.refresh_token)]);
+    const [a, b] = await Promise.all([
+      refresh(secure_tokens.refresh_token),
+      refresh(secure_tokens.refresh_token),
+    ]);
     expect(a.body.code).toBe(0);
     expect(b.body.code).toBe(0);
     expect((await refresh(b.body.data.secure_tokens.refresh_token)).body.code).toBe(0);
@@ -207,15 +212,23 @@ describe('access tokens and envelopes', () => {
   });
 
   it('answers code 422 with detail types for malformed input', async () => {
-    const missing = await call(server.app, 'POST', '/accounts/v1/send_verification_code', { body: { scene: 'login' } });
+    const missing = await call(server.app, 'POST', '/accounts/v1/send_verification_code', {
+      body: { scene: 'login' },
+    });
     expect(missing.status).toBe(200);
     expect(missing.body.code).toBe(422);
-    expect(missing.body.data.detail[0]).toMatchObject({ type: 'value_error.missing', loc: ['body', 'account'] });
+    expect(missing.body.data.detail[0]).toMatchObject({
+      type: 'value_error.missing',
+      loc: ['body', 'account'],
+    });
     const invalid = await send('not-an-account');
     expect(detailType(invalid)).toBe('err_account_invalid');
     expect(invalid.body.msg).toBe('请输入正确的手机号或邮箱');
     const badScene = await send('13900000021', 'nope');
-    expect(badScene.body.data.detail[0]).toMatchObject({ type: 'value_error.invalid', loc: ['body', 'scene'] });
+    expect(badScene.body.data.detail[0]).toMatchObject({
+      type: 'value_error.invalid',
+      loc: ['body', 'scene'],
+    });
     const badJson = await server.app.inject({
       method: 'POST',
       url: '/accounts/v1/token',
@@ -251,13 +264,21 @@ describe('passwords', () => {
   it('sets, uses, changes and resets a password', async () => {
     const { secure_tokens } = await signIn(server.app, '13900000030');
     const token = secure_tokens.access_token;
-    const weak = await call(server.app, 'POST', '/v1/user/change_password', { token, body: { new_password: 'abcdefgh' } });
+    const weak = await call(server.app, 'POST', '/v1/user/change_password', {
+      token,
+      body: { new_password: 'abcdefgh' },
+    });
     expect(detailType(weak)).toBe('err_password_too_weak');
-    const set = await call(server.app, 'POST', '/v1/user/change_password', { token, body: { new_password: 'secret123' } });
+    const set = await call(server.app, 'POST', '/v1/user/change_password', {
+      token,
+      body: { new_password: 'secret123' },
+    });
     expect(set.body.code).toBe(0);
 
     const login = (password: string) =>
-      call(server.app, 'POST', '/accounts/v1/auth_with_password', { body: { account: '13900000030', password } });
+      call(server.app, 'POST', '/accounts/v1/auth_with_password', {
+        body: { account: '13900000030', password },
+      });
     expect((await login('secret123')).body.code).toBe(0);
     expect(detailType(await login('wrong1234'))).toBe('err_password_incorrect');
     const unknown = await call(server.app, 'POST', '/accounts/v1/auth_with_password', {
@@ -265,7 +286,10 @@ describe('passwords', () => {
     });
     expect(detailType(unknown)).toBe('err_password_incorrect');
 
-    const noOld = await call(server.app, 'POST', '/v1/user/change_password', { token, body: { new_password: 'other1234' } });
+    const noOld = await call(server.app, 'POST', '/v1/user/change_password', {
+      token,
+      body: { new_password: 'other1234' },
+    });
     expect(detailType(noOld)).toBe('err_password_incorrect');
     const changed = await call(server.app, 'POST', '/v1/user/change_password', {
       token,
@@ -329,7 +353,9 @@ describe('cancel account', () => {
     const a = await signIn(server.app, '13900000050');
     const other = await signIn(server.app, '13900000051');
     const token = a.secure_tokens.access_token;
-    expect(detailType(await send('13900000051', 'cancel_account', '10.0.0.1', token))).toBe('err_permission_deny');
+    expect(detailType(await send('13900000051', 'cancel_account', '10.0.0.1', token))).toBe(
+      'err_permission_deny',
+    );
     server.clock.advance(61_000); // the sign-in code went to the same phone a moment ago
     expect((await send('13900000050', 'cancel_account', '10.0.0.1', token)).body.code).toBe(0);
     const code = await latestCode(server.app, '13900000050');
@@ -343,7 +369,11 @@ describe('cancel account', () => {
 
     expect((await userInfo(token)).status).toBe(401);
     expect((await refresh(a.secure_tokens.refresh_token)).status).toBe(401);
-    const row = await server.ctx.db.selectFrom('users').selectAll().where('id', '=', a.user_info.uid).executeTakeFirst();
+    const row = await server.ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', a.user_info.uid)
+      .executeTakeFirst();
     expect(row).toMatchObject({ phone: null, email: null, password_hash: null, nickname: '已注销用户' });
     expect(row?.cancelled_at).not.toBeNull();
     expect((await userInfo(other.secure_tokens.access_token)).body.code).toBe(0);
@@ -357,7 +387,8 @@ describe('cancel account', () => {
 describe('app config', () => {
   it('reads the voice clone switch from runtime settings (default off)', async () => {
     const { secure_tokens } = await signIn(server.app, '13900000060');
-    const get = () => call(server.app, 'GET', '/p1/appconfig/get_app_config', { token: secure_tokens.access_token });
+    const get = () =>
+      call(server.app, 'GET', '/p1/appconfig/get_app_config', { token: secure_tokens.access_token });
     expect((await get()).body.data).toEqual({ voice_clone_config: { voice_clone_switch: false } });
     const { updateSetting } = await import('../src/modules/settings/settings.service.ts');
     await updateSetting(server.ctx, 'voice_clone_switch', 'true');

@@ -43,13 +43,16 @@ describe('avatar upload', () => {
     const { secure_tokens } = await signIn(server.app, '13900000070');
     const res = await upload(secure_tokens.access_token, '头像.png', PNG);
     expect(res.code).toBe(0);
-    const url = new URL(res.data.user_info.avatar_url);
+    expect(res.data.user_info.avatar_url).toMatch(/^\/files\//); // same origin as the page
+    const url = new URL(res.data.user_info.avatar_url, 'http://localhost');
     expect(url.pathname).toMatch(/^\/files\/avatars\/u_[0-9a-f]+\/file_[0-9a-f]+\.png$/);
     const file = await server.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/png');
     expect(Buffer.compare(file.rawPayload, PNG)).toBe(0);
-    const info = await call(server.app, 'POST', '/v1/user/get_user_info', { token: secure_tokens.access_token });
+    const info = await call(server.app, 'POST', '/v1/user/get_user_info', {
+      token: secure_tokens.access_token,
+    });
     expect(info.body.data.user_info.avatar_url).toContain(url.pathname);
   });
 
@@ -70,7 +73,8 @@ describe('avatar upload', () => {
     const token = secure_tokens.access_token;
     await upload(token, 'a.png', PNG);
     await upload(token, 'b.png', PNG);
-    const files = () => server.ctx.db.selectFrom('files').selectAll().where('owner_id', '=', user_info.uid).execute();
+    const files = () =>
+      server.ctx.db.selectFrom('files').selectAll().where('owner_id', '=', user_info.uid).execute();
     expect(await files()).toHaveLength(1);
 
     server.clock.advance(61_000);
@@ -79,7 +83,9 @@ describe('avatar upload', () => {
       token,
     });
     const code = await latestCode(server.app, '13900000072');
-    expect((await call(server.app, 'POST', '/accounts/v1/cancel_account', { token, body: { code } })).body.code).toBe(0);
+    expect(
+      (await call(server.app, 'POST', '/accounts/v1/cancel_account', { token, body: { code } })).body.code,
+    ).toBe(0);
     expect(await files()).toHaveLength(0);
   });
 });

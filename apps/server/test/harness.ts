@@ -46,6 +46,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     async drop() {
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
+      // Let the closed pool's connections go before dropping, so none is cut off mid-goodbye.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+          name,
+        ]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },
@@ -92,6 +100,7 @@ export async function createTestServer(
     clock,
     database,
     async close() {
+      await ctx.jobs.close();
       await app.close();
       await database.close();
       await testDb.drop();
@@ -120,7 +129,11 @@ export async function call(
       ...options.headers,
     },
   });
-  return { status: res.statusCode, headers: res.headers, body: res.json() as { code: number; msg: string; data: any } };
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body: res.json() as { code: number; msg: string; data: any },
+  };
 }
 
 /** The latest verification code the dev outbox holds for a target. */
@@ -140,7 +153,10 @@ export async function signIn(app: FastifyInstance, account: string, ip = '10.0.0
   });
   if (sent.body.code !== 0) throw new Error(`send code failed: ${JSON.stringify(sent.body)}`);
   const code = await latestCode(app, account.replace(/^\+?86/, '').toLowerCase());
-  const res = await call(app, 'POST', '/accounts/v1/auth_with_verification_code', { body: { account, code }, ip });
+  const res = await call(app, 'POST', '/accounts/v1/auth_with_verification_code', {
+    body: { account, code },
+    ip,
+  });
   if (res.body.code !== 0) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
   return res.body.data as {
     secure_tokens: { access_token: string; refresh_token: string };

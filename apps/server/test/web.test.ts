@@ -12,7 +12,10 @@ describe('web app under /workbench/', () => {
     writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
     const server = await createTestServer({ WEB_DIST_DIR: dist });
     try {
-      const deep = await server.app.inject({ method: 'GET', url: '/workbench/video-translation/editor?id=1' });
+      const deep = await server.app.inject({
+        method: 'GET',
+        url: '/workbench/video-translation/editor?id=1',
+      });
       expect(deep.statusCode).toBe(200);
       expect(deep.body).toContain('声音工作台');
       expect(deep.headers['cache-control']).toBe('no-cache');

@@ -11,7 +11,12 @@ export interface AccessTokens {
 export function createAccessTokens(secret: string, ttlSeconds: number, now: () => number): AccessTokens {
   // iat/exp come from our clock (not fast-jwt's) so tests can move time.
   const signer = createSigner({ key: secret, algorithm: 'HS256', noTimestamp: true });
-  const verifier = createVerifier({ key: secret, algorithms: ['HS256'], ignoreExpiration: true, cache: 1000 });
+  const verifier = createVerifier({
+    key: secret,
+    algorithms: ['HS256'],
+    ignoreExpiration: true,
+    cache: 1000,
+  });
   return {
     ttlSeconds,
     sign(uid) {

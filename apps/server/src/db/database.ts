@@ -23,6 +23,8 @@ export function openDatabase(
 ): DatabaseHandle {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 20 });
+    // An idle connection the server closes (restart, admin) must not crash the process.
+    pool.on('error', (err) => console.error('PostgreSQL pool connection error:', err.message));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

@@ -1,4 +1,4 @@
-import { type CallDef, type CallData, envelope } from '@vw/contract';
+import { type CallData, type CallDef, envelope } from '@vw/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../errors.ts';

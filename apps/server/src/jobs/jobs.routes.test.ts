@@ -21,17 +21,11 @@ let app: FastifyInstance;
 
 beforeAll(async () => {
   server = await createTestServer();
-  jobs = createJobQueue({ db: server.ctx.db, clock: server.clock, log: server.ctx.log, pollIntervalMs: 20 });
-  const ctx = { ...server.ctx, jobs };
-  app = await buildApp(ctx);
-  // Until the module list registers the route itself.
-  if (!app.hasRoute({ method: 'GET', url: '/v1/jobs/get' })) registerJobRoutes(app, { jobs });
-  await app.ready();
+  ({ app } = server);
+  jobs = server.ctx.jobs;
 });
 
 afterAll(async () => {
-  await jobs.close();
-  await app.close();
   await server.close();
 });
 

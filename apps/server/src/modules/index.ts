@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { registerJobRoutes } from '../jobs/jobs.routes.ts';
 import { registerAccountRoutes } from './accounts/accounts.routes.ts';
 import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
@@ -13,6 +14,7 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   await registerUserRoutes(app, ctx);
   registerAppConfigRoutes(app, ctx);
   registerFileRoutes(app, ctx);
+  registerJobRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);
 }

@@ -11,7 +11,10 @@ export interface AliyunSmsOptions {
 
 /** RFC 3986 encoding as Alibaba Cloud's RPC signature requires. */
 function percentEncode(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /** Signature v1 of Alibaba Cloud's RPC APIs: HMAC-SHA1 over the sorted, encoded parameters. */
@@ -54,7 +57,9 @@ export function createAliyunSmsSender(options: AliyunSmsOptions, now: () => numb
       });
       const body = (await response.json().catch(() => ({}))) as { Code?: string; Message?: string };
       if (!response.ok || body.Code !== 'OK') {
-        throw new Error(`Aliyun SMS refused the message: ${body.Code ?? response.status} ${body.Message ?? ''}`);
+        throw new Error(
+          `Aliyun SMS refused the message: ${body.Code ?? response.status} ${body.Message ?? ''}`,
+        );
       }
     },
   };

@@ -54,7 +54,10 @@ describe('Aliyun SMS', () => {
   });
 
   it('fails loudly on a refused message or a wrong secret', async () => {
-    const refusing = await fakeAliyun('secret-1', { Code: 'isv.BUSINESS_LIMIT_CONTROL', Message: '触发流控' });
+    const refusing = await fakeAliyun('secret-1', {
+      Code: 'isv.BUSINESS_LIMIT_CONTROL',
+      Message: '触发流控',
+    });
     await expect(createAliyunSmsSender(options(refusing.url), Date.now).send(message)).rejects.toThrow(
       /BUSINESS_LIMIT_CONTROL/,
     );

@@ -47,5 +47,6 @@ export function createStorage(config: Config, secret: string, now: () => number 
       forcePathStyle: config.S3_FORCE_PATH_STYLE,
     });
   }
-  return createLocalStorage({ dir: config.filesDir, publicUrl: config.publicUrl, secret, now });
+  // Relative links: the server that serves the page serves the file, whatever address the browser used.
+  return createLocalStorage({ dir: config.filesDir, publicUrl: '', secret, now });
 }

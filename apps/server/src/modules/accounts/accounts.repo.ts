@@ -9,7 +9,12 @@ export async function findUserByAccount(db: Db, account: AccountKey): Promise<Us
 }
 
 export async function findUserById(db: Db, id: string): Promise<User | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).where('cancelled_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', id)
+    .where('cancelled_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export async function insertUser(db: Db, user: NewUser): Promise<void> {
@@ -83,7 +88,15 @@ export async function countCodesSentFromIp(db: Db, ip: string, since: number): P
 
 export async function insertVerificationCode(
   db: Db,
-  row: { id: string; target: string; scene: string; code_hash: string; ip: string; created_at: number; expires_at: number },
+  row: {
+    id: string;
+    target: string;
+    scene: string;
+    code_hash: string;
+    ip: string;
+    created_at: number;
+    expires_at: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('verification_codes')
@@ -115,7 +128,11 @@ export async function addCodeAttempt(db: Db, id: string): Promise<number> {
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
     .where('id', '=', id)
     .execute();
-  const row = await db.selectFrom('verification_codes').select('attempts').where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('verification_codes')
+    .select('attempts')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   return row.attempts;
 }
 

@@ -5,7 +5,13 @@ import { registerCall } from '../../http/calls.ts';
 import { clientIds } from '../../http/request-context.ts';
 import { deleteFilesOf } from '../files/files.service.ts';
 import { userInfoOf } from '../users/users.service.ts';
-import { cancelAccount, resetPassword, type SignInResult, signInWithCode, signInWithPassword } from './accounts.service.ts';
+import {
+  cancelAccount,
+  resetPassword,
+  type SignInResult,
+  signInWithCode,
+  signInWithPassword,
+} from './accounts.service.ts';
 import { refreshSession, signOut } from './sessions.service.ts';
 import { sendVerificationCode } from './verification.service.ts';
 

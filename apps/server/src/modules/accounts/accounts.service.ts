@@ -45,7 +45,10 @@ function defaultNickname(key: ReturnType<typeof toAccountKey>): string {
 }
 
 /** Creates a user on first sign-in: type 2, free plan, questionnaire pending. */
-export async function findOrCreateUser(ctx: AppContext, account: string): Promise<{ user: User; created: boolean }> {
+export async function findOrCreateUser(
+  ctx: AppContext,
+  account: string,
+): Promise<{ user: User; created: boolean }> {
   const key = toAccountKey(account);
   const existing = await findUserByAccount(ctx.db, key);
   if (existing) return { user: existing, created: false };
@@ -74,7 +77,12 @@ export async function findOrCreateUser(ctx: AppContext, account: string): Promis
   }
 }
 
-async function startSession(ctx: AppContext, user: User, deviceId: string | null, created: boolean): Promise<SignInResult> {
+async function startSession(
+  ctx: AppContext,
+  user: User,
+  deviceId: string | null,
+  created: boolean,
+): Promise<SignInResult> {
   if (user.type === UserType.Refused) throw AppError.named('err_account_refused');
   return { tokens: await issueSession(ctx, user.id, deviceId), user, created };
 }
@@ -132,11 +140,18 @@ export async function changePassword(
   if (user.password_hash && !(input.oldPassword && (await verify(user.password_hash, input.oldPassword)))) {
     throw AppError.named('err_password_incorrect', '原密码错误');
   }
-  await updateUser(ctx.db, user.id, { password_hash: await hashPassword(input.newPassword), updated_at: ctx.clock.now() });
+  await updateUser(ctx.db, user.id, {
+    password_hash: await hashPassword(input.newPassword),
+    updated_at: ctx.clock.now(),
+  });
 }
 
 /** Binds a phone or e-mail proven by a `bind` code to the signed-in user. */
-export async function bindAccount(ctx: AppContext, userId: string, input: { account: string; code: string }): Promise<User> {
+export async function bindAccount(
+  ctx: AppContext,
+  userId: string,
+  input: { account: string; code: string },
+): Promise<User> {
   const key = toAccountKey(input.account);
   const owner = await findUserByAccount(ctx.db, key);
   if (owner && owner.id !== userId) throw AppError.named('err_account_already_bound');

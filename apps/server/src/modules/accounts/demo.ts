@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { findOrCreateUser, hashPassword } from './accounts.service.ts';
 import { updateUser } from './accounts.repo.ts';
+import { findOrCreateUser, hashPassword } from './accounts.service.ts';
 
 /**
  * The demo account of the embedded default (outside production): signs in with its password or

@@ -60,7 +60,10 @@ export async function refreshSession(
     const usedAt = row.used_at ?? now;
     if (now - usedAt > REFRESH_REUSE_GRACE_MS) {
       await revokeRefreshFamily(ctx.db, row.family_id, now);
-      ctx.log.warn({ userId: row.user_id, familyId: row.family_id }, 'refresh token reuse: session family revoked');
+      ctx.log.warn(
+        { userId: row.user_id, familyId: row.family_id },
+        'refresh token reuse: session family revoked',
+      );
       throw AppError.unauthorized();
     }
   }

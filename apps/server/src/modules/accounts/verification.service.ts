@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import type { VerificationScene } from '@vw/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { newId, sha256Hex } from '../../ids.ts';
 import type { AuthUser } from '../../http/request-context.ts';
+import { newId, sha256Hex } from '../../ids.ts';
 import { toAccountKey } from './account-key.ts';
 import {
   addCodeAttempt,
@@ -23,7 +23,14 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /** Per target: 1 a minute, 5 an hour, 10 a day; per client IP: 20 an hour. */
-export const SEND_LIMITS = { perTarget: [[MINUTE, 1], [HOUR, 5], [DAY, 10]], perIpHour: 20 } as const;
+export const SEND_LIMITS = {
+  perTarget: [
+    [MINUTE, 1],
+    [HOUR, 5],
+    [DAY, 10],
+  ],
+  perIpHour: 20,
+} as const;
 
 const SCENE_TEXT: Record<VerificationScene, string> = {
   login: '登录',
@@ -74,7 +81,10 @@ export async function sendVerificationCode(
   } catch (err) {
     // An undelivered code must not count against the user's limits.
     await deleteVerificationCode(ctx.db, id);
-    ctx.log.error({ err, channel: sender.channel, provider: sender.provider }, 'verification code delivery failed');
+    ctx.log.error(
+      { err, channel: sender.channel, provider: sender.provider },
+      'verification code delivery failed',
+    );
     throw AppError.named('err_service_busy', '验证码发送失败，请稍后再试');
   }
   return { expires_in: CODE_TTL_MS / 1000, resend_after: 60 };
@@ -114,7 +124,9 @@ export async function verifyCode(ctx: AppContext, targets: string[], scene: Veri
   if (hashCode(row.id, code) !== row.code_hash) {
     const attempts = await addCodeAttempt(ctx.db, row.id);
     throw AppError.named(
-      attempts >= MAX_CODE_ATTEMPTS ? 'err_verification_code_too_many_attempts' : 'err_verification_code_invalid',
+      attempts >= MAX_CODE_ATTEMPTS
+        ? 'err_verification_code_too_many_attempts'
+        : 'err_verification_code_invalid',
     );
   }
   if (!(await consumeCode(ctx.db, row.id, now))) throw AppError.named('err_verification_code_expired');

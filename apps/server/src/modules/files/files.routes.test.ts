@@ -37,6 +37,7 @@ describe('GET /files/*', () => {
         expiresInSeconds: 600,
         downloadName: options.downloadName,
       }),
+      'http://localhost',
     );
     return url.pathname + url.search;
   }

@@ -39,6 +39,9 @@ export async function updateSetting(ctx: AppContext, key: SettingKey, input: str
 export async function findSettings(ctx: AppContext): Promise<Record<string, unknown>> {
   const stored = await findAllSettings(ctx.db);
   return Object.fromEntries(
-    Object.entries(runtimeSettings).map(([key, def]) => [key, key in stored ? JSON.parse(stored[key]) : def.default]),
+    Object.entries(runtimeSettings).map(([key, def]) => [
+      key,
+      key in stored ? JSON.parse(stored[key]) : def.default,
+    ]),
   );
 }

@@ -39,13 +39,17 @@ export async function registerUserRoutes(app: FastifyInstance, ctx: AppContext):
     app,
     accountsCalls.uploadAvatar,
     async ({ user, request }) => {
-      if (!request.isMultipart()) throw AppError.named('err_invalid_param', '请以 multipart/form-data 上传头像');
+      if (!request.isMultipart())
+        throw AppError.named('err_invalid_param', '请以 multipart/form-data 上传头像');
       const part = await request.file();
       if (!part) throw AppError.named('err_file_empty');
       const bytes = await part.toBuffer().catch(() => {
         throw AppError.named('err_file_too_large', '头像不能超过 2 MB');
       });
-      const updated = await replaceAvatar(ctx, await getUser(ctx, user.uid), { bytes, originalName: part.filename });
+      const updated = await replaceAvatar(ctx, await getUser(ctx, user.uid), {
+        bytes,
+        originalName: part.filename,
+      });
       return { user_info: await userInfoOf(ctx, updated) };
     },
     { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024, rateLimit: { max: 20, timeWindow: '1 minute' } },

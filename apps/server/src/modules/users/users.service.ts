@@ -2,8 +2,8 @@ import type { UserInfo } from '@vw/contract';
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { toUserInfo } from '../accounts/accounts.service.ts';
 import { updateUser } from '../accounts/accounts.repo.ts';
+import { toUserInfo } from '../accounts/accounts.service.ts';
 import { deleteOwnedFile, signedFileUrl, storeFile } from '../files/files.service.ts';
 
 const AVATAR_URL_TTL_SECONDS = 24 * 3600;
