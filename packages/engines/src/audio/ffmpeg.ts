@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError } from '../errors.ts';
-import { type Pcm, pcmToBuffer, silentWav } from './wav.ts';
+import { concatPcm, type Pcm, pcmToBuffer, silence, silentWav } from './wav.ts';
 
 export type AudioFormat = 'mp3' | 'wav' | 'ogg';
 
@@ -153,13 +153,14 @@ export async function normalizeLoudness(
 export async function shiftPitch(pcm: Pcm, semitones: number): Promise<Pcm> {
   if (semitones === 0) return pcm;
   const ratio = 2 ** (semitones / 12);
-  const out = await ffmpeg(
-    [...rawInput(pcm), '-af', `rubberband=pitch=${ratio}`, ...rawOutput(pcm.sampleRate)],
-    {
-      input: pcmToBuffer(pcm),
-    },
-  );
-  return toPcm(out, pcm.sampleRate);
+  // rubberband drops its last ~70 ms: feed 200 ms of silence after the speech, then cut back to length.
+  const padded = concatPcm([pcm, silence(200, pcm.sampleRate)]);
+  const out = await ffmpeg([...rawInput(pcm), '-af', `rubberband=pitch=${ratio}`, ...rawOutput(pcm.sampleRate)], {
+    input: pcmToBuffer(padded),
+  });
+  const samples = new Int16Array(pcm.samples.length);
+  samples.set(toPcm(out, pcm.sampleRate).samples.subarray(0, samples.length));
+  return { samples, sampleRate: pcm.sampleRate };
 }
 
 export interface AudioProbe {

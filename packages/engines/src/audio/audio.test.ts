@@ -1,0 +1,140 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  concatAudioFiles,
+  decodeAudio,
+  encodeAudio,
+  normalizeLoudness,
+  probeAudio,
+  probeAudioBuffer,
+  resamplePcm,
+  shiftPitch,
+} from './ffmpeg.ts';
+import { srtTime, toSrt, toVtt } from './subtitles.ts';
+import { applyGainDb, concatPcm, decodeWav, encodeWav, type Pcm, readWavInfo, silence, silentWav } from './wav.ts';
+
+/** One second of a 440 Hz tone at 22.05 kHz, at a quarter of full scale. */
+function tone(ms = 1000, sampleRate = 22_050, amplitude = 8000): Pcm {
+  const samples = new Int16Array(Math.round((ms / 1000) * sampleRate));
+  for (let i = 0; i < samples.length; i++) samples[i] = Math.round(amplitude * Math.sin((2 * Math.PI * 440 * i) / sampleRate));
+  return { samples, sampleRate };
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'vw-audio-test-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('WAV', () => {
+  it('writes a silent 16-bit mono WAV of exact size and header', () => {
+    const wav = silentWav(1500);
+    expect(wav.length).toBe(44 + 1.5 * 44_100 * 2);
+    expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(wav.readUInt32LE(4)).toBe(wav.length - 8);
+    expect(wav.toString('ascii', 8, 16)).toBe('WAVEfmt ');
+    expect(wav.readUInt16LE(20)).toBe(1);
+    expect(wav.readUInt16LE(22)).toBe(1);
+    expect(wav.readUInt32LE(24)).toBe(44_100);
+    expect(wav.readUInt32LE(28)).toBe(88_200);
+    expect(wav.readUInt16LE(34)).toBe(16);
+    expect(wav.readUInt32LE(40)).toBe(1.5 * 44_100 * 2);
+    expect(wav.subarray(44).every((b) => b === 0)).toBe(true);
+    expect(silentWav(10, 8000).length).toBe(44 + 160);
+  });
+
+  it('round-trips PCM and skips extra chunks when reading', () => {
+    const pcm = tone(50);
+    const wav = encodeWav(pcm);
+    expect(decodeWav(wav).samples).toEqual(pcm.samples);
+    // A LIST chunk between fmt and data, as some servers write.
+    const list = Buffer.concat([Buffer.from('LIST'), Buffer.from([4, 0, 0, 0]), Buffer.from('INFO')]);
+    const withList = Buffer.concat([wav.subarray(0, 36), list, wav.subarray(36)]);
+    expect(readWavInfo(withList).dataBytes).toBe(pcm.samples.length * 2);
+    expect(decodeWav(withList).samples).toEqual(pcm.samples);
+    expect(() => readWavInfo(Buffer.from('not a wav file'))).toThrow(/RIFF/);
+  });
+
+  it('joins PCM with pauses and applies gain with clipping', () => {
+    const joined = concatPcm([tone(100), silence(250, 22_050), tone(100)]);
+    expect(joined.samples.length).toBe(2205 + 5513 + 2205);
+    expect(applyGainDb({ samples: Int16Array.of(1000, -30000), sampleRate: 8000 }, 6).samples).toEqual(
+      Int16Array.of(1995, -32768),
+    );
+    expect(() => concatPcm([tone(10), tone(10, 8000)])).toThrow(/cannot join/);
+  });
+});
+
+describe('ffmpeg', () => {
+  it('encodes MP3 and OGG/Opus that ffprobe accepts', async () => {
+    const pcm = tone(2000);
+    const mp3 = await encodeAudio(pcm, { format: 'mp3' });
+    const ogg = await encodeAudio(pcm, { format: 'ogg' });
+    const wav = await encodeAudio(pcm, { format: 'wav', sampleRate: 16_000 });
+    expect(mp3.subarray(0, 3).toString('ascii') === 'ID3' || mp3[0] === 0xff).toBe(true);
+    expect(ogg.subarray(0, 4).toString('ascii')).toBe('OggS');
+    const [m, o, w] = await Promise.all([probeAudioBuffer(mp3), probeAudioBuffer(ogg), probeAudioBuffer(wav)]);
+    expect(m).toMatchObject({ codec: 'mp3', channels: 1, sampleRate: 22_050 });
+    expect(o).toMatchObject({ codec: 'opus', format: 'ogg', channels: 1 });
+    expect(w).toMatchObject({ codec: 'pcm_s16le', sampleRate: 16_000 });
+    for (const p of [m, o, w]) expect(p.durationMs).toBeGreaterThan(1900);
+    for (const p of [m, o, w]) expect(p.durationMs).toBeLessThan(2150);
+    const back = await decodeAudio(mp3);
+    expect(back.sampleRate).toBe(22_050);
+    expect(Math.abs(back.samples.length - pcm.samples.length)).toBeLessThan(2000);
+  });
+
+  it('normalises loudness, resamples and shifts pitch keeping the length', async () => {
+    const quiet = tone(3000, 22_050, 500);
+    const loud = await normalizeLoudness(quiet);
+    const rms = (p: Pcm) => Math.sqrt(p.samples.reduce((s, v) => s + v * v, 0) / p.samples.length);
+    expect(loud.sampleRate).toBe(22_050);
+    expect(rms(loud)).toBeGreaterThan(rms(quiet) * 4);
+    const down = await resamplePcm(quiet, 16_000);
+    expect(down.samples.length).toBeCloseTo(48_000, -2);
+    const higher = await shiftPitch(tone(1000), 12);
+    expect(higher.samples.length).toBe(22_050);
+    // Still sounding at the end: nothing of the speech is cut.
+    expect(Math.max(...higher.samples.subarray(21_000, 22_000))).toBeGreaterThan(2000);
+  });
+
+  it('concatenates files with pauses into one encoded file', async () => {
+    const a = join(dir, 'a.wav');
+    const b = join(dir, 'b.wav');
+    await writeFile(a, encodeWav(tone(1000)));
+    await writeFile(b, encodeWav(tone(500)));
+    const out = join(dir, 'joined.mp3');
+    await concatAudioFiles([{ path: a }, { pauseMs: 700 }, { path: b }], { output: out, format: 'mp3' });
+    const probe = await probeAudio(out);
+    expect(probe.codec).toBe('mp3');
+    expect(probe.durationMs).toBeGreaterThan(2150);
+    expect(probe.durationMs).toBeLessThan(2350);
+  });
+
+  it('refuses what it cannot read with a media error', async () => {
+    await expect(decodeAudio(Buffer.from('definitely not audio'))).rejects.toMatchObject({ code: 'media_failed' });
+  });
+});
+
+describe('subtitles', () => {
+  const cues = [
+    { startMs: 0, endMs: 1234.4, text: '第一句。' },
+    { startMs: 1234.4, endMs: 3_723_000, text: 'Second\nline' },
+    { startMs: 3_723_000, endMs: 3_724_000, text: '  ' },
+  ];
+
+  it('writes SRT with comma milliseconds and numbered cues', () => {
+    expect(srtTime(3_723_004)).toBe('01:02:03,004');
+    expect(toSrt(cues)).toBe(
+      '1\n00:00:00,000 --> 00:00:01,234\n第一句。\n\n2\n00:00:01,234 --> 01:02:03,000\nSecond line\n',
+    );
+  });
+
+  it('writes WebVTT with dot milliseconds', () => {
+    expect(toVtt(cues)).toBe(
+      'WEBVTT\n\n00:00:00.000 --> 00:00:01.234\n第一句。\n\n00:00:01.234 --> 01:02:03.000\nSecond line\n',
+    );
+  });
+});

@@ -1,0 +1,123 @@
+import { decodeAudio } from '../audio/ffmpeg.ts';
+import { decodeWav } from '../audio/wav.ts';
+import { EngineError } from '../errors.ts';
+import { createSentenceEngine } from '../tts/sentence-engine.ts';
+import type { OpenAiVoice, TtsEngine } from '../tts/types.ts';
+
+export interface OpenAiEngineOptions {
+  /** Server root, with or without the trailing /v1: 'http://gpu-box:8000'. */
+  baseUrl: string;
+  apiKey?: string;
+  /** Per sentence request; default 60 s. */
+  timeoutMs?: number;
+  /** Languages the server's models speak (it cannot tell us). */
+  languages?: string[];
+  maxTextLength?: number;
+}
+
+/** `{base}/v1/audio/speech` from a base given with or without /v1 and trailing slashes. */
+export function speechUrl(baseUrl: string): string {
+  const root = baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
+  return `${root}/v1/audio/speech`;
+}
+
+/** The server's own explanation from an OpenAI-style error body, else the start of the body. */
+function describeBody(body: string): string {
+  try {
+    const json = JSON.parse(body) as { error?: { message?: string } | string; detail?: unknown; message?: string };
+    const e = json.error;
+    const message = typeof e === 'string' ? e : (e?.message ?? json.message ?? json.detail);
+    if (message) return typeof message === 'string' ? message : JSON.stringify(message);
+  } catch {
+    // Not JSON: show the text itself.
+  }
+  return body.slice(0, 200);
+}
+
+/** Self-hosted speech servers speaking the OpenAI audio API (one request per sentence, WAV back). */
+export function createOpenAiEngine(options: OpenAiEngineOptions): TtsEngine {
+  if (!/^https?:\/\//.test(options.baseUrl ?? '')) {
+    throw new EngineError(
+      'engine_not_configured',
+      `OpenAI 兼容语音服务地址无效：${options.baseUrl}`,
+      `invalid OpenAI-compatible base URL: ${options.baseUrl}`,
+    );
+  }
+  const url = speechUrl(options.baseUrl);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+
+  return createSentenceEngine({
+    id: 'openai-compatible',
+    capabilities: {
+      languages: options.languages ?? ['zh-CN', 'en-US'],
+      maxTextLength: options.maxTextLength ?? 4096,
+      timings: 'sentence',
+      cloning: false,
+      streaming: true,
+      dictionary: false,
+    },
+    // OpenAI's own rate for pcm/wav output.
+    fallbackSampleRate: 24_000,
+    nativePitch: false,
+    maxSentenceLength: 400,
+    async synthesizeSentence(text, request, { signal }) {
+      const voice = request.voice as OpenAiVoice;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+          },
+          body: JSON.stringify({
+            model: voice.model,
+            input: text,
+            voice: voice.voice,
+            response_format: 'wav',
+            speed: request.speed ?? 1,
+          }),
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+      } catch (err) {
+        if (timeout.aborted) {
+          throw new EngineError('timeout', `语音服务超时（${timeoutMs} 毫秒）`, `speech server timed out after ${timeoutMs} ms`);
+        }
+        if (signal?.aborted) throw new EngineError('aborted', '合成已取消', 'synthesis aborted');
+        throw new EngineError('remote_error', `无法连接语音服务 ${url}`, `cannot reach speech server ${url}`, {
+          cause: err,
+        });
+      }
+      let body: Buffer;
+      try {
+        body = Buffer.from(await response.arrayBuffer());
+      } catch (err) {
+        if (timeout.aborted) {
+          throw new EngineError('timeout', `语音服务超时（${timeoutMs} 毫秒）`, `speech server timed out after ${timeoutMs} ms`);
+        }
+        throw new EngineError('remote_error', '语音服务响应中断', 'speech server response broke off', { cause: err });
+      }
+      if (!response.ok) {
+        const why = describeBody(body.toString('utf8'));
+        const auth = response.status === 401 || response.status === 403 ? '，请检查 API 密钥' : '';
+        throw new EngineError(
+          'remote_error',
+          `语音服务返回错误 ${response.status}${auth}：${why}`,
+          `speech server answered ${response.status}: ${why}`,
+        );
+      }
+      if (body.length === 0) throw new EngineError('remote_error', '语音服务返回了空音频', 'speech server returned no audio');
+      try {
+        // Some servers ignore response_format (MP3, float WAV): ffmpeg reads whatever is not 16-bit WAV.
+        return body.toString('ascii', 0, 4) === 'RIFF' && body.readUInt16LE(34) === 16
+          ? decodeWav(body)
+          : await decodeAudio(body, undefined, signal);
+      } catch (err) {
+        throw new EngineError('remote_error', '语音服务返回的不是可识别的音频', 'speech server returned unreadable audio', {
+          cause: err,
+        });
+      }
+    },
+  });
+}
