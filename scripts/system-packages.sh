@@ -21,7 +21,9 @@ ensure_npm_dependencies() {
   local stamp="node_modules/.vw-install-stamp"
   if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
     echo "› installing npm dependencies"
-    npm ci --loglevel=error --no-audit --no-fund
+    # Not `npm ci`: the registry reachable here lacks some other-platform optional packages
+    # (e.g. Biome's Windows/macOS binaries), which `npm ci` refuses while `npm install` skips them.
+    npm install --loglevel=error --no-audit --no-fund
     touch "$stamp"
   fi
 }
