@@ -13,12 +13,22 @@ import {
   shiftPitch,
 } from './ffmpeg.ts';
 import { srtTime, toSrt, toVtt } from './subtitles.ts';
-import { applyGainDb, concatPcm, decodeWav, encodeWav, type Pcm, readWavInfo, silence, silentWav } from './wav.ts';
+import {
+  applyGainDb,
+  concatPcm,
+  decodeWav,
+  encodeWav,
+  type Pcm,
+  readWavInfo,
+  silence,
+  silentWav,
+} from './wav.ts';
 
 /** One second of a 440 Hz tone at 22.05 kHz, at a quarter of full scale. */
 function tone(ms = 1000, sampleRate = 22_050, amplitude = 8000): Pcm {
   const samples = new Int16Array(Math.round((ms / 1000) * sampleRate));
-  for (let i = 0; i < samples.length; i++) samples[i] = Math.round(amplitude * Math.sin((2 * Math.PI * 440 * i) / sampleRate));
+  for (let i = 0; i < samples.length; i++)
+    samples[i] = Math.round(amplitude * Math.sin((2 * Math.PI * 440 * i) / sampleRate));
   return { samples, sampleRate };
 }
 
@@ -75,7 +85,11 @@ describe('ffmpeg', () => {
     const wav = await encodeAudio(pcm, { format: 'wav', sampleRate: 16_000 });
     expect(mp3.subarray(0, 3).toString('ascii') === 'ID3' || mp3[0] === 0xff).toBe(true);
     expect(ogg.subarray(0, 4).toString('ascii')).toBe('OggS');
-    const [m, o, w] = await Promise.all([probeAudioBuffer(mp3), probeAudioBuffer(ogg), probeAudioBuffer(wav)]);
+    const [m, o, w] = await Promise.all([
+      probeAudioBuffer(mp3),
+      probeAudioBuffer(ogg),
+      probeAudioBuffer(wav),
+    ]);
     expect(m).toMatchObject({ codec: 'mp3', channels: 1, sampleRate: 22_050 });
     expect(o).toMatchObject({ codec: 'opus', format: 'ogg', channels: 1 });
     expect(w).toMatchObject({ codec: 'pcm_s16le', sampleRate: 16_000 });
@@ -114,7 +128,9 @@ describe('ffmpeg', () => {
   });
 
   it('refuses what it cannot read with a media error', async () => {
-    await expect(decodeAudio(Buffer.from('definitely not audio'))).rejects.toMatchObject({ code: 'media_failed' });
+    await expect(decodeAudio(Buffer.from('definitely not audio'))).rejects.toMatchObject({
+      code: 'media_failed',
+    });
   });
 });
 

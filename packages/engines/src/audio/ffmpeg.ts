@@ -155,9 +155,12 @@ export async function shiftPitch(pcm: Pcm, semitones: number): Promise<Pcm> {
   const ratio = 2 ** (semitones / 12);
   // rubberband drops its last ~70 ms: feed 200 ms of silence after the speech, then cut back to length.
   const padded = concatPcm([pcm, silence(200, pcm.sampleRate)]);
-  const out = await ffmpeg([...rawInput(pcm), '-af', `rubberband=pitch=${ratio}`, ...rawOutput(pcm.sampleRate)], {
-    input: pcmToBuffer(padded),
-  });
+  const out = await ffmpeg(
+    [...rawInput(pcm), '-af', `rubberband=pitch=${ratio}`, ...rawOutput(pcm.sampleRate)],
+    {
+      input: pcmToBuffer(padded),
+    },
+  );
   const samples = new Int16Array(pcm.samples.length);
   samples.set(toPcm(out, pcm.sampleRate).samples.subarray(0, samples.length));
   return { samples, sampleRate: pcm.sampleRate };

@@ -24,7 +24,11 @@ export function speechUrl(baseUrl: string): string {
 /** The server's own explanation from an OpenAI-style error body, else the start of the body. */
 function describeBody(body: string): string {
   try {
-    const json = JSON.parse(body) as { error?: { message?: string } | string; detail?: unknown; message?: string };
+    const json = JSON.parse(body) as {
+      error?: { message?: string } | string;
+      detail?: unknown;
+      message?: string;
+    };
     const e = json.error;
     const message = typeof e === 'string' ? e : (e?.message ?? json.message ?? json.detail);
     if (message) return typeof message === 'string' ? message : JSON.stringify(message);
@@ -82,21 +86,36 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): TtsEngine {
         });
       } catch (err) {
         if (timeout.aborted) {
-          throw new EngineError('timeout', `语音服务超时（${timeoutMs} 毫秒）`, `speech server timed out after ${timeoutMs} ms`);
+          throw new EngineError(
+            'timeout',
+            `语音服务超时（${timeoutMs} 毫秒）`,
+            `speech server timed out after ${timeoutMs} ms`,
+          );
         }
         if (signal?.aborted) throw new EngineError('aborted', '合成已取消', 'synthesis aborted');
-        throw new EngineError('remote_error', `无法连接语音服务 ${url}`, `cannot reach speech server ${url}`, {
-          cause: err,
-        });
+        throw new EngineError(
+          'remote_error',
+          `无法连接语音服务 ${url}`,
+          `cannot reach speech server ${url}`,
+          {
+            cause: err,
+          },
+        );
       }
       let body: Buffer;
       try {
         body = Buffer.from(await response.arrayBuffer());
       } catch (err) {
         if (timeout.aborted) {
-          throw new EngineError('timeout', `语音服务超时（${timeoutMs} 毫秒）`, `speech server timed out after ${timeoutMs} ms`);
+          throw new EngineError(
+            'timeout',
+            `语音服务超时（${timeoutMs} 毫秒）`,
+            `speech server timed out after ${timeoutMs} ms`,
+          );
         }
-        throw new EngineError('remote_error', '语音服务响应中断', 'speech server response broke off', { cause: err });
+        throw new EngineError('remote_error', '语音服务响应中断', 'speech server response broke off', {
+          cause: err,
+        });
       }
       if (!response.ok) {
         const why = describeBody(body.toString('utf8'));
@@ -107,16 +126,22 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): TtsEngine {
           `speech server answered ${response.status}: ${why}`,
         );
       }
-      if (body.length === 0) throw new EngineError('remote_error', '语音服务返回了空音频', 'speech server returned no audio');
+      if (body.length === 0)
+        throw new EngineError('remote_error', '语音服务返回了空音频', 'speech server returned no audio');
       try {
         // Some servers ignore response_format (MP3, float WAV): ffmpeg reads whatever is not 16-bit WAV.
         return body.toString('ascii', 0, 4) === 'RIFF' && body.readUInt16LE(34) === 16
           ? decodeWav(body)
           : await decodeAudio(body, undefined, signal);
       } catch (err) {
-        throw new EngineError('remote_error', '语音服务返回的不是可识别的音频', 'speech server returned unreadable audio', {
-          cause: err,
-        });
+        throw new EngineError(
+          'remote_error',
+          '语音服务返回的不是可识别的音频',
+          'speech server returned unreadable audio',
+          {
+            cause: err,
+          },
+        );
       }
     },
   });

@@ -55,10 +55,20 @@ describe('openai-compatible engine', () => {
     mode = 'wav';
     seen.length = 0;
     const engine = createOpenAiEngine({ baseUrl: `${base}/v1/`, apiKey: 'sk-test' });
-    const out = await engine.synthesize({ segments: [{ text: '第一句。第二句。' }, { pauseMs: 250 }], voice, speed: 1.5 });
+    const out = await engine.synthesize({
+      segments: [{ text: '第一句。第二句。' }, { pauseMs: 250 }],
+      voice,
+      speed: 1.5,
+    });
     expect(seen.map((s) => s.url)).toEqual(['/v1/audio/speech', '/v1/audio/speech']);
     expect(seen[0].auth).toBe('Bearer sk-test');
-    expect(seen[0].body).toEqual({ model: 'tts-1', input: '第一句。', voice: 'alloy', response_format: 'wav', speed: 1.5 });
+    expect(seen[0].body).toEqual({
+      model: 'tts-1',
+      input: '第一句。',
+      voice: 'alloy',
+      response_format: 'wav',
+      speed: 1.5,
+    });
     expect(out.sampleRate).toBe(24_000);
     expect(out.durationMs).toBeCloseTo(1250, 0);
     expect(out.timings.map((t) => [t.kind, t.text, t.startMs, t.endMs])).toEqual([
@@ -87,7 +97,9 @@ describe('openai-compatible engine', () => {
   it('times out', async () => {
     mode = 'slow';
     const engine = createOpenAiEngine({ baseUrl: base, timeoutMs: 200 });
-    await expect(engine.synthesize({ segments: [{ text: '你好' }], voice })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(engine.synthesize({ segments: [{ text: '你好' }], voice })).rejects.toMatchObject({
+      code: 'timeout',
+    });
   });
 
   it('rejects answers that are not audio, unreachable servers and bad URLs', async () => {
@@ -96,9 +108,14 @@ describe('openai-compatible engine', () => {
       createOpenAiEngine({ baseUrl: base }).synthesize({ segments: [{ text: '你好' }], voice }),
     ).rejects.toMatchObject({ code: 'remote_error', en: 'speech server returned unreadable audio' });
     await expect(
-      createOpenAiEngine({ baseUrl: 'http://127.0.0.1:1' }).synthesize({ segments: [{ text: '你好' }], voice }),
+      createOpenAiEngine({ baseUrl: 'http://127.0.0.1:1' }).synthesize({
+        segments: [{ text: '你好' }],
+        voice,
+      }),
     ).rejects.toMatchObject({ code: 'remote_error' });
-    expect(() => createOpenAiEngine({ baseUrl: 'gpu-box:8000' })).toThrow(/invalid OpenAI-compatible base URL/);
+    expect(() => createOpenAiEngine({ baseUrl: 'gpu-box:8000' })).toThrow(
+      /invalid OpenAI-compatible base URL/,
+    );
     expect(speechUrl('http://h:1/')).toBe('http://h:1/v1/audio/speech');
   });
 });

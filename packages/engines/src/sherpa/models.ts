@@ -1,0 +1,185 @@
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { EngineError } from '../errors.ts';
+
+/** The registry file every models folder holds (written by `npm run models:fetch`). */
+export const REGISTRY_FILE = 'models.json';
+
+/** Files each model kind needs (required) or may use (optional), as sherpa-onnx names them. */
+export const MODEL_KINDS = {
+  vits: { required: ['model', 'tokens'], optional: ['lexicon', 'dataDir', 'dictDir'] },
+  matcha: { required: ['acousticModel', 'vocoder', 'tokens'], optional: ['lexicon', 'dataDir', 'dictDir'] },
+  kokoro: { required: ['model', 'voices', 'tokens'], optional: ['lexicon', 'dataDir', 'dictDir'] },
+} as const;
+
+export type ModelKind = keyof typeof MODEL_KINDS;
+
+export interface ModelSpeaker {
+  id: number;
+  name: string;
+  gender?: 'female' | 'male';
+}
+
+/** One entry of models.json; file paths are relative to the models folder. */
+export interface SherpaModel {
+  id: string;
+  kind: ModelKind;
+  name: string;
+  languages: string[];
+  speakers: ModelSpeaker[];
+  files: Partial<Record<string, string>>;
+  /** Text-normalisation FSTs (numbers, dates) applied before synthesis. */
+  ruleFsts: string[];
+  /** Kokoro's language hint ('zh', 'en-us'), passed through. */
+  lang?: string;
+}
+
+function invalid(where: string, zh: string, en: string): never {
+  throw new EngineError(
+    'model_invalid',
+    `${REGISTRY_FILE} 有误（${where}）：${zh}`,
+    `${REGISTRY_FILE} invalid at ${where}: ${en}`,
+  );
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringList = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string' && s);
+
+function parseSpeakers(where: string, value: unknown): ModelSpeaker[] {
+  if (value === undefined) return [{ id: 0, name: '0' }];
+  if (Number.isInteger(value) && (value as number) > 0) {
+    return Array.from({ length: value as number }, (_, id) => ({ id, name: String(id) }));
+  }
+  if (!Array.isArray(value) || value.length === 0)
+    invalid(where, 'speakers 应为正整数或说话人列表', 'speakers must be a count or a list');
+  return value.map((s, i) => {
+    if (!isObject(s) || !Number.isInteger(s.id) || (s.id as number) < 0 || typeof s.name !== 'string') {
+      invalid(
+        `${where}.speakers[${i}]`,
+        '说话人需要 id（整数）和 name',
+        'a speaker needs an integer id and a name',
+      );
+    }
+    const gender = s.gender === 'female' || s.gender === 'male' ? s.gender : undefined;
+    return { id: s.id as number, name: s.name, ...(gender ? { gender } : {}) };
+  });
+}
+
+/** Checks the shape of models.json (ids, kinds, files per kind) without touching the disk. */
+export function parseModelRegistry(json: unknown): SherpaModel[] {
+  if (!isObject(json) || !Array.isArray(json.models))
+    invalid('models', '缺少 models 列表', 'expected { "models": [...] }');
+  const seen = new Set<string>();
+  return json.models.map((entry, i): SherpaModel => {
+    const where = `models[${i}]`;
+    if (!isObject(entry)) invalid(where, '应为对象', 'expected an object');
+    const { id, kind, files } = entry;
+    if (typeof id !== 'string' || !/^[\w.-]+$/.test(id))
+      invalid(where, 'id 应为字母数字', 'id must be a word-like string');
+    if (seen.has(id)) invalid(where, `id ${id} 重复`, `duplicate id ${id}`);
+    seen.add(id);
+    if (typeof kind !== 'string' || !(kind in MODEL_KINDS)) {
+      invalid(
+        `${where}.kind`,
+        `不支持的模型类型 ${String(kind)}，可用：${Object.keys(MODEL_KINDS).join('、')}`,
+        `unsupported kind ${String(kind)}; expected one of ${Object.keys(MODEL_KINDS).join(', ')}`,
+      );
+    }
+    const spec = MODEL_KINDS[kind as ModelKind];
+    if (!isObject(files)) invalid(`${where}.files`, '缺少 files', 'files is missing');
+    for (const key of spec.required) {
+      if (typeof files[key] !== 'string' || !files[key]) {
+        invalid(`${where}.files.${key}`, `${kind} 模型必须有 ${key}`, `a ${kind} model needs files.${key}`);
+      }
+    }
+    const known = new Set<string>([...spec.required, ...spec.optional]);
+    for (const [key, value] of Object.entries(files)) {
+      if (!known.has(key))
+        invalid(`${where}.files.${key}`, `${kind} 模型不用 ${key}`, `a ${kind} model has no file ${key}`);
+      if (typeof value !== 'string' || !value)
+        invalid(`${where}.files.${key}`, '应为路径', 'expected a path');
+    }
+    if (!isStringList(entry.languages) || entry.languages.length === 0) {
+      invalid(`${where}.languages`, '需要至少一种语言', 'needs at least one language code');
+    }
+    if (entry.ruleFsts !== undefined && !isStringList(entry.ruleFsts)) {
+      invalid(`${where}.ruleFsts`, '应为路径列表', 'expected a list of paths');
+    }
+    return {
+      id,
+      kind: kind as ModelKind,
+      name: typeof entry.name === 'string' && entry.name ? entry.name : id,
+      languages: entry.languages,
+      speakers: parseSpeakers(where, entry.speakers),
+      files: files as Record<string, string>,
+      ruleFsts: (entry.ruleFsts as string[] | undefined) ?? [],
+      ...(typeof entry.lang === 'string' ? { lang: entry.lang } : {}),
+    };
+  });
+}
+
+export const modelPath = (modelsDir: string, file: string) =>
+  isAbsolute(file) ? file : resolve(modelsDir, file);
+
+/** Every file a model names, resolved. */
+export function modelFiles(modelsDir: string, model: SherpaModel): string[] {
+  return [...Object.values(model.files), ...model.ruleFsts]
+    .filter((f): f is string => Boolean(f))
+    .map((f) => modelPath(modelsDir, f));
+}
+
+/**
+ * Fails unless every file of the model is on disk. sherpa-onnx must never see a missing file: for some
+ * objects it hands back a silent no-op handle, for others it aborts the whole process.
+ */
+export async function checkModelFiles(modelsDir: string, model: SherpaModel): Promise<void> {
+  for (const file of modelFiles(modelsDir, model)) {
+    const found = await stat(file).catch(() => undefined);
+    if (!found) {
+      throw new EngineError(
+        'model_file_missing',
+        `模型 ${model.id} 缺少文件 ${file}，请重新下载（npm run models:fetch -w @vw/engines -- ${model.id}）`,
+        `model ${model.id} is missing ${file}: fetch it again (npm run models:fetch -w @vw/engines -- ${model.id})`,
+      );
+    }
+  }
+}
+
+/** Reads and validates `<modelsDir>/models.json`, then checks every file of every model. */
+export async function loadModelRegistry(modelsDir: string): Promise<SherpaModel[]> {
+  const dir = await stat(modelsDir).catch(() => undefined);
+  if (!dir?.isDirectory()) {
+    throw new EngineError(
+      'engine_not_configured',
+      `模型目录不存在：${modelsDir}`,
+      `models folder does not exist: ${modelsDir}`,
+    );
+  }
+  const file = join(modelsDir, REGISTRY_FILE);
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) {
+    throw new EngineError(
+      'engine_not_configured',
+      `模型目录中没有 ${REGISTRY_FILE}：${modelsDir}（可用 npm run models:fetch -w @vw/engines 下载模型）`,
+      `no ${REGISTRY_FILE} in ${modelsDir} (run npm run models:fetch -w @vw/engines to download models)`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new EngineError(
+      'model_invalid',
+      `${REGISTRY_FILE} 不是合法的 JSON`,
+      `${REGISTRY_FILE} is not valid JSON`,
+      {
+        cause: err,
+      },
+    );
+  }
+  const models = parseModelRegistry(json);
+  for (const model of models) await checkModelFiles(modelsDir, model);
+  return models;
+}

@@ -1,0 +1,46 @@
+import { createRequire } from 'node:module';
+import { EngineError } from '../errors.ts';
+
+/** The parts of sherpa-onnx-node we use (the package ships no TypeScript types). */
+export interface SherpaOfflineTts {
+  readonly numSpeakers: number;
+  readonly sampleRate: number;
+  generateAsync(request: { text: string; sid: number; speed: number }): Promise<{
+    samples: Float32Array;
+    sampleRate: number;
+  }>;
+}
+
+export interface SherpaVad {
+  acceptWaveform(samples: Float32Array): void;
+  isEmpty(): boolean;
+  front(enableExternalBuffer?: boolean): { start: number; samples: Float32Array };
+  pop(): void;
+  flush(): void;
+}
+
+export interface SherpaModule {
+  OfflineTts: { createAsync(config: object): Promise<SherpaOfflineTts> };
+  Vad: new (config: object, bufferSizeInSeconds: number) => SherpaVad;
+}
+
+const require = createRequire(import.meta.url);
+const cache = new Map<string, SherpaModule>();
+
+/** Loads the native package lazily, so machines without it still run every other engine. */
+export function loadSherpa(packageName = 'sherpa-onnx-node'): SherpaModule {
+  const hit = cache.get(packageName);
+  if (hit) return hit;
+  try {
+    const mod = require(packageName) as SherpaModule;
+    cache.set(packageName, mod);
+    return mod;
+  } catch (err) {
+    throw new EngineError(
+      'engine_unavailable',
+      `未安装 ${packageName}，本地神经网络语音不可用（npm install ${packageName}）`,
+      `${packageName} is not installed: local neural speech is unavailable (npm install ${packageName})`,
+      { cause: err },
+    );
+  }
+}
