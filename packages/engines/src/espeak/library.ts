@@ -40,7 +40,23 @@ const PARAM = { rate: 1, pitch: 3, range: 4 } as const;
 const EVENT_NAMES: Record<number, EspeakEvent['type']> = { 1: 'word', 2: 'sentence', 5: 'end' };
 const LIST_TERMINATED = 0;
 
-let loaded: EspeakLibrary | undefined;
+// Types are process-wide in koffi, so they are declared once, whatever library gets loaded.
+const Event = koffi.struct('espeak_EVENT', {
+  type: 'int',
+  unique_identifier: 'uint',
+  text_position: 'int',
+  length: 'int',
+  audio_position: 'int',
+  sample: 'int',
+  user_data: 'void *',
+  id: koffi.union('espeak_EVENT_id', { number: 'int', name: 'const char *', string: koffi.array('char', 8) }),
+});
+const EVENT_SIZE = koffi.sizeof(Event);
+const SynthCallback = koffi.proto(
+  'int espeak_SynthCallback(short *wav, int numsamples, espeak_EVENT *events)',
+);
+
+const loaded = new Map<string, EspeakLibrary>();
 
 export function espeakMissing(cause?: unknown): EngineError {
   return new EngineError(
@@ -53,31 +69,14 @@ export function espeakMissing(cause?: unknown): EngineError {
 
 /** Loads libespeak-ng once per process through koffi (the library is a process-wide singleton anyway). */
 export function loadEspeak(libraryPath = 'libespeak-ng.so.1'): EspeakLibrary {
-  if (loaded) return loaded;
+  const hit = loaded.get(libraryPath);
+  if (hit) return hit;
   let lib: ReturnType<typeof koffi.load>;
   try {
     lib = koffi.load(libraryPath);
   } catch (err) {
     throw espeakMissing(err);
   }
-  const Event = koffi.struct('espeak_EVENT', {
-    type: 'int',
-    unique_identifier: 'uint',
-    text_position: 'int',
-    length: 'int',
-    audio_position: 'int',
-    sample: 'int',
-    user_data: 'void *',
-    id: koffi.union('espeak_EVENT_id', {
-      number: 'int',
-      name: 'const char *',
-      string: koffi.array('char', 8),
-    }),
-  });
-  const eventSize = koffi.sizeof(Event);
-  const SynthCallback = koffi.proto(
-    'int espeak_SynthCallback(short *wav, int numsamples, espeak_EVENT *events)',
-  );
   const initialize = lib.func(
     'int espeak_Initialize(int output, int buflength, const char *path, int options)',
   );
@@ -98,7 +97,7 @@ export function loadEspeak(libraryPath = 'libespeak-ng.so.1'): EspeakLibrary {
   const callback = koffi.register((wav: unknown, count: number, list: unknown) => {
     if (count > 0 && wav) chunks.push(new Int16Array(koffi.view(wav, count * 2).slice(0)));
     for (let i = 0; ; i++) {
-      const e = koffi.decode(list, i * eventSize, Event) as {
+      const e = koffi.decode(list, i * EVENT_SIZE, Event) as {
         type: number;
         text_position: number;
         length: number;
@@ -112,7 +111,7 @@ export function loadEspeak(libraryPath = 'libespeak-ng.so.1'): EspeakLibrary {
   }, koffi.pointer(SynthCallback));
   setSynthCallback(callback);
 
-  loaded = {
+  const library: EspeakLibrary = {
     sampleRate,
     version: info(null) as string,
     synth(ssml, params) {
@@ -146,5 +145,6 @@ export function loadEspeak(libraryPath = 'libespeak-ng.so.1'): EspeakLibrary {
       return { samples, sampleRate, events };
     },
   };
-  return loaded;
+  loaded.set(libraryPath, library);
+  return library;
 }

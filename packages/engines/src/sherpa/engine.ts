@@ -112,6 +112,8 @@ export async function createSherpaEngine(options: SherpaEngineOptions): Promise<
     fallbackSampleRate: 22_050,
     nativePitch: false,
     maxSentenceLength: 150,
+    // Dropping the handles lets the addon free the models.
+    close: async () => loaded.clear(),
     async synthesizeSentence(text, request) {
       const voice = request.voice as SherpaVoice;
       const tts = await load(find(voice));

@@ -1,0 +1,132 @@
+import { EngineError } from '../errors.ts';
+import { createEspeakEngine, type EspeakEngineOptions } from '../espeak/engine.ts';
+import { createOpenAiEngine, type OpenAiEngineOptions } from '../openai/engine.ts';
+import { createSherpaEngine, type SherpaEngineOptions } from '../sherpa/engine.ts';
+import type {
+  AudioChunk,
+  CallOptions,
+  EngineCapabilities,
+  EngineId,
+  SynthesisRequest,
+  SynthesisResult,
+  TtsEngine,
+} from './types.ts';
+
+export const ENGINE_IDS: readonly EngineId[] = ['espeak', 'sherpa-onnx', 'openai-compatible'];
+
+export interface Hint {
+  zh: string;
+  en: string;
+}
+
+/** What to configure for each engine; the server may replace these with its own env variable names. */
+export const DEFAULT_HINTS: Record<EngineId, Hint> = {
+  espeak: {
+    zh: '请安装 espeak-ng（apt-get install espeak-ng libespeak-ng1）',
+    en: 'install espeak-ng (apt-get install espeak-ng libespeak-ng1)',
+  },
+  'sherpa-onnx': {
+    zh: '请设置 SHERPA_ONNX_MODELS_DIR 为含 models.json 的模型目录（可用 npm run models:fetch -w @vw/engines 下载）',
+    en: 'set SHERPA_ONNX_MODELS_DIR to a models folder with models.json (npm run models:fetch -w @vw/engines fetches some)',
+  },
+  'openai-compatible': {
+    zh: '请设置 OPENAI_TTS_BASE_URL（需要时再设置 OPENAI_TTS_API_KEY）',
+    en: 'set OPENAI_TTS_BASE_URL (and OPENAI_TTS_API_KEY if the server needs one)',
+  },
+};
+
+export interface EngineProblem {
+  engine: EngineId;
+  error: EngineError;
+}
+
+export interface EngineRegistry {
+  /** The engines that work, with what each can do (the UI offers only these). */
+  list(): Array<{ id: EngineId; capabilities: EngineCapabilities }>;
+  has(id: string): boolean;
+  /** The engine, or an EngineError that says what to configure. */
+  get(id: string): TtsEngine;
+  /** Engines that were configured but failed to start, for the start-up log. */
+  readonly problems: readonly EngineProblem[];
+  /** Routes by `request.voice.engine`. */
+  synthesize(request: SynthesisRequest, options?: CallOptions): Promise<SynthesisResult>;
+  stream(request: SynthesisRequest, options?: CallOptions): AsyncIterable<AudioChunk>;
+  close(): Promise<void>;
+}
+
+export function createEngineRegistry(
+  engines: TtsEngine[],
+  {
+    problems = [],
+    hints = DEFAULT_HINTS,
+  }: { problems?: EngineProblem[]; hints?: Partial<Record<EngineId, Hint>> } = {},
+): EngineRegistry {
+  const byId = new Map(engines.map((e) => [e.id as string, e]));
+
+  function get(id: string): TtsEngine {
+    const engine = byId.get(id);
+    if (engine) return engine;
+    const failed = problems.find((p) => p.engine === id);
+    if (failed) throw failed.error;
+    const hint = (hints as Record<string, Hint | undefined>)[id] ?? DEFAULT_HINTS[id as EngineId];
+    if (!hint) {
+      throw new EngineError(
+        'invalid_request',
+        `没有名为 ${id} 的语音引擎`,
+        `there is no speech engine called ${id}`,
+      );
+    }
+    throw new EngineError(
+      'engine_not_configured',
+      `语音引擎 ${id} 未配置：${hint.zh}`,
+      `speech engine ${id} is not configured: ${hint.en}`,
+    );
+  }
+
+  return {
+    list: () => engines.map((e) => ({ id: e.id, capabilities: e.capabilities })),
+    has: (id) => byId.has(id),
+    get,
+    problems,
+    // Async so that a missing engine is a rejection, like every other failure of a call.
+    synthesize: async (request, options) => get(request.voice?.engine).synthesize(request, options),
+    async *stream(request, options) {
+      yield* get(request.voice?.engine).stream(request, options);
+    },
+    close: async () => {
+      await Promise.all(engines.map((e) => e.close()));
+    },
+  };
+}
+
+export interface EnginesConfig {
+  /** The embedded default; on unless `false`. */
+  espeak?: EspeakEngineOptions | false;
+  /** On when given. */
+  sherpa?: SherpaEngineOptions;
+  /** On when given. */
+  openai?: OpenAiEngineOptions;
+  hints?: Partial<Record<EngineId, Hint>>;
+}
+
+/**
+ * Starts every configured engine. One that fails (espeak-ng not installed, models folder broken) does
+ * not stop the others: it is reported in `problems` and its error is what `get()` answers.
+ */
+export async function createEngines(config: EnginesConfig = {}): Promise<EngineRegistry> {
+  const engines: TtsEngine[] = [];
+  const problems: EngineProblem[] = [];
+  const attempt = async (engine: EngineId, start: () => TtsEngine | Promise<TtsEngine>) => {
+    try {
+      engines.push(await start());
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err;
+      problems.push({ engine, error: err });
+    }
+  };
+  const { espeak, sherpa, openai } = config;
+  if (espeak !== false) await attempt('espeak', () => createEspeakEngine(espeak ?? {}));
+  if (sherpa) await attempt('sherpa-onnx', () => createSherpaEngine(sherpa));
+  if (openai) await attempt('openai-compatible', () => createOpenAiEngine(openai));
+  return createEngineRegistry(engines, { problems, hints: config.hints });
+}
