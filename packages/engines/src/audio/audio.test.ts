@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   concatAudioFiles,
+  createAudioEncoder,
   decodeAudio,
   encodeAudio,
   normalizeLoudness,
@@ -125,6 +126,18 @@ describe('ffmpeg', () => {
     expect(probe.codec).toBe('mp3');
     expect(probe.durationMs).toBeGreaterThan(2150);
     expect(probe.durationMs).toBeLessThan(2350);
+  });
+
+  it('encodes a stream written chunk by chunk while its output is read', async () => {
+    const encoder = createAudioEncoder({ format: 'mp3', sampleRate: 22_050 });
+    const parts: Buffer[] = [];
+    encoder.output.on('data', (c: Buffer) => parts.push(c));
+    for (let i = 0; i < 4; i++) await encoder.write(tone(500).samples);
+    await encoder.end();
+    const probe = await probeAudioBuffer(Buffer.concat(parts));
+    expect(probe.codec).toBe('mp3');
+    expect(probe.durationMs).toBeGreaterThan(1950);
+    expect(probe.durationMs).toBeLessThan(2150);
   });
 
   it('refuses what it cannot read with a media error', async () => {

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { EngineError } from '../errors.ts';
-import { concatPcm, type Pcm, pcmToBuffer, silence, silentWav } from './wav.ts';
+import { bufferToSamples, concatPcm, type Pcm, pcmToBuffer, silence, silentWav } from './wav.ts';
 
 export type AudioFormat = 'mp3' | 'wav' | 'ogg';
 
@@ -18,13 +19,14 @@ interface RunOptions {
   signal?: AbortSignal;
 }
 
-function run(bin: 'ffmpeg' | 'ffprobe', args: string[], { input, signal }: RunOptions = {}): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'], signal });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout!.on('data', (c: Buffer) => out.push(c));
-    child.stderr!.on('data', (c: Buffer) => err.push(c));
+/** Spawns ffmpeg/ffprobe; `done` settles once, with an EngineError that says what went wrong. */
+function start(bin: 'ffmpeg' | 'ffprobe', args: string[], signal?: AbortSignal) {
+  const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], signal });
+  const err: Buffer[] = [];
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  // EPIPE when ffmpeg quits early is reported through 'close' with ffmpeg's own message.
+  child.stdin.on('error', () => {});
+  const done = new Promise<void>((resolve, reject) => {
     child.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') {
         reject(
@@ -39,25 +41,31 @@ function run(bin: 'ffmpeg' | 'ffprobe', args: string[], { input, signal }: RunOp
       } else reject(e);
     });
     child.on('close', (code) => {
-      if (code === 0) return resolve(Buffer.concat(out));
+      if (code === 0) return resolve();
       const tail = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' | ');
       reject(new EngineError('media_failed', `音频处理失败：${tail}`, `${bin} exited with ${code}: ${tail}`));
     });
-    // EPIPE when ffmpeg quits early is reported through 'close' with its own message.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(input);
   });
+  return { child, done };
 }
 
-const ffmpeg = (args: string[], opts?: RunOptions) =>
-  run('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], opts);
+function run(bin: 'ffmpeg' | 'ffprobe', args: string[], { input, signal }: RunOptions = {}): Promise<Buffer> {
+  const { child, done } = start(bin, args, signal);
+  const out: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => out.push(c));
+  child.stdin.end(input);
+  return done.then(() => Buffer.concat(out));
+}
 
-const rawInput = (pcm: Pcm) => [
+const FFMPEG_BASE = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
+const ffmpeg = (args: string[], opts?: RunOptions) => run('ffmpeg', [...FFMPEG_BASE, ...args], opts);
+
+const rawInput = ({ sampleRate }: { sampleRate: number }) => [
   ...SAFE_INPUT,
   '-f',
   's16le',
   '-ar',
-  String(pcm.sampleRate),
+  String(sampleRate),
   '-ac',
   '1',
   '-i',
@@ -65,12 +73,7 @@ const rawInput = (pcm: Pcm) => [
 ];
 const rawOutput = (sampleRate: number) => ['-f', 's16le', '-ac', '1', '-ar', String(sampleRate), 'pipe:1'];
 
-function toPcm(bytes: Buffer, sampleRate: number): Pcm {
-  // Copy into a fresh, aligned buffer: Buffer pools may hand out odd offsets.
-  const samples = new Int16Array(bytes.length >> 1);
-  for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
-  return { samples, sampleRate };
-}
+const toPcm = (bytes: Buffer, sampleRate: number): Pcm => ({ samples: bufferToSamples(bytes), sampleRate });
 
 async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'vw-media-'));
@@ -84,7 +87,8 @@ async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
 const codecArgs = (format: AudioFormat, bitrate?: string): string[] => {
   switch (format) {
     case 'mp3':
-      return ['-c:a', 'libmp3lame', '-b:a', bitrate ?? '64k', '-f', 'mp3'];
+      // Quality 7: twice as fast as LAME's default and indistinguishable for speech.
+      return ['-c:a', 'libmp3lame', '-b:a', bitrate ?? '64k', '-compression_level', '7', '-f', 'mp3'];
     case 'ogg':
       return ['-c:a', 'libopus', '-b:a', bitrate ?? '48k', '-f', 'ogg'];
     case 'wav':
@@ -110,6 +114,55 @@ export function encodeAudio(
     input: pcmToBuffer(pcm),
     signal,
   });
+}
+
+const QUEUE_BYTES = 4 * 1024 * 1024;
+
+export interface AudioEncoder {
+  /** Encoded bytes as ffmpeg produces them: consume them while writing (pipe them to the response). */
+  readonly output: Readable;
+  /** Sends samples; waits only while much is queued (backpressure), and fails when ffmpeg has failed. */
+  write(samples: Int16Array): Promise<void>;
+  /** Ends the input; resolves when ffmpeg has finished cleanly. */
+  end(): Promise<void>;
+}
+
+/**
+ * A running encoder fed sentence by sentence, so a server can send MP3 bytes while later sentences
+ * are still being synthesised and a long job encodes in parallel with synthesis.
+ */
+export function createAudioEncoder(options: EncodeOptions & { sampleRate: number }): AudioEncoder {
+  const { format, bitrate, sampleRate, signal } = options;
+  const { child, done } = start(
+    'ffmpeg',
+    [
+      ...FFMPEG_BASE,
+      ...rawInput({ sampleRate }),
+      ...codecArgs(format, bitrate),
+      '-flush_packets',
+      '1',
+      'pipe:1',
+    ],
+    signal,
+  );
+  // Reported by end() (or by write() when ffmpeg is gone).
+  done.catch(() => {});
+  return {
+    output: child.stdout,
+    write(samples) {
+      child.stdin.write(pcmToBuffer({ samples, sampleRate }));
+      // Let a few seconds of audio queue up so synthesis and encoding overlap instead of taking turns.
+      if (child.stdin.writableLength < QUEUE_BYTES) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        child.stdin.once('drain', resolve);
+        done.catch(reject);
+      });
+    },
+    async end() {
+      child.stdin.end();
+      await done;
+    },
+  };
 }
 
 /** Any audio file ffmpeg reads → 16-bit mono PCM. Goes through a temp file so MP4/M4A (index at the end) work. */

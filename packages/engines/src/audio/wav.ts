@@ -1,3 +1,5 @@
+import { endianness } from 'node:os';
+
 /** 16-bit mono PCM: the one in-memory audio shape every engine and helper speaks. */
 export interface Pcm {
   samples: Int16Array;
@@ -75,11 +77,23 @@ export function wavHeader(dataBytes: number, sampleRate: number = DEFAULT_SAMPLE
   return h;
 }
 
+// WAV and ffmpeg's s16le are little-endian; typed arrays use the machine's order (little on x64/arm64).
+const LITTLE_ENDIAN = endianness() === 'LE';
+
 export function pcmToBuffer(pcm: Pcm): Buffer {
-  // Copy rather than alias: Int16Array views may start at an odd offset of a shared buffer.
-  const bytes = Buffer.alloc(pcm.samples.length * 2);
-  for (let i = 0; i < pcm.samples.length; i++) bytes.writeInt16LE(pcm.samples[i], i * 2);
+  const { samples } = pcm;
+  if (LITTLE_ENDIAN) return Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
+  const bytes = Buffer.alloc(samples.length * 2);
+  for (let i = 0; i < samples.length; i++) bytes.writeInt16LE(samples[i], i * 2);
   return bytes;
+}
+
+/** Little-endian 16-bit bytes → samples, copied so the result owns an aligned buffer. */
+export function bufferToSamples(bytes: Buffer): Int16Array {
+  const samples = new Int16Array(bytes.length >> 1);
+  if (LITTLE_ENDIAN) new Uint8Array(samples.buffer).set(bytes.subarray(0, samples.length * 2));
+  else for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
+  return samples;
 }
 
 export function encodeWav(pcm: Pcm): Buffer {
@@ -136,8 +150,10 @@ export function decodeWav(wav: Buffer): Pcm {
   if (info.format !== 1 || info.bitsPerSample !== 16) {
     throw new Error(`unsupported WAV encoding (format ${info.format}, ${info.bitsPerSample} bit)`);
   }
+  const data = wav.subarray(info.dataOffset, info.dataOffset + info.dataBytes);
+  if (info.channels === 1) return { samples: bufferToSamples(data), sampleRate: info.sampleRate };
   const frames = Math.floor(info.dataBytes / (2 * info.channels));
   const samples = new Int16Array(frames);
-  for (let i = 0; i < frames; i++) samples[i] = wav.readInt16LE(info.dataOffset + i * 2 * info.channels);
+  for (let i = 0; i < frames; i++) samples[i] = data.readInt16LE(i * 2 * info.channels);
   return { samples, sampleRate: info.sampleRate };
 }

@@ -19,10 +19,15 @@ export interface SherpaEngine extends TtsEngine {
   readonly models: readonly SherpaModel[];
 }
 
-/** The sherpa-onnx OfflineTts config for a registry entry, every path made absolute. */
+/** The sherpa-onnx OfflineTts config for a registry entry, every path made absolute, lists comma-joined. */
 export function sherpaTtsConfig(modelsDir: string, model: SherpaModel, numThreads = 1, provider = 'cpu') {
+  const paths = (files: string | string[]) =>
+    [files]
+      .flat()
+      .map((f) => modelPath(modelsDir, f))
+      .join(',');
   const files = Object.fromEntries(
-    Object.entries(model.files).map(([key, file]) => [key, modelPath(modelsDir, file as string)]),
+    Object.entries(model.files).map(([key, file]) => [key, paths(file ?? [])]),
   );
   return {
     model: {
@@ -32,7 +37,7 @@ export function sherpaTtsConfig(modelsDir: string, model: SherpaModel, numThread
       debug: false,
     },
     maxNumSentences: 1,
-    ruleFsts: model.ruleFsts.map((f) => modelPath(modelsDir, f)).join(','),
+    ruleFsts: paths(model.ruleFsts),
   };
 }
 

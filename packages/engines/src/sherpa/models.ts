@@ -27,7 +27,8 @@ export interface SherpaModel {
   name: string;
   languages: string[];
   speakers: ModelSpeaker[];
-  files: Partial<Record<string, string>>;
+  /** A list (kokoro's lexicons per language) is handed to sherpa-onnx comma-joined. */
+  files: Partial<Record<string, string | string[]>>;
   /** Text-normalisation FSTs (numbers, dates) applied before synthesis. */
   ruleFsts: string[];
   /** Kokoro's language hint ('zh', 'en-us'), passed through. */
@@ -46,6 +47,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] =>
   Array.isArray(v) && v.every((s) => typeof s === 'string' && s);
+const isPath = (v: unknown) => (typeof v === 'string' && v !== '') || (isStringList(v) && v.length > 0);
 
 function parseSpeakers(where: string, value: unknown): ModelSpeaker[] {
   if (value === undefined) return [{ id: 0, name: '0' }];
@@ -90,7 +92,7 @@ export function parseModelRegistry(json: unknown): SherpaModel[] {
     const spec = MODEL_KINDS[kind as ModelKind];
     if (!isObject(files)) invalid(`${where}.files`, '缺少 files', 'files is missing');
     for (const key of spec.required) {
-      if (typeof files[key] !== 'string' || !files[key]) {
+      if (!isPath(files[key])) {
         invalid(`${where}.files.${key}`, `${kind} 模型必须有 ${key}`, `a ${kind} model needs files.${key}`);
       }
     }
@@ -98,8 +100,8 @@ export function parseModelRegistry(json: unknown): SherpaModel[] {
     for (const [key, value] of Object.entries(files)) {
       if (!known.has(key))
         invalid(`${where}.files.${key}`, `${kind} 模型不用 ${key}`, `a ${kind} model has no file ${key}`);
-      if (typeof value !== 'string' || !value)
-        invalid(`${where}.files.${key}`, '应为路径', 'expected a path');
+      if (!isPath(value))
+        invalid(`${where}.files.${key}`, '应为路径或路径列表', 'expected a path or a list of paths');
     }
     if (!isStringList(entry.languages) || entry.languages.length === 0) {
       invalid(`${where}.languages`, '需要至少一种语言', 'needs at least one language code');
@@ -113,7 +115,7 @@ export function parseModelRegistry(json: unknown): SherpaModel[] {
       name: typeof entry.name === 'string' && entry.name ? entry.name : id,
       languages: entry.languages,
       speakers: parseSpeakers(where, entry.speakers),
-      files: files as Record<string, string>,
+      files: files as Record<string, string | string[]>,
       ruleFsts: (entry.ruleFsts as string[] | undefined) ?? [],
       ...(typeof entry.lang === 'string' ? { lang: entry.lang } : {}),
     };
@@ -125,7 +127,7 @@ export const modelPath = (modelsDir: string, file: string) =>
 
 /** Every file a model names, resolved. */
 export function modelFiles(modelsDir: string, model: SherpaModel): string[] {
-  return [...Object.values(model.files), ...model.ruleFsts]
+  return [...Object.values(model.files).flat(), ...model.ruleFsts]
     .filter((f): f is string => Boolean(f))
     .map((f) => modelPath(modelsDir, f));
 }

@@ -37,13 +37,18 @@ const vits = {
     { id: 0, name: '甲', gender: 'female' },
     { id: 3, name: '乙' },
   ],
-  files: { model: 'tiny/model.onnx', tokens: 'tiny/tokens.txt', lexicon: 'tiny/lexicon.txt' },
+  files: {
+    model: 'tiny/model.onnx',
+    tokens: 'tiny/tokens.txt',
+    lexicon: ['tiny/lexicon.txt', 'tiny/lexicon-en.txt'],
+  },
   ruleFsts: ['tiny/number.fst'],
 };
 const vitsFiles = {
   'tiny/model.onnx': 'not really onnx',
   'tiny/tokens.txt': 'a 0\n',
   'tiny/lexicon.txt': '啊 a\n',
+  'tiny/lexicon-en.txt': 'a a\n',
   'tiny/number.fst': 'fst',
 };
 
@@ -114,7 +119,11 @@ describe('models.json', () => {
     const [model] = parseModelRegistry({ models: [vits] });
     expect(sherpaTtsConfig('/m', model, 2)).toEqual({
       model: {
-        vits: { model: '/m/tiny/model.onnx', tokens: '/m/tiny/tokens.txt', lexicon: '/m/tiny/lexicon.txt' },
+        vits: {
+          model: '/m/tiny/model.onnx',
+          tokens: '/m/tiny/tokens.txt',
+          lexicon: '/m/tiny/lexicon.txt,/m/tiny/lexicon-en.txt',
+        },
         numThreads: 2,
         provider: 'cpu',
         debug: false,
