@@ -18,6 +18,7 @@ export * from './espeak/personas.ts';
 export { createOpenAiEngine, type OpenAiEngineOptions, speechUrl } from './openai/engine.ts';
 export { createSherpaEngine, type SherpaEngine, type SherpaEngineOptions } from './sherpa/engine.ts';
 export {
+  checkModelFiles,
   loadModelRegistry,
   MODEL_KINDS,
   type ModelKind,

@@ -38,6 +38,7 @@ export function sherpaTtsConfig(modelsDir: string, model: SherpaModel, numThread
     },
     maxNumSentences: 1,
     ruleFsts: paths(model.ruleFsts),
+    ruleFars: paths(model.ruleFars),
   };
 }
 

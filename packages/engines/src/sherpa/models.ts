@@ -29,8 +29,9 @@ export interface SherpaModel {
   speakers: ModelSpeaker[];
   /** A list (kokoro's lexicons per language) is handed to sherpa-onnx comma-joined. */
   files: Partial<Record<string, string | string[]>>;
-  /** Text-normalisation FSTs (numbers, dates) applied before synthesis. */
+  /** Text-normalisation FSTs and FST archives (numbers, dates, phone numbers) applied before synthesis. */
   ruleFsts: string[];
+  ruleFars: string[];
   /** Kokoro's language hint ('zh', 'en-us'), passed through. */
   lang?: string;
 }
@@ -106,8 +107,10 @@ export function parseModelRegistry(json: unknown): SherpaModel[] {
     if (!isStringList(entry.languages) || entry.languages.length === 0) {
       invalid(`${where}.languages`, '需要至少一种语言', 'needs at least one language code');
     }
-    if (entry.ruleFsts !== undefined && !isStringList(entry.ruleFsts)) {
-      invalid(`${where}.ruleFsts`, '应为路径列表', 'expected a list of paths');
+    for (const key of ['ruleFsts', 'ruleFars']) {
+      if (entry[key] !== undefined && !isStringList(entry[key])) {
+        invalid(`${where}.${key}`, '应为路径列表', 'expected a list of paths');
+      }
     }
     return {
       id,
@@ -117,6 +120,7 @@ export function parseModelRegistry(json: unknown): SherpaModel[] {
       speakers: parseSpeakers(where, entry.speakers),
       files: files as Record<string, string | string[]>,
       ruleFsts: (entry.ruleFsts as string[] | undefined) ?? [],
+      ruleFars: (entry.ruleFars as string[] | undefined) ?? [],
       ...(typeof entry.lang === 'string' ? { lang: entry.lang } : {}),
     };
   });
@@ -127,7 +131,7 @@ export const modelPath = (modelsDir: string, file: string) =>
 
 /** Every file a model names, resolved. */
 export function modelFiles(modelsDir: string, model: SherpaModel): string[] {
-  return [...Object.values(model.files).flat(), ...model.ruleFsts]
+  return [...Object.values(model.files).flat(), ...model.ruleFsts, ...model.ruleFars]
     .filter((f): f is string => Boolean(f))
     .map((f) => modelPath(modelsDir, f));
 }

@@ -130,6 +130,7 @@ describe('models.json', () => {
       },
       maxNumSentences: 1,
       ruleFsts: '/m/tiny/number.fst',
+      ruleFars: '',
     });
   });
 });
