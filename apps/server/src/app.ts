@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -9,6 +8,7 @@ import { Redis } from 'ioredis';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { clientIds } from './http/request-context.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { RequestValidationError, zodValidatorCompiler } from './http/validation.ts';
 import { registerModules } from './modules/index.ts';
 
@@ -27,6 +27,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: ctx.config.TRUST_PROXY,
     logController: new LogController({ disableRequestLogging: true }),
+    // Every log line of a request carries the client's device and bundle ids.
+    childLoggerFactory(logger, bindings, options, rawRequest) {
+      const { deviceId, bundleId } = clientIds(rawRequest);
+      return logger.child({ ...bindings, deviceId, bundleId }, options);
+    },
   });
 
   // The client sends `Content-Type: application/json` on every request, bodiless calls included.
@@ -43,21 +48,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Responses are built from typed handlers; the response schemas exist for the OpenAPI document.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:', 'data:'],
-        // antd writes inline styles; swagger-ui needs inline styles too.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
+  const headers = securityHeaders();
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
   });
   // With Redis the flood guard is shared by every API process.
   const redis = ctx.config.REDIS_URL
@@ -84,8 +77,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
-    const { deviceId, bundleId } = clientIds(request);
-    request.log = request.log.child({ deviceId, bundleId });
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
     const uid = token ? ctx.accessTokens.verify(token) : null;

@@ -28,13 +28,32 @@ export function openDatabase(
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
-  const sqlite = new SqliteDatabase(target.file);
+  const sqlite = withStatementCache(new SqliteDatabase(target.file));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, kind: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; preparing is a large share of a small query's cost, and the
+ * app runs a few hundred distinct statements, so keep them (better-sqlite3 re-prepares on schema change).
+ */
+function withStatementCache(db: SqliteDatabase.Database, max = 1000): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = prepare(sql);
+      if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      cache.set(sql, statement);
+    }
+    return statement;
+  }) as typeof db.prepare;
+  return db;
 }
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
