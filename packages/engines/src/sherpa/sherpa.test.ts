@@ -7,6 +7,13 @@ import { concatPcm, silence } from '../audio/wav.ts';
 import { createEspeakEngine } from '../espeak/engine.ts';
 import { createSherpaEngine, sherpaTtsConfig } from './engine.ts';
 import { loadModelRegistry, parseModelRegistry } from './models.ts';
+import {
+  TINY_VITS_SAMPLE_RATE,
+  TINY_VITS_SAMPLES_PER_TOKEN,
+  TINY_VITS_TOKENS,
+  tinyVitsModel,
+  tinyVitsTokens,
+} from './tiny-vits.fixture.ts';
 import { createVoiceActivityDetector } from './vad.ts';
 
 let root: string;
@@ -177,6 +184,40 @@ describe('sherpa-onnx engine', () => {
     await expect(engine.synthesize({ segments: [{ text: '啊' }], voice })).rejects.toMatchObject({
       code: 'model_file_missing',
     });
+  });
+});
+
+describe('sherpa-onnx engine with a real (tiny, generated) VITS model', () => {
+  it('loads the model through sherpa-onnx and synthesises sentence by sentence', async () => {
+    const dir = await modelsDir(
+      {
+        models: [
+          {
+            id: 'tiny',
+            kind: 'vits',
+            languages: ['en-US'],
+            files: { model: 'tiny/model.onnx', tokens: 'tiny/tokens.txt' },
+          },
+        ],
+      },
+      { 'tiny/tokens.txt': tinyVitsTokens() },
+    );
+    await writeFile(join(dir, 'tiny/model.onnx'), tinyVitsModel());
+    const engine = await createSherpaEngine({ modelsDir: dir });
+    const out = await engine.synthesize({
+      segments: [{ text: 'Hello world. Good day!' }, { pauseMs: 100 }],
+      voice: { engine: 'sherpa-onnx', model: 'tiny' },
+    });
+    // The model turns every known character into 400 samples at 16 kHz (spaces are not tokens).
+    const per = TINY_VITS_SAMPLES_PER_TOKEN;
+    expect(out.sampleRate).toBe(TINY_VITS_SAMPLE_RATE);
+    expect(out.samples.length).toBe(11 * per + 8 * per + 1600);
+    expect(out.samples[0]).toBe(Math.round(0.02 * (TINY_VITS_TOKENS.indexOf('h') + 1) * 32767));
+    expect(out.timings.map((t) => [t.text, t.startMs, t.endMs])).toEqual([
+      ['Hello world.', 0, 275],
+      ['Good day!', 275, 475],
+    ]);
+    await engine.close();
   });
 });
 
