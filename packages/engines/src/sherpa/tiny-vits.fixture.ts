@@ -50,9 +50,10 @@ const intAttribute = (name: string, value: number) => msg(5, str(1, name), int(3
 
 function tensor(name: string, type: number, dims: number[], values: number[]): Buffer {
   const raw = Buffer.alloc(values.length * (type === INT64 ? 8 : 4));
-  values.forEach((v, i) =>
-    type === INT64 ? raw.writeBigInt64LE(BigInt(v), i * 8) : raw.writeFloatLE(v, i * 4),
-  );
+  for (const [i, v] of values.entries()) {
+    if (type === INT64) raw.writeBigInt64LE(BigInt(v), i * 8);
+    else raw.writeFloatLE(v, i * 4);
+  }
   return msg(5, ...dims.map((d) => int(1, d)), int(2, type), str(8, name), bytes(9, raw));
 }
 
