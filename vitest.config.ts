@@ -17,7 +17,14 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contract', root: './packages/contract', include: ['src/**/*.test.ts'] } },
-      { test: { name: 'engines', root: './packages/engines', include: ['src/**/*.test.ts'], passWithNoTests: true } },
+      {
+        test: {
+          name: 'engines',
+          root: './packages/engines',
+          include: ['src/**/*.test.ts'],
+          passWithNoTests: true,
+        },
+      },
       server('sqlite'),
       server('postgres'),
       './apps/web/vitest.config.ts',

@@ -40,6 +40,9 @@ else
 fi
 
 status=0
+echo "› typecheck and lint"
+{ npm run --silent typecheck && npm run --silent lint; } || status=1
+
 echo "› unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json" || status=1
 

@@ -132,6 +132,7 @@ export async function call(
   return {
     status: res.statusCode,
     headers: res.headers,
+    // biome-ignore lint/suspicious/noExplicitAny: tests read whatever data each call returns
     body: res.json() as { code: number; msg: string; data: any },
   };
 }

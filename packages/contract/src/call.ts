@@ -32,16 +32,17 @@ export function defineCall<
   return def;
 }
 
-export type CallBody<C> = C extends CallDef<infer B, z.ZodType | undefined, z.ZodType>
-  ? B extends z.ZodType
-    ? z.input<B>
-    : undefined
-  : never;
-export type CallQuery<C> = C extends CallDef<z.ZodType | undefined, infer Q, z.ZodType>
-  ? Q extends z.ZodType
-    ? z.input<Q>
-    : undefined
-  : never;
-export type CallData<C> = C extends CallDef<z.ZodType | undefined, z.ZodType | undefined, infer D>
-  ? z.output<D>
-  : never;
+export type CallBody<C> =
+  C extends CallDef<infer B, z.ZodType | undefined, z.ZodType>
+    ? B extends z.ZodType
+      ? z.input<B>
+      : undefined
+    : never;
+export type CallQuery<C> =
+  C extends CallDef<z.ZodType | undefined, infer Q, z.ZodType>
+    ? Q extends z.ZodType
+      ? z.input<Q>
+      : undefined
+    : never;
+export type CallData<C> =
+  C extends CallDef<z.ZodType | undefined, z.ZodType | undefined, infer D> ? z.output<D> : never;

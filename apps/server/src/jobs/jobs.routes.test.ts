@@ -2,9 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { call, createTestServer, type TestServer } from '../../test/harness.ts';
-import { buildApp } from '../app.ts';
-import { createJobQueue, defineJob, type JobQueue } from './index.ts';
-import { registerJobRoutes } from './jobs.routes.ts';
+import { defineJob, type JobQueue } from './index.ts';
 
 const echo = defineJob({
   name: 'route.echo',
