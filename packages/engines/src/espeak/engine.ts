@@ -49,6 +49,8 @@ function wordsOf(
 export function createEspeakEngine(options: EspeakEngineOptions = {}): TtsEngine {
   // Load now so that a machine without espeak-ng fails at start-up, not at the first request.
   const lib = loadEspeak(options.libraryPath);
+  // pinyin-pro builds its dictionaries on first use (~40 ms): pay that at start-up, not on a request.
+  buildEspeakInput('预热', { voice: MANDARIN_VOICE });
   return createSentenceEngine({
     id: 'espeak',
     capabilities: {
