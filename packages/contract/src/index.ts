@@ -11,3 +11,16 @@ export * from './helpers/mask.ts';
 export * from './helpers/speed.ts';
 export * from './helpers/time.ts';
 export * from './helpers/tts-cache-key.ts';
+export * as creditsCalls from './calls/credits.ts';
+export {
+  CreditSource,
+  CreditTool,
+  CreditType,
+  creditSourceNames,
+  creditToolNames,
+  ExportTaskStatus,
+  FREE_LEVEL,
+  REDEEM_CODE_LENGTH,
+  SUBSCRIPTION_SHORTCUT_LEVEL,
+} from './calls/credits.ts';
+export type { Consumption, CreditLot, Plan, TenantBonusWithPrevious } from './calls/credits.ts';
