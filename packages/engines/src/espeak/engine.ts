@@ -1,8 +1,9 @@
+import { EngineError } from '../errors.ts';
 import { createSentenceEngine, type SentenceWord } from '../tts/sentence-engine.ts';
 import type { EspeakVoice, TtsEngine } from '../tts/types.ts';
 import { buildEspeakInput, isMandarinVoice, MANDARIN_VOICE } from './input.ts';
 import { type EspeakEvent, type EspeakOutput, loadEspeak } from './library.ts';
-import { ESPEAK_LANGUAGES } from './personas.ts';
+import { ESPEAK_LANGUAGES, espeakVoiceForLanguage } from './personas.ts';
 
 export interface EspeakEngineOptions {
   /** Shared object to load (default libespeak-ng.so.1 from the system). */
@@ -15,9 +16,22 @@ const DEFAULT_RATE = 175;
 const MIN_RATE = 80;
 const MAX_RATE = 900;
 
+/** The espeak voice for a request: the voice's own, else the one for the request language (Mandarin by default). */
+export function resolveEspeakVoice(voice: EspeakVoice, language = 'zh'): string {
+  const name = voice.voice ?? espeakVoiceForLanguage(language);
+  if (!name) {
+    throw new EngineError(
+      'invalid_request',
+      `标准引擎不支持语言 ${language}`,
+      `the espeak engine does not speak ${language}`,
+    );
+  }
+  return isMandarinVoice(name) ? MANDARIN_VOICE : name;
+}
+
 /** The espeak voice name with its variant: 'cmn-latn-pinyin+f2'. */
-export function espeakVoiceName(voice: EspeakVoice): string {
-  const base = isMandarinVoice(voice.voice) ? MANDARIN_VOICE : voice.voice;
+export function espeakVoiceName(voice: EspeakVoice, language?: string): string {
+  const base = resolveEspeakVoice(voice, language);
   return voice.variant ? `${base}+${voice.variant}` : base;
 }
 
@@ -67,13 +81,13 @@ export function createEspeakEngine(options: EspeakEngineOptions = {}): TtsEngine
     async synthesizeSentence(text, request) {
       const voice = request.voice as EspeakVoice;
       const input = buildEspeakInput(text, {
-        voice: voice.voice,
+        voice: resolveEspeakVoice(voice, request.language),
         dictionary: request.dictionary,
         pitch: request.pitch,
       });
       const rate = Math.round((voice.rate ?? DEFAULT_RATE) * (request.speed ?? 1));
       const out = lib.synth(input.ssml, {
-        voiceName: espeakVoiceName(voice),
+        voiceName: espeakVoiceName(voice, request.language),
         rate: Math.max(MIN_RATE, Math.min(MAX_RATE, rate)),
         pitch: voice.pitch ?? 50,
         range: voice.range ?? 50,

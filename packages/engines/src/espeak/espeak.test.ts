@@ -141,6 +141,18 @@ describe('espeak engine', () => {
     ]);
   });
 
+  it('picks the voice from the request language when the voice names none', async () => {
+    const en = await engine.synthesize({
+      segments: [{ text: 'Good morning.' }],
+      voice: { engine: 'espeak', variant: 'm3' },
+      language: 'en-US',
+    });
+    expect(en.timings.filter((t) => t.kind === 'word').map((t) => t.text)).toEqual(['Good', 'morning']);
+    await expect(
+      engine.synthesize({ segments: [{ text: 'x' }], voice: { engine: 'espeak' }, language: 'tlh' }),
+    ).rejects.toThrow(/does not speak tlh/);
+  });
+
   it('streams sentence by sentence', async () => {
     const chunks = [];
     for await (const c of engine.stream({

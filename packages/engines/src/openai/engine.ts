@@ -66,6 +66,13 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): TtsEngine {
     maxSentenceLength: 400,
     async synthesizeSentence(text, request, { signal }) {
       const voice = request.voice as OpenAiVoice;
+      if (!voice.model || !voice.voice) {
+        throw new EngineError(
+          'invalid_request',
+          '音色缺少 model 或 voice',
+          'the voice needs a model and a voice name',
+        );
+      }
       const timeout = AbortSignal.timeout(timeoutMs);
       let response: Response;
       try {

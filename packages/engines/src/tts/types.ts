@@ -5,8 +5,11 @@ export type EngineId = 'espeak' | 'sherpa-onnx' | 'openai-compatible';
 /** A persona of the embedded espeak-ng engine: a voice (language) plus a variant and presets. */
 export interface EspeakVoice {
   engine: 'espeak';
-  /** espeak-ng voice name, e.g. 'cmn-latn-pinyin', 'yue', 'en-us' ('cmn' and 'zh' mean cmn-latn-pinyin). */
-  voice: string;
+  /**
+   * espeak-ng voice name, e.g. 'cmn-latn-pinyin', 'yue', 'en-us' ('cmn' and 'zh' mean cmn-latn-pinyin);
+   * when omitted, the request's language picks it.
+   */
+  voice?: string;
   /** espeak-ng variant, e.g. 'f2', 'm3', 'klatt', 'grandma'. */
   variant?: string;
   /** Base speaking rate in words per minute (espeak default 175); the request speed multiplies it. */
@@ -47,7 +50,7 @@ export interface SynthesisRequest {
   pitch?: number;
   /** Gain in dB, 0 = unchanged (−30…20). */
   volume?: number;
-  /** BCP 47-ish language of the text ('zh', 'yue', 'en-US'); engines whose voice fixes the language ignore it. */
+  /** BCP 47-ish language of the text ('zh', 'yue', 'en-US'): picks the espeak voice when the voice names none. */
   language?: string;
   /** Applied to Mandarin text by engines that convert it to pinyin themselves. */
   dictionary?: PronunciationDictionary;
