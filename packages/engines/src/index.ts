@@ -2,7 +2,12 @@ export * from './audio/ffmpeg.ts';
 export * from './audio/subtitles.ts';
 export * from './audio/wav.ts';
 export * from './errors.ts';
-export { createEspeakEngine, type EspeakEngineOptions, espeakVoiceName } from './espeak/engine.ts';
+export {
+  createEspeakEngine,
+  type EspeakEngineOptions,
+  espeakVoiceName,
+  resolveEspeakVoice,
+} from './espeak/engine.ts';
 export {
   type CharacterReading,
   type EspeakInputOptions,
