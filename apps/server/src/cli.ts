@@ -1,8 +1,20 @@
+import { parseArgs } from 'node:util';
 import { systemClock } from './clock.ts';
 import { ensureDataDir, loadConfig } from './config.ts';
-import { createContext } from './context.ts';
-import { migrateToLatest, openDatabase } from './db/database.ts';
+import { type AppContext, createContext } from './context.ts';
+import { openDatabase, prepareDatabase } from './db/database.ts';
 import { createLogger } from './logger.ts';
+import { toAccountKey } from './modules/accounts/account-key.ts';
+import { findUserByAccount, findUserById } from './modules/accounts/accounts.repo.ts';
+import { DAY_MS } from './modules/credits/calendar.ts';
+import { grantCredits } from './modules/credits/ledger.service.ts';
+import { getTenantBonus, grantMembership } from './modules/credits/membership.service.ts';
+import {
+  createRedeemBatch,
+  listRedeemBatches,
+  listRedeemCodes,
+  voidRedeemBatch,
+} from './modules/redeem/redeem.service.ts';
 import {
   findSettings,
   isSettingKey,
@@ -10,42 +22,184 @@ import {
   updateSetting,
 } from './modules/settings/settings.service.ts';
 
-const USAGE = `Operator commands (same environment as the server):
-  settings list                 show every runtime setting
-  settings set KEY VALUE        change one (VALUE as JSON, e.g. true)
-Keys: ${Object.entries(runtimeSettings)
-  .map(([k, d]) => `${k} (${d.description})`)
-  .join(', ')}`;
+const USAGE = `Operator commands (npm run admin -- …), run with the server's environment (DATA_DIR / DATABASE_URL):
+  settings list                          show every runtime setting
+  settings set KEY VALUE                 change one (VALUE as JSON, e.g. true); keys: ${Object.keys(runtimeSettings).join(', ')}
+  redeem create --level N (--months N | --days N) [--annual] --count N [--valid-days 90] [--note T]
+  redeem create --credits N --count N [--valid-days 90] [--note T]
+                                         prints one new code per line
+  redeem list [--batch ID]               batches (or the codes of one batch)
+  redeem void --batch ID                 makes a batch's unused codes invalid
+  credits grant --user U --amount N [--source gift|topup|refund] [--days 30] [--note T]
+  plan set --user U --level N (--months N | --days N) [--annual]
+  ledger --user U                        plan, balance, lots and ledger entries of a user
+U is a phone number, an e-mail address or a user id.`;
 
-async function run(args: string[]): Promise<number> {
-  const [group, verb, key, value] = args;
-  if (group !== 'settings' || !['list', 'set'].includes(verb ?? '')) {
-    console.error(USAGE);
-    return 2;
+type Options = Record<string, string | boolean | undefined>;
+
+const OPTIONS = {
+  level: { type: 'string' },
+  months: { type: 'string' },
+  days: { type: 'string' },
+  annual: { type: 'boolean' },
+  count: { type: 'string' },
+  'valid-days': { type: 'string' },
+  note: { type: 'string' },
+  credits: { type: 'string' },
+  batch: { type: 'string' },
+  user: { type: 'string' },
+  amount: { type: 'string' },
+  source: { type: 'string' },
+} as const;
+
+class UsageError extends Error {}
+
+function int(options: Options, name: string, fallback?: number): number | undefined {
+  const raw = options[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number`);
+  return n;
+}
+
+function required<T>(value: T | undefined, name: string): T {
+  if (value === undefined) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function findUser(ctx: AppContext, ref: string) {
+  const user = ref.startsWith('u_')
+    ? await findUserById(ctx.db, ref)
+    : await findUserByAccount(ctx.db, toAccountKey(ref));
+  if (!user) throw new UsageError(`no user ${ref}`);
+  return user;
+}
+
+const date = (ms: number | null) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : '-');
+
+async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: Options): Promise<void> {
+  if (group === 'settings' && verb === 'list') {
+    for (const [k, v] of Object.entries(await findSettings(ctx))) console.log(`${k} = ${JSON.stringify(v)}`);
+  } else if (group === 'settings' && verb === 'set') {
+    const [key, value] = rest;
+    if (!key || value === undefined || !isSettingKey(key))
+      throw new UsageError(`unknown setting "${key ?? ''}"`);
+    console.log(`${key} = ${JSON.stringify(await updateSetting(ctx, key, value))}`);
+  } else if (group === 'redeem' && verb === 'create') {
+    const { codes } = await createRedeemBatch(ctx, {
+      kind: options.credits ? 'credits' : 'plan',
+      level: int(options, 'level'),
+      isAnnual: Boolean(options.annual),
+      months: int(options, 'months'),
+      days: int(options, 'days'),
+      credits: int(options, 'credits'),
+      count: required(int(options, 'count', 1), 'count'),
+      validDays: int(options, 'valid-days', 90)!,
+      note: options.note as string | undefined,
+    });
+    console.log(codes.join('\n'));
+  } else if (group === 'redeem' && verb === 'list') {
+    if (options.batch) {
+      for (const c of await listRedeemCodes(ctx, String(options.batch))) {
+        console.log(`${c.code}  ${c.used_by ? `used by ${c.used_by} at ${date(c.used_at)}` : 'unused'}`);
+      }
+    } else {
+      for (const b of await listRedeemBatches(ctx)) {
+        const what =
+          b.kind === 'credits'
+            ? `${b.credits} credits`
+            : `level ${b.level} ${b.months ? `${b.months} months` : `${b.days} days`}${b.is_annual ? ' annual' : ''}`;
+        console.log(
+          `${b.id}  ${what}  used ${b.used}/${b.count}  redeemable until ${date(b.expires_at)}${b.voided_at ? '  VOID' : ''}  ${b.note}`,
+        );
+      }
+    }
+  } else if (group === 'redeem' && verb === 'void') {
+    console.log(
+      (await voidRedeemBatch(ctx, required(options.batch as string, 'batch')))
+        ? 'voided'
+        : 'no such open batch',
+    );
+  } else if (group === 'credits' && verb === 'grant') {
+    const user = await findUser(ctx, required(options.user as string, 'user'));
+    const source = (options.source as 'gift' | 'topup' | 'refund' | undefined) ?? 'gift';
+    if (!['gift', 'topup', 'refund'].includes(source))
+      throw new UsageError('--source must be gift, topup or refund');
+    const days = int(options, 'days', source === 'topup' ? 730 : 30)!;
+    const lot = await grantCredits(ctx, {
+      userId: user.id,
+      source,
+      amount: required(int(options, 'amount'), 'amount'),
+      expiresAt: ctx.clock.now() + days * DAY_MS,
+      grantKey: `operator:${ctx.clock.now()}:${user.id}`,
+      remark: (options.note as string | undefined) ?? '运营发放',
+    });
+    console.log(`granted ${lot.amount} (${lot.source}) to ${user.id}, expires ${date(lot.expires_at)}`);
+  } else if (group === 'plan' && verb === 'set') {
+    const user = await findUser(ctx, required(options.user as string, 'user'));
+    const account = await grantMembership(ctx, {
+      userId: user.id,
+      level: required(int(options, 'level'), 'level'),
+      isAnnual: Boolean(options.annual),
+      months: int(options, 'months'),
+      days: int(options, 'days'),
+    });
+    console.log(`${user.id} is on level ${account.level} until ${date(account.expires_at)}`);
+  } else if (group === 'ledger') {
+    const user = await findUser(ctx, required(options.user as string, 'user'));
+    const bonus = await getTenantBonus(ctx, user.id);
+    console.log(`${user.id}  ${bonus.title} (level ${bonus.level}) until ${date(bonus.expired_time * 1000)}`);
+    console.log(
+      `balance ${bonus.credit_balance}, held ${bonus.held_credits}, credit_type ${bonus.credit_type}`,
+    );
+    const lots = await ctx.db
+      .selectFrom('credit_lots')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .orderBy('created_at')
+      .execute();
+    for (const l of lots) {
+      console.log(
+        `  lot ${l.id}  ${l.source}  ${l.remaining}/${l.amount}  ${date(l.effective_at)} → ${date(l.expires_at)}  ${l.remark}`,
+      );
+    }
+    const entries = await ctx.db
+      .selectFrom('credit_ledger')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .orderBy('created_at')
+      .execute();
+    for (const e of entries)
+      console.log(`  ${date(e.created_at)}  ${e.kind.padEnd(7)} ${String(e.delta).padStart(7)}  ${e.lot_id}`);
+  } else {
+    throw new UsageError(`unknown command "${[group, verb].filter(Boolean).join(' ')}"`);
   }
+}
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: process.argv.slice(2),
+    options: OPTIONS,
+    allowPositionals: true,
+  });
   const config = loadConfig();
   ensureDataDir(config);
   const database = openDatabase(config.database);
   try {
-    await migrateToLatest(database.db);
+    await prepareDatabase(database.db);
     const ctx = createContext({ config, database, clock: systemClock, log: createLogger('warn') });
-    if (verb === 'set') {
-      if (!key || value === undefined || !isSettingKey(key)) {
-        console.error(`Unknown setting "${key ?? ''}".\n${USAGE}`);
-        return 2;
-      }
-      console.log(`${key} = ${JSON.stringify(await updateSetting(ctx, key, value))}`);
-    } else {
-      for (const [k, v] of Object.entries(await findSettings(ctx)))
-        console.log(`${k} = ${JSON.stringify(v)}`);
-    }
+    await run(ctx, positionals, values);
     return 0;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\n\n${USAGE}`);
+    return 2;
   } finally {
     await database.close();
   }
 }
 
-run(process.argv.slice(2)).then(
+main().then(
   (code) => process.exit(code),
   (err) => {
     console.error(err instanceof Error ? err.message : err);

@@ -51,7 +51,7 @@ export function createContext(options: {
     ? createSmtpSender(config.SMTP_URL, config.MAIL_FROM)
     : createOutboxSender('mail', database.db, log, now);
   const secret = loadSigningSecret(config);
-  return {
+  const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
@@ -61,6 +61,7 @@ export function createContext(options: {
     sms,
     mail,
     storage: createStorage(config, secret, now),
-    jobs: createJobQueue({ db: database.db, clock, log, redisUrl: config.REDIS_URL }),
+    jobs: createJobQueue({ db: database.db, clock, log, redisUrl: config.REDIS_URL, app: () => ctx }),
   };
+  return ctx;
 }

@@ -3,9 +3,13 @@ import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, ensureDataDir, loadConfig } from './config.ts';
 import { createContext } from './context.ts';
-import { migrateToLatest, openDatabase } from './db/database.ts';
+import { openDatabase, prepareDatabase } from './db/database.ts';
+import { scheduleEvery } from './jobs/schedule.ts';
 import { createLogger } from './logger.ts';
 import { seedDemoAccount } from './modules/accounts/demo.ts';
+import { creditSweepJob } from './modules/credits/credits.jobs.ts';
+
+const CREDIT_SWEEP_EVERY_MS = 10 * 60_000;
 
 type Role = 'api' | 'worker' | 'all';
 
@@ -15,11 +19,15 @@ async function main(role: Role): Promise<void> {
   ensureDataDir(config);
   const log = createLogger(config.LOG_LEVEL);
   const database = openDatabase(config.database);
-  await migrateToLatest(database.db);
+  await prepareDatabase(database.db);
   const ctx = createContext({ config, database, clock: systemClock, log });
 
   const closers: Array<() => Promise<unknown>> = [];
-  if (role !== 'api') await ctx.jobs.startWorker({ concurrency: config.JOB_CONCURRENCY });
+  if (role !== 'api') {
+    await ctx.jobs.startWorker({ concurrency: config.JOB_CONCURRENCY });
+    const stopSweep = scheduleEvery(ctx.jobs, creditSweepJob, CREDIT_SWEEP_EVERY_MS, ctx.clock);
+    closers.push(async () => stopSweep());
+  }
   if (role !== 'worker') {
     await seedDemoAccount(ctx);
     const app = await buildApp(ctx);

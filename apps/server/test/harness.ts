@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.ts';
 import type { Clock } from '../src/clock.ts';
 import { type Config, ensureDataDir, loadConfig } from '../src/config.ts';
 import { type AppContext, createContext } from '../src/context.ts';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/db/database.ts';
+import { type DatabaseHandle, openDatabase, prepareDatabase } from '../src/db/database.ts';
 import { createLogger } from '../src/logger.ts';
 
 /** Which database the server tests run on: the test command runs the suite once per kind. */
@@ -87,7 +87,7 @@ export async function createTestServer(
   });
   ensureDataDir(config);
   const database = openDatabase(config.database);
-  await migrateToLatest(database.db);
+  await prepareDatabase(database.db);
   const clock = new TestClock();
   const ctx = createContext({ config, database, clock, log: createLogger(config.LOG_LEVEL) });
   const app = await buildApp(ctx);

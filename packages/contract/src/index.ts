@@ -4,13 +4,7 @@ export * as accountsCalls from './calls/accounts.ts';
 export { accountIdentifier, EMAIL_RE, PHONE_RE, VerificationScene } from './calls/accounts.ts';
 export type { JobView } from './calls/app.ts';
 export * as appCalls from './calls/app.ts';
-export * from './entities.ts';
-export * from './envelope.ts';
-export * from './errors.ts';
-export * from './helpers/mask.ts';
-export * from './helpers/speed.ts';
-export * from './helpers/time.ts';
-export * from './helpers/tts-cache-key.ts';
+export type { Consumption, CreditLot, Plan, TenantBonusWithPrevious } from './calls/credits.ts';
 export * as creditsCalls from './calls/credits.ts';
 export {
   CreditSource,
@@ -23,4 +17,10 @@ export {
   REDEEM_CODE_LENGTH,
   SUBSCRIPTION_SHORTCUT_LEVEL,
 } from './calls/credits.ts';
-export type { Consumption, CreditLot, Plan, TenantBonusWithPrevious } from './calls/credits.ts';
+export * from './entities.ts';
+export * from './envelope.ts';
+export * from './errors.ts';
+export * from './helpers/mask.ts';
+export * from './helpers/speed.ts';
+export * from './helpers/time.ts';
+export * from './helpers/tts-cache-key.ts';

@@ -1,6 +1,7 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { seedPlans } from '../modules/credits/plans.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
@@ -56,7 +57,13 @@ function withStatementCache(db: SqliteDatabase.Database, max = 1000): SqliteData
   return db;
 }
 
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+/** Migrations, then the reference rows every install needs (the plan ladder); safe to run from many processes. */
+export async function prepareDatabase(db: Kysely<Database>): Promise<void> {
+  await migrateToLatest(db);
+  await seedPlans(db);
+}
+
+async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

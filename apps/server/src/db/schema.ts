@@ -85,6 +85,119 @@ export interface FilesTable {
   created_at: number;
 }
 
+export interface PlansTable {
+  level: number;
+  title: string;
+  monthly_credits: number;
+  /** JSON array of strings */
+  features: string;
+}
+
+/**
+ * A user's plan. Absent or level 100: the free plan. Credits of a paid plan are issued one period
+ * at a time from the anchor (month-end clamped); `issued_periods` counts what was issued.
+ */
+export interface CreditAccountsTable {
+  user_id: string;
+  level: number;
+  is_annual: number;
+  anchor_at: number | null;
+  expires_at: number | null;
+  period_count: number;
+  period_unit: 'month' | 'day';
+  membership_id: string | null;
+  issued_periods: number;
+  /** JSON of the plan in force before this one ({level,title,expires_at,is_annual}) */
+  previous: string | null;
+  updated_at: number;
+}
+
+export interface CreditLotsTable {
+  id: string;
+  user_id: string;
+  source: 'membership' | 'topup' | 'gift' | 'redeem' | 'refund';
+  amount: number;
+  remaining: number;
+  effective_at: number;
+  expires_at: number;
+  created_at: number;
+  grant_key: string;
+  remark: string;
+}
+
+export interface CreditHoldsTable {
+  id: string;
+  user_id: string;
+  hold_key: string;
+  tool: string;
+  task_id: string;
+  task_name: string;
+  amount: number;
+  captured: number | null;
+  status: 'held' | 'captured' | 'released';
+  created_at: number;
+  settled_at: number | null;
+}
+
+export interface CreditHoldLotsTable {
+  hold_id: string;
+  lot_id: string;
+  amount: number;
+  /** Draw order, so a partial capture gives back the last-drawn credits first. */
+  seq: number;
+}
+
+export interface CreditLedgerTable {
+  id: string;
+  user_id: string;
+  lot_id: string;
+  /** grant +, hold −, release +, expire − */
+  kind: 'grant' | 'hold' | 'release' | 'expire';
+  delta: number;
+  hold_id: string | null;
+  created_at: number;
+}
+
+export interface RedeemBatchesTable {
+  id: string;
+  kind: 'plan' | 'credits';
+  level: number | null;
+  is_annual: number;
+  months: number | null;
+  days: number | null;
+  credits: number | null;
+  count: number;
+  expires_at: number;
+  note: string;
+  created_at: number;
+  voided_at: number | null;
+}
+
+export interface RedeemCodesTable {
+  code: string;
+  batch_id: string;
+  used_by: string | null;
+  used_at: number | null;
+}
+
+export interface RedeemAttemptsTable {
+  id: string;
+  user_id: string;
+  succeeded: number;
+  created_at: number;
+}
+
+export interface CreditExportsTable {
+  id: string;
+  user_id: string;
+  job_id: string;
+  start_time: number;
+  end_time: number;
+  file_key: string | null;
+  file_name: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -93,6 +206,16 @@ export interface Database {
   dev_outbox: DevOutboxTable;
   jobs: JobsTable;
   files: FilesTable;
+  plans: PlansTable;
+  credit_accounts: CreditAccountsTable;
+  credit_lots: CreditLotsTable;
+  credit_holds: CreditHoldsTable;
+  credit_hold_lots: CreditHoldLotsTable;
+  credit_ledger: CreditLedgerTable;
+  redeem_batches: RedeemBatchesTable;
+  redeem_codes: RedeemCodesTable;
+  redeem_attempts: RedeemAttemptsTable;
+  credit_exports: CreditExportsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -101,5 +224,8 @@ export type UserUpdate = Updateable<UsersTable>;
 export type RefreshToken = Selectable<RefreshTokensTable>;
 export type Job = Selectable<JobsTable>;
 export type StoredFile = Selectable<FilesTable>;
+export type CreditAccount = Selectable<CreditAccountsTable>;
+export type CreditLot = Selectable<CreditLotsTable>;
+export type CreditHold = Selectable<CreditHoldsTable>;
 // Keep Generated importable for later tables with database defaults.
 export type { Generated };

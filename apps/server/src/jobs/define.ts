@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AppContext } from '../context.ts';
 
 /** What a handler knows about the run it is part of. */
 export interface JobContext {
@@ -11,6 +12,8 @@ export interface JobContext {
   progress(percent: number): Promise<void>;
   /** Aborted when the worker shuts down before the handler finished; the job then runs again elsewhere. */
   signal: AbortSignal;
+  /** The application's services (database, storage, engines…) as the worker process built them. */
+  app: AppContext;
 }
 
 export interface JobDefinition<S extends z.ZodType = z.ZodType, R = unknown> {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
 import { createBullJobQueue } from './bullmq-queue.ts';
 import { createDbJobQueue } from './db-queue.ts';
@@ -21,11 +22,13 @@ export interface JobQueueOptions {
   leaseMs?: number;
   /** How often an idle embedded worker looks for due jobs (it is woken at once by local enqueues). */
   pollIntervalMs?: number;
+  /** The application context handed to job handlers. */
+  app?: () => AppContext;
 }
 
 export function createJobQueue(options: JobQueueOptions): JobQueue {
-  const { db, clock, log, redisUrl, prefix = 'vw', leaseMs = 30_000, pollIntervalMs = 500 } = options;
+  const { db, clock, log, app, redisUrl, prefix = 'vw', leaseMs = 30_000, pollIntervalMs = 500 } = options;
   return redisUrl
-    ? createBullJobQueue({ db, clock, log, leaseMs, redisUrl, prefix })
-    : createDbJobQueue({ db, clock, log, leaseMs, pollIntervalMs });
+    ? createBullJobQueue({ db, clock, log, app, leaseMs, redisUrl, prefix })
+    : createDbJobQueue({ db, clock, log, app, leaseMs, pollIntervalMs });
 }

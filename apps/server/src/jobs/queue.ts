@@ -2,6 +2,7 @@ import { namedErrorMessages } from '@vw/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
 import type { Job } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
@@ -42,6 +43,8 @@ export interface JobQueueDeps {
   log: FastifyBaseLogger;
   /** How long a worker that stops heartbeating keeps its job before another worker may take it. */
   leaseMs: number;
+  /** The application context handed to handlers (absent in queue-only tests). */
+  app?: () => AppContext;
 }
 
 export async function insertJob(
@@ -122,6 +125,10 @@ export async function executeJob(
     attempt: row.attempts,
     maxAttempts: row.max_attempts,
     signal,
+    get app() {
+      if (!deps.app) throw new Error('this job queue was created without an application context');
+      return deps.app();
+    },
     progress: async (percent) => {
       await deps.db
         .updateTable('jobs')

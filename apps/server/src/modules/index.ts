@@ -3,8 +3,10 @@ import type { AppContext } from '../context.ts';
 import { registerJobRoutes } from '../jobs/jobs.routes.ts';
 import { registerAccountRoutes } from './accounts/accounts.routes.ts';
 import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
+import { registerCreditRoutes } from './credits/credits.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
 import { registerFileRoutes } from './files/files.routes.ts';
+import { registerRedeemRoutes } from './redeem/redeem.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
 import { registerWebApp } from './web/web.routes.ts';
 
@@ -15,6 +17,8 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerAppConfigRoutes(app, ctx);
   registerFileRoutes(app, ctx);
   registerJobRoutes(app, ctx);
+  registerCreditRoutes(app, ctx);
+  registerRedeemRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);
 }

@@ -238,3 +238,19 @@ export const getPlans = defineCall({
   auth: 'user',
   data: z.object({ plans: z.array(plan) }),
 });
+
+/** Development only: spends credits as a finished task would (no tool spends yet in a fresh install). */
+export const devSpendCredits = defineCall({
+  operationId: 'devSpendCredits',
+  method: 'POST',
+  path: '/dev/credits/spend',
+  summary: '开发模式：模拟一次任务扣费',
+  tags: ['dev'],
+  auth: 'user',
+  body: z.object({
+    credits: z.number().int().min(1),
+    tool: CreditTool.default('tts'),
+    task_name: z.string().max(200).default('开发模式扣费'),
+  }),
+  data: z.object({ hold_id: z.string() }),
+});

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createTestDatabase, TEST_DB } from '../../../test/harness.ts';
-import { type Db, migrateToLatest, openDatabase } from '../../db/database.ts';
+import { type Db, openDatabase, prepareDatabase } from '../../db/database.ts';
 import type { Job } from '../../db/schema.ts';
 
 export interface JobTestDatabase {
@@ -30,7 +30,7 @@ export async function createJobTestDatabase(): Promise<JobTestDatabase> {
     return handle.db;
   };
   const db = open();
-  await migrateToLatest(db);
+  await prepareDatabase(db);
   return {
     target,
     db,

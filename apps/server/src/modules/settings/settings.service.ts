@@ -6,8 +6,37 @@ import { findAllSettings, findSetting, upsertSetting } from './settings.repo.ts'
  * Runtime settings an operator changes without a restart (CLI `settings set KEY VALUE`).
  * Each has a schema and a default; values are stored as JSON text.
  */
+const priceRule = z.object({
+  /** What the quantity counts: characters of text, seconds of media, or one task. */
+  basis: z.enum(['characters', 'seconds', 'task']),
+  /** Credits per `unit` of the basis, rounded up; never less than `minimum`. */
+  unit: z.number().positive(),
+  credits: z.number().int().min(0),
+  minimum: z.number().int().min(0),
+});
+export type PriceRule = z.infer<typeof priceRule>;
+
+/** One pricing table, shared by estimate and charge. */
+const DEFAULT_PRICING: Record<string, PriceRule> = {
+  tts: { basis: 'characters', unit: 10, credits: 1, minimum: 1 },
+  voice_changer: { basis: 'seconds', unit: 1, credits: 2, minimum: 2 },
+  voice_clone: { basis: 'task', unit: 1, credits: 500, minimum: 500 },
+  speech_to_text: { basis: 'seconds', unit: 60, credits: 10, minimum: 1 },
+  subtitle_ocr: { basis: 'seconds', unit: 60, credits: 20, minimum: 1 },
+  subtitle_erase: { basis: 'seconds', unit: 60, credits: 60, minimum: 10 },
+  dubbing: { basis: 'seconds', unit: 60, credits: 60, minimum: 10 },
+  video_translation: { basis: 'seconds', unit: 60, credits: 120, minimum: 20 },
+  audiobook: { basis: 'characters', unit: 10, credits: 1, minimum: 1 },
+  api: { basis: 'characters', unit: 10, credits: 1, minimum: 1 },
+};
+
 export const runtimeSettings = {
   voice_clone_switch: { schema: z.boolean(), default: false, description: '是否开放声音克隆' },
+  pricing: {
+    schema: z.record(z.string(), priceRule),
+    default: DEFAULT_PRICING,
+    description: '积分价格表（各工具按字符、秒或次计费）',
+  },
 } as const;
 export type SettingKey = keyof typeof runtimeSettings;
 type SettingValue<K extends SettingKey> = z.infer<(typeof runtimeSettings)[K]['schema']>;

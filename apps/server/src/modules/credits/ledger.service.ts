@@ -1,0 +1,243 @@
+import { ErrorCode } from '@vw/contract';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import type { CreditAccount, CreditHold, CreditLot } from '../../db/schema.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { AppError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import {
+  changeLotRemaining,
+  findDueLots,
+  findHoldByKey,
+  findHoldLots,
+  findLotByGrantKey,
+  findSpendableLots,
+  insertHold,
+  insertHoldLots,
+  insertLedger,
+  insertLot,
+  lockAccount,
+  settleHold,
+  sumHeld,
+  sumLedger,
+} from './credits.repo.ts';
+import { issueDuePeriods } from './membership.rules.ts';
+
+type Ctx = Pick<AppContext, 'db' | 'dbKind' | 'clock'>;
+type LedgerKind = 'grant' | 'hold' | 'release' | 'expire';
+
+/** The pieces of a transaction on one user's credits: the locked account and the time it runs at. */
+export interface AccountTx {
+  tx: Db;
+  account: CreditAccount;
+  now: number;
+}
+
+/**
+ * Runs `work` on a user's credits in one transaction, after catching up what is due: periods of a
+ * plan whose time has come are issued, the plan is ended when it expired, lots past their expiry
+ * are written off. Running the catch-up twice finds nothing left to do.
+ */
+export async function withCreditAccount<T>(
+  ctx: Ctx,
+  userId: string,
+  work: (a: AccountTx) => Promise<T>,
+): Promise<T> {
+  return inTransaction(ctx.db, ctx.dbKind, async (tx) => {
+    const now = ctx.clock.now();
+    const locked = await lockAccount(tx, ctx.dbKind, userId, now);
+    const account = await issueDuePeriods(tx, locked, now, grantLot);
+    await expireDueLots(tx, userId, now);
+    return work({ tx, account, now });
+  });
+}
+
+function ledgerRow(
+  userId: string,
+  lotId: string,
+  kind: LedgerKind,
+  delta: number,
+  holdId: string | null,
+  now: number,
+) {
+  return { id: newId('led'), user_id: userId, lot_id: lotId, kind, delta, hold_id: holdId, created_at: now };
+}
+
+export interface GrantInput {
+  userId: string;
+  source: CreditLot['source'];
+  amount: number;
+  /** Defaults to now; issuance passes the start of the period it issues. */
+  effectiveAt?: number;
+  expiresAt: number;
+  /** Idempotency: a second grant with the same key returns the first lot. */
+  grantKey: string;
+  remark: string;
+}
+
+/** Adds a lot inside an account transaction (issuance, purchases, redeem codes). */
+export async function grantLot(tx: Db, input: GrantInput, now: number): Promise<CreditLot> {
+  const existing = await findLotByGrantKey(tx, input.grantKey);
+  if (existing) return existing;
+  if (!Number.isInteger(input.amount) || input.amount <= 0) throw AppError.named('err_invalid_param');
+  const lot: CreditLot = {
+    id: newId('lot'),
+    user_id: input.userId,
+    source: input.source,
+    amount: input.amount,
+    remaining: input.amount,
+    effective_at: input.effectiveAt ?? now,
+    expires_at: input.expiresAt,
+    created_at: now,
+    grant_key: input.grantKey,
+    remark: input.remark,
+  };
+  await insertLot(tx, lot);
+  await insertLedger(tx, [ledgerRow(input.userId, lot.id, 'grant', lot.amount, null, now)]);
+  return lot;
+}
+
+export async function grantCredits(ctx: Ctx, input: GrantInput): Promise<CreditLot> {
+  return withCreditAccount(ctx, input.userId, ({ tx, now }) => grantLot(tx, input, now));
+}
+
+/** Writes off what is left of expired lots; credits held by running tasks are not in `remaining`. */
+async function expireDueLots(tx: Db, userId: string, now: number): Promise<void> {
+  const due = await findDueLots(tx, userId, now);
+  for (const lot of due) {
+    if (await changeLotRemaining(tx, lot.id, -lot.remaining)) {
+      await insertLedger(tx, [ledgerRow(userId, lot.id, 'expire', -lot.remaining, null, now)]);
+    }
+  }
+}
+
+export interface HoldInput {
+  userId: string;
+  /** Idempotency: the same key returns the same hold. */
+  holdKey: string;
+  amount: number;
+  tool: string;
+  taskId: string;
+  taskName: string;
+}
+
+/**
+ * Reserves credits for a task, drawing lots in spend order. Not enough → code 1010 and nothing
+ * written. Held credits leave the balance at once and come back only through release.
+ */
+export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHold> {
+  if (!Number.isInteger(input.amount) || input.amount <= 0) throw AppError.named('err_invalid_param');
+  return withCreditAccount(ctx, input.userId, async ({ tx, now }) => {
+    const existing = await findHoldByKey(tx, input.holdKey);
+    if (existing) {
+      if (existing.user_id !== input.userId) throw AppError.named('err_invalid_param');
+      return existing;
+    }
+    const lots = await findSpendableLots(tx, input.userId, now);
+    if (lots.reduce((sum, lot) => sum + lot.remaining, 0) < input.amount) {
+      throw AppError.code(ErrorCode.InsufficientBalance);
+    }
+    const hold: CreditHold = {
+      id: newId('hold'),
+      user_id: input.userId,
+      hold_key: input.holdKey,
+      tool: input.tool,
+      task_id: input.taskId,
+      task_name: input.taskName,
+      amount: input.amount,
+      captured: null,
+      status: 'held',
+      created_at: now,
+      settled_at: null,
+    };
+    await insertHold(tx, hold);
+    const drawn: Array<{ hold_id: string; lot_id: string; amount: number; seq: number }> = [];
+    let need = input.amount;
+    for (const lot of lots) {
+      if (need === 0) break;
+      const take = Math.min(lot.remaining, need);
+      if (!(await changeLotRemaining(tx, lot.id, -take)))
+        throw new Error(`lot ${lot.id} changed under a lock`);
+      drawn.push({ hold_id: hold.id, lot_id: lot.id, amount: take, seq: drawn.length });
+      need -= take;
+    }
+    await insertHoldLots(tx, drawn);
+    await insertLedger(
+      tx,
+      drawn.map((d) => ledgerRow(input.userId, d.lot_id, 'hold', -d.amount, hold.id, now)),
+    );
+    return hold;
+  });
+}
+
+/**
+ * Gives `amount` of a hold back to the lots it came from, last drawn first. Credits returned to a
+ * lot that expired meanwhile are written off at once: expiry never took them while they were held.
+ */
+async function giveBack(tx: Db, hold: CreditHold, amount: number, now: number): Promise<void> {
+  let left = amount;
+  const rows = [];
+  for (const drawn of await findHoldLots(tx, hold.id)) {
+    if (left === 0) break;
+    const back = Math.min(drawn.amount, left);
+    left -= back;
+    await changeLotRemaining(tx, drawn.lot_id, back);
+    rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'release', back, hold.id, now));
+    if (drawn.expires_at <= now) {
+      await changeLotRemaining(tx, drawn.lot_id, -back);
+      rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'expire', -back, hold.id, now));
+    }
+  }
+  await insertLedger(tx, rows);
+}
+
+async function settle(
+  ctx: Ctx,
+  holdKey: string,
+  outcome: (hold: CreditHold) => { status: 'captured' | 'released'; captured: number },
+): Promise<CreditHold> {
+  const hold = await ctx.db
+    .selectFrom('credit_holds')
+    .selectAll()
+    .where('hold_key', '=', holdKey)
+    .executeTakeFirst();
+  if (!hold) throw AppError.named('err_not_found');
+  return withCreditAccount(ctx, hold.user_id, async ({ tx, now }) => {
+    const current = (await findHoldByKey(tx, holdKey))!;
+    if (current.status !== 'held') return current; // settled before: idempotent
+    const result = outcome(current);
+    if (!(await settleHold(tx, current.id, { ...result, settled_at: now }))) return current;
+    await giveBack(tx, current, current.amount - result.captured, now);
+    return { ...current, ...result, settled_at: now };
+  });
+}
+
+/** Spends `amount` (≤ the hold) of a hold on success and gives the rest back. Idempotent. */
+export async function captureCredits(ctx: Ctx, holdKey: string, amount?: number): Promise<CreditHold> {
+  return settle(ctx, holdKey, (hold) => {
+    const captured = amount ?? hold.amount;
+    if (!Number.isInteger(captured) || captured < 0 || captured > hold.amount) {
+      throw AppError.named('err_invalid_param', '结算积分不能超过预扣积分');
+    }
+    return { status: 'captured', captured };
+  });
+}
+
+/** Gives a whole hold back (task failed; failure codes 1/3/4/5 refund). Idempotent. */
+export async function releaseCredits(ctx: Ctx, holdKey: string): Promise<CreditHold> {
+  return settle(ctx, holdKey, () => ({ status: 'released', captured: 0 }));
+}
+
+/** Hold and capture at once, for work that is done the moment it is paid for. */
+export async function spendCredits(ctx: Ctx, input: HoldInput): Promise<CreditHold> {
+  await holdCredits(ctx, input);
+  return captureCredits(ctx, input.holdKey);
+}
+
+/** Balance = the sum of the ledger; `held` is what running tasks have reserved. */
+export async function getBalance(ctx: Ctx, userId: string): Promise<{ balance: number; held: number }> {
+  return withCreditAccount(ctx, userId, async ({ tx }) => ({
+    balance: await sumLedger(tx, userId),
+    held: await sumHeld(tx, userId),
+  }));
+}

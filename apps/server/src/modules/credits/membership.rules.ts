@@ -1,0 +1,95 @@
+import type { Db } from '../../db/database.ts';
+import type { CreditAccount, CreditLot } from '../../db/schema.ts';
+import { addMonthsClamped, DAY_MS } from './calendar.ts';
+import { updateAccount } from './credits.repo.ts';
+import type { GrantInput } from './ledger.service.ts';
+import { getPlan } from './plans.ts';
+
+export const FREE_LEVEL = 100;
+
+/** Start of period `index` of a plan (month periods from the anchor, clamped; day plans have one). */
+export function periodStart(account: CreditAccount, index: number): number {
+  return account.period_unit === 'month' ? addMonthsClamped(account.anchor_at!, index) : account.anchor_at!;
+}
+
+export function planEnd(account: Pick<CreditAccount, 'anchor_at' | 'period_unit' | 'period_count'>): number {
+  return account.period_unit === 'month'
+    ? addMonthsClamped(account.anchor_at!, account.period_count)
+    : account.anchor_at! + account.period_count * DAY_MS;
+}
+
+function periodsOf(account: CreditAccount): number {
+  return account.period_unit === 'month' ? account.period_count : 1;
+}
+
+export function isPaid(account: CreditAccount, now: number): boolean {
+  return account.level > FREE_LEVEL && account.expires_at !== null && account.expires_at > now;
+}
+
+/**
+ * Issues every period of the plan whose start has come (each exactly once: the lot's grant key
+ * names the membership and the period), then ends a plan that has expired. Monthly credits expire
+ * at the end of their period; a day plan's credits (a trial) are prorated and last the plan.
+ */
+export async function issueDuePeriods(
+  tx: Db,
+  account: CreditAccount,
+  now: number,
+  grant: (tx: Db, input: GrantInput, now: number) => Promise<CreditLot>,
+): Promise<CreditAccount> {
+  if (account.level <= FREE_LEVEL || account.anchor_at === null || account.expires_at === null)
+    return account;
+  const plan = await getPlan(tx, account.level);
+  let issued = account.issued_periods;
+  while (issued < periodsOf(account) && periodStart(account, issued) <= now) {
+    const start = periodStart(account, issued);
+    const end =
+      account.period_unit === 'month'
+        ? Math.min(addMonthsClamped(account.anchor_at, issued + 1), account.expires_at)
+        : account.expires_at;
+    const amount =
+      account.period_unit === 'month'
+        ? plan.monthly_credits
+        : Math.round((plan.monthly_credits * account.period_count) / 30);
+    if (amount > 0) {
+      await grant(
+        tx,
+        {
+          userId: account.user_id,
+          source: 'membership',
+          amount,
+          effectiveAt: start,
+          expiresAt: end,
+          grantKey: `membership:${account.membership_id}:${issued}`,
+          remark: `${plan.title}第 ${issued + 1} 期积分`,
+        },
+        now,
+      );
+    }
+    issued += 1;
+  }
+  let next = { ...account, issued_periods: issued };
+  if (account.expires_at <= now) {
+    // The plan ended: back to the free plan, keeping it as the previous entry.
+    next = {
+      ...next,
+      level: FREE_LEVEL,
+      is_annual: 0,
+      anchor_at: null,
+      expires_at: null,
+      period_count: 0,
+      membership_id: null,
+      issued_periods: 0,
+      previous: JSON.stringify({
+        level: account.level,
+        title: plan.title,
+        expires_at: account.expires_at,
+        is_annual: account.is_annual,
+      }),
+    };
+  }
+  if (next.issued_periods !== account.issued_periods || next.level !== account.level) {
+    await updateAccount(tx, account.user_id, { ...next, updated_at: now });
+  }
+  return next;
+}

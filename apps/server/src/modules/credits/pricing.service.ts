@@ -1,0 +1,29 @@
+import type { CreditTool } from '@vw/contract';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { getSetting } from '../settings/settings.service.ts';
+import { getBalance } from './ledger.service.ts';
+
+export interface TaskQuantity {
+  characters?: number;
+  seconds?: number;
+}
+
+/** Credits a task costs by the pricing table in the runtime settings (estimate and charge use this). */
+export async function priceTask(ctx: AppContext, tool: CreditTool, quantity: TaskQuantity): Promise<number> {
+  const rule = (await getSetting(ctx, 'pricing'))[tool];
+  if (!rule) throw AppError.named('err_invalid_param', `价格表中没有 ${tool}`);
+  const amount = rule.basis === 'task' ? 1 : (quantity[rule.basis] ?? 0);
+  return Math.max(rule.minimum, Math.ceil(amount / rule.unit) * rule.credits);
+}
+
+export async function estimateTask(
+  ctx: AppContext,
+  userId: string,
+  tool: CreditTool,
+  quantity: TaskQuantity,
+) {
+  const credits = await priceTask(ctx, tool, quantity);
+  const { balance } = await getBalance(ctx, userId);
+  return { credits, balance, sufficient: balance >= credits };
+}
