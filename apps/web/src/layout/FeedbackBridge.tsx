@@ -1,6 +1,6 @@
 import { App } from 'antd';
 import { useEffect } from 'react';
-import { loadTenantBonus } from '@/lib/auth/session.ts';
+import { handleCreditShortage } from '@/lib/creditShortage.ts';
 import { http } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { openCreditTopUp, openUpgrade } from '@/stores/dialogs.ts';
@@ -11,38 +11,46 @@ const CREDIT_KEY = 'vw-credit-prompt';
 export function FeedbackBridge() {
   const { message } = App.useApp();
   useEffect(() => {
+    const d = zhCN.dialogs;
+    /** The insufficient-credits prompt with its top-up and upgrade links (one at a time). */
+    const showCreditPrompt = (level: 'warning' | 'error', lead?: string) => {
+      const open = (fn: () => void) => () => {
+        message.destroy(CREDIT_KEY);
+        fn();
+      };
+      message[level]({
+        key: CREDIT_KEY,
+        duration: 6,
+        content: (
+          <span className="vw-credit-prompt" data-testid="credit-prompt" data-level={level}>
+            {lead && <strong className="vw-credit-prompt-lead">{lead}</strong>}
+            {d.creditPromptBefore}
+            <button type="button" className="vw-link-btn" onClick={open(openCreditTopUp)}>
+              {d.creditPromptTopUp}
+            </button>
+            /
+            <button type="button" className="vw-link-btn" onClick={open(openUpgrade)}>
+              {d.creditPromptUpgrade}
+            </button>
+          </span>
+        ),
+      });
+    };
     http.hooks.onError = (display) => {
       if (display.kind === 'credit') {
-        const d = zhCN.dialogs;
-        const open = (fn: () => void) => () => {
-          message.destroy(CREDIT_KEY);
-          fn();
-        };
-        message.warning({
-          key: CREDIT_KEY,
-          duration: 6,
-          content: (
-            <span className="vw-credit-prompt" data-testid="credit-prompt">
-              {d.creditPromptBefore}
-              <button type="button" className="vw-link-btn" onClick={open(openCreditTopUp)}>
-                {d.creditPromptTopUp}
-              </button>
-              /
-              <button type="button" className="vw-link-btn" onClick={open(openUpgrade)}>
-                {d.creditPromptUpgrade}
-              </button>
-            </span>
-          ),
-        });
-        // A credit shortage means the balance shown is stale (spec §4, credits).
-        void loadTenantBonus();
+        showCreditPrompt('warning');
         return;
       }
       // The same text only once at a time: no toast storms when several calls fail together.
       message.error({ key: display.text, content: display.text });
     };
+    // Spec §4, credits: refetch the tenant bonus; plan credits exhausted → upload leavable + error.
+    http.hooks.onCreditShortage = () => {
+      void handleCreditShortage(() => showCreditPrompt('error', zhCN.credits.planCreditsExhausted));
+    };
     return () => {
       http.hooks.onError = undefined;
+      http.hooks.onCreditShortage = undefined;
     };
   }, [message]);
   return null;

@@ -1,8 +1,15 @@
+/**
+ * The dialogs the profile popup and the pages open, loaded only when one is first opened: redeem
+ * and balance detail (issue 4) and the payment dialog, still an honest placeholder until the
+ * payments issue builds it.
+ */
 import { Button, Modal, Result } from 'antd';
+import { BalanceDetailDialog } from '@/features/credits/BalanceDetailDialog.tsx';
+import { RedeemDialog } from '@/features/credits/RedeemDialog.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { useDialogStore } from '@/stores/dialogs.ts';
 
-/** Honest placeholders for dialogs later issues build; loaded only when one is opened. */
+/** An honest placeholder for a dialog a later issue builds. */
 function Unavailable({ title, text, onClose }: { title: string; text: string; onClose: () => void }) {
   return (
     <Result
@@ -39,31 +46,13 @@ export function PaymentDialogMount() {
 export function RedeemDialogMount() {
   const open = useDialogStore((s) => s.redeemOpen);
   const close = useDialogStore((s) => s.closeRedeem);
-  const d = zhCN.dialogs;
-  return (
-    <Modal
-      open={open}
-      onCancel={close}
-      footer={null}
-      width={480}
-      title={d.redeemTitle}
-      keyboard={false}
-      maskClosable={false}
-    >
-      <Unavailable title={d.redeemUnavailable} text={d.redeemUnavailableDesc} onClose={close} />
-    </Modal>
-  );
+  return <RedeemDialog open={open} onClose={close} />;
 }
 
 export function BalanceDetailMount() {
   const open = useDialogStore((s) => s.balanceDetailOpen);
   const close = useDialogStore((s) => s.closeBalanceDetail);
-  const d = zhCN.dialogs;
-  return (
-    <Modal open={open} onCancel={close} footer={null} width={520} title={d.balanceTitle}>
-      <Unavailable title={d.balanceUnavailable} text={d.balanceUnavailableDesc} onClose={close} />
-    </Modal>
-  );
+  return <BalanceDetailDialog open={open} onClose={close} />;
 }
 
 export default function PlaceholderDialogs() {

@@ -1,9 +1,17 @@
-import { accountsCalls, appCalls, EMAIL_RE as C_EMAIL, PHONE_RE as C_PHONE, UserType } from '@vw/contract';
+import {
+  accountsCalls,
+  appCalls,
+  EMAIL_RE as C_EMAIL,
+  PHONE_RE as C_PHONE,
+  creditsCalls,
+  UserType,
+} from '@vw/contract';
 import { describe, expect, it } from 'vitest';
 import { api, EMAIL_RE, PHONE_RE, USER_TYPE_REFUSED } from './api.ts';
+import * as credits from './credits.ts';
 
 describe('web call mirrors match the contract', () => {
-  const contract = { ...accountsCalls, ...appCalls } as unknown as Record<
+  const contract = { ...accountsCalls, ...appCalls, ...creditsCalls } as unknown as Record<
     string,
     { method: string; path: string }
   >;
@@ -18,5 +26,16 @@ describe('web call mirrors match the contract', () => {
     expect(PHONE_RE.source).toBe(C_PHONE.source);
     expect(EMAIL_RE.source).toBe(C_EMAIL.source);
     expect(USER_TYPE_REFUSED).toBe(UserType.Refused);
+  });
+  it('credit constants', () => {
+    expect(credits.CreditType).toEqual(creditsCalls.CreditType);
+    expect(credits.FREE_LEVEL).toBe(creditsCalls.FREE_LEVEL);
+    expect(credits.SUBSCRIPTION_SHORTCUT_LEVEL).toBe(creditsCalls.SUBSCRIPTION_SHORTCUT_LEVEL);
+    expect(credits.REDEEM_CODE_LENGTH).toBe(creditsCalls.REDEEM_CODE_LENGTH);
+    expect(credits.ExportTaskStatus).toEqual(creditsCalls.ExportTaskStatus);
+    expect(credits.creditSourceNames).toEqual(creditsCalls.creditSourceNames);
+    expect(credits.creditToolNames).toEqual(creditsCalls.creditToolNames);
+    expect(credits.creditSources).toEqual(creditsCalls.CreditSource.options);
+    expect(credits.creditTools).toEqual(creditsCalls.CreditTool.options);
   });
 });

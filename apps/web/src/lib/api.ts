@@ -1,4 +1,4 @@
-import type { accountsCalls, appCalls, CallBody, CallData, CallQuery, TenantBonus } from '@vw/contract';
+import type { accountsCalls, appCalls, CallBody, CallData, CallQuery, creditsCalls } from '@vw/contract';
 import { type RawEndpoint, rawEndpoint } from './http/client.ts';
 
 /**
@@ -16,6 +16,7 @@ const ref = <C extends { method: RawEndpoint['method']; path: string }>(
 
 type A = typeof accountsCalls;
 type P = typeof appCalls;
+type K = typeof creditsCalls;
 
 export const api = {
   sendVerificationCode: ref<A['sendVerificationCode']>('POST', '/accounts/v1/send_verification_code'),
@@ -35,18 +36,28 @@ export const api = {
   changePassword: ref<A['changePassword']>('POST', '/v1/user/change_password'),
   devOutbox: ref<A['devOutbox']>('GET', '/dev/outbox'),
   getAppConfig: ref<P['getAppConfig']>('GET', '/p1/appconfig/get_app_config'),
+  // credits and memberships (issue 4)
+  getTenantBonus: ref<K['getTenantBonus']>('GET', '/v1/tenant/get_tenant_bonus'),
+  getTenantBalance: ref<K['getTenantBalance']>('GET', '/v1/balance/get_tenant_balance'),
+  getEarnDetails: ref<K['getEarnDetails']>('GET', '/v1/balance/credit/earn-details'),
+  getConsumeDetails: ref<K['getConsumeDetails']>('GET', '/v1/balance/credit/consume-details'),
+  getCreditUsage: ref<K['getCreditUsage']>('POST', '/p1/balance/credit_usage'),
+  estimateCredits: ref<K['estimateCredits']>('POST', '/v1/balance/credit/estimate'),
+  downloadConsumeDetails: ref<K['downloadConsumeDetails']>(
+    'POST',
+    '/v1/balance/credit/download-consume-details',
+  ),
+  exportTaskStatus: ref<K['exportTaskStatus']>('POST', '/v1/balance/credit/export-task-status'),
+  useRedeemCode: ref<K['useRedeemCode']>('POST', '/v1/redeem/use'),
+  getPlans: ref<K['getPlans']>('GET', '/v1/tenant/get_plans'),
 };
 
 /**
  * Calls the shell loads at startup whose contract definitions arrive with later issues
- * (tenant bonus, voices, models, products). Until then they are typed here by hand and their
- * failures are tolerated silently.
+ * (voices, models, products). Until then they are typed here by hand and their failures are
+ * tolerated silently.
  */
 export const pendingCalls = {
-  getTenantBonus: rawEndpoint<TenantBonus | { tenant_bonus: TenantBonus }>(
-    'GET',
-    '/v1/tenant/get_tenant_bonus',
-  ),
   getDefaultVoice: rawEndpoint<{ default_voice_map: Record<string, unknown> }>(
     'GET',
     '/p1/voices/get_default_voice',

@@ -1,4 +1,4 @@
-import type { AppConfig, TenantBonus, UserInfo } from '@vw/contract';
+import type { AppConfig, TenantBonusWithPrevious, UserInfo } from '@vw/contract';
 import { useCatalogueStore } from '@/stores/data.ts';
 import { DEFAULT_APP_CONFIG, useUserStore } from '@/stores/user.ts';
 import { api, pendingCalls, USER_TYPE_REFUSED } from '../api.ts';
@@ -99,10 +99,9 @@ export function ensureAppConfig(): Promise<AppConfig> {
 }
 
 /** Tenant bonus; the free plan when the call fails (its errors are suppressed, spec §7). */
-export async function loadTenantBonus(): Promise<TenantBonus | null> {
+export async function loadTenantBonus(): Promise<TenantBonusWithPrevious | null> {
   try {
-    const data = await http.request(pendingCalls.getTenantBonus, {}, { suppressError: true });
-    const bonus = data && 'tenant_bonus' in data ? data.tenant_bonus : (data as TenantBonus);
+    const bonus = await http.request(api.getTenantBonus, {}, { suppressError: true });
     if (!bonus || typeof bonus.level !== 'number') throw new Error('no tenant bonus');
     useUserStore.getState().setTenantBonus(bonus);
     return bonus;

@@ -73,6 +73,11 @@ export interface HttpHooks {
   onAuthFailure?: () => void;
   /** A refresh succeeded: fresh tokens are stored; the user info came with them. */
   onSessionRefreshed?: (user: UserInfo) => void;
+  /**
+   * A call failed for lack of credits (spec §4, credits). Runs for every such failure, also when
+   * the request suppresses the general error message, so the balance shown is never stale.
+   */
+  onCreditShortage?: (error: ApiError, suppressed: boolean) => void;
 }
 
 export interface HttpClientOptions {
@@ -122,6 +127,7 @@ export class HttpClient {
 
   private fail(error: ApiError, options: RequestOptions): never {
     if (!options.suppressError && error.display.kind !== 'none') this.hooks.onError?.(error.display, error);
+    if (error.display.kind === 'credit') this.hooks.onCreditShortage?.(error, options.suppressError === true);
     throw error;
   }
 
@@ -214,6 +220,7 @@ export class HttpClient {
         type: detailType(data),
         display: describeEnvelopeError(code, msg, data),
         data,
+        serverMessage: msg,
       }),
       options,
     );

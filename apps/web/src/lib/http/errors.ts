@@ -66,6 +66,8 @@ export class ApiError extends Error {
   readonly type: string | undefined;
   readonly display: ErrorDisplay;
   readonly data: unknown;
+  /** The envelope's own `msg`, unmapped (some flows show "server msg or a fixed fallback"). */
+  readonly serverMessage: string | undefined;
 
   constructor(init: {
     kind: ApiErrorKind;
@@ -74,6 +76,7 @@ export class ApiError extends Error {
     type?: string;
     display: ErrorDisplay;
     data?: unknown;
+    serverMessage?: string;
   }) {
     super(init.display.text);
     this.name = 'ApiError';
@@ -83,11 +86,17 @@ export class ApiError extends Error {
     this.type = init.type;
     this.display = init.display;
     this.data = init.data;
+    this.serverMessage = init.serverMessage || undefined;
   }
 }
 
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
+}
+
+/** A credit-shortage error (spec §8: 1010, 422 err_balance_insufficient, "Balance not enough"). */
+export function isCreditShortage(e: unknown): boolean {
+  return isApiError(e) && e.display.kind === 'credit';
 }
 
 /** The message to show inline for any error thrown by a call. */
