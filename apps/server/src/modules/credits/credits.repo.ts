@@ -9,8 +9,14 @@ export async function findAccount(db: Db, userId: string): Promise<CreditAccount
   return db.selectFrom('credit_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
-/** Creates the free-plan row if missing, then locks it (PostgreSQL) for the rest of the transaction. */
+/** Locks the user's account row (PostgreSQL) for the transaction, creating a free-plan row the first time. */
 export async function lockAccount(tx: Db, kind: DbKind, userId: string, now: number): Promise<CreditAccount> {
+  const select = () => {
+    const query = tx.selectFrom('credit_accounts').selectAll().where('user_id', '=', userId);
+    return (kind === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  };
+  const existing = await select();
+  if (existing) return existing;
   await tx
     .insertInto('credit_accounts')
     .values({
@@ -28,9 +34,7 @@ export async function lockAccount(tx: Db, kind: DbKind, userId: string, now: num
     })
     .onConflict((oc) => oc.column('user_id').doNothing())
     .execute();
-  let query = tx.selectFrom('credit_accounts').selectAll().where('user_id', '=', userId);
-  if (kind === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirstOrThrow();
+  return (await select())!;
 }
 
 export async function updateAccount(tx: Db, userId: string, update: Partial<CreditAccount>): Promise<void> {
