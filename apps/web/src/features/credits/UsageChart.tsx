@@ -24,11 +24,11 @@ export const TOOL_COLORS: Record<CreditTool, string> = {
   api: '#64748b',
 };
 
-/** The smallest 1, 2 or 5 × 10^k at or above `n` (the y axis top). */
+/** The y axis top: the smallest 1, 2, 4, 6 or 8 × 10^k at or above `n`, so its quarters read well. */
 export function niceCeil(n: number): number {
   if (n <= 0) return 1;
   const exp = 10 ** Math.floor(Math.log10(n));
-  for (const m of [1, 2, 5, 10]) if (m * exp >= n) return m * exp;
+  for (const m of [1, 2, 4, 6, 8, 10]) if (m * exp >= n) return m * exp;
   return 10 * exp;
 }
 
