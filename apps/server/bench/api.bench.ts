@@ -35,7 +35,7 @@ async function waitFor(url: string, init?: RequestInit): Promise<void> {
 
 async function measure(title: string, url: string, headers: Record<string, string>) {
   // A short warm-up so JIT and caches are in the same state for both targets.
-  await autocannon({ url, method: 'POST', headers, connections: CONNECTIONS, duration: 2 });
+  await autocannon({ url, method: 'POST', headers, connections: CONNECTIONS, duration: 5 });
   const result = await autocannon({
     url,
     method: 'POST',

@@ -49,9 +49,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   const headers = securityHeaders();
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(headers);
-  });
   // With Redis the flood guard is shared by every API process.
   const redis = ctx.config.REDIS_URL
     ? new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: 1 })
@@ -76,12 +73,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.decorateRequest('user', null);
-  app.addHook('onRequest', async (request) => {
+  // One synchronous hook on the hot path: security headers, then the Bearer token.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headers);
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
     const uid = token ? ctx.accessTokens.verify(token) : null;
     if (uid) request.user = { uid };
-    else if (request.routeOptions.config.auth === 'user') throw AppError.unauthorized();
+    else if (request.routeOptions.config.auth === 'user') return done(AppError.unauthorized());
+    done();
   });
 
   app.setErrorHandler((error, request, reply) => {
