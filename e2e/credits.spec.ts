@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 
@@ -215,6 +215,14 @@ test('usage page shows the consumption and the export downloads an .xlsx file', 
   // Earn details list the grant and the redeemed membership credits.
   await page.getByRole('tab', { name: '获得明细' }).click();
   await expect(page.getByTestId('earn-table')).toContainText('500');
+  await expect(page.getByTestId('earn-table')).toContainText('会员积分');
+  await settle();
+  await page.getByTestId('earn-table').screenshot({ path: `${SHOTS}/usage-earn.png` });
+  // Filter by source.
+  await page.getByTestId('earn-source-filter').click();
+  await page.locator('.ant-select-item-option').filter({ hasText: '平台赠送' }).click();
+  await expect(page.getByTestId('earn-table')).not.toContainText('会员积分');
+  await expect(page.getByTestId('earn-table')).toContainText('500');
   await page.getByRole('tab', { name: '消耗明细' }).click();
   await shootFull('usage');
 
@@ -222,6 +230,12 @@ test('usage page shows the consumption and the export downloads an .xlsx file', 
   await page.getByTestId('export-consume').click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
+  // An .xlsx is a zip archive.
+  expect(
+    readFileSync(await file.path())
+      .subarray(0, 2)
+      .toString('latin1'),
+  ).toBe('PK');
   await expect(page.getByText('消耗明细已导出')).toBeVisible();
 });
 

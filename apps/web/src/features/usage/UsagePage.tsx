@@ -206,7 +206,8 @@ const consumeColumns: TableColumnsType<Consumption> = [
   {
     title: t.colStatus,
     dataIndex: 'status',
-    width: 96,
+    width: 116,
+    className: 'vw-col-gap',
     render: (s: Consumption['status']) => (
       <Tag color={statusColor[s]} bordered={false}>
         {t.status[s] ?? s}
@@ -248,7 +249,13 @@ const earnColumns: TableColumnsType<CreditLot> = [
     align: 'right',
     render: (v: number) => formatCredits(v),
   },
-  { title: t.colEffective, dataIndex: 'effective_time', width: 120, render: (v: number) => formatDate(v) },
+  {
+    title: t.colEffective,
+    dataIndex: 'effective_time',
+    width: 140,
+    className: 'vw-col-gap',
+    render: (v: number) => formatDate(v),
+  },
   {
     title: t.colExpiry,
     dataIndex: 'expired_time',
