@@ -21,7 +21,10 @@ const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/
 async function run(kind: 'sqlite' | 'postgres') {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vw-bench-credits-'));
   let dbName = '';
-  const env: Record<string, string> = { DATA_DIR: dataDir, JWT_SECRET: 'bench-secret-bench-secret-bench-secret!!' };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret!!',
+  };
   if (kind === 'postgres') {
     dbName = `vw_bench_${process.pid}`;
     const admin = new pg.Client({ connectionString: PG_ADMIN });
@@ -55,7 +58,14 @@ async function run(kind: 'sqlite' | 'postgres') {
     users.map(async (userId) => {
       for (let i = 0; Date.now() < deadline; i++) {
         const holdKey = `${userId}:${i}`;
-        await holdCredits(ctx, { userId, holdKey, amount: 3, tool: 'tts', taskId: holdKey, taskName: 'bench' });
+        await holdCredits(ctx, {
+          userId,
+          holdKey,
+          amount: 3,
+          tool: 'tts',
+          taskId: holdKey,
+          taskName: 'bench',
+        });
         await captureCredits(ctx, holdKey, 2);
         pairs++;
       }
@@ -71,7 +81,9 @@ async function run(kind: 'sqlite' | 'postgres') {
     .select((eb) => eb.fn.sum<number>('credit_ledger.delta').as('sum'))
     .groupBy(['credit_lots.id', 'credit_lots.remaining', 'credit_lots.amount'])
     .execute();
-  const bad = violations.filter((v) => Number(v.sum) !== v.remaining || v.remaining < 0 || v.remaining > v.amount);
+  const bad = violations.filter(
+    (v) => Number(v.sum) !== v.remaining || v.remaining < 0 || v.remaining > v.amount,
+  );
   const open = await database.db
     .selectFrom('credit_holds')
     .select((eb) => eb.fn.countAll<number>().as('n'))

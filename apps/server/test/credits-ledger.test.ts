@@ -152,7 +152,7 @@ describe('credit ledger (property-based)', () => {
               const { draws } = await snapshot(userId);
               const drawn = draws.filter((d) => d.hold_id === hold.id).sort((a, b) => a.seq - b.seq);
               expect(drawn.map((d) => d.lot_id)).toEqual(before.slice(0, drawn.length).map((l) => l.id));
-              drawn.slice(0, -1).forEach((d, i) => expect(d.amount).toBe(before[i].remaining));
+              for (const [i, d] of drawn.slice(0, -1).entries()) expect(d.amount).toBe(before[i].remaining);
             } else if (s.op === 'capture' && open.length) {
               const holdKey = open.shift()!;
               const hold = (await snapshot(userId)).holds.find((h) => h.hold_key === holdKey)!;

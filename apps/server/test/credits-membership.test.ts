@@ -75,7 +75,7 @@ describe('membership issuance', () => {
       '2026-12-31',
     ]);
     // Each month's credits expire when the next month starts; all are used up or expired now.
-    lots.slice(0, -1).forEach((lot, i) => expect(lot.expires_at).toBe(lots[i + 1].effective_at));
+    for (const [i, lot] of lots.slice(0, -1).entries()) expect(lot.expires_at).toBe(lots[i + 1].effective_at);
     expect(chinaDate(lots[11].expires_at)).toBe('2027-01-31');
     expect(lots.every((l) => l.amount === 8000 && l.remaining === 0)).toBe(true);
     const bonus = await getTenantBonus(server.ctx, 'u_annual');
@@ -244,9 +244,14 @@ describe('credits over HTTP', () => {
       body: range,
     });
     expect(started.body.code).toBe(0);
-    const second = await call(server.app, 'POST', '/v1/balance/credit/download-consume-details', { token, body: range });
+    const second = await call(server.app, 'POST', '/v1/balance/credit/download-consume-details', {
+      token,
+      body: range,
+    });
     expect(second.body.data.detail[0].type).toBe('err_task_running');
-    expect((await call(server.app, 'POST', '/v1/balance/credit/export-task-status', { token })).body.data.status).toBe(0);
+    expect(
+      (await call(server.app, 'POST', '/v1/balance/credit/export-task-status', { token })).body.data.status,
+    ).toBe(0);
     await server.ctx.jobs.startWorker({ concurrency: 1 });
     let status = await call(server.app, 'POST', '/v1/balance/credit/export-task-status', { token });
     for (let i = 0; i < 100 && status.body.data.status === 0; i++) {

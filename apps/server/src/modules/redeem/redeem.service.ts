@@ -67,21 +67,18 @@ export async function redeemCode(ctx: AppContext, userId: string, input: string)
         return { package_name: `${row.credits} 积分`, expire_time: Math.floor(lot.expires_at / 1000) };
       }
       const plan = await getPlan(account.tx, row.level!);
-      let membership;
-      try {
-        membership = await applyMembership(account, {
-          userId,
-          level: row.level!,
-          isAnnual: row.is_annual === 1,
-          months: row.months ?? undefined,
-          days: row.days ?? undefined,
-        });
-      } catch (error) {
+      const membership = await applyMembership(account, {
+        userId,
+        level: row.level!,
+        isAnnual: row.is_annual === 1,
+        months: row.months ?? undefined,
+        days: row.days ?? undefined,
+      }).catch((error: unknown) => {
         if (error instanceof AppError && error.code === ErrorCode.PlanBelowCurrentLevel) {
           fail(ErrorCode.PlanBelowCurrentLevel, '您已是会员用户，暂不支持兑换低版本套餐');
         }
         throw error;
-      }
+      });
       return {
         package_name: `${plan.title}${row.is_annual ? '年度' : ''}会员套餐`,
         expire_time: Math.floor(membership.expires_at! / 1000),
