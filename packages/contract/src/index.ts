@@ -17,6 +17,31 @@ export {
   REDEEM_CODE_LENGTH,
   SUBSCRIPTION_SHORTCUT_LEVEL,
 } from './calls/credits.ts';
+export type {
+  CharacterReading,
+  DictionaryEntry,
+  HistoryItem,
+  LanguageIcon,
+  Model,
+  TtsFormat,
+  TtsGenerateBody,
+  TtsSentence,
+  Voice,
+  VoiceLabels,
+} from './calls/tts.ts';
+export * as ttsCalls from './calls/tts.ts';
+export {
+  MAX_DICTIONARY_ENTRIES,
+  PREMIUM_VOICE_LEVEL,
+  TTS_HEADERS,
+  TTS_MAX_CHARS_BY_LEVEL,
+  TTS_SYNC_MAX_CHARS,
+  TtsFailureCode,
+  ttsMaxChars,
+  VoiceStatus,
+  voiceAgeNames,
+  voiceGenderNames,
+} from './calls/tts.ts';
 export * from './entities.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
@@ -24,3 +49,4 @@ export * from './helpers/mask.ts';
 export * from './helpers/speed.ts';
 export * from './helpers/time.ts';
 export * from './helpers/tts-cache-key.ts';
+export * from './helpers/tts-markup.ts';
