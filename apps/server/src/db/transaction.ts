@@ -9,15 +9,61 @@ import type { Db, DbKind } from './database.ts';
  */
 export async function inTransaction<T>(db: Db, kind: DbKind, work: (tx: Db) => Promise<T>): Promise<T> {
   if (kind === 'postgres') return db.transaction().execute(work);
-  return db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
-    try {
-      const result = await work(conn);
-      await sql`commit`.execute(conn);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(conn);
-      throw error;
-    }
+  return new Promise<T>((resolve, reject) => {
+    const queue = queues.get(db) ?? [];
+    queues.set(db, queue);
+    queue.push({ work, resolve, reject } as Pending);
+    if (!draining.has(db)) void drain(db);
   });
+}
+
+/**
+ * SQLite group commit. Writes go through one connection one at a time anyway, and the commit is
+ * their main cost, so transactions that arrive while one is running are run together: each in its
+ * own savepoint (a failure undoes only its own work), one COMMIT for all. Nobody hears "done" before
+ * that commit; if it fails, every transaction of the batch fails.
+ */
+interface Pending {
+  work: (tx: Db) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+const queues = new WeakMap<Db, Pending[]>();
+const draining = new WeakSet<Db>();
+const MAX_BATCH = 256;
+
+async function drain(db: Db): Promise<void> {
+  draining.add(db);
+  const queue = queues.get(db)!;
+  try {
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH);
+      await db.connection().execute(async (conn) => {
+        const outcomes: Array<() => void> = [];
+        try {
+          await sql`begin immediate`.execute(conn);
+          for (const item of batch) {
+            await sql`savepoint batch_item`.execute(conn);
+            try {
+              const value = await item.work(conn);
+              await sql`release batch_item`.execute(conn);
+              outcomes.push(() => item.resolve(value));
+            } catch (error) {
+              await sql`rollback to batch_item`.execute(conn);
+              await sql`release batch_item`.execute(conn);
+              outcomes.push(() => item.reject(error));
+            }
+          }
+          await sql`commit`.execute(conn);
+        } catch (error) {
+          await sql`rollback`.execute(conn).catch(() => {});
+          for (const item of batch) item.reject(error);
+          return;
+        }
+        for (const settle of outcomes) settle();
+      });
+    }
+  } finally {
+    draining.delete(db);
+  }
 }

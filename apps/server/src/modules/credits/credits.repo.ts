@@ -41,28 +41,17 @@ export async function updateAccount(tx: Db, userId: string, update: Partial<Cred
   await tx.updateTable('credit_accounts').set(update).where('user_id', '=', userId).execute();
 }
 
-export async function findSpendableLots(tx: Db, userId: string, now: number): Promise<CreditLot[]> {
+/** Every lot of the user with credits left, in spend order (the catch-up splits off the expired ones). */
+export async function findLotsWithCredits(tx: Db, userId: string): Promise<CreditLot[]> {
   return tx
     .selectFrom('credit_lots')
     .selectAll()
     .where('user_id', '=', userId)
     .where('remaining', '>', 0)
-    .where('effective_at', '<=', now)
-    .where('expires_at', '>', now)
     .orderBy('expires_at')
     .orderBy(SOURCE_RANK)
     .orderBy('created_at')
     .orderBy('id')
-    .execute();
-}
-
-export async function findDueLots(tx: Db, userId: string, now: number): Promise<CreditLot[]> {
-  return tx
-    .selectFrom('credit_lots')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('remaining', '>', 0)
-    .where('expires_at', '<=', now)
     .execute();
 }
 
@@ -108,19 +97,19 @@ export async function insertHold(tx: Db, hold: CreditHold): Promise<void> {
   await tx.insertInto('credit_holds').values(hold).execute();
 }
 
-/** Settles an open hold; false when it was settled already (compare-and-set). */
+/** Settles an open hold by its key; undefined when it was settled already (compare-and-set). */
 export async function settleHold(
   tx: Db,
-  holdId: string,
+  holdKey: string,
   update: { status: 'captured' | 'released'; captured: number; settled_at: number },
-): Promise<boolean> {
-  const result = await tx
+): Promise<CreditHold | undefined> {
+  return tx
     .updateTable('credit_holds')
     .set(update)
-    .where('id', '=', holdId)
+    .where('hold_key', '=', holdKey)
     .where('status', '=', 'held')
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function insertHoldLots(

@@ -7,11 +7,10 @@ import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import {
   changeLotRemaining,
-  findDueLots,
   findHoldByKey,
   findHoldLots,
   findLotByGrantKey,
-  findSpendableLots,
+  findLotsWithCredits,
   insertHold,
   insertHoldLots,
   insertLedger,
@@ -31,6 +30,8 @@ export interface AccountTx {
   tx: Db;
   account: CreditAccount;
   now: number;
+  /** Lots that can be spent now, in spend order (after the catch-up). */
+  spendable: CreditLot[];
 }
 
 /**
@@ -47,8 +48,25 @@ export async function withCreditAccount<T>(
     const now = ctx.clock.now();
     const locked = await lockAccount(tx, ctx.dbKind, userId, now);
     const account = await issueDuePeriods(tx, locked, now, grantLot);
-    await expireDueLots(tx, userId, now);
-    return work({ tx, account, now });
+    const spendable = [];
+    for (const lot of await findLotsWithCredits(tx, userId)) {
+      if (lot.expires_at <= now) await expireLot(tx, lot, now);
+      else if (lot.effective_at <= now) spendable.push(lot);
+    }
+    return work({ tx, account, now, spendable });
+  });
+}
+
+/** The account lock without the catch-up: settling a hold changes only what the hold drew. */
+async function withLockedAccount<T>(
+  ctx: Ctx,
+  userId: string,
+  work: (tx: Db, now: number) => Promise<T>,
+): Promise<T> {
+  return inTransaction(ctx.db, ctx.dbKind, async (tx) => {
+    const now = ctx.clock.now();
+    await lockAccount(tx, ctx.dbKind, userId, now);
+    return work(tx, now);
   });
 }
 
@@ -101,13 +119,10 @@ export async function grantCredits(ctx: Ctx, input: GrantInput): Promise<CreditL
   return withCreditAccount(ctx, input.userId, ({ tx, now }) => grantLot(tx, input, now));
 }
 
-/** Writes off what is left of expired lots; credits held by running tasks are not in `remaining`. */
-async function expireDueLots(tx: Db, userId: string, now: number): Promise<void> {
-  const due = await findDueLots(tx, userId, now);
-  for (const lot of due) {
-    if (await changeLotRemaining(tx, lot.id, -lot.remaining)) {
-      await insertLedger(tx, [ledgerRow(userId, lot.id, 'expire', -lot.remaining, null, now)]);
-    }
+/** Writes off what is left of an expired lot; credits held by running tasks are not in `remaining`. */
+async function expireLot(tx: Db, lot: CreditLot, now: number): Promise<void> {
+  if (await changeLotRemaining(tx, lot.id, -lot.remaining)) {
+    await insertLedger(tx, [ledgerRow(lot.user_id, lot.id, 'expire', -lot.remaining, null, now)]);
   }
 }
 
@@ -127,13 +142,12 @@ export interface HoldInput {
  */
 export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHold> {
   if (!Number.isInteger(input.amount) || input.amount <= 0) throw AppError.named('err_invalid_param');
-  return withCreditAccount(ctx, input.userId, async ({ tx, now }) => {
+  return withCreditAccount(ctx, input.userId, async ({ tx, now, spendable: lots }) => {
     const existing = await findHoldByKey(tx, input.holdKey);
     if (existing) {
       if (existing.user_id !== input.userId) throw AppError.named('err_invalid_param');
       return existing;
     }
-    const lots = await findSpendableLots(tx, input.userId, now);
     if (lots.reduce((sum, lot) => sum + lot.remaining, 0) < input.amount) {
       throw AppError.code(ErrorCode.InsufficientBalance);
     }
@@ -196,19 +210,16 @@ async function settle(
   holdKey: string,
   outcome: (hold: CreditHold) => { status: 'captured' | 'released'; captured: number },
 ): Promise<CreditHold> {
-  const hold = await ctx.db
-    .selectFrom('credit_holds')
-    .selectAll()
-    .where('hold_key', '=', holdKey)
-    .executeTakeFirst();
+  const hold = await findHoldByKey(ctx.db, holdKey);
   if (!hold) throw AppError.named('err_not_found');
-  return withCreditAccount(ctx, hold.user_id, async ({ tx, now }) => {
-    const current = (await findHoldByKey(tx, holdKey))!;
-    if (current.status !== 'held') return current; // settled before: idempotent
-    const result = outcome(current);
-    if (!(await settleHold(tx, current.id, { ...result, settled_at: now }))) return current;
-    await giveBack(tx, current, current.amount - result.captured, now);
-    return { ...current, ...result, settled_at: now };
+  if (hold.status !== 'held') return hold; // settled before: idempotent
+  const result = outcome(hold);
+  return withLockedAccount(ctx, hold.user_id, async (tx, now) => {
+    const settled = await settleHold(tx, holdKey, { ...result, settled_at: now });
+    if (!settled) return (await findHoldByKey(tx, holdKey))!; // another call settled it first
+    if (settled.captured! < settled.amount)
+      await giveBack(tx, settled, settled.amount - settled.captured!, now);
+    return settled;
   });
 }
 
