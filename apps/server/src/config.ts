@@ -56,6 +56,9 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: bool.default(false),
     WEB_DIST_DIR: z.string().default('apps/web/dist'),
+    SHERPA_ONNX_MODELS_DIR: z.string().optional(),
+    OPENAI_TTS_BASE_URL: optionalUrl,
+    OPENAI_TTS_API_KEY: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];

@@ -1,3 +1,4 @@
+import { createEngineRegistry, type EngineRegistry } from '@vw/engines';
 import type { FastifyBaseLogger } from 'fastify';
 import { createAliyunSmsSender } from './adapters/messaging/aliyun-sms.ts';
 import type { MessageSender } from './adapters/messaging/messaging.ts';
@@ -24,6 +25,8 @@ export interface AppContext {
   mail: MessageSender;
   storage: ObjectStorage;
   jobs: JobQueue;
+  /** Speech engines (created at start-up by createEnginesFromConfig; empty when not given). */
+  engines: EngineRegistry;
 }
 
 export function createContext(options: {
@@ -31,6 +34,7 @@ export function createContext(options: {
   database: DatabaseHandle;
   clock: Clock;
   log: FastifyBaseLogger;
+  engines?: EngineRegistry;
 }): AppContext {
   const { config, database, clock, log } = options;
   const now = () => clock.now();
@@ -62,6 +66,7 @@ export function createContext(options: {
     mail,
     storage: createStorage(config, secret, now),
     jobs: createJobQueue({ db: database.db, clock, log, redisUrl: config.REDIS_URL, app: () => ctx }),
+    engines: options.engines ?? createEngineRegistry([]),
   };
   return ctx;
 }

@@ -8,6 +8,8 @@ import { scheduleEvery } from './jobs/schedule.ts';
 import { createLogger } from './logger.ts';
 import { seedDemoAccount } from './modules/accounts/demo.ts';
 import { creditSweepJob } from './modules/credits/credits.jobs.ts';
+import { createEnginesFromConfig } from './modules/tts/tts.engines.ts';
+import { startVoicePreviews } from './modules/tts/voices.service.ts';
 
 const CREDIT_SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -20,7 +22,11 @@ async function main(role: Role): Promise<void> {
   const log = createLogger(config.LOG_LEVEL);
   const database = openDatabase(config.database);
   await prepareDatabase(database.db);
-  const ctx = createContext({ config, database, clock: systemClock, log });
+  const engines = await createEnginesFromConfig(config);
+  for (const p of engines.problems) log.warn({ engine: p.engine }, p.error.message);
+  const ctx = createContext({ config, database, clock: systemClock, log, engines });
+  // Preview clips of the voice catalogue are made once, by whichever worker takes the job.
+  await startVoicePreviews(ctx);
 
   const closers: Array<() => Promise<unknown>> = [];
   if (role !== 'api') {
@@ -42,6 +48,7 @@ async function main(role: Role): Promise<void> {
   }
   closers.push(() => ctx.jobs.close());
   closers.push(() => database.close());
+  closers.push(() => engines.close());
 
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'shutting down');

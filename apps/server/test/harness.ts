@@ -9,6 +9,7 @@ import { type Config, ensureDataDir, loadConfig } from '../src/config.ts';
 import { type AppContext, createContext } from '../src/context.ts';
 import { type DatabaseHandle, openDatabase, prepareDatabase } from '../src/db/database.ts';
 import { createLogger } from '../src/logger.ts';
+import { createEnginesFromConfig } from '../src/modules/tts/tts.engines.ts';
 
 /** Which database the server tests run on: the test command runs the suite once per kind. */
 export const TEST_DB = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
@@ -89,7 +90,8 @@ export async function createTestServer(
   const database = openDatabase(config.database);
   await prepareDatabase(database.db);
   const clock = new TestClock();
-  const ctx = createContext({ config, database, clock, log: createLogger(config.LOG_LEVEL) });
+  const engines = await createEnginesFromConfig(config);
+  const ctx = createContext({ config, database, clock, log: createLogger(config.LOG_LEVEL), engines });
   const app = await buildApp(ctx);
   extendApp?.(app);
   await app.ready();
@@ -103,6 +105,7 @@ export async function createTestServer(
       await ctx.jobs.close();
       await app.close();
       await database.close();
+      await engines.close();
       await testDb.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

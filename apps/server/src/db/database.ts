@@ -1,5 +1,14 @@
+import { createHash } from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  SqliteDialect,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import { seedPlans } from '../modules/credits/plans.ts';
 import { migrations } from './migrations/index.ts';
@@ -26,7 +35,7 @@ export function openDatabase(
     const pool = new pg.Pool({ connectionString: target.url, max: 20 });
     // An idle connection the server closes (restart, admin) must not crash the process.
     pool.on('error', (err) => console.error('PostgreSQL pool connection error:', err.message));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const sqlite = withStatementCache(new SqliteDatabase(target.file));
@@ -36,6 +45,34 @@ export function openDatabase(
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, kind: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Names every parameterised query after its text so that each connection parses and plans it once
+ * (node-postgres keeps the prepared statements per connection). The app has a few hundred distinct
+ * statements, and migrations run before any traffic.
+ */
+function withPreparedStatements(pool: pg.Pool): PostgresPool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name) {
+      name = `q${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  return {
+    async connect() {
+      const client = await pool.connect();
+      const query = (text: string, values?: unknown[]) =>
+        values && values.length > 0
+          ? client.query({ name: nameOf(text), text, values })
+          : client.query(text, values);
+      return { query, release: () => client.release() } as PostgresPoolClient;
+    },
+    end: () => pool.end(),
+  };
 }
 
 /**

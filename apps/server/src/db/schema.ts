@@ -198,6 +198,101 @@ export interface CreditExportsTable {
   created_at: number;
 }
 
+export interface VoicesTable {
+  voice_id: string;
+  /** null: the built-in catalogue; a user id: that user's own voice. */
+  owner_id: string | null;
+  engine: string;
+  /** JSON: the engine voice (EngineVoice of @vw/engines) */
+  engine_params: string;
+  /** JSON array of model ids, the first is the default */
+  model_ids: string;
+  name: string;
+  description: string;
+  gender: string;
+  language: string;
+  age: string;
+  accent: string;
+  style: string;
+  use_case: string;
+  preview_text: string;
+  preview_key: string | null;
+  required_level: number;
+  is_disabled: number;
+  /** 2 = published */
+  status: number;
+  sort: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface VoiceFavoritesTable {
+  user_id: string;
+  voice_id: string;
+  created_at: number;
+}
+
+export interface PronunciationEntriesTable {
+  user_id: string;
+  word: string;
+  /** tone-numbered pinyin, 'yin2 hang2' */
+  pinyin: string;
+  updated_at: number;
+}
+
+export interface TtsHistoryTable {
+  id: string;
+  user_id: string;
+  tool: string;
+  name: string;
+  text: string;
+  text_md5: string;
+  voice_id: string;
+  voice_name: string;
+  model_id: string;
+  speed: number;
+  pitch: number;
+  volume: number;
+  format: 'mp3' | 'wav';
+  characters: number;
+  credits: number;
+  /** ttsCacheKey of spec §3 */
+  cache_key: string;
+  /** MD5 of what else shapes the output (pitch, volume, format, dictionary entries used) */
+  options_key: string;
+  /** JSON: the synthesis plan (engine voice, dictionary snapshot) a resumed job reuses */
+  options: string;
+  hold_key: string | null;
+  task_id: string | null;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  progress: number;
+  sentences_total: number;
+  sentences_done: number;
+  failure_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  is_stale: number;
+  audio_key: string | null;
+  audio_size: number;
+  srt_key: string | null;
+  srt_size: number;
+  wav_key: string | null;
+  wav_size: number;
+  /** JSON array of TtsSentence */
+  sentences: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TtsSentencesTable {
+  history_id: string;
+  idx: number;
+  audio_key: string;
+  sample_rate: number;
+  samples: number;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -216,6 +311,11 @@ export interface Database {
   redeem_codes: RedeemCodesTable;
   redeem_attempts: RedeemAttemptsTable;
   credit_exports: CreditExportsTable;
+  voices: VoicesTable;
+  voice_favorites: VoiceFavoritesTable;
+  pronunciation_entries: PronunciationEntriesTable;
+  tts_history: TtsHistoryTable;
+  tts_sentences: TtsSentencesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -229,3 +329,5 @@ export type CreditLot = Selectable<CreditLotsTable>;
 export type CreditHold = Selectable<CreditHoldsTable>;
 // Keep Generated importable for later tables with database defaults.
 export type { Generated };
+export type VoiceRow = Selectable<VoicesTable>;
+export type TtsHistoryRow = Selectable<TtsHistoryTable>;

@@ -37,6 +37,11 @@ export const runtimeSettings = {
     default: DEFAULT_PRICING,
     description: '积分价格表（各工具按字符、秒或次计费）',
   },
+  sensitive_words: {
+    schema: z.array(z.string()),
+    default: [] as string[],
+    description: '敏感词列表（文字转语音等：命中即拒绝，失败码 3，积分退还）',
+  },
 } as const;
 export type SettingKey = keyof typeof runtimeSettings;
 type SettingValue<K extends SettingKey> = z.infer<(typeof runtimeSettings)[K]['schema']>;
