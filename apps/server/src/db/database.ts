@@ -65,11 +65,10 @@ function withPreparedStatements(pool: pg.Pool): PostgresPool {
   return {
     async connect() {
       const client = await pool.connect();
-      const query = (text: string, values?: unknown[]) =>
-        values && values.length > 0
-          ? client.query({ name: nameOf(text), text, values })
-          : client.query(text, values);
-      return { query, release: () => client.release() } as PostgresPoolClient;
+      // Kysely calls query(sql, parameters); cursors (streaming) are not used by the app.
+      const query = (text: string, values: unknown[]) =>
+        values.length > 0 ? client.query({ name: nameOf(text), text, values }) : client.query(text);
+      return { query, release: () => client.release() } as unknown as PostgresPoolClient;
     },
     end: () => pool.end(),
   };

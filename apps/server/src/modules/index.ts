@@ -7,6 +7,7 @@ import { registerCreditRoutes } from './credits/credits.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
 import { registerFileRoutes } from './files/files.routes.ts';
 import { registerRedeemRoutes } from './redeem/redeem.routes.ts';
+import { registerTtsRoutes } from './tts/tts.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
 import { registerWebApp } from './web/web.routes.ts';
 
@@ -19,6 +20,7 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerJobRoutes(app, ctx);
   registerCreditRoutes(app, ctx);
   registerRedeemRoutes(app, ctx);
+  await registerTtsRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);
 }

@@ -6,6 +6,7 @@ import type { TtsHistoryRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
+import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
 import {
   deleteFinishedSentences,
   deleteHistoryRows,
@@ -26,7 +27,8 @@ const sec = (ms: number) => Math.floor(ms / 1000);
 
 async function toItem(ctx: AppContext, row: TtsHistoryRow, withSentences = false): Promise<HistoryItem> {
   const files: HistoryItem['files'] = [];
-  if (row.audio_key) files.push({ name: row.audio_key, kind: 'audio', format: row.format, size: row.audio_size });
+  if (row.audio_key)
+    files.push({ name: row.audio_key, kind: 'audio', format: row.format, size: row.audio_size });
   if (row.wav_key) files.push({ name: row.wav_key, kind: 'audio', format: 'wav', size: row.wav_size });
   if (row.srt_key) files.push({ name: row.srt_key, kind: 'srt', format: 'srt', size: row.srt_size });
   const sign = (key: string | null) =>
@@ -56,7 +58,9 @@ async function toItem(ctx: AppContext, row: TtsHistoryRow, withSentences = false
     files,
     audio_url: await sign(row.audio_key),
     srt_url: await sign(row.srt_key),
-    ...(withSentences ? { sentences: row.sentences ? (JSON.parse(row.sentences) as TtsSentence[]) : [] } : {}),
+    ...(withSentences
+      ? { sentences: row.sentences ? (JSON.parse(row.sentences) as TtsSentence[]) : [] }
+      : {}),
     created_time: sec(row.created_at),
     updated_time: sec(row.updated_at),
   };
@@ -149,7 +153,11 @@ async function removeFilesOf(ctx: AppContext, row: TtsHistoryRow) {
 }
 
 /** Files first, then rows (a failed row delete leaves the item visible to retry). Running items are refused. */
-export async function deleteHistory(ctx: AppContext, userId: string, ids: string[]): Promise<{ deleted: number }> {
+export async function deleteHistory(
+  ctx: AppContext,
+  userId: string,
+  ids: string[],
+): Promise<{ deleted: number }> {
   const rows: TtsHistoryRow[] = [];
   for (const id of ids) {
     const row = await findHistoryOfOwner(ctx.db, userId, id);
@@ -206,7 +214,10 @@ export async function getDownloadUrl(
   }
   const ext = key.split('.').pop()!;
   const fileName = `${safeName(input.file_name?.replace(/\.[a-z0-9]+$/i, '') || row.name)}.${ext}`;
-  const url = await ctx.storage.signedUrl(key, { expiresInSeconds: DOWNLOAD_LINK_SECONDS, downloadName: fileName });
+  const url = await ctx.storage.signedUrl(key, {
+    expiresInSeconds: DOWNLOAD_LINK_SECONDS,
+    downloadName: fileName,
+  });
   return { url, file_name: fileName, expire_time: sec(ctx.clock.now()) + DOWNLOAD_LINK_SECONDS };
 }
 
@@ -221,7 +232,8 @@ export async function regenerateSentence(
   input: { history_id: string; sentence_index: number; text?: string },
 ): Promise<{ item: HistoryItem; credits: number }> {
   const row = await getOwnedHistory(ctx, userId, input.history_id);
-  if (row.status !== 'succeeded' || !row.audio_key || !row.sentences) throw AppError.named('err_task_pending');
+  if (row.status !== 'succeeded' || !row.audio_key || !row.sentences)
+    throw AppError.named('err_task_pending');
   const sentences = JSON.parse(row.sentences) as TtsSentence[];
   const target = sentences[input.sentence_index];
   if (!target) throw AppError.named('err_invalid_param');
@@ -231,13 +243,19 @@ export async function regenerateSentence(
   if (characters === 0) throw AppError.named('err_invalid_param', '没有要合成的文字');
   const units = planSentences(newText, plan.inlinePinyin);
   // The current dictionary (a fixed polyphone is the usual reason to regenerate).
-  const { entriesUsedBy, getDictionary } = await import('./dictionary.service.ts');
   plan.dictionary = plan.inlinePinyin ? entriesUsedBy(await getDictionary(ctx, userId), newText) : {};
 
   const price = await priceTask(ctx, 'tts', { characters });
   const holdKey = `tts:${row.id}:s${input.sentence_index}:${ctx.clock.now()}`;
   if (price > 0) {
-    await holdCredits(ctx, { userId, holdKey, amount: price, tool: 'tts', taskId: row.id, taskName: `${row.name}（重新生成一句）` });
+    await holdCredits(ctx, {
+      userId,
+      holdKey,
+      amount: price,
+      tool: 'tts',
+      taskId: row.id,
+      taskName: `${row.name}（重新生成一句）`,
+    });
   }
   try {
     const parts: Pcm[] = [];
@@ -269,9 +287,20 @@ export async function regenerateSentence(
     const next = sentences.map((s, i) => {
       if (i < input.sentence_index) return s;
       if (i === input.sentence_index) {
-        return { ...s, text: newText, end: s.start + newText.length, end_ms: s.start_ms + (inserted / rate) * 1000 };
+        return {
+          ...s,
+          text: newText,
+          end: s.start + newText.length,
+          end_ms: s.start_ms + (inserted / rate) * 1000,
+        };
       }
-      return { ...s, start: s.start + shiftChars, end: s.end + shiftChars, start_ms: s.start_ms + shiftMs, end_ms: s.end_ms + shiftMs };
+      return {
+        ...s,
+        start: s.start + shiftChars,
+        end: s.end + shiftChars,
+        start_ms: s.start_ms + shiftMs,
+        end_ms: s.end_ms + shiftMs,
+      };
     });
     const all = planSentences(text, plan.inlinePinyin);
     const srt = Buffer.from(
@@ -289,7 +318,12 @@ export async function regenerateSentence(
       text_md5: textMd5,
       characters: countTtsCharacters(text),
       credits: row.credits + price,
-      cache_key: ttsCacheKey({ text_md5: textMd5, voice_id: row.voice_id, model_id: row.model_id, speed: row.speed }),
+      cache_key: ttsCacheKey({
+        text_md5: textMd5,
+        voice_id: row.voice_id,
+        model_id: row.model_id,
+        speed: row.speed,
+      }),
       audio_key: key,
       audio_size: bytes.length,
       srt_key: srtKey,
@@ -298,11 +332,15 @@ export async function regenerateSentence(
       wav_size: 0,
       duration_ms: (samples.length / rate) * 1000,
       sentences: JSON.stringify(next),
-      options: JSON.stringify({ ...plan, dictionary: { ...JSON.parse(row.options).dictionary, ...plan.dictionary } }),
+      options: JSON.stringify({
+        ...plan,
+        dictionary: { ...JSON.parse(row.options).dictionary, ...plan.dictionary },
+      }),
       updated_at: ctx.clock.now(),
     };
     await updateHistory(ctx.db, row.id, update);
-    for (const old of [row.audio_key, row.srt_key, row.wav_key]) if (old) await ctx.storage.remove(old).catch(() => {});
+    for (const old of [row.audio_key, row.srt_key, row.wav_key])
+      if (old) await ctx.storage.remove(old).catch(() => {});
     if (price > 0) await captureCredits(ctx, holdKey);
     return { item: await toItem(ctx, { ...row, ...update } as TtsHistoryRow, true), credits: price };
   } catch (err) {

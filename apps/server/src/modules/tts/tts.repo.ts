@@ -15,7 +15,11 @@ export async function findHistoryById(db: Db, id: string): Promise<TtsHistoryRow
   return db.selectFrom('tts_history').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findHistoryOfOwner(db: Db, userId: string, id: string): Promise<TtsHistoryRow | undefined> {
+export async function findHistoryOfOwner(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<TtsHistoryRow | undefined> {
   return db
     .selectFrom('tts_history')
     .selectAll()
@@ -24,7 +28,11 @@ export async function findHistoryOfOwner(db: Db, userId: string, id: string): Pr
     .executeTakeFirst();
 }
 
-export async function findHistoryByTask(db: Db, userId: string, taskId: string): Promise<TtsHistoryRow | undefined> {
+export async function findHistoryByTask(
+  db: Db,
+  userId: string,
+  taskId: string,
+): Promise<TtsHistoryRow | undefined> {
   return db
     .selectFrom('tts_history')
     .selectAll()
@@ -73,7 +81,11 @@ export async function findHistoryPage(
 }
 
 /** The owner's row holding this stored file (audio, subtitles or a WAV copy). */
-export async function findHistoryByFile(db: Db, userId: string, key: string): Promise<TtsHistoryRow | undefined> {
+export async function findHistoryByFile(
+  db: Db,
+  userId: string,
+  key: string,
+): Promise<TtsHistoryRow | undefined> {
   return db
     .selectFrom('tts_history')
     .selectAll()
@@ -93,12 +105,24 @@ export async function deleteHistoryRows(db: Db, userId: string, ids: string[]): 
 }
 
 export async function findFinishedSentences(db: Db, historyId: string) {
-  return db.selectFrom('tts_sentences').selectAll().where('history_id', '=', historyId).orderBy('idx').execute();
+  return db
+    .selectFrom('tts_sentences')
+    .selectAll()
+    .where('history_id', '=', historyId)
+    .orderBy('idx')
+    .execute();
 }
 
 export async function insertFinishedSentence(
   db: Db,
-  row: { history_id: string; idx: number; audio_key: string; sample_rate: number; samples: number; created_at: number },
+  row: {
+    history_id: string;
+    idx: number;
+    audio_key: string;
+    sample_rate: number;
+    samples: number;
+    created_at: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('tts_sentences')

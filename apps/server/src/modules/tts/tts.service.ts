@@ -128,7 +128,12 @@ export async function generateSpeech(
   const inlinePinyin = isMandarinPlan(voice.engineVoice, language);
   const plain = stripTtsMarkup(input.text);
   const dictionary = inlinePinyin ? entriesUsedBy(await getDictionary(ctx, userId), plain) : {};
-  const cacheKey = ttsCacheKey({ text_md5: textMd5, voice_id: voice.row.voice_id, model_id: voice.modelId, speed });
+  const cacheKey = ttsCacheKey({
+    text_md5: textMd5,
+    voice_id: voice.row.voice_id,
+    model_id: voice.modelId,
+    speed,
+  });
   const optionsKey = md5(
     JSON.stringify([input.pitch, input.volume, input.format, Object.entries(dictionary).sort()]),
   );
@@ -139,7 +144,10 @@ export async function generateSpeech(
     if (hit) {
       await updateHistory(ctx.db, hit.id, { updated_at: ctx.clock.now() });
       if (asTask) {
-        return { kind: 'task', data: { task_id: hit.task_id ?? hit.id, history_id: hit.id, credits: 0, cache_hit: true } };
+        return {
+          kind: 'task',
+          data: { task_id: hit.task_id ?? hit.id, history_id: hit.id, credits: 0, cache_hit: true },
+        };
       }
       const body = await ctx.storage.read(hit.audio_key!);
       reply
@@ -217,7 +225,11 @@ export async function generateSpeech(
   }
 
   if (asTask) {
-    const job = await ctx.jobs.enqueue(ttsSynthesisJob, { history_id: row.id }, { ownerId: userId, idempotencyKey: `tts:${row.id}` });
+    const job = await ctx.jobs.enqueue(
+      ttsSynthesisJob,
+      { history_id: row.id },
+      { ownerId: userId, idempotencyKey: `tts:${row.id}` },
+    );
     await updateHistory(ctx.db, row.id, { task_id: job.id });
     return { kind: 'task', data: { task_id: job.id, history_id: row.id, credits: price, cache_hit: false } };
   }
@@ -239,7 +251,10 @@ export async function failSynthesis(ctx: AppContext, row: TtsHistoryRow, code: n
 function failureOf(err: unknown): { code: number; message: string } {
   if (isEngineError(err)) {
     const unsupported = err.code === 'invalid_request' && /语言|speak/.test(err.zh + err.en);
-    return { code: unsupported ? TtsFailureCode.UnsupportedLanguage : TtsFailureCode.GenerationFailed, message: err.zh };
+    return {
+      code: unsupported ? TtsFailureCode.UnsupportedLanguage : TtsFailureCode.GenerationFailed,
+      message: err.zh,
+    };
   }
   return { code: TtsFailureCode.GenerationFailed, message: '生成语音失败' };
 }
@@ -269,17 +284,31 @@ export async function synthesizeUnit(
 
 const ms = (samples: number, rate: number) => (samples / rate) * 1000;
 
-function sentencesOf(row: Pick<TtsHistoryRow, 'text'>, units: SentenceUnit[], lengths: number[], rate: number): TtsSentence[] {
+function sentencesOf(
+  row: Pick<TtsHistoryRow, 'text'>,
+  units: SentenceUnit[],
+  lengths: number[],
+  rate: number,
+): TtsSentence[] {
   let at = 0;
   return units.map((u, i) => {
     const startMs = ms(at, rate);
     at += lengths[i];
-    return { index: i, text: row.text.slice(u.start, u.end), start: u.start, end: u.end, start_ms: startMs, end_ms: ms(at, rate) };
+    return {
+      index: i,
+      text: row.text.slice(u.start, u.end),
+      start: u.start,
+      end: u.end,
+      start_ms: startMs,
+      end_ms: ms(at, rate),
+    };
   });
 }
 
 export function srtOf(units: Pick<SentenceUnit, 'plain'>[], sentences: TtsSentence[]): string {
-  return toSrt(sentences.map((s, i) => ({ startMs: s.start_ms, endMs: s.end_ms, text: units[i]?.plain ?? s.text })));
+  return toSrt(
+    sentences.map((s, i) => ({ startMs: s.start_ms, endMs: s.end_ms, text: units[i]?.plain ?? s.text })),
+  );
 }
 
 /**
@@ -299,7 +328,12 @@ async function streamSynthesis(
   } catch (err) {
     const f = failureOf(err);
     await failSynthesis(ctx, row, f.code, f.message);
-    throw AppError.named(f.code === TtsFailureCode.UnsupportedLanguage ? 'err_target_language_not_supported' : 'err_generate_voice_failed', f.message);
+    throw AppError.named(
+      f.code === TtsFailureCode.UnsupportedLanguage
+        ? 'err_target_language_not_supported'
+        : 'err_generate_voice_failed',
+      f.message,
+    );
   }
   const rate = first.sampleRate;
   const out = new PassThrough();
@@ -325,7 +359,8 @@ async function streamSynthesis(
   const lengths: number[] = [];
   try {
     if (row.format === 'mp3') {
-      const encoder: AudioEncoder = ctx.encoders?.take(rate) ?? createAudioEncoder({ format: 'mp3', sampleRate: rate });
+      const encoder: AudioEncoder =
+        ctx.encoders?.take(rate) ?? createAudioEncoder({ format: 'mp3', sampleRate: rate });
       encoder.output.on('data', emit);
       const ended = new Promise<void>((resolve, reject) => {
         encoder.output.once('end', resolve);
@@ -402,13 +437,23 @@ async function readAll(stream: Readable): Promise<Buffer> {
  * cut short (crash, deploy) resumes after the last finished sentence. Then the sentences are encoded
  * in order into one file, the credits captured and the working files removed.
  */
-export async function runSynthesisTask(ctx: AppContext, historyId: string, signal?: AbortSignal, progress?: (pct: number) => Promise<void>) {
+export async function runSynthesisTask(
+  ctx: AppContext,
+  historyId: string,
+  signal?: AbortSignal,
+  progress?: (pct: number) => Promise<void>,
+) {
   const row = await findHistoryById(ctx.db, historyId);
   if (!row || row.status === 'succeeded' || row.status === 'failed') return { skipped: true };
   const plan = JSON.parse(row.options) as SynthesisPlan;
   const units = planSentences(row.text, plan.inlinePinyin);
   const finished = new Map((await findFinishedSentences(ctx.db, row.id)).map((s) => [s.idx, s]));
-  await updateHistory(ctx.db, row.id, { status: 'running', sentences_total: units.length, sentences_done: finished.size, updated_at: ctx.clock.now() });
+  await updateHistory(ctx.db, row.id, {
+    status: 'running',
+    sentences_total: units.length,
+    sentences_done: finished.size,
+    updated_at: ctx.clock.now(),
+  });
 
   let lastReport = 0;
   for (const unit of units) {
@@ -417,14 +462,25 @@ export async function runSynthesisTask(ctx: AppContext, historyId: string, signa
     const pcm = await synthesizeUnit(ctx, plan, row, unit, signal);
     const key = workKey(row, unit.index);
     await ctx.storage.put(key, pcmToBuffer(pcm), 'application/octet-stream');
-    const entry = { history_id: row.id, idx: unit.index, audio_key: key, sample_rate: pcm.sampleRate, samples: pcm.samples.length, created_at: ctx.clock.now() };
+    const entry = {
+      history_id: row.id,
+      idx: unit.index,
+      audio_key: key,
+      sample_rate: pcm.sampleRate,
+      samples: pcm.samples.length,
+      created_at: ctx.clock.now(),
+    };
     await insertFinishedSentence(ctx.db, entry);
     finished.set(unit.index, entry);
     const now = Date.now();
     if (now - lastReport > 500 || finished.size === units.length) {
       lastReport = now;
       const pct = Math.floor((finished.size / units.length) * 90);
-      await updateHistory(ctx.db, row.id, { sentences_done: finished.size, progress: pct, updated_at: ctx.clock.now() });
+      await updateHistory(ctx.db, row.id, {
+        sentences_done: finished.size,
+        progress: pct,
+        updated_at: ctx.clock.now(),
+      });
       await progress?.(pct);
     }
   }
@@ -446,7 +502,8 @@ export async function runSynthesisTask(ctx: AppContext, historyId: string, signa
       await encoder.end();
     } else {
       stored.write(wavHeader(lengths.reduce((a, b) => a + b, 0) * 2, rate));
-      for (const unit of units) stored.write(await readAll(await ctx.storage.read(finished.get(unit.index)!.audio_key)));
+      for (const unit of units)
+        stored.write(await readAll(await ctx.storage.read(finished.get(unit.index)!.audio_key)));
       stored.end();
     }
     const { size } = await storing;
@@ -479,11 +536,11 @@ export const ttsSynthesisJob = defineJob({
       if (row) {
         const f = failureOf(err);
         await failSynthesis(ctx, row, f.code, f.message);
-        for (const s of await findFinishedSentences(ctx.db, row.id)) await ctx.storage.remove(s.audio_key).catch(() => {});
+        for (const s of await findFinishedSentences(ctx.db, row.id))
+          await ctx.storage.remove(s.audio_key).catch(() => {});
         await deleteFinishedSentences(ctx.db, row.id);
       }
       return { failed: true };
     }
   },
 });
-

@@ -34,7 +34,11 @@ export async function setVoicePreview(db: Db, voiceId: string, key: string, now:
 }
 
 export async function findFavoriteIds(db: Db, userId: string): Promise<Set<string>> {
-  const rows = await db.selectFrom('voice_favorites').select('voice_id').where('user_id', '=', userId).execute();
+  const rows = await db
+    .selectFrom('voice_favorites')
+    .select('voice_id')
+    .where('user_id', '=', userId)
+    .execute();
   return new Set(rows.map((r) => r.voice_id));
 }
 

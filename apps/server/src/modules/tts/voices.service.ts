@@ -13,7 +13,6 @@ import type { VoiceRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { defineJob } from '../../jobs/index.ts';
 import { getTenantBonus } from '../credits/membership.service.ts';
-import { DEFAULT_VOICE_MAP, ESPEAK_MODEL_ID, seedVoices } from './voices.seed.ts';
 import {
   addFavorite,
   findFavoriteIds,
@@ -23,6 +22,7 @@ import {
   removeFavorite,
   setVoicePreview,
 } from './voices.repo.ts';
+import { DEFAULT_VOICE_MAP, ESPEAK_MODEL_ID, seedVoices } from './voices.seed.ts';
 
 /** Preview links are signed for a day; the web refetches the list at start-up and after payments. */
 const PREVIEW_LINK_SECONDS = 24 * 3600;
@@ -84,7 +84,9 @@ export async function getUserLevel(ctx: AppContext, userId: string): Promise<num
   return (await getTenantBonus(ctx, userId)).level ?? FREE_LEVEL;
 }
 
-const LANGUAGE_NAMES: Record<string, string> = Object.fromEntries(ESPEAK_LANGUAGES.map((l) => [l.code, l.name]));
+const LANGUAGE_NAMES: Record<string, string> = Object.fromEntries(
+  ESPEAK_LANGUAGES.map((l) => [l.code, l.name]),
+);
 
 /** Models of the engines that started; the espeak one speaks every language of the catalogue. */
 export async function findModels(
@@ -101,7 +103,10 @@ export async function findModels(
         ? 'espeak-ng 共振峰合成，离线运行，中文经拼音朗读，支持词典与多音字校正'
         : `${ENGINE_LABELS[id] ?? id}`,
     engine: id,
-    languages: capabilities.languages.map((code) => ({ language_id: code, name: LANGUAGE_NAMES[code] ?? code })),
+    languages: capabilities.languages.map((code) => ({
+      language_id: code,
+      name: LANGUAGE_NAMES[code] ?? code,
+    })),
     max_text_length: maxChars,
     capabilities: {
       timings: capabilities.timings,
@@ -143,7 +148,11 @@ export function getLanguageIcons(): { language: LanguageIcon[] } {
   return {
     language: codes.map((code) => {
       const [label, color] = ICON_LABELS[code] ?? [code.slice(0, 2).toUpperCase(), '#757575'];
-      return { language_code: code, name: LANGUAGE_NAMES[code] ?? '多语种', icon: languageBadge(label, color) };
+      return {
+        language_code: code,
+        name: LANGUAGE_NAMES[code] ?? '多语种',
+        icon: languageBadge(label, color),
+      };
     }),
   };
 }
@@ -233,5 +242,9 @@ export async function startVoicePreviews(ctx: AppContext): Promise<void> {
   const missing = await findVoicesWithoutPreview(ctx.db);
   if (missing.length === 0) return;
   const day = new Date(ctx.clock.now()).toISOString().slice(0, 10);
-  await ctx.jobs.enqueue(voicePreviewJob, {}, { idempotencyKey: `tts.voice-previews:${day}:${missing.length}` });
+  await ctx.jobs.enqueue(
+    voicePreviewJob,
+    {},
+    { idempotencyKey: `tts.voice-previews:${day}:${missing.length}` },
+  );
 }

@@ -1,0 +1,90 @@
+import { ttsCalls } from '@vw/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { registerCall } from '../../http/calls.ts';
+import {
+  deleteDictionaryEntry,
+  findDictionary,
+  findReadings,
+  upsertDictionaryEntry,
+} from './dictionary.service.ts';
+import { createEncoderPool } from './encoder-pool.ts';
+import {
+  deleteHistory,
+  editHistory,
+  findHistory,
+  getDownloadUrl,
+  getTaskStatus,
+  regenerateSentence,
+} from './history.service.ts';
+import { generateSpeech } from './tts.service.ts';
+import { seedVoices } from './voices.seed.ts';
+import {
+  favorVoice,
+  findModels,
+  findVoices,
+  getDefaultVoiceMap,
+  getLanguageIcons,
+} from './voices.service.ts';
+
+/** Text to speech, the voice library, history and the pronunciation dictionary. */
+export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await seedVoices(ctx.db, ctx.clock.now());
+  const encoders = createEncoderPool();
+  app.addHook('onClose', async () => encoders.close());
+  // Learn the embedded engine's sample rate and keep an MP3 encoder ready for it.
+  if (ctx.engines.has('espeak')) {
+    ctx.engines
+      .synthesize({ segments: [{ text: '你好' }], voice: { engine: 'espeak' } })
+      .then((r) => encoders.prime(r.sampleRate))
+      .catch((err) => ctx.log.warn({ err }, 'espeak warm-up failed'));
+  }
+  const ttsCtx = Object.assign(Object.create(ctx) as AppContext, { encoders });
+
+  registerCall(app, ttsCalls.getAllVoices, ({ user, query }) => findVoices(ctx, user.uid, query));
+  registerCall(app, ttsCalls.getDefaultVoice, async () => getDefaultVoiceMap());
+  registerCall(app, ttsCalls.getSupportedModel, ({ user }) => findModels(ctx, user.uid));
+  registerCall(app, ttsCalls.getLanguageIcon, async () => getLanguageIcons());
+  registerCall(app, ttsCalls.favorVoice, ({ user, body }) => favorVoice(ctx, user.uid, body));
+
+  registerCall(
+    app,
+    ttsCalls.ttsGenerate,
+    async ({ user, body, reply }) => {
+      const outcome = await generateSpeech(ttsCtx, user.uid, body, reply);
+      // Streamed: the reply is already under way; the envelope below is never sent.
+      if (outcome.kind === 'sent') return reply as never;
+      return outcome.data;
+    },
+    { bodyLimit: 8 * 1024 * 1024 },
+  );
+  registerCall(app, ttsCalls.ttsTaskStatus, ({ user, query }) => getTaskStatus(ctx, user.uid, query.task_id));
+  registerCall(app, ttsCalls.ttsRegenerateSentence, ({ user, body }) =>
+    regenerateSentence(ctx, user.uid, body),
+  );
+
+  registerCall(app, ttsCalls.getHistory, ({ user, query }) => findHistory(ctx, user.uid, query));
+  registerCall(app, ttsCalls.editHistory, ({ user, body }) => editHistory(ctx, user.uid, body), {
+    bodyLimit: 8 * 1024 * 1024,
+  });
+  registerCall(app, ttsCalls.deleteHistory, ({ user, body }) =>
+    deleteHistory(ctx, user.uid, [body.history_id]),
+  );
+  registerCall(app, ttsCalls.batchDeleteHistory, ({ user, body }) =>
+    deleteHistory(ctx, user.uid, body.history_ids),
+  );
+  registerCall(app, ttsCalls.fileDownloadUrlByName, ({ user, body }) => getDownloadUrl(ctx, user.uid, body));
+
+  registerCall(app, ttsCalls.listDictionary, async ({ user }) => ({
+    items: await findDictionary(ctx, user.uid),
+  }));
+  registerCall(app, ttsCalls.upsertDictionary, async ({ user, body }) => ({
+    item: await upsertDictionaryEntry(ctx, user.uid, body),
+  }));
+  registerCall(app, ttsCalls.deleteDictionary, async ({ user, body }) => ({
+    deleted: await deleteDictionaryEntry(ctx, user.uid, body.word),
+  }));
+  registerCall(app, ttsCalls.getReadings, async ({ user, body }) => ({
+    readings: await findReadings(ctx, user.uid, body.text),
+  }));
+}
