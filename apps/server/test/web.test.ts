@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createTestServer } from './harness.ts';
 
@@ -10,6 +11,7 @@ describe('web app under /workbench/', () => {
     mkdirSync(path.join(dist, 'assets'));
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>声音工作台</title>');
     writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+    writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log(1)'));
     const server = await createTestServer({ WEB_DIST_DIR: dist });
     try {
       const deep = await server.app.inject({
@@ -22,6 +24,13 @@ describe('web app under /workbench/', () => {
       const asset = await server.app.inject({ method: 'GET', url: '/workbench/assets/index-abc123.js' });
       expect(asset.body).toBe('console.log(1)');
       expect(asset.headers['cache-control']).toContain('immutable');
+      const compressed = await server.app.inject({
+        method: 'GET',
+        url: '/workbench/assets/index-abc123.js',
+        headers: { 'accept-encoding': 'br, gzip' },
+      });
+      expect(compressed.headers['content-encoding']).toBe('br');
+      expect(compressed.rawPayload.equals(brotliCompressSync('console.log(1)'))).toBe(true);
       const root = await server.app.inject({ method: 'GET', url: '/' });
       expect(root.statusCode).toBe(302);
       expect(root.headers.location).toBe('/workbench/');

@@ -28,6 +28,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     prefix: WEB_BASE,
     wildcard: false,
     index: false,
+    // The web build writes .br/.gz beside each asset; the browser gets the smallest it accepts.
+    preCompressed: true,
     cacheControl: false,
     setHeaders(reply: FastifyReply, filePath: string) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
