@@ -4,14 +4,16 @@ import {
   EMAIL_RE as C_EMAIL,
   PHONE_RE as C_PHONE,
   creditsCalls,
+  ttsCalls,
   UserType,
 } from '@vw/contract';
 import { describe, expect, it } from 'vitest';
 import { api, EMAIL_RE, PHONE_RE, USER_TYPE_REFUSED } from './api.ts';
 import * as credits from './credits.ts';
+import * as tts from './tts.ts';
 
 describe('web call mirrors match the contract', () => {
-  const contract = { ...accountsCalls, ...appCalls, ...creditsCalls } as unknown as Record<
+  const contract = { ...accountsCalls, ...appCalls, ...creditsCalls, ...ttsCalls } as unknown as Record<
     string,
     { method: string; path: string }
   >;
@@ -37,5 +39,18 @@ describe('web call mirrors match the contract', () => {
     expect(credits.creditToolNames).toEqual(creditsCalls.creditToolNames);
     expect(credits.creditSources).toEqual(creditsCalls.CreditSource.options);
     expect(credits.creditTools).toEqual(creditsCalls.CreditTool.options);
+  });
+  it('tts constants', () => {
+    expect(tts.VoiceStatus).toEqual(ttsCalls.VoiceStatus);
+    expect(tts.PREMIUM_VOICE_LEVEL).toBe(ttsCalls.PREMIUM_VOICE_LEVEL);
+    expect(tts.voiceGenderNames).toEqual(ttsCalls.voiceGenderNames);
+    expect(tts.voiceAgeNames).toEqual(ttsCalls.voiceAgeNames);
+    expect(tts.TTS_SYNC_MAX_CHARS).toBe(ttsCalls.TTS_SYNC_MAX_CHARS);
+    expect(tts.TTS_MAX_CHARS_BY_LEVEL).toEqual(ttsCalls.TTS_MAX_CHARS_BY_LEVEL);
+    for (const level of [0, 100, 150, 200, 300, 400, 900])
+      expect(tts.ttsMaxChars(level)).toBe(ttsCalls.ttsMaxChars(level));
+    expect(tts.TTS_HEADERS).toEqual(ttsCalls.TTS_HEADERS);
+    expect(tts.TtsFailureCode).toEqual(ttsCalls.TtsFailureCode);
+    expect(tts.MAX_DICTIONARY_ENTRIES).toBe(ttsCalls.MAX_DICTIONARY_ENTRIES);
   });
 });

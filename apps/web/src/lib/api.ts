@@ -1,4 +1,12 @@
-import type { accountsCalls, appCalls, CallBody, CallData, CallQuery, creditsCalls } from '@vw/contract';
+import type {
+  accountsCalls,
+  appCalls,
+  CallBody,
+  CallData,
+  CallQuery,
+  creditsCalls,
+  ttsCalls,
+} from '@vw/contract';
 import { type RawEndpoint, rawEndpoint } from './http/client.ts';
 
 /**
@@ -17,6 +25,7 @@ const ref = <C extends { method: RawEndpoint['method']; path: string }>(
 type A = typeof accountsCalls;
 type P = typeof appCalls;
 type K = typeof creditsCalls;
+type T = typeof ttsCalls;
 
 export const api = {
   sendVerificationCode: ref<A['sendVerificationCode']>('POST', '/accounts/v1/send_verification_code'),
@@ -50,24 +59,31 @@ export const api = {
   exportTaskStatus: ref<K['exportTaskStatus']>('POST', '/v1/balance/credit/export-task-status'),
   useRedeemCode: ref<K['useRedeemCode']>('POST', '/v1/redeem/use'),
   getPlans: ref<K['getPlans']>('GET', '/v1/tenant/get_plans'),
+  // voices, text to speech, history (issue 6)
+  getAllVoices: ref<T['getAllVoices']>('GET', '/p1/voices/internal_get_all_voices'),
+  getDefaultVoice: ref<T['getDefaultVoice']>('GET', '/p1/voices/get_default_voice'),
+  getSupportedModel: ref<T['getSupportedModel']>('GET', '/p1/voices/get_supported_model'),
+  getLanguageIcon: ref<T['getLanguageIcon']>('GET', '/v1/misc/get_language_icon'),
+  favorVoice: ref<T['favorVoice']>('POST', '/p1/voices/favor_voice'),
+  ttsGenerate: ref<T['ttsGenerate']>('POST', '/v1/tts/generate'),
+  ttsTaskStatus: ref<T['ttsTaskStatus']>('GET', '/v1/tts/task'),
+  ttsRegenerateSentence: ref<T['ttsRegenerateSentence']>('POST', '/v1/tts/regenerate_sentence'),
+  getHistory: ref<T['getHistory']>('GET', '/p1/history/get'),
+  editHistory: ref<T['editHistory']>('POST', '/p1/history/edit'),
+  deleteHistory: ref<T['deleteHistory']>('DELETE', '/p1/history/delete'),
+  batchDeleteHistory: ref<T['batchDeleteHistory']>('POST', '/p1/history/batch_delete'),
+  fileDownloadUrlByName: ref<T['fileDownloadUrlByName']>('POST', '/v1/misc/file_download_urlbyname'),
+  listDictionary: ref<T['listDictionary']>('GET', '/v1/tts/dictionary/list'),
+  upsertDictionary: ref<T['upsertDictionary']>('POST', '/v1/tts/dictionary/upsert'),
+  deleteDictionary: ref<T['deleteDictionary']>('POST', '/v1/tts/dictionary/delete'),
+  getReadings: ref<T['getReadings']>('POST', '/v1/tts/readings'),
 };
 
 /**
  * Calls the shell loads at startup whose contract definitions arrive with later issues
- * (voices, models, products). Until then they are typed here by hand and their failures are
- * tolerated silently.
+ * (products). Until then they are typed here by hand and their failures are tolerated silently.
  */
 export const pendingCalls = {
-  getDefaultVoice: rawEndpoint<{ default_voice_map: Record<string, unknown> }>(
-    'GET',
-    '/p1/voices/get_default_voice',
-  ),
-  getAllVoices: rawEndpoint<
-    { voices: unknown[] },
-    undefined,
-    { status: number[]; legacy_voice_skip_disabled: boolean }
-  >('GET', '/p1/voices/internal_get_all_voices'),
-  getSupportedModel: rawEndpoint<{ models: unknown[] }>('GET', '/p1/voices/get_supported_model'),
   getProducts: rawEndpoint<{ product_list: unknown[] }, undefined, { type: number }>(
     'GET',
     '/v1/app/products',

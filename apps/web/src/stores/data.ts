@@ -1,21 +1,38 @@
+import type { LanguageIcon, Model, Voice } from '@vw/contract';
 import { create } from 'zustand';
 
 /**
  * Catalogue data loaded at startup (spec §4): default voices, voices, models and products.
- * Their calls and exact shapes arrive with later issues; until then these stay empty.
+ * Products arrive with the payments issue; until then they stay empty.
  */
 export interface CatalogueState {
-  defaultVoiceMap: Record<string, unknown>;
-  voices: unknown[];
-  models: unknown[];
+  /** Tool type ('tts', 'audiobook', …) → voice_id. */
+  defaultVoiceMap: Record<string, string>;
+  voices: Voice[];
+  /** False until the voice list has been fetched once (the default-voice wait checks it). */
+  voicesLoaded: boolean;
+  models: Model[];
+  multilingualModelId: string;
+  languageIcons: LanguageIcon[];
   products: unknown[];
-  set: (patch: Partial<Omit<CatalogueState, 'set'>>) => void;
+  set: (patch: Partial<Omit<CatalogueState, 'set' | 'patchVoice'>>) => void;
+  /** Updates one voice in place (favourite toggled). */
+  patchVoice: (voiceId: string, patch: Partial<Voice>) => void;
 }
 
-export const useCatalogueStore = create<CatalogueState>((set) => ({
+export const emptyCatalogue = {
   defaultVoiceMap: {},
   voices: [],
+  voicesLoaded: false,
   models: [],
+  multilingualModelId: '',
+  languageIcons: [],
   products: [],
+};
+
+export const useCatalogueStore = create<CatalogueState>((set) => ({
+  ...emptyCatalogue,
   set: (patch) => set(patch),
+  patchVoice: (voiceId, patch) =>
+    set((s) => ({ voices: s.voices.map((v) => (v.voice_id === voiceId ? { ...v, ...patch } : v)) })),
 }));

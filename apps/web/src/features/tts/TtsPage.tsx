@@ -1,6 +1,441 @@
-import { FeaturePlaceholder } from '@/components/FeaturePlaceholder.tsx';
+import {
+  DownloadOutlined,
+  RedoOutlined,
+  SoundOutlined,
+  ThunderboltFilled,
+  UndoOutlined,
+} from '@ant-design/icons';
+import type { HistoryItem, TtsSentence } from '@vw/contract';
+import { App, Button, Dropdown, Input, Popover, Progress, Select, Tooltip } from 'antd';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { isLocked } from '@/features/voices/model.ts';
+import { usePreviewStore } from '@/features/voices/preview.ts';
+import { api } from '@/lib/api.ts';
+import { loadTenantBonus } from '@/lib/auth/session.ts';
+import { request } from '@/lib/http/client.ts';
+import { ttsMaxChars } from '@/lib/tts.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
+import { useCatalogueStore } from '@/stores/data.ts';
+import { useUserStore } from '@/stores/user.ts';
+import { AudioPlayer } from './AudioPlayer.tsx';
+import { waitForDefaultVoice } from './defaultVoice.ts';
+import { canDownload, type DownloadKind, queueDownloads } from './downloads.ts';
+import { fetchBytes, fetchItem, pollTask, readAudioStream, startSynthesis } from './generate.ts';
+import { HistoryPanel } from './HistoryPanel.tsx';
+import { countChars, plainText } from './markup.ts';
+import { LevelSlider, SpeedSlider } from './SpeedSlider.tsx';
+import { DEFAULT_SETTINGS, idleGeneration, useTtsStore } from './store.ts';
+import { TextEditor } from './TextEditor.tsx';
+import { VoicePicker } from './VoicePicker.tsx';
+import '@/features/voices/voices.css';
+import './tts.css';
 
-/** Route /tts — replaced by the issue that builds this tool. */
+const t = zhCN.tts;
+
+function SentenceRow({
+  s,
+  active,
+  onSeek,
+  onRegenerate,
+}: {
+  s: TtsSentence;
+  active: boolean;
+  onSeek: () => void;
+  onRegenerate: (text: string | undefined) => Promise<void>;
+}) {
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState(s.text);
+  const [busy, setBusy] = useState(false);
+  return (
+    <li className={`vw-sentence ${active ? 'is-active' : ''}`} data-testid="sentence">
+      <button type="button" className="vw-sentence-text" onClick={onSeek}>
+        <span className="vw-sentence-time">{(s.start_ms / 1000).toFixed(1)}s</span>
+        {plainText(s.text)}
+      </button>
+      <Popover
+        open={open}
+        onOpenChange={(o) => {
+          setOpen(o);
+          if (o) setDraft(s.text);
+        }}
+        trigger="click"
+        title={t.sentenceRegenerate}
+        content={
+          <div className="vw-sentence-edit">
+            <Input.TextArea
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              autoSize={{ minRows: 2, maxRows: 5 }}
+            />
+            <Button
+              type="primary"
+              size="small"
+              loading={busy}
+              data-testid="sentence-regenerate-confirm"
+              onClick={async () => {
+                setBusy(true);
+                try {
+                  await onRegenerate(draft.trim() && draft !== s.text ? draft : undefined);
+                  setOpen(false);
+                } finally {
+                  setBusy(false);
+                }
+              }}
+            >
+              {t.regenerate}
+            </Button>
+          </div>
+        }
+      >
+        <Tooltip title={t.sentenceRegenerate}>
+          <Button
+            type="text"
+            size="small"
+            icon={<RedoOutlined />}
+            aria-label={t.sentenceRegenerate}
+            data-testid="sentence-regenerate"
+          />
+        </Tooltip>
+      </Popover>
+    </li>
+  );
+}
+
+function DownloadButton({ item }: { item: HistoryItem | null }) {
+  const { message } = App.useApp();
+  const kinds: { key: DownloadKind; label: string }[] = [
+    { key: 'mp3', label: t.downloadMp3 },
+    { key: 'wav', label: t.downloadWav },
+    { key: 'srt', label: t.downloadSrt },
+  ];
+  return (
+    <Dropdown
+      disabled={item?.status !== 'succeeded'}
+      trigger={['click']}
+      menu={{
+        items: kinds.map((k) => ({
+          key: k.key,
+          label: <span data-testid={`download-${k.key}`}>{k.label}</span>,
+          disabled: !item || !canDownload(item, k.key),
+        })),
+        onClick: ({ key }) =>
+          item &&
+          queueDownloads([{ item, kind: key as DownloadKind }], (name, msg) =>
+            message.error(t.downloadFailed(name, msg)),
+          ),
+      }}
+    >
+      <Button icon={<DownloadOutlined />} data-testid="download">
+        {t.download}
+      </Button>
+    </Dropdown>
+  );
+}
+
+/** Route /tts: text to speech (spec §2). */
 export function Component() {
-  return <FeaturePlaceholder feature="tts" />;
+  const { message } = App.useApp();
+  const [params, setParams] = useSearchParams();
+  const s = useTtsStore();
+  const { gen, setGen } = s;
+  const voices = useCatalogueStore((c) => c.voices);
+  const models = useCatalogueStore((c) => c.models);
+  const level = useUserStore((u) => u.tenantBonus.level);
+  const audioRef = useRef<HTMLAudioElement | null>(null);
+  const abortRef = useRef<AbortController | null>(null);
+  const [time, setTime] = useState(0);
+
+  const voice = voices.find((v) => v.voice_id === s.voiceId);
+  const voiceModels = useMemo(
+    () => (voice ? models.filter((m) => voice.model_ids.includes(m.model_id)) : models),
+    [voice, models],
+  );
+  const model = models.find((m) => m.model_id === s.modelId) ?? voiceModels[0];
+  const maxChars = model?.max_text_length || ttsMaxChars(level);
+  const count = countChars(s.text);
+  const busy = gen.phase === 'streaming' || gen.phase === 'task';
+
+  // A voice from the library (?voice_id=) or, when none is chosen, the default one (polled every 50 ms).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per arrival
+  useEffect(() => {
+    const fromQuery = params.get('voice_id');
+    if (fromQuery) {
+      useTtsStore.getState().selectVoice(fromQuery);
+      params.delete('voice_id');
+      setParams(params, { replace: true });
+      return;
+    }
+    if (useTtsStore.getState().voiceId) return;
+    const ctl = new AbortController();
+    void waitForDefaultVoice('tts', level, ctl.signal).then((id) => {
+      if (id && !useTtsStore.getState().voiceId) useTtsStore.getState().selectVoice(id);
+    });
+    return () => ctl.abort();
+  }, []);
+
+  // The model follows the voice when the current one does not fit it.
+  useEffect(() => {
+    if (!voice) return;
+    if (!voice.model_ids.includes(s.modelId)) s.setSettings({ modelId: voice.model_ids[0] ?? '' });
+  }, [voice, s.modelId, s.setSettings]);
+
+  const stopPreview = usePreviewStore((p) => p.stop);
+  useEffect(() => () => stopPreview(), [stopPreview]);
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const showItem = async (item: HistoryItem, play = false) => {
+    const full = (await fetchItem(item.history_id).catch(() => null)) ?? item;
+    setGen({ ...idleGeneration, phase: 'done', item: full, src: full.audio_url || null });
+    if (play) requestAnimationFrame(() => void audioRef.current?.play().catch(() => undefined));
+    if (full.audio_url) {
+      const bytes = await fetchBytes(full.audio_url);
+      setGen((g) => (g.item?.history_id === full.history_id ? { bytes } : {}));
+    }
+  };
+
+  const generate = async () => {
+    if (!s.text.trim()) return void message.warning(t.emptyText);
+    if (!s.voiceId) return void message.warning(t.noVoice);
+    if (count > maxChars) return void message.warning(t.overLimit(maxChars.toLocaleString('zh-CN')));
+    abortRef.current?.abort();
+    const ctl = new AbortController();
+    abortRef.current = ctl;
+    stopPreview();
+    setGen({ ...idleGeneration, phase: 'streaming' });
+    try {
+      const start = await startSynthesis(
+        {
+          text: s.text,
+          voice_id: s.voiceId,
+          model_id: model?.model_id,
+          speed: s.speed,
+          pitch: s.pitch,
+          volume: s.volume,
+          format: 'mp3',
+          mode: 'auto',
+        },
+        ctl.signal,
+      );
+      setGen({ cacheHit: start.cacheHit, credits: start.credits });
+      if (start.kind === 'stream') {
+        const { bytes } = await readAudioStream(start, (url) => setGen({ src: url }));
+        if (ctl.signal.aborted) return;
+        setGen({ bytes, phase: 'done' });
+        const item = await fetchItem(start.historyId).catch(() => null);
+        if (item) setGen({ item });
+      } else {
+        setGen({ phase: 'task' });
+        const end = await pollTask(
+          start.taskId,
+          (p) => setGen({ progress: p.progress, sentencesDone: p.done, sentencesTotal: p.total }),
+          ctl.signal,
+        );
+        if (end.status === 'failed') {
+          const text = (end.failureCode && t.failedCode[end.failureCode]) || end.error || t.failed;
+          setGen({ phase: 'failed', error: text });
+          message.error(text);
+        } else {
+          message.success(t.done);
+          await showItem(end.item, true);
+        }
+      }
+      useTtsStore.getState().bumpHistory();
+      void loadTenantBonus();
+    } catch (e) {
+      if ((e as Error)?.name === 'AbortError') return;
+      // The general error handling has already shown the message (credit prompt included).
+      setGen({ phase: 'idle' });
+      useTtsStore.getState().bumpHistory();
+    }
+  };
+
+  const regenerateSentence = async (index: number, text: string | undefined) => {
+    const item = gen.item;
+    if (!item) return;
+    const d = await request(api.ttsRegenerateSentence, {
+      body: { history_id: item.history_id, sentence_index: index, ...(text ? { text } : {}) },
+    });
+    message.success(t.sentenceRegenerated);
+    const full = d.item.sentences ? d.item : ((await fetchItem(d.item.history_id)) ?? d.item);
+    if (text) s.setText(full.text);
+    setGen({ ...idleGeneration, phase: 'done', item: full, src: full.audio_url || null });
+    if (full.audio_url) {
+      const bytes = await fetchBytes(full.audio_url);
+      setGen({ bytes });
+    }
+    useTtsStore.getState().bumpHistory();
+    void loadTenantBonus();
+  };
+
+  const openHistory = (item: HistoryItem) => {
+    abortRef.current?.abort();
+    s.setText(item.text);
+    s.setSettings({
+      voiceId: item.voice_id,
+      modelId: item.model_id,
+      speed: item.speed,
+      pitch: item.pitch,
+      volume: item.volume,
+    });
+    void showItem(item);
+  };
+
+  const sentences = gen.item?.sentences ?? [];
+  const activeIdx = sentences.findIndex((x) => time * 1000 >= x.start_ms && time * 1000 < x.end_ms);
+  useEffect(() => {
+    const a = audioRef.current;
+    if (!a) return;
+    const on = () => setTime(a.currentTime);
+    a.addEventListener('timeupdate', on);
+    return () => a.removeEventListener('timeupdate', on);
+  });
+
+  const lockedVoice = voice ? isLocked(voice, level) : false;
+
+  return (
+    <div className="vw-page vw-tts-page" data-testid="tts-page">
+      <header className="vw-page-header">
+        <h1>
+          <SoundOutlined className="vw-title-icon" /> {zhCN.features.tts.name}
+        </h1>
+        <p>{t.subtitle}</p>
+      </header>
+      <div className="vw-tts-layout">
+        <div className="vw-tts-main">
+          <section className="vw-card vw-tts-editor-card">
+            <TextEditor
+              text={s.text}
+              onChange={s.setText}
+              maxChars={maxChars}
+              disabled={busy}
+              canPause={model?.capabilities.pauses ?? true}
+              canCorrect={model?.capabilities.dictionary ?? true}
+            />
+          </section>
+
+          <section className="vw-card vw-tts-result" data-testid="tts-result" data-phase={gen.phase}>
+            <div className="vw-card-head">
+              <h2>{gen.item?.name || t.play}</h2>
+              <div className="vw-tts-result-actions">
+                {gen.phase === 'done' && gen.cacheHit && <span className="vw-card-hint">{t.cached}</span>}
+                <DownloadButton item={gen.item} />
+              </div>
+            </div>
+            {gen.phase === 'task' && (
+              <div className="vw-tts-progress" data-testid="tts-progress">
+                <div className="vw-tts-progress-label">
+                  {gen.sentencesTotal > 0 ? t.progress(gen.sentencesDone, gen.sentencesTotal) : t.queued}
+                </div>
+                <Progress
+                  percent={Math.round(gen.progress)}
+                  strokeColor={{ from: '#6366f1', to: '#8b5cf6' }}
+                />
+                <div className="vw-card-hint">{t.longTextHint}</div>
+              </div>
+            )}
+            {gen.phase === 'failed' && <div className="vw-tts-error">{gen.error}</div>}
+            <AudioPlayer
+              src={gen.src}
+              bytes={gen.bytes}
+              autoPlay={gen.phase === 'streaming'}
+              audioRef={audioRef}
+            />
+            {!gen.src && gen.phase !== 'task' && <p className="vw-tts-result-empty">{t.playerEmpty}</p>}
+            {sentences.length > 1 && (
+              <>
+                <div className="vw-sentences-title">{t.sentences}</div>
+                <ol className="vw-sentences" data-testid="sentences">
+                  {sentences.map((x) => (
+                    <SentenceRow
+                      key={`${gen.item?.history_id}-${x.index}`}
+                      s={x}
+                      active={x.index === sentences[activeIdx]?.index}
+                      onSeek={() => {
+                        const a = audioRef.current;
+                        if (a) {
+                          a.currentTime = x.start_ms / 1000;
+                          void a.play().catch(() => undefined);
+                        }
+                      }}
+                      onRegenerate={(text) => regenerateSentence(x.index, text)}
+                    />
+                  ))}
+                </ol>
+              </>
+            )}
+          </section>
+
+          <HistoryPanel onOpen={openHistory} />
+        </div>
+
+        <aside className="vw-tts-side">
+          <section className="vw-card vw-tts-settings" data-testid="tts-settings">
+            <div className="vw-tts-field">
+              <div className="vw-tts-label">{t.voice}</div>
+              <VoicePicker value={s.voiceId} onChange={(id) => s.selectVoice(id)} />
+            </div>
+            <div className="vw-tts-field">
+              <div className="vw-tts-label">{t.model}</div>
+              <Select
+                value={model?.model_id}
+                onChange={(v) => s.setSettings({ modelId: v })}
+                options={voiceModels.map((m) => ({ value: m.model_id, label: m.name }))}
+                style={{ width: '100%' }}
+                data-testid="model-select"
+              />
+              {model?.description && <div className="vw-tts-model-desc">{model.description}</div>}
+            </div>
+            <div className="vw-tts-field">
+              <div className="vw-tts-label-row">
+                <span className="vw-tts-label">{t.settings}</span>
+                <Button
+                  type="link"
+                  size="small"
+                  icon={<UndoOutlined />}
+                  onClick={() => s.setSettings(DEFAULT_SETTINGS)}
+                >
+                  {t.resetSettings}
+                </Button>
+              </div>
+              <SpeedSlider value={s.speed} onChange={(speed) => s.setSettings({ speed })} />
+              <LevelSlider
+                label={t.volume}
+                value={s.volume}
+                min={-20}
+                max={10}
+                unit={t.dB}
+                onChange={(volume) => s.setSettings({ volume })}
+                testId="volume-slider"
+              />
+              {(model?.capabilities.pitch ?? true) && (
+                <LevelSlider
+                  label={t.pitch}
+                  value={s.pitch}
+                  min={-12}
+                  max={12}
+                  unit={t.semitones}
+                  onChange={(pitch) => s.setSettings({ pitch })}
+                  testId="pitch-slider"
+                />
+              )}
+            </div>
+            <Button
+              type="primary"
+              size="large"
+              block
+              icon={<ThunderboltFilled />}
+              loading={busy}
+              disabled={!s.text.trim() || !s.voiceId || count > maxChars || lockedVoice}
+              onClick={() => void generate()}
+              className="vw-tts-generate"
+              data-testid="generate"
+            >
+              {busy ? t.generating : t.generate}
+            </Button>
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
 }

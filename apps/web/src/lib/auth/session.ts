@@ -1,9 +1,10 @@
 import type { AppConfig, TenantBonusWithPrevious, UserInfo } from '@vw/contract';
-import { useCatalogueStore } from '@/stores/data.ts';
+import { emptyCatalogue, useCatalogueStore } from '@/stores/data.ts';
 import { DEFAULT_APP_CONFIG, useUserStore } from '@/stores/user.ts';
 import { api, pendingCalls, USER_TYPE_REFUSED } from '../api.ts';
 import { type HttpClient, http } from '../http/client.ts';
 import { isApiError } from '../http/errors.ts';
+import { VoiceStatus } from '../tts.ts';
 import {
   clearAllStored,
   decideStartup,
@@ -111,6 +112,22 @@ export async function loadTenantBonus(): Promise<TenantBonusWithPrevious | null>
   }
 }
 
+/** The voice list (spec §7: status [2], disabled voices kept); also refetched after a payment. */
+export async function loadVoices(): Promise<void> {
+  try {
+    const d = await http.request(
+      api.getAllVoices,
+      { query: { status: [VoiceStatus.Published], legacy_voice_skip_disabled: false } },
+      { suppressError: true },
+    );
+    useCatalogueStore
+      .getState()
+      .set({ voices: Array.isArray(d?.voices) ? d.voices : [], voicesLoaded: true });
+  } catch {
+    useCatalogueStore.getState().set({ voicesLoaded: true });
+  }
+}
+
 /**
  * After the startup check: config, tenant bonus, default voices, voices, models and products
  * (spec §4). Endpoints that later issues add may be missing: every failure is silent.
@@ -122,18 +139,18 @@ export async function loadStartupData(): Promise<void> {
     ensureAppConfig(),
     loadTenantBonus(),
     http
-      .request(pendingCalls.getDefaultVoice, {}, quiet)
+      .request(api.getDefaultVoice, {}, quiet)
       .then((d) => catalogue.set({ defaultVoiceMap: d?.default_voice_map ?? {} })),
+    loadVoices(),
+    http.request(api.getSupportedModel, {}, quiet).then((d) =>
+      catalogue.set({
+        models: Array.isArray(d?.models) ? d.models : [],
+        multilingualModelId: d?.multilingual_model_id ?? '',
+      }),
+    ),
     http
-      .request(
-        pendingCalls.getAllVoices,
-        { query: { status: [2], legacy_voice_skip_disabled: false } },
-        quiet,
-      )
-      .then((d) => catalogue.set({ voices: Array.isArray(d?.voices) ? d.voices : [] })),
-    http
-      .request(pendingCalls.getSupportedModel, {}, quiet)
-      .then((d) => catalogue.set({ models: Array.isArray(d?.models) ? d.models : [] })),
+      .request(api.getLanguageIcon, {}, quiet)
+      .then((d) => catalogue.set({ languageIcons: Array.isArray(d?.language) ? d.language : [] })),
     http
       .request(pendingCalls.getProducts, { query: { type: -1 } }, quiet)
       .then((d) => catalogue.set({ products: Array.isArray(d?.product_list) ? d.product_list : [] })),
@@ -166,7 +183,7 @@ export async function signOut(): Promise<void> {
   clearAllStored();
   resetSession();
   useUserStore.getState().reset();
-  useCatalogueStore.getState().set({ defaultVoiceMap: {}, voices: [], models: [], products: [] });
+  useCatalogueStore.getState().set(emptyCatalogue);
 }
 
 /** Local sign-out without a server call (account cancelled, refresh failed). */

@@ -59,8 +59,11 @@ export interface RequestInput<C> {
 export interface RequestOptions {
   /** Per-request suppression of the general error message (spec §8). */
   suppressError?: boolean;
-  /** Return the response body as a Blob (file downloads). */
-  responseType?: 'json' | 'blob';
+  /**
+   * 'blob': the body as a Blob (file downloads). 'response': a 2xx whose body is not JSON comes
+   * back as the Response itself (streamed audio); JSON envelopes are handled as usual.
+   */
+  responseType?: 'json' | 'blob' | 'response';
   signal?: AbortSignal;
   /** Internal: do not try a refresh on 401 (the refresh call itself, retried requests). */
   noRefresh?: boolean;
@@ -125,6 +128,20 @@ export class HttpClient {
     return this.execute(call, input, options, false) as Promise<DataOf<C>>;
   }
 
+  /**
+   * Calls an endpoint that answers either a non-JSON body (an audio stream: the Response is
+   * returned unread) or the usual envelope (its data is returned; errors as for `request`).
+   */
+  async requestResponse<C extends AnyCall>(
+    call: C,
+    input: RequestInput<C> = {},
+    options: Omit<RequestOptions, 'responseType'> = {},
+  ): Promise<Response | DataOf<C>> {
+    return this.execute(call, input, { ...options, responseType: 'response' }, false) as Promise<
+      Response | DataOf<C>
+    >;
+  }
+
   private fail(error: ApiError, options: RequestOptions): never {
     if (!options.suppressError && error.display.kind !== 'none') this.hooks.onError?.(error.display, error);
     if (error.display.kind === 'credit') this.hooks.onCreditShortage?.(error, options.suppressError === true);
@@ -167,6 +184,8 @@ export class HttpClient {
     }
 
     if (options.responseType === 'blob' && res.ok) return res.blob();
+    if (options.responseType === 'response' && res.ok && !/json/i.test(res.headers.get('content-type') ?? ''))
+      return res;
 
     let envelope: { code?: unknown; msg?: unknown; data?: unknown } | null = null;
     try {

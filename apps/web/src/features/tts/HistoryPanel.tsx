@@ -1,0 +1,287 @@
+import {
+  CheckCircleFilled,
+  CloseCircleFilled,
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  HistoryOutlined,
+  LoadingOutlined,
+} from '@ant-design/icons';
+import type { HistoryItem } from '@vw/contract';
+import { App, Button, Checkbox, Dropdown, Empty, Input, Popconfirm, Progress, Skeleton, Tooltip } from 'antd';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '@/lib/api.ts';
+import { request } from '@/lib/http/client.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
+import { formatClock } from './AudioPlayer.tsx';
+import { canDownload, type DownloadKind, queueDownloads } from './downloads.ts';
+import { allState, pickForBatch, prune, toggle, toggleAll } from './history.ts';
+import { useTtsStore } from './store.ts';
+
+const t = zhCN.tts;
+const PAGE_SIZE = 20;
+
+const fmtTime = (sec: number) => {
+  const d = new Date(sec * 1000);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getMonth() + 1}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+};
+
+function Rename({ item, onDone }: { item: HistoryItem; onDone: () => void }) {
+  const { message } = App.useApp();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(item.name);
+  if (!editing)
+    return (
+      <Tooltip title={t.historyRename}>
+        <Button
+          type="text"
+          size="small"
+          icon={<EditOutlined />}
+          aria-label={t.historyRename}
+          data-testid="history-rename"
+          onClick={(e) => {
+            e.stopPropagation();
+            setName(item.name);
+            setEditing(true);
+          }}
+        />
+      </Tooltip>
+    );
+  const save = async () => {
+    const v = name.trim();
+    setEditing(false);
+    if (!v || v === item.name) return;
+    await request(api.editHistory, { body: { history_id: item.history_id, name: v } });
+    message.success(t.historyRenamed);
+    onDone();
+  };
+  return (
+    <Input
+      size="small"
+      autoFocus
+      value={name}
+      maxLength={100}
+      placeholder={t.historyNamePlaceholder}
+      onChange={(e) => setName(e.target.value)}
+      onPressEnter={() => void save()}
+      onBlur={() => void save()}
+      onClick={(e) => e.stopPropagation()}
+      className="vw-history-rename"
+      data-testid="history-rename-input"
+    />
+  );
+}
+
+/** Generation history: load an item, rename, delete, and batch delete / download. */
+export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }) {
+  const { message } = App.useApp();
+  const version = useTtsStore((s) => s.historyVersion);
+  const bump = useTtsStore((s) => s.bumpHistory);
+  const activeId = useTtsStore((s) => s.gen.item?.history_id);
+  const [items, setItems] = useState<HistoryItem[]>([]);
+  const [total, setTotal] = useState(0);
+  const [pages, setPages] = useState(1);
+  const [loading, setLoading] = useState(true);
+  const [sel, setSel] = useState<Set<string>>(new Set());
+  const seq = useRef(0);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the reload signal
+  const load = useCallback(async () => {
+    const mine = ++seq.current;
+    setLoading(true);
+    try {
+      const d = await request(
+        api.getHistory,
+        { query: { tool: 'tts', page: 1, page_size: PAGE_SIZE * pages } },
+        { suppressError: true },
+      );
+      if (mine !== seq.current) return;
+      setItems(d.list);
+      setTotal(d.total);
+      setSel((s) =>
+        prune(
+          s,
+          d.list.map((i) => i.history_id),
+        ),
+      );
+    } catch {
+      // the panel keeps what it had
+    } finally {
+      if (mine === seq.current) setLoading(false);
+    }
+  }, [pages, version]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // Items still being made refresh on their own.
+  const busy = items.some((i) => i.status === 'queued' || i.status === 'running');
+  useEffect(() => {
+    if (!busy) return;
+    const id = setTimeout(() => void load(), 2000);
+    return () => clearTimeout(id);
+  }, [busy, load]);
+
+  const ids = items.map((i) => i.history_id);
+  const state = allState(sel, ids);
+  const withId = items.map((i) => ({ ...i, id: i.history_id }));
+
+  const remove = async (id: string) => {
+    await request(api.deleteHistory, { body: { history_id: id } });
+    message.success(t.historyDeleted);
+    bump();
+  };
+  const batchDelete = async () => {
+    const picked = pickForBatch(sel, withId);
+    if (picked.length === 0) return;
+    await request(api.batchDeleteHistory, { body: { history_ids: picked.map((i) => i.history_id) } });
+    message.success(t.historyDeleted);
+    setSel(new Set());
+    bump();
+  };
+  const batchDownload = (kind: DownloadKind) => {
+    const picked = pickForBatch(sel, withId, (i) => canDownload(i, kind));
+    if (picked.length === 0) return;
+    queueDownloads(
+      picked.map((item) => ({ item, kind })),
+      (name, msg) => message.error(t.downloadFailed(name, msg)),
+    );
+    message.success(t.historyDownloadQueued(picked.length));
+  };
+
+  return (
+    <section className="vw-card vw-history" data-testid="tts-history">
+      <div className="vw-card-head">
+        <h2>
+          <HistoryOutlined className="vw-title-icon" /> {t.history}
+        </h2>
+        <span className="vw-card-hint">{total > 0 ? `${total}` : ''}</span>
+      </div>
+      {items.length > 0 && (
+        <div className="vw-history-bar">
+          <Checkbox
+            checked={state === 'all'}
+            indeterminate={state === 'some'}
+            onChange={() => setSel((s) => toggleAll(s, ids))}
+            data-testid="history-select-all"
+          >
+            {sel.size > 0 ? t.historySelected(sel.size) : t.historySelectAll}
+          </Checkbox>
+          <div className="vw-history-bar-actions">
+            <Dropdown
+              disabled={sel.size === 0}
+              trigger={['click']}
+              menu={{
+                items: [
+                  { key: 'mp3', label: t.downloadMp3 },
+                  { key: 'wav', label: t.downloadWav },
+                  { key: 'srt', label: t.downloadSrt },
+                ],
+                onClick: ({ key }) => batchDownload(key as DownloadKind),
+              }}
+            >
+              <Button size="small" icon={<DownloadOutlined />} data-testid="history-batch-download">
+                {t.historyBatchDownload}
+              </Button>
+            </Dropdown>
+            <Popconfirm
+              title={t.historyDeleteConfirm(sel.size)}
+              okText={t.confirm}
+              cancelText={t.cancel}
+              okButtonProps={{ danger: true }}
+              onConfirm={batchDelete}
+              disabled={sel.size === 0}
+            >
+              <Button
+                size="small"
+                danger
+                icon={<DeleteOutlined />}
+                disabled={sel.size === 0}
+                data-testid="history-batch-delete"
+              >
+                {t.historyBatchDelete}
+              </Button>
+            </Popconfirm>
+          </div>
+        </div>
+      )}
+      {loading && items.length === 0 ? (
+        <Skeleton active paragraph={{ rows: 3 }} title={false} />
+      ) : items.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t.historyEmpty} />
+      ) : (
+        <ul className="vw-history-list">
+          {items.map((item) => (
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the load button is the keyboard path
+            <li
+              key={item.history_id}
+              className={`vw-history-item ${item.history_id === activeId ? 'is-active' : ''}`}
+              data-testid="history-item"
+              data-history-id={item.history_id}
+              data-status={item.status}
+              onClick={() => item.status === 'succeeded' && onOpen(item)}
+            >
+              <Checkbox
+                checked={sel.has(item.history_id)}
+                onClick={(e) => e.stopPropagation()}
+                onChange={() => setSel((s) => toggle(s, item.history_id))}
+                aria-label={item.name}
+              />
+              <div className="vw-history-main">
+                <div className="vw-history-name" data-testid="history-name">
+                  {item.name}
+                </div>
+                <div className="vw-history-meta">
+                  <span>{item.voice_name}</span>
+                  <span>{fmtTime(item.created_time)}</span>
+                  {item.duration_ms > 0 && <span>{formatClock(item.duration_ms / 1000)}</span>}
+                  <span>{item.characters} 字</span>
+                </div>
+                {(item.status === 'running' || item.status === 'queued') && (
+                  <Progress percent={Math.round(item.progress)} size="small" showInfo={false} />
+                )}
+              </div>
+              <span className="vw-history-status">
+                {item.status === 'succeeded' ? (
+                  <CheckCircleFilled className="is-ok" />
+                ) : item.status === 'failed' ? (
+                  <Tooltip title={item.error || t.failed}>
+                    <CloseCircleFilled className="is-failed" />
+                  </Tooltip>
+                ) : (
+                  <LoadingOutlined />
+                )}
+              </span>
+              <div className="vw-history-actions">
+                <Rename item={item} onDone={bump} />
+                <Popconfirm
+                  title={t.historyDeleteOne}
+                  okText={t.confirm}
+                  cancelText={t.cancel}
+                  okButtonProps={{ danger: true }}
+                  onConfirm={() => remove(item.history_id)}
+                  onPopupClick={(e) => e.stopPropagation()}
+                >
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<DeleteOutlined />}
+                    aria-label={t.historyDelete}
+                    data-testid="history-delete"
+                    onClick={(e) => e.stopPropagation()}
+                  />
+                </Popconfirm>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {items.length < total && (
+        <Button type="link" block onClick={() => setPages((p) => p + 1)}>
+          {t.historyLoadMore}
+        </Button>
+      )}
+    </section>
+  );
+}

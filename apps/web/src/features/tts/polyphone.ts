@@ -1,0 +1,101 @@
+import type { CharacterReading } from '@vw/contract';
+import { type EditResult, plainToRaw, setReading, tokenize } from './markup.ts';
+
+const HAN = /\p{Script=Han}/u;
+
+/** A place in the text whose reading the user may choose. */
+export interface Spot {
+  /** Offset of the character in the raw (marked-up) text. */
+  raw: number;
+  /** Offset in the plain text the readings helper saw. */
+  plain: number;
+  text: string;
+  /** What will be spoken: the place's own markup first, else the server's reading (dictionary applied). */
+  pinyin: string;
+  candidates: string[];
+  /** Fixed for this place only by markup in the text. */
+  marked: boolean;
+  fromDictionary: boolean;
+}
+
+/**
+ * Joins the readings helper's answer (for the plain text) with the raw text: every character with
+ * more than one candidate reading becomes a spot; a reading set by markup wins over the server's.
+ */
+export function findSpots(text: string, readings: readonly CharacterReading[]): Spot[] {
+  const map = plainToRaw(text);
+  const marked = new Map<number, string>();
+  for (const t of tokenize(text)) {
+    if (t.kind !== 'reading') continue;
+    const inner = t.end - '</phoneme>'.length - t.text.length;
+    const syl = t.reading.split(' ');
+    for (let i = 0; i < t.text.length; i++) marked.set(inner + i, syl[i] ?? syl[0]);
+  }
+  const out: Spot[] = [];
+  for (const r of readings) {
+    if (r.candidates.length < 2 || r.end - r.start !== 1) continue;
+    const raw = map[r.start];
+    if (raw === undefined) continue;
+    const own = marked.get(raw);
+    out.push({
+      raw,
+      plain: r.start,
+      text: r.text,
+      pinyin: own ?? r.pinyin,
+      candidates: own && !r.candidates.includes(own) ? [...r.candidates, own] : r.candidates,
+      marked: own !== undefined,
+      fromDictionary: own === undefined && r.from_dictionary,
+    });
+  }
+  return out;
+}
+
+/** A dictionary word around a spot: the character alone, or with its Chinese neighbour. */
+export interface WordOption {
+  word: string;
+  pinyin: string;
+}
+
+/**
+ * Words the user may save for a spot with the chosen reading: the character with the previous or
+ * the next Chinese character (their readings from the helper), and the character alone.
+ */
+export function wordOptions(
+  plain: string,
+  readings: readonly CharacterReading[],
+  spot: Pick<Spot, 'plain' | 'text'>,
+  chosen: string,
+): WordOption[] {
+  const byStart = new Map(readings.filter((r) => r.end - r.start === 1).map((r) => [r.start, r]));
+  const prev = byStart.get(spot.plain - 1);
+  const next = byStart.get(spot.plain + 1);
+  const out: WordOption[] = [];
+  if (prev && HAN.test(plain[spot.plain - 1]))
+    out.push({ word: plain[spot.plain - 1] + spot.text, pinyin: `${prev.pinyin} ${chosen}` });
+  if (next && HAN.test(plain[spot.plain + 1]))
+    out.push({ word: spot.text + plain[spot.plain + 1], pinyin: `${chosen} ${next.pinyin}` });
+  out.push({ word: spot.text, pinyin: chosen });
+  return out;
+}
+
+export interface Choice {
+  edit: EditResult;
+  /** The entry to save, when the user asked to keep the reading in the dictionary. */
+  dictionary: WordOption | null;
+}
+
+/**
+ * Applies a chosen reading. The place gets markup (so this text is read that way at once); saving
+ * to the dictionary also returns the word entry. Choosing the default reading again removes the
+ * markup when nothing else needs it.
+ */
+export function choose(
+  text: string,
+  spot: Spot,
+  reading: string,
+  save: WordOption | null,
+  defaultReading?: string,
+): Choice {
+  const clear = !save && defaultReading !== undefined && reading === defaultReading;
+  return { edit: setReading(text, spot.raw, clear ? '' : reading), dictionary: save };
+}

@@ -1,0 +1,191 @@
+import {
+  CaretRightFilled,
+  CheckCircleFilled,
+  CrownFilled,
+  LoadingOutlined,
+  PauseOutlined,
+  StarFilled,
+  StarOutlined,
+} from '@ant-design/icons';
+import { Button, Tooltip } from 'antd';
+import type { ReactNode } from 'react';
+import { SubscribeTip } from '@/components/SubscribeTip.tsx';
+import { zhCN } from '@/locales/zh-CN.ts';
+import { ageName, genderName, genders, isPremiumVoice, styles } from './model.ts';
+import { usePreviewStore } from './preview.ts';
+import type { Voice } from './types.ts';
+
+const t = zhCN.voices;
+
+const PALETTE = [
+  ['#6366f1', '#8b5cf6'],
+  ['#0ea5e9', '#6366f1'],
+  ['#ec4899', '#f97316'],
+  ['#14b8a6', '#0ea5e9'],
+  ['#f59e0b', '#ef4444'],
+  ['#8b5cf6', '#ec4899'],
+];
+
+/** A stable gradient per voice, so the same voice always looks the same. */
+export function voiceGradient(id: string) {
+  let h = 0;
+  for (const ch of id) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  const [a, b] = PALETTE[h % PALETTE.length];
+  return `linear-gradient(135deg, ${a}, ${b})`;
+}
+
+export function VoiceAvatar({ voice, size = 44 }: { voice: Voice; size?: number }) {
+  const playingId = usePreviewStore((s) => s.playingId);
+  return (
+    <span
+      className={`vw-voice-avatar ${playingId === voice.voice_id ? 'is-playing' : ''}`}
+      style={{ width: size, height: size, background: voiceGradient(voice.voice_id), fontSize: size * 0.42 }}
+      aria-hidden
+    >
+      {[...voice.name][0] ?? '声'}
+    </span>
+  );
+}
+
+export function PreviewButton({ voice, size = 'middle' }: { voice: Voice; size?: 'small' | 'middle' }) {
+  const playing = usePreviewStore((s) => s.playingId === voice.voice_id);
+  const loading = usePreviewStore((s) => s.loadingId === voice.voice_id);
+  const toggle = usePreviewStore((s) => s.toggle);
+  const title = !voice.preview_url ? t.noPreview : playing ? t.stopPreview : t.preview;
+  return (
+    <Tooltip title={title}>
+      <Button
+        shape="circle"
+        size={size}
+        className={`vw-preview-btn ${playing ? 'is-playing' : ''}`}
+        disabled={!voice.preview_url}
+        aria-label={title}
+        data-testid="voice-preview"
+        icon={loading ? <LoadingOutlined /> : playing ? <PauseOutlined /> : <CaretRightFilled />}
+        onClick={(e) => {
+          e.stopPropagation();
+          toggle(voice.voice_id, voice.preview_url);
+        }}
+      />
+    </Tooltip>
+  );
+}
+
+export function FavoriteButton({
+  voice,
+  favorite,
+  onToggle,
+}: {
+  voice: Voice;
+  favorite: boolean;
+  onToggle: (v: Voice) => void;
+}) {
+  return (
+    <Tooltip title={favorite ? t.unfavorite : t.favorite}>
+      <Button
+        type="text"
+        size="small"
+        className={`vw-fav-btn ${favorite ? 'is-on' : ''}`}
+        aria-label={favorite ? t.unfavorite : t.favorite}
+        aria-pressed={favorite}
+        data-testid="voice-favorite"
+        icon={favorite ? <StarFilled /> : <StarOutlined />}
+        onClick={(e) => {
+          e.stopPropagation();
+          onToggle(voice);
+        }}
+      />
+    </Tooltip>
+  );
+}
+
+export function VoiceTags({ voice, languageName }: { voice: Voice; languageName: (c: string) => ReactNode }) {
+  const tags: ReactNode[] = [];
+  for (const g of genders(voice)) tags.push(genderName(g));
+  if (voice.labels.language) tags.push(languageName(voice.labels.language));
+  if (voice.labels.age) tags.push(ageName(voice.labels.age));
+  for (const s of styles(voice).slice(0, 2)) tags.push(s);
+  return (
+    <div className="vw-voice-tags">
+      {tags.map((tag, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: tags are positional and never reorder
+        <span key={i} className="vw-voice-tag">
+          {tag}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+export function PremiumBadge() {
+  return (
+    <span className="vw-premium-badge" data-testid="premium-badge">
+      <CrownFilled /> {t.premium}
+    </span>
+  );
+}
+
+/** A voice in the library grid. */
+export function VoiceCard({
+  voice,
+  favorite,
+  premium,
+  selected,
+  onFavorite,
+  onUse,
+  languageName,
+}: {
+  voice: Voice;
+  favorite: boolean;
+  premium: boolean;
+  selected?: boolean;
+  onFavorite: (v: Voice) => void;
+  onUse: (v: Voice) => void;
+  languageName: (c: string) => ReactNode;
+}) {
+  const use = (
+    <Button
+      type={selected ? 'default' : 'primary'}
+      ghost={!selected}
+      size="small"
+      icon={selected ? <CheckCircleFilled /> : undefined}
+      onClick={() => onUse(voice)}
+      disabled={premium}
+      data-testid="voice-use"
+    >
+      {selected ? t.inUse : t.use}
+    </Button>
+  );
+  return (
+    <article
+      className={`vw-voice-card ${selected ? 'is-selected' : ''} ${premium ? 'is-locked' : ''}`}
+      data-testid="voice-card"
+      data-voice-id={voice.voice_id}
+      data-premium={premium || undefined}
+    >
+      <div className="vw-voice-card-top">
+        <VoiceAvatar voice={voice} size={48} />
+        <div className="vw-voice-card-title">
+          <div className="vw-voice-name">
+            <span className="vw-voice-name-text">{voice.name}</span>
+            {isPremiumVoice(voice) && <PremiumBadge />}
+          </div>
+          <VoiceTags voice={voice} languageName={languageName} />
+        </div>
+        <FavoriteButton voice={voice} favorite={favorite} onToggle={onFavorite} />
+      </div>
+      <p className="vw-voice-desc">{voice.description || voice.labels.use_case || '\u00a0'}</p>
+      <div className="vw-voice-engine">{voice.engine_label}</div>
+      <div className="vw-voice-card-foot">
+        <PreviewButton voice={voice} />
+        {premium ? (
+          <SubscribeTip source="voice_library">
+            <span>{use}</span>
+          </SubscribeTip>
+        ) : (
+          use
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,1 @@
+export type { LanguageIcon, Model, Voice } from '@vw/contract';
