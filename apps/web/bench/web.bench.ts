@@ -3,13 +3,18 @@
  *  1. production build sizes (JS/CSS, raw and gzip) of the entry chunk and of each route chunk;
  *  2. headless Debian Chromium loads of /workbench/tts against E2E_BASE_URL (default
  *     http://127.0.0.1:8787), signed in, reporting first contentful paint and time to interactive.
- * Targets: entry + first route ≤ 250 KB JS gzip; FCP ≤ 1 s.
+ *  3. Lighthouse (desktop preset, performance category) on the same signed-in page.
+ * Targets: entry + first route ≤ 250 KB JS gzip; FCP ≤ 1 s; Lighthouse performance ≥ 0.95.
  * Prints figures; it is not a timed test (exit code 0 unless something could not run at all).
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 
@@ -30,6 +35,16 @@ interface ManifestChunk {
   css?: string[];
 }
 type Manifest = Record<string, ManifestChunk>;
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -68,6 +83,7 @@ function totals(manifest: Manifest, keys: Iterable<string>) {
 async function buildSizes() {
   console.log('› building the web app (vite build)…');
   await build({ root: WEB, logLevel: 'warn' });
+  execFileSync(process.execPath, [path.join(WEB, 'scripts/precompress.mjs')], { stdio: 'inherit' });
   const manifest = JSON.parse(readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8')) as Manifest;
   const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
   const entrySet = closure(manifest, entryKey);
@@ -152,15 +168,7 @@ async function pageLoad() {
     );
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const fcps: number[] = [];
   const ttis: number[] = [];
@@ -220,14 +228,50 @@ async function pageLoad() {
     `  median FCP ${fcp.toFixed(0)} ms — target ≤ ${FCP_BUDGET_MS} ms: ${fcp <= FCP_BUDGET_MS ? 'OK' : 'OVER'}`,
   );
   console.log(`  median TTI ${median(ttis).toFixed(0)} ms`);
-  console.log(
-    '  (Lighthouse is not installed here; its desktop performance score is not measured by this script.)',
-  );
+}
+
+/** Lighthouse connects to a Chromium that already holds the demo session in its local storage. */
+async function lighthouseScore() {
+  const session = await signIn();
+  const port = 9333;
+  // The browser's default context (a persistent profile): the one Lighthouse's tab opens in.
+  const profile = mkdtempSync(path.join(tmpdir(), 'vw-lighthouse-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${BASE_URL}/workbench/login`);
+    if (session) {
+      await page.evaluate((s) => {
+        localStorage.setItem('secure_tokens', JSON.stringify(s.tokens));
+        localStorage.setItem('access_token', String(s.tokens.access_token));
+        localStorage.setItem('user_info', JSON.stringify(s.user));
+      }, session);
+    }
+    const result = await lighthouse(
+      `${BASE_URL}/workbench/tts`,
+      { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true },
+      desktopConfig,
+    );
+    const score = result?.lhr.categories.performance.score ?? Number.NaN;
+    const audits = result?.lhr.audits;
+    console.log(`\nLighthouse (desktop) on ${result?.lhr.finalDisplayedUrl.replace(BASE_URL, '')}`);
+    console.log(
+      `  performance ${score.toFixed(2)} — target ≥ 0.95: ${score >= 0.95 ? 'OK' : 'UNDER'}` +
+        `  (FCP ${audits?.['first-contentful-paint'].displayValue}, LCP ${audits?.['largest-contentful-paint'].displayValue}, TBT ${audits?.['total-blocking-time'].displayValue}, CLS ${audits?.['cumulative-layout-shift'].displayValue})`,
+    );
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
 }
 
 await buildSizes();
 try {
   await pageLoad();
+  await lighthouseScore();
 } catch (e) {
   console.log(
     `  page load skipped: ${(e as Error).message.split('\n')[0]} — is the server running at ${BASE_URL}?`,
