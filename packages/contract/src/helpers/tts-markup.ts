@@ -12,10 +12,12 @@ export const MAX_BREAK_MS = 10_000;
 /** Preset pause lengths the editor offers (ms). */
 export const BREAK_PRESETS_MS = [200, 500, 1000, 2000] as const;
 
-export type TtsPiece =
+/** `start`/`end`: UTF-16 offsets of the piece (the whole tag for pauses and phonemes) in the marked-up text. */
+export type TtsPiece = { start: number; end: number } & (
   | { type: 'text'; text: string }
   | { type: 'pause'; ms: number }
-  | { type: 'phoneme'; text: string; pinyin: string };
+  | { type: 'phoneme'; text: string; pinyin: string }
+);
 
 const TAG =
   /<break\s+time\s*=\s*"(\d+(?:\.\d+)?)(ms|s)"\s*\/>|<phoneme\s+ph\s*=\s*"([^"<>]*)"\s*>([^<]*)<\/phoneme>/g;
@@ -41,24 +43,42 @@ export function phonemeTag(text: string, pinyin: string): string {
 /** Splits text into plain text, pauses and pinyin overrides (adjacent plain text is merged). */
 export function parseTtsMarkup(text: string): TtsPiece[] {
   const out: TtsPiece[] = [];
-  const pushText = (t: string) => {
+  const pushText = (t: string, start: number, end: number) => {
     if (!t) return;
     const last = out[out.length - 1];
-    if (last?.type === 'text') last.text += t;
-    else out.push({ type: 'text', text: t });
+    // Merged only when contiguous (an invalid phoneme tag's inner text is not).
+    if (last?.type === 'text' && last.end === start && end - start === t.length) {
+      last.text += t;
+      last.end = end;
+    } else out.push({ type: 'text', text: t, start, end });
   };
   let at = 0;
   for (const m of text.matchAll(TAG)) {
-    pushText(text.slice(at, m.index));
+    pushText(text.slice(at, m.index), at, m.index);
+    const start = m.index;
     at = m.index + m[0].length;
     if (m[1] !== undefined) {
       const ms = Number(m[1]) * (m[2] === 's' ? 1000 : 1);
-      out.push({ type: 'pause', ms: Math.min(MAX_BREAK_MS, Math.max(MIN_BREAK_MS, Math.round(ms))) });
+      out.push({
+        type: 'pause',
+        ms: Math.min(MAX_BREAK_MS, Math.max(MIN_BREAK_MS, Math.round(ms))),
+        start,
+        end: at,
+      });
     } else if (isPinyin(m[3]) && m[4]) {
-      out.push({ type: 'phoneme', text: m[4], pinyin: m[3].trim().toLowerCase().replace(/\s+/g, ' ') });
-    } else pushText(m[4] ?? '');
+      out.push({
+        type: 'phoneme',
+        text: m[4],
+        pinyin: m[3].trim().toLowerCase().replace(/\s+/g, ' '),
+        start,
+        end: at,
+      });
+    } else {
+      const inner = at - '</phoneme>'.length - (m[4]?.length ?? 0);
+      pushText(m[4] ?? '', inner, inner + (m[4]?.length ?? 0));
+    }
   }
-  pushText(text.slice(at));
+  pushText(text.slice(at), at, text.length);
   return out;
 }
 

@@ -383,9 +383,10 @@ async function streamSynthesis(
       for (const p of parts) emit(pcmToBuffer(p));
     }
     stored.end();
-    out.end();
     const { size } = await storing;
     await finishSynthesis(ctx, row, units, lengths, rate, key, size);
+    // Ends after the item is recorded, so a client that got all the bytes finds it finished.
+    out.end();
   } catch (err) {
     ctx.log.error({ err, history: row.id }, 'streamed synthesis failed');
     out.destroy(err as Error);
@@ -472,15 +473,12 @@ export async function runSynthesisTask(
     };
     await insertFinishedSentence(ctx.db, entry);
     finished.set(unit.index, entry);
+    const pct = Math.floor((finished.size / units.length) * 90);
+    await updateHistory(ctx.db, row.id, { sentences_done: finished.size, progress: pct });
+    // The job row (the generic job view) is told at most twice a second.
     const now = Date.now();
     if (now - lastReport > 500 || finished.size === units.length) {
       lastReport = now;
-      const pct = Math.floor((finished.size / units.length) * 90);
-      await updateHistory(ctx.db, row.id, {
-        sentences_done: finished.size,
-        progress: pct,
-        updated_at: ctx.clock.now(),
-      });
       await progress?.(pct);
     }
   }
