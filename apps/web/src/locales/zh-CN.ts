@@ -362,6 +362,8 @@ export const zhCN = {
       5: '文本相似度校验未通过，积分已退回',
     } as Record<number, string>,
     done: '生成完成',
+    resultTitle: '试听与下载',
+    historyTotal: (n: number) => `共 ${n} 条`,
     playerEmpty: '生成后可在这里试听、逐句重新生成并下载',
     play: '播放',
     pause: '暂停',

@@ -156,7 +156,7 @@ export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }
         <h2>
           <HistoryOutlined className="vw-title-icon" /> {t.history}
         </h2>
-        <span className="vw-card-hint">{total > 0 ? `${total}` : ''}</span>
+        <span className="vw-card-hint">{total > 0 ? t.historyTotal(total) : ''}</span>
       </div>
       {items.length > 0 && (
         <div className="vw-history-bar">

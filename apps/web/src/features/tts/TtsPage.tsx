@@ -21,7 +21,14 @@ import { useUserStore } from '@/stores/user.ts';
 import { AudioPlayer } from './AudioPlayer.tsx';
 import { waitForDefaultVoice } from './defaultVoice.ts';
 import { canDownload, type DownloadKind, queueDownloads } from './downloads.ts';
-import { fetchBytes, fetchItem, pollTask, readAudioStream, startSynthesis } from './generate.ts';
+import {
+  fetchBytes,
+  fetchFinishedItem,
+  fetchItem,
+  pollTask,
+  readAudioStream,
+  startSynthesis,
+} from './generate.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { countChars, plainText } from './markup.ts';
 import { LevelSlider, SpeedSlider } from './SpeedSlider.tsx';
@@ -222,7 +229,7 @@ export function Component() {
         const { bytes } = await readAudioStream(start, (url) => setGen({ src: url }));
         if (ctl.signal.aborted) return;
         setGen({ bytes, phase: 'done' });
-        const item = await fetchItem(start.historyId).catch(() => null);
+        const item = await fetchFinishedItem(start.historyId);
         if (item) setGen({ item });
       } else {
         setGen({ phase: 'task' });
@@ -316,7 +323,7 @@ export function Component() {
 
           <section className="vw-card vw-tts-result" data-testid="tts-result" data-phase={gen.phase}>
             <div className="vw-card-head">
-              <h2>{gen.item?.name || t.play}</h2>
+              <h2>{gen.item?.name || t.resultTitle}</h2>
               <div className="vw-tts-result-actions">
                 {gen.phase === 'done' && gen.cacheHit && <span className="vw-card-hint">{t.cached}</span>}
                 <DownloadButton item={gen.item} />

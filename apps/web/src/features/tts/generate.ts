@@ -192,6 +192,24 @@ export async function fetchItem(historyId: string): Promise<HistoryItem | null> 
   return d.list[0] ?? null;
 }
 
+/**
+ * The item of a streamed synthesis: the server files it right after the last byte, so it may still
+ * read as running for a moment; asks again a few times.
+ */
+export async function fetchFinishedItem(
+  historyId: string,
+  tries = 30,
+  interval = 300,
+): Promise<HistoryItem | null> {
+  let item: HistoryItem | null = null;
+  for (let i = 0; i < tries; i++) {
+    item = await fetchItem(historyId).catch(() => null);
+    if (item && item.status !== 'queued' && item.status !== 'running') return item;
+    await new Promise((r) => setTimeout(r, interval));
+  }
+  return item;
+}
+
 /** Encoded audio of a signed URL, for the waveform. */
 export async function fetchBytes(url: string): Promise<ArrayBuffer | null> {
   try {
