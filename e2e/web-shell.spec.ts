@@ -82,7 +82,7 @@ test('signs in with a code from the dev outbox and lands on /workbench/tts with 
   await expect(sidebar.getByText('文字转语音')).toBeVisible();
   await expect(page.getByTestId('user-name')).toBeVisible();
   await expect(page.getByTestId('plan-badge')).toBeVisible();
-  await expect(page.getByTestId('feature-placeholder')).toContainText('「文字转语音」工具尚未在此服务器启用');
+  await expect(page.getByTestId('tts-editor')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/layout.png` });
 });
 
