@@ -54,6 +54,8 @@ export function registerCall<C extends CallDef>(
         request,
         reply,
       } as CallRequest<C>);
+      // A handler that answered by itself (a stream, e.g. synthesised audio): nothing more to send.
+      if (reply.sent || reply.raw.headersSent) return undefined;
       return { code: 0, msg: 'success', data };
     },
   });

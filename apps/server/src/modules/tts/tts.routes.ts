@@ -53,7 +53,16 @@ export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): 
     async ({ user, body, reply }) => {
       const outcome = await generateSpeech(ttsCtx, user.uid, body, reply);
       // Streamed: the reply is already under way; the envelope below is never sent.
-      if (outcome.kind === 'sent') return reply as never;
+      if (outcome.kind === 'sent') {
+        // Returns once the bytes are out, so Fastify sees the reply as sent and adds nothing.
+        if (!reply.raw.writableEnded) {
+          await new Promise((resolve) => {
+            reply.raw.once('finish', resolve);
+            reply.raw.once('close', resolve);
+          });
+        }
+        return undefined as never;
+      }
       return outcome.data;
     },
     { bodyLimit: 8 * 1024 * 1024 },

@@ -142,7 +142,10 @@ export async function generateSpeech(
   if (!input.no_cache) {
     const hit = await findCachedHistory(ctx.db, userId, cacheKey, optionsKey);
     if (hit) {
-      await updateHistory(ctx.db, hit.id, { updated_at: ctx.clock.now() });
+      // Moves the item to the top of the history; the answer does not wait for it.
+      updateHistory(ctx.db, hit.id, { updated_at: ctx.clock.now() }).catch((err) =>
+        ctx.log.warn({ err }, 'could not touch a cached history item'),
+      );
       if (asTask) {
         return {
           kind: 'task',
