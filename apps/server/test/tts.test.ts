@@ -10,7 +10,7 @@ import { grantMembership } from '../src/modules/credits/membership.service.ts';
 import { updateSetting } from '../src/modules/settings/settings.service.ts';
 import { findHistoryById } from '../src/modules/tts/tts.repo.ts';
 import { runSynthesisTask } from '../src/modules/tts/tts.service.ts';
-import { CLIENT_HEADERS, call, createTestServer, signIn, type TestServer } from './harness.ts';
+import { CLIENT_HEADERS, call, createTestServer, latestCode, signIn, type TestServer } from './harness.ts';
 
 let server: TestServer;
 let alice: string;
@@ -359,5 +359,36 @@ describe('history and files', () => {
     });
     expect(deleted.body.data.deleted).toBe(1);
     expect(await server.ctx.storage.stat(regen.body.data.item.files[0].name)).toBeNull();
+  });
+});
+
+describe('account cancellation', () => {
+  it('removes what the user synthesised, files included', async () => {
+    const carol = await signIn(server.app, '13900000077');
+    await fund(carol.user_info.uid);
+    const res = await generate(carol.secure_tokens.access_token, { text: '注销账号前的一段语音。' });
+    expect(res.statusCode).toBe(200);
+    const historyId = String(res.headers[TTS_HEADERS.historyId]);
+    let row = await findHistoryById(server.ctx.db, historyId);
+    for (let i = 0; i < 50 && row?.status !== 'succeeded'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      row = await findHistoryById(server.ctx.db, historyId);
+    }
+    expect(row?.audio_key).toBeTruthy();
+    const audioKey = row!.audio_key!;
+    expect(await server.ctx.storage.stat(audioKey)).not.toBeNull();
+
+    server.clock.advance(61_000);
+    const token = server.ctx.accessTokens.sign(carol.user_info.uid);
+    await call(server.app, 'POST', '/accounts/v1/send_verification_code', {
+      body: { account: '13900000077', scene: 'cancel_account' },
+      token,
+    });
+    const code = await latestCode(server.app, '13900000077');
+    expect(
+      (await call(server.app, 'POST', '/accounts/v1/cancel_account', { token, body: { code } })).body.code,
+    ).toBe(0);
+    expect(await findHistoryById(server.ctx.db, historyId)).toBeUndefined();
+    expect(await server.ctx.storage.stat(audioKey)).toBeNull();
   });
 });

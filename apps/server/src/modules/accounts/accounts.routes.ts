@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { registerCall } from '../../http/calls.ts';
 import { clientIds } from '../../http/request-context.ts';
 import { deleteFilesOf } from '../files/files.service.ts';
+import { deleteAllHistoryOf } from '../tts/history.service.ts';
 import { userInfoOf } from '../users/users.service.ts';
 import {
   cancelAccount,
@@ -77,6 +78,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     accountsCalls.cancelAccount,
     async ({ body, user }) => {
       await cancelAccount(ctx, user.uid, body.code, async (uid) => {
+        await deleteAllHistoryOf(ctx, uid);
         await deleteFilesOf(ctx, uid);
       });
       return {};

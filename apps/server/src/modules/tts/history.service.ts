@@ -10,6 +10,7 @@ import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
 import {
   deleteFinishedSentences,
   deleteHistoryRows,
+  findAllHistoryOfOwner,
   findFinishedSentences,
   findHistoryByFile,
   findHistoryByTask,
@@ -174,6 +175,17 @@ export async function deleteHistory(
       rows.map((r) => r.id),
     ),
   };
+}
+
+/** Everything a user synthesised, files included (account cancellation). */
+export async function deleteAllHistoryOf(ctx: AppContext, userId: string): Promise<void> {
+  const rows = await findAllHistoryOfOwner(ctx.db, userId);
+  for (const row of rows) await removeFilesOf(ctx, row);
+  await deleteHistoryRows(
+    ctx.db,
+    userId,
+    rows.map((r) => r.id),
+  );
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {

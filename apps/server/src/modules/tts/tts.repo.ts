@@ -94,6 +94,10 @@ export async function findHistoryByFile(
     .executeTakeFirst();
 }
 
+export async function findAllHistoryOfOwner(db: Db, userId: string): Promise<TtsHistoryRow[]> {
+  return db.selectFrom('tts_history').selectAll().where('user_id', '=', userId).execute();
+}
+
 export async function deleteHistoryRows(db: Db, userId: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   const res = await db
