@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { APP, shootFull, storeSession } from './session.ts';
 
 /**
  * Credits and memberships journeys (issue 4), in order on one signed-in page: redeem a code made
@@ -11,7 +12,6 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from '@
  */
 test.describe.configure({ mode: 'serial' });
 
-const APP = '/workbench';
 const SHOTS = 'test-results/credits';
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** A fresh account per run: sign-in by code creates it. */
@@ -57,41 +57,13 @@ async function signIn(request: APIRequestContext) {
   });
   const body = await res.json();
   expect(body.code).toBe(0);
-  const { secure_tokens: t, user_info: user } = body.data;
-  await page.goto(`${APP}/login`);
-  await page.evaluate(
-    ({ t, user }) => {
-      const now = Math.floor(Date.now() / 1000);
-      localStorage.setItem(
-        'secure_tokens',
-        JSON.stringify({
-          access_token: t.access_token,
-          refresh_token: t.refresh_token,
-          access_expires_at: now + t.expires_in,
-          refresh_expires_at: now + t.refresh_token_expires_in,
-        }),
-      );
-      localStorage.setItem('access_token', t.access_token);
-      localStorage.setItem('user_info', JSON.stringify(user));
-    },
-    { t, user },
-  );
+  await storeSession(page, body.data);
 }
 
 /** Lets antd's open animations finish before a screenshot. */
 const settle = () => page.waitForTimeout(500);
 
-/** The page scrolls inside the content column: grow the viewport to show all of it. */
-async function shootFull(name: string) {
-  await settle();
-  const height = await page.evaluate(() => {
-    const el = document.querySelector('[data-testid="content"]');
-    return Math.max(900, (el?.scrollHeight ?? 900) + 20);
-  });
-  await page.setViewportSize({ width: 1440, height });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shoot = (name: string) => shootFull(page, `${SHOTS}/${name}.png`);
 
 const accessToken = () => page.evaluate(() => localStorage.getItem('access_token'));
 
@@ -176,7 +148,7 @@ test('redeem a membership code from the operator command: plan badge and expiry 
   await page.reload();
   await expect(page.getByTestId('sub-current')).toBeVisible();
   await expect(page.getByTestId('plan-tier').filter({ hasText: '当前套餐' })).toHaveCount(1);
-  await shootFull('subscription');
+  await shoot('subscription');
 });
 
 test('usage page shows the consumption and the export downloads an .xlsx file', async ({ request }) => {
@@ -224,7 +196,7 @@ test('usage page shows the consumption and the export downloads an .xlsx file', 
   await expect(page.getByTestId('earn-table')).not.toContainText('会员积分');
   await expect(page.getByTestId('earn-table')).toContainText('500');
   await page.getByRole('tab', { name: '消耗明细' }).click();
-  await shootFull('usage');
+  await shoot('usage');
 
   const download = page.waitForEvent('download', { timeout: 45_000 });
   await page.getByTestId('export-consume').click();

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { APP, shootFull, storeSession } from './session.ts';
 
 /**
  * Text to speech and the voice library (issue 6), in order on one signed-in page: type Chinese text,
@@ -9,7 +10,6 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from '@
  */
 test.describe.configure({ mode: 'serial' });
 
-const APP = '/workbench';
 const SHOTS = 'test-results/tts';
 const DEMO = { account: '13800000000', password: 'demo12345' };
 /** Unique per run so the history item is this run's. */
@@ -23,40 +23,12 @@ async function signIn(request: APIRequestContext) {
   const res = await request.post('/accounts/v1/auth_with_password', { data: DEMO });
   const body = await res.json();
   expect(body.code).toBe(0);
-  const { secure_tokens: t, user_info: user } = body.data;
-  token = t.access_token;
-  await page.goto(`${APP}/login`);
-  await page.evaluate(
-    ({ t, user }) => {
-      const now = Math.floor(Date.now() / 1000);
-      localStorage.setItem(
-        'secure_tokens',
-        JSON.stringify({
-          access_token: t.access_token,
-          refresh_token: t.refresh_token,
-          access_expires_at: now + t.expires_in,
-          refresh_expires_at: now + t.refresh_token_expires_in,
-        }),
-      );
-      localStorage.setItem('access_token', t.access_token);
-      localStorage.setItem('user_info', JSON.stringify(user));
-    },
-    { t, user },
-  );
+  token = body.data.secure_tokens.access_token;
+  await storeSession(page, body.data);
 }
 
-const settle = () => page.waitForTimeout(500);
 
-async function shootFull(name: string) {
-  await settle();
-  const height = await page.evaluate(() => {
-    const el = document.querySelector('[data-testid="content"]');
-    return Math.max(900, (el?.scrollHeight ?? 900) + 20);
-  });
-  await page.setViewportSize({ width: 1440, height });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shoot = (name: string) => shootFull(page, `${SHOTS}/${name}.png`);
 
 /** Clicks a download menu entry and returns the download with its saved text. */
 async function download(kind: 'mp3' | 'wav' | 'srt') {
@@ -87,7 +59,7 @@ test('the /tts page opens with the default voice and the editor', async ({ reque
   await expect(page.getByTestId('speed-slider')).toHaveAttribute('data-rate', '1');
   await expect(page.getByTestId('char-count')).toHaveAttribute('data-count', '0');
   await expect(page.getByTestId('generate')).toBeDisabled();
-  await shootFull('tts-empty');
+  await shoot('tts-empty');
 });
 
 test('type Chinese text, insert a pause, pick a voice and a speed', async () => {
@@ -115,7 +87,7 @@ test('type Chinese text, insert a pause, pick a voice and a speed', async () => 
     await expect(page.getByTestId('subscribe-tip')).toContainText('需要订阅高级会员使用');
     await expect(page.getByTestId('subscribe-tip')).toContainText('去订阅');
   }
-  await shootFull('voice-picker');
+  await shoot('voice-picker');
   const voice = picker
     .locator('[data-testid="picker-voice"]:not([data-locked])', { hasText: '晓雅' })
     .first();
@@ -156,7 +128,7 @@ test('generate: the audio plays, the waveform is drawn, MP3 and SRT download', a
   expect(srtText).toMatch(/^1\r?\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}/);
   expect(srtText).toContain('我去银行取钱');
   await expect(page.getByTestId('download-entry')).toBeVisible();
-  await shootFull('tts-generated');
+  await shoot('tts-generated');
 });
 
 test('fix a polyphone: the server reports the new reading, and the next SRT carries the text', async ({
@@ -183,7 +155,7 @@ test('fix a polyphone: the server reports the new reading, and the next SRT carr
     'data-pinyin',
     'hang2',
   );
-  await shootFull('tts-polyphone');
+  await shoot('tts-polyphone');
 
   // The server now reads 行走 with the dictionary entry.
   const res = await request.post('/v1/tts/readings', {
@@ -248,7 +220,7 @@ test('the voice library: filters, favourite, premium tip, use this voice', async
     await locked.getByTestId('voice-use').hover({ force: true });
     await expect(page.getByTestId('subscribe-tip')).toBeVisible();
   }
-  await shootFull('voices');
+  await shoot('voices');
 
   const card = grid.getByTestId('voice-card').filter({ hasText: '云飞' }).first();
   const fav = card.getByTestId('voice-favorite');

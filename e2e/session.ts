@@ -1,0 +1,44 @@
+import type { Page } from '@playwright/test';
+
+export const APP = '/workbench';
+
+interface AuthData {
+  secure_tokens: {
+    access_token: string;
+    refresh_token: string;
+    expires_in: number;
+    refresh_token_expires_in: number;
+  };
+  user_info: unknown;
+}
+
+/** Stores a signed-in session the way the web client does, so the next navigation starts signed in. */
+export async function storeSession(page: Page, auth: AuthData): Promise<void> {
+  await page.goto(`${APP}/login`);
+  await page.evaluate(({ secure_tokens: t, user_info: user }) => {
+    const now = Math.floor(Date.now() / 1000);
+    localStorage.setItem(
+      'secure_tokens',
+      JSON.stringify({
+        access_token: t.access_token,
+        refresh_token: t.refresh_token,
+        access_expires_at: now + t.expires_in,
+        refresh_expires_at: now + t.refresh_token_expires_in,
+      }),
+    );
+    localStorage.setItem('access_token', t.access_token);
+    localStorage.setItem('user_info', JSON.stringify(user));
+  }, auth);
+}
+
+/** A full-height screenshot: the page scrolls inside the content column, so grow the viewport first. */
+export async function shootFull(page: Page, file: string): Promise<void> {
+  await page.waitForTimeout(500); // antd's open animations
+  const height = await page.evaluate(() => {
+    const el = document.querySelector('[data-testid="content"]');
+    return Math.max(900, (el?.scrollHeight ?? 900) + 20);
+  });
+  await page.setViewportSize({ width: 1440, height });
+  await page.screenshot({ path: file });
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
