@@ -27,7 +27,6 @@ async function signIn(request: APIRequestContext) {
   await storeSession(page, body.data);
 }
 
-
 const shoot = (name: string) => shootFull(page, `${SHOTS}/${name}.png`);
 
 /** Clicks a download menu entry and returns the download with its saved text. */
