@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { APP, shootFull, storeSession } from './session.ts';
+import { APP, pickOption, shootFull, storeSession } from './session.ts';
 
 /**
  * Credits and memberships journeys (issue 4), in order on one signed-in page: redeem a code made
@@ -177,8 +177,7 @@ test('usage page shows the consumption and the export downloads an .xlsx file', 
   await expect(page.locator('.vw-chart-col[data-total="203"]')).toHaveCount(1);
 
   // Filter by tool.
-  await page.getByTestId('consume-tool-filter').click();
-  await page.locator('.ant-select-item-option').filter({ hasText: '变声器' }).click();
+  await pickOption(page, 'consume-tool-filter', '变声器');
   await expect(table).toContainText('客服录音变声');
   await expect(table).not.toContainText('产品介绍配音');
   await page.getByTestId('consume-tool-filter').locator('.ant-select-clear').click({ force: true });
@@ -191,8 +190,7 @@ test('usage page shows the consumption and the export downloads an .xlsx file', 
   await settle();
   await page.getByTestId('earn-table').screenshot({ path: `${SHOTS}/usage-earn.png` });
   // Filter by source.
-  await page.getByTestId('earn-source-filter').click();
-  await page.locator('.ant-select-item-option').filter({ hasText: '平台赠送' }).click();
+  await pickOption(page, 'earn-source-filter', '平台赠送');
   await expect(page.getByTestId('earn-table')).not.toContainText('会员积分');
   await expect(page.getByTestId('earn-table')).toContainText('500');
   await page.getByRole('tab', { name: '消耗明细' }).click();

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export const APP = '/workbench';
 
@@ -41,4 +41,14 @@ export async function shootFull(page: Page, file: string): Promise<void> {
   await page.setViewportSize({ width: 1440, height });
   await page.screenshot({ path: file });
   await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** Chooses an option of an antd Select; a click during the dropdown's opening animation can miss, so retry. */
+export async function pickOption(page: Page, selectTestId: string, option: string): Promise<void> {
+  const select = page.getByTestId(selectTestId);
+  await select.click();
+  await expect(async () => {
+    await page.locator('.ant-select-item-option').filter({ hasText: option }).click({ timeout: 2000 });
+    await expect(select).toContainText(option, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
 }
