@@ -1,54 +1,21 @@
 import { z } from 'zod';
 import { defineCall } from '../call.ts';
+import {
+  creditSourceNames,
+  creditToolNames,
+  type CreditSource as Source,
+  type CreditTool as Tool,
+} from '../constants/credits.ts';
 import { exportStatus, redeemResult, tenantBonus } from '../entities.ts';
 
+export * from '../constants/credits.ts';
+
 /** Where a lot of credits came from. */
-export const CreditSource = z.enum(['membership', 'topup', 'gift', 'redeem', 'refund']);
-export type CreditSource = z.infer<typeof CreditSource>;
-export const creditSourceNames: Record<CreditSource, string> = {
-  membership: '会员积分',
-  topup: '充值积分包',
-  gift: '平台赠送',
-  redeem: '兑换码',
-  refund: '退还',
-};
-
+export const CreditSource = z.enum(Object.keys(creditSourceNames) as [Source, ...Source[]]);
+export type CreditSource = Source;
 /** Tools that spend credits (task types of the pricing table). */
-export const CreditTool = z.enum([
-  'tts',
-  'voice_changer',
-  'voice_clone',
-  'speech_to_text',
-  'subtitle_ocr',
-  'subtitle_erase',
-  'dubbing',
-  'video_translation',
-  'audiobook',
-  'api',
-]);
-export type CreditTool = z.infer<typeof CreditTool>;
-export const creditToolNames: Record<CreditTool, string> = {
-  tts: '文字转语音',
-  voice_changer: '变声器',
-  voice_clone: '声音克隆',
-  speech_to_text: '语音转文字',
-  subtitle_ocr: '字幕识别',
-  subtitle_erase: '字幕擦除',
-  dubbing: 'AI 配音',
-  video_translation: '视频翻译',
-  audiobook: '有声书',
-  api: 'API 调用',
-};
-
-/**
- * credit_type of the tenant bonus: 1 a paid plan with plan credits left; 2 the free plan;
- * 3 a paid plan whose credits of the current period are used up (the previous entry is shown).
- */
-export const CreditType = { PlanCredits: 1, Free: 2, PlanCreditsExhausted: 3 } as const;
-
-export const FREE_LEVEL = 100;
-/** The subscription shortcut targets the first plan at or above this level (spec §9). */
-export const SUBSCRIPTION_SHORTCUT_LEVEL = 300;
+export const CreditTool = z.enum(Object.keys(creditToolNames) as [Tool, ...Tool[]]);
+export type CreditTool = Tool;
 
 const previousPlan = z.object({
   level: z.number().int(),
@@ -194,9 +161,6 @@ export const downloadConsumeDetails = defineCall({
   data: z.object({ task_id: z.string() }),
 });
 
-/** Export status: 0 waiting, 2 done (download_url, file_name), 3 failed. */
-export const ExportTaskStatus = { Waiting: 0, Done: 2, Failed: 3 } as const;
-
 export const exportTaskStatus = defineCall({
   operationId: 'exportCreditTaskStatus',
   method: 'POST',
@@ -206,8 +170,6 @@ export const exportTaskStatus = defineCall({
   auth: 'user',
   data: exportStatus,
 });
-
-export const REDEEM_CODE_LENGTH = 16;
 
 export const useRedeemCode = defineCall({
   operationId: 'useRedeemCode',
