@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 
 /** Times are integer milliseconds since the epoch; booleans are 0/1 (one shape on SQLite and PostgreSQL). */
 export interface UsersTable {
@@ -327,7 +327,5 @@ export type StoredFile = Selectable<FilesTable>;
 export type CreditAccount = Selectable<CreditAccountsTable>;
 export type CreditLot = Selectable<CreditLotsTable>;
 export type CreditHold = Selectable<CreditHoldsTable>;
-// Keep Generated importable for later tables with database defaults.
-export type { Generated };
 export type VoiceRow = Selectable<VoicesTable>;
 export type TtsHistoryRow = Selectable<TtsHistoryTable>;

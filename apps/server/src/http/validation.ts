@@ -1,4 +1,4 @@
-import { ErrorCode, type ErrorDetail, namedErrorMessage, namedErrorMessages } from '@vw/contract';
+import { type ErrorDetail, namedErrorMessage, namedErrorMessages } from '@vw/contract';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
 
@@ -36,5 +36,3 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
 function partName(httpPart: string | undefined): string {
   return httpPart === 'querystring' ? 'query' : (httpPart ?? 'body');
 }
-
-export const validationCode = ErrorCode.Validation;

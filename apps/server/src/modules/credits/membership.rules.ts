@@ -1,11 +1,10 @@
+import { FREE_LEVEL } from '@vw/contract';
 import type { Db } from '../../db/database.ts';
 import type { CreditAccount, CreditLot } from '../../db/schema.ts';
 import { addMonthsClamped, DAY_MS } from './calendar.ts';
 import { updateAccount } from './credits.repo.ts';
 import type { GrantInput } from './ledger.service.ts';
 import { getPlan } from './plans.ts';
-
-export const FREE_LEVEL = 100;
 
 /** Start of period `index` of a plan (month periods from the anchor, clamped; day plans have one). */
 export function periodStart(account: CreditAccount, index: number): number {

@@ -1,11 +1,11 @@
-import { CreditType, ErrorCode, type TenantBonusWithPrevious } from '@vw/contract';
+import { CreditType, ErrorCode, FREE_LEVEL, type TenantBonusWithPrevious } from '@vw/contract';
 import type { AppContext } from '../../context.ts';
 import type { CreditAccount } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { sumHeld, sumLedger, updateAccount } from './credits.repo.ts';
 import { type AccountTx, grantLot, withCreditAccount } from './ledger.service.ts';
-import { FREE_LEVEL, isPaid, issueDuePeriods, planEnd } from './membership.rules.ts';
+import { isPaid, issueDuePeriods, planEnd } from './membership.rules.ts';
 import { getPlan } from './plans.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'dbKind' | 'clock'>;
