@@ -59,6 +59,23 @@ const envSchema = z
     SHERPA_ONNX_MODELS_DIR: z.string().optional(),
     OPENAI_TTS_BASE_URL: optionalUrl,
     OPENAI_TTS_API_KEY: z.string().optional(),
+    PAYMENT_WECHAT_PROVIDER: z.enum(['sandbox', 'wechatpay']).default('sandbox'),
+    PAYMENT_ALIPAY_PROVIDER: z.enum(['sandbox', 'alipay']).default('sandbox'),
+    PAYMENT_ORDER_TTL: z.coerce.number().int().min(10).max(7200).default(600),
+    WECHATPAY_BASE_URL: z.url().default('https://api.mch.weixin.qq.com'),
+    WECHATPAY_APPID: z.string().optional(),
+    WECHATPAY_MCHID: z.string().optional(),
+    WECHATPAY_MERCHANT_SERIAL_NO: z.string().optional(),
+    WECHATPAY_MERCHANT_PRIVATE_KEY_FILE: z.string().optional(),
+    WECHATPAY_APIV3_KEY: z.string().length(32, 'must be the 32-character APIv3 key').optional(),
+    WECHATPAY_PLATFORM_CERTS_DIR: z.string().optional(),
+    WECHATPAY_PUBLIC_KEY_FILE: z.string().optional(),
+    WECHATPAY_PUBLIC_KEY_ID: z.string().optional(),
+    ALIPAY_GATEWAY: z.url().default('https://openapi.alipay.com/gateway.do'),
+    ALIPAY_APP_ID: z.string().optional(),
+    ALIPAY_PRIVATE_KEY_FILE: z.string().optional(),
+    ALIPAY_PUBLIC_KEY_FILE: z.string().optional(),
+    ALIPAY_SELLER_ID: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
@@ -79,6 +96,33 @@ const envSchema = z
         if (!env[key])
           ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=aliyun' });
       }
+    }
+    const requireAll = (keys: readonly (keyof typeof env)[], when: string) => {
+      for (const key of keys) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `required when ${when}` });
+      }
+    };
+    if (env.PAYMENT_WECHAT_PROVIDER === 'wechatpay') {
+      const when = 'PAYMENT_WECHAT_PROVIDER=wechatpay';
+      requireAll(
+        [
+          'WECHATPAY_APPID',
+          'WECHATPAY_MCHID',
+          'WECHATPAY_MERCHANT_SERIAL_NO',
+          'WECHATPAY_MERCHANT_PRIVATE_KEY_FILE',
+          'WECHATPAY_APIV3_KEY',
+        ],
+        when,
+      );
+      // Notify verification: platform certificates, or the WeChat Pay public key with its id.
+      if (!env.WECHATPAY_PLATFORM_CERTS_DIR)
+        requireAll(['WECHATPAY_PUBLIC_KEY_FILE', 'WECHATPAY_PUBLIC_KEY_ID'], when);
+    }
+    if (env.PAYMENT_ALIPAY_PROVIDER === 'alipay') {
+      requireAll(
+        ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY_FILE', 'ALIPAY_PUBLIC_KEY_FILE'],
+        'PAYMENT_ALIPAY_PROVIDER=alipay',
+      );
     }
     if (env.DATABASE_URL && !env.JWT_SECRET) {
       ctx.addIssue({
