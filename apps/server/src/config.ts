@@ -61,6 +61,8 @@ const envSchema = z
     OPENAI_TTS_API_KEY: z.string().optional(),
     PAYMENT_WECHAT_PROVIDER: z.enum(['sandbox', 'wechatpay']).default('sandbox'),
     PAYMENT_ALIPAY_PROVIDER: z.enum(['sandbox', 'alipay']).default('sandbox'),
+    /** The sandbox grants what is "paid" on its own page, so production refuses it unless this says otherwise. */
+    PAYMENT_SANDBOX_IN_PRODUCTION: bool.default(false),
     PAYMENT_ORDER_TTL: z.coerce.number().int().min(10).max(7200).default(600),
     WECHATPAY_BASE_URL: z.url().default('https://api.mch.weixin.qq.com'),
     WECHATPAY_APPID: z.string().optional(),

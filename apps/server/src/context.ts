@@ -4,6 +4,7 @@ import { createAliyunSmsSender } from './adapters/messaging/aliyun-sms.ts';
 import type { MessageSender } from './adapters/messaging/messaging.ts';
 import { createOutboxSender } from './adapters/messaging/outbox.ts';
 import { createSmtpSender } from './adapters/messaging/smtp.ts';
+import { createPaymentProviders, type PaymentProviders } from './adapters/payments/providers.ts';
 import type { ObjectStorage } from './adapters/storage/storage.ts';
 import { createStorage } from './adapters/storage/storage.ts';
 import { type AccessTokens, createAccessTokens } from './auth/access-tokens.ts';
@@ -27,6 +28,8 @@ export interface AppContext {
   jobs: JobQueue;
   /** Speech engines (created at start-up by createEnginesFromConfig; empty when not given). */
   engines: EngineRegistry;
+  /** Payment providers by channel (sandbox, WeChat Pay, Alipay). */
+  payments: PaymentProviders;
 }
 
 export function createContext(options: {
@@ -67,6 +70,7 @@ export function createContext(options: {
     storage: createStorage(config, secret, now),
     jobs: createJobQueue({ db: database.db, clock, log, redisUrl: config.REDIS_URL, app: () => ctx }),
     engines: options.engines ?? createEngineRegistry([]),
+    payments: createPaymentProviders({ config, db: database.db, now, signingSecret: secret }),
   };
   return ctx;
 }

@@ -8,6 +8,7 @@ import { scheduleEvery } from './jobs/schedule.ts';
 import { createLogger } from './logger.ts';
 import { seedDemoAccount } from './modules/accounts/demo.ts';
 import { creditSweepJob } from './modules/credits/credits.jobs.ts';
+import { paymentReconcileJob, RECONCILE_EVERY_MS } from './modules/payments/payments.jobs.ts';
 import { createEnginesFromConfig } from './modules/tts/tts.engines.ts';
 import { startVoicePreviews } from './modules/tts/voices.service.ts';
 
@@ -25,6 +26,7 @@ async function main(role: Role): Promise<void> {
   const engines = await createEnginesFromConfig(config);
   for (const p of engines.problems) log.warn({ engine: p.engine }, p.error.message);
   const ctx = createContext({ config, database, clock: systemClock, log, engines });
+  for (const problem of ctx.payments.problems) log.warn(problem);
   // Preview clips of the voice catalogue are made once, by whichever worker takes the job.
   await startVoicePreviews(ctx);
 
@@ -32,7 +34,11 @@ async function main(role: Role): Promise<void> {
   if (role !== 'api') {
     await ctx.jobs.startWorker({ concurrency: config.JOB_CONCURRENCY });
     const stopSweep = scheduleEvery(ctx.jobs, creditSweepJob, CREDIT_SWEEP_EVERY_MS, ctx.clock);
-    closers.push(async () => stopSweep());
+    const stopReconcile = scheduleEvery(ctx.jobs, paymentReconcileJob, RECONCILE_EVERY_MS, ctx.clock);
+    closers.push(async () => {
+      stopSweep();
+      stopReconcile();
+    });
   }
   if (role !== 'worker') {
     await seedDemoAccount(ctx);

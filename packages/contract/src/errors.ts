@@ -96,6 +96,12 @@ export const namedErrorMessages = {
   err_refresh_token_invalid: '登录已失效，请重新登录',
   err_file_too_large: '文件过大',
   err_not_found: '内容不存在',
+  err_product_not_found: '商品不存在或已下架',
+  err_order_not_found: '订单不存在',
+  err_payment_channel_unavailable: '该支付方式暂未开通，请选择其他支付方式',
+  err_payment_provider_failed: '支付服务暂时不可用，请稍后再试',
+  err_annual_member_monthly_plan: '您已是年度会员，暂不支持购买月度会员',
+  err_credit_pack_needs_membership: '请升级到基础版以上的套餐',
 } as const;
 export type NamedError = keyof typeof namedErrorMessages;
 

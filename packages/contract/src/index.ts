@@ -17,6 +17,17 @@ export {
   REDEEM_CODE_LENGTH,
   SUBSCRIPTION_SHORTCUT_LEVEL,
 } from './calls/credits.ts';
+export type { OrderInfo, Product } from './calls/payments.ts';
+export * as paymentsCalls from './calls/payments.ts';
+export {
+  ORDER_FAILURE_STATUSES,
+  ORDER_SUCCESS_STATUSES,
+  OrderStatus,
+  PAY_COUNTRY_CODE,
+  PayChannel,
+  ProductListType,
+  ProductType,
+} from './calls/payments.ts';
 export type {
   CharacterReading,
   DictionaryEntry,
@@ -46,6 +57,7 @@ export * from './entities.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
 export * from './helpers/mask.ts';
+export * from './helpers/products.ts';
 export * from './helpers/speed.ts';
 export * from './helpers/time.ts';
 export * from './helpers/tts-cache-key.ts';

@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { seedPlans } from '../modules/credits/plans.ts';
+import { seedProducts } from '../modules/payments/catalogue.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
@@ -97,6 +98,7 @@ function withStatementCache(db: SqliteDatabase.Database, max = 1000): SqliteData
 export async function prepareDatabase(db: Kysely<Database>): Promise<void> {
   await migrateToLatest(db);
   await seedPlans(db);
+  await seedProducts(db);
 }
 
 async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -293,6 +293,70 @@ export interface TtsSentencesTable {
   created_at: number;
 }
 
+export interface ProductsTable {
+  product_id: string;
+  product_type: number;
+  title: string;
+  level: number;
+  months: number;
+  recharge_credit: number;
+  is_free_package: number;
+  after_charge: number;
+  is_annual: number;
+  channel_details: string;
+  is_disabled: number;
+  updated_at: number;
+}
+
+export interface PaymentOrdersTable {
+  id: string;
+  user_id: string;
+  product_id: string;
+  product: string;
+  pay_channel: string;
+  provider: string;
+  amount_fen: number;
+  status: number;
+  code_url: string | null;
+  created_at: number;
+  expires_at: number;
+  paid_at: number | null;
+  transaction_id: string | null;
+  failure: string | null;
+  updated_at: number;
+}
+
+export interface PaymentAttemptsTable {
+  id: string;
+  order_id: string;
+  provider: string;
+  transaction_id: string;
+  amount_fen: number;
+  paid_at: number;
+  /** fulfilled | refund_pending | refunded | rejected (amount did not match; left to the operator) */
+  outcome: string;
+  /** notify | poll | reconcile */
+  seen_by: string;
+  created_at: number;
+  refunded_at: number | null;
+  refund_error: string | null;
+}
+
+export interface SandboxTradesTable {
+  order_id: string;
+  description: string;
+  amount_fen: number;
+  /** NOTPAY | SUCCESS | CLOSED | PAYERROR */
+  state: string;
+  expires_at: number;
+  transaction_id: string | null;
+  paid_at: number | null;
+  payments: number;
+  refunded_fen: number;
+  refund_ids: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -316,6 +380,10 @@ export interface Database {
   pronunciation_entries: PronunciationEntriesTable;
   tts_history: TtsHistoryTable;
   tts_sentences: TtsSentencesTable;
+  products: ProductsTable;
+  payment_orders: PaymentOrdersTable;
+  payment_attempts: PaymentAttemptsTable;
+  sandbox_trades: SandboxTradesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -329,3 +397,7 @@ export type CreditLot = Selectable<CreditLotsTable>;
 export type CreditHold = Selectable<CreditHoldsTable>;
 export type VoiceRow = Selectable<VoicesTable>;
 export type TtsHistoryRow = Selectable<TtsHistoryTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type PaymentOrder = Selectable<PaymentOrdersTable>;
+export type PaymentAttempt = Selectable<PaymentAttemptsTable>;
+export type SandboxTrade = Selectable<SandboxTradesTable>;

@@ -6,6 +6,7 @@ import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
 import { registerCreditRoutes } from './credits/credits.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
 import { registerFileRoutes } from './files/files.routes.ts';
+import { registerPaymentRoutes } from './payments/payments.routes.ts';
 import { registerRedeemRoutes } from './redeem/redeem.routes.ts';
 import { registerTtsRoutes } from './tts/tts.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
@@ -21,6 +22,7 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerCreditRoutes(app, ctx);
   registerRedeemRoutes(app, ctx);
   await registerTtsRoutes(app, ctx);
+  await registerPaymentRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);
 }

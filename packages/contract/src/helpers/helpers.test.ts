@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { maskPhone } from './mask.ts';
+import { currencySymbols, deriveProductPricing, monthlyPrice, parseProductDesc } from './products.ts';
 import { rateToSpeedStep, SPEED_RATES, speedStepToRate } from './speed.ts';
 import { formatDate, formatTime, formatTimeShort, parseTime } from './time.ts';
 import { md5, ttsCacheKey } from './tts-cache-key.ts';
@@ -67,5 +68,46 @@ describe('phone masking', () => {
     expect(maskPhone('13812345678')).toBe('138****5678');
     expect(maskPhone('+8613812345678')).toBe('138****5678');
     expect(maskPhone('12345')).toBe('12345');
+  });
+});
+
+describe('product pricing', () => {
+  const product = (after_charge: number, price: number, discount_price: number, currency = 'CNY') => ({
+    after_charge,
+    channel_details: [
+      { country_code: 'US', price: 1, discount_price: 1, currency: 'USD', desc: '{}' },
+      {
+        country_code: 'CN',
+        price,
+        discount_price,
+        currency,
+        desc: JSON.stringify({ tags: ['推荐'], des: 'd', descTitle: 't', desList: ['a', 'b'] }),
+      },
+    ],
+  });
+
+  it('reads the CN channel: pays the discount price, shows the original only when after_charge is 1', () => {
+    expect(deriveProductPricing(product(1, 129, 99))).toMatchObject({
+      price: 99,
+      originalPrice: 129,
+      paySymbol: '¥',
+    });
+    expect(deriveProductPricing(product(0, 129, 99))?.originalPrice).toBeNull();
+    expect(deriveProductPricing(product(1, 10, 0))).toMatchObject({ price: 10, originalPrice: null });
+    expect(deriveProductPricing(product(1, 10, 10, 'EUR'))?.paySymbol).toBe('€');
+    expect(deriveProductPricing(product(1, 10, 10, 'XYZ'))?.paySymbol).toBe('XYZ');
+    expect(deriveProductPricing(product(1, 10, 10))?.desc.desList).toEqual(['a', 'b']);
+    expect(deriveProductPricing({ after_charge: 0, channel_details: [] })).toBeNull();
+  });
+
+  it('maps about 27 currencies and survives a malformed desc', () => {
+    expect(Object.keys(currencySymbols).length).toBeGreaterThanOrEqual(27);
+    expect(parseProductDesc('not json')).toEqual({ tags: [], des: '', descTitle: '', desList: [] });
+  });
+
+  it('shows member prices per month', () => {
+    expect(monthlyPrice(948, true)).toBe(79);
+    expect(monthlyPrice(374, true)).toBe(31.17);
+    expect(monthlyPrice(99, false)).toBe(99);
   });
 });
