@@ -9,6 +9,9 @@ import { findUserByAccount, findUserById } from './modules/accounts/accounts.rep
 import { DAY_MS } from './modules/credits/calendar.ts';
 import { grantCredits } from './modules/credits/ledger.service.ts';
 import { getTenantBonus, grantMembership } from './modules/credits/membership.service.ts';
+import { editProduct, findAllProducts, toProduct } from './modules/payments/catalogue.ts';
+import { findOrders } from './modules/payments/orders.repo.ts';
+import { reconcilePayments } from './modules/payments/orders.service.ts';
 import {
   createRedeemBatch,
   listRedeemBatches,
@@ -33,6 +36,11 @@ const USAGE = `Operator commands (npm run admin -- …), run with the server's e
   credits grant --user U --amount N [--source gift|topup|refund] [--days 30] [--note T]
   plan set --user U --level N (--months N | --days N) [--annual]
   ledger --user U                        plan, balance, lots and ledger entries of a user
+  products list                          the catalogue with prices (yuan) and state
+  products set ID [--title T] [--price YUAN] [--pay YUAN] [--credits N] [--tags a,b] [--features a,b]
+                  [--enable | --disable]    edits a product (--price list price, --pay what buyers pay)
+  orders list [--user U] [--status N]    latest orders (100 pending, 102 closed, 200 paid, 400 failed, 403 paid twice)
+  orders reconcile                       asks the providers about open orders now; retries failed refunds
 U is a phone number, an e-mail address or a user id.`;
 
 type Options = Record<string, string | boolean | undefined>;
@@ -50,6 +58,14 @@ const OPTIONS = {
   user: { type: 'string' },
   amount: { type: 'string' },
   source: { type: 'string' },
+  title: { type: 'string' },
+  price: { type: 'string' },
+  pay: { type: 'string' },
+  tags: { type: 'string' },
+  features: { type: 'string' },
+  enable: { type: 'boolean' },
+  disable: { type: 'boolean' },
+  status: { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -61,6 +77,17 @@ function int(options: Options, name: string, fallback?: number): number | undefi
   if (!Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number`);
   return n;
 }
+
+function yuan(options: Options, name: string): number | undefined {
+  const raw = options[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be an amount in yuan`);
+  return Math.round(n * 100) / 100;
+}
+
+const list = (options: Options, name: string) =>
+  typeof options[name] === 'string' ? (options[name] as string).split(',').map((s) => s.trim()) : undefined;
 
 function required<T>(value: T | undefined, name: string): T {
   if (value === undefined) throw new UsageError(`--${name} is required`);
@@ -171,6 +198,52 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
       .execute();
     for (const e of entries)
       console.log(`  ${date(e.created_at)}  ${e.kind.padEnd(7)} ${String(e.delta).padStart(7)}  ${e.lot_id}`);
+  } else if (group === 'products' && verb === 'list') {
+    for (const row of await findAllProducts(ctx.db)) {
+      const p = toProduct(row);
+      const cn = p.channel_details.find((d) => d.country_code === 'CN');
+      const what =
+        p.product_type === 1
+          ? `${p.recharge_credit} credits`
+          : `level ${p.level}${p.is_annual ? ' annual' : ''}`;
+      console.log(
+        `${p.product_id.padEnd(20)} ${what.padEnd(18)} ¥${cn?.discount_price ?? '-'} (list ¥${cn?.price ?? '-'})  ${p.title}${row.is_disabled ? '  DISABLED' : ''}`,
+      );
+    }
+  } else if (group === 'products' && verb === 'set') {
+    const [id] = rest;
+    if (!id) throw new UsageError('products set needs a product id');
+    const row = await editProduct(
+      ctx.db,
+      id,
+      {
+        title: options.title as string | undefined,
+        price: yuan(options, 'price'),
+        pay: yuan(options, 'pay'),
+        recharge_credit: int(options, 'credits'),
+        tags: list(options, 'tags'),
+        desList: list(options, 'features'),
+        disabled: options.disable ? true : options.enable ? false : undefined,
+      },
+      ctx.clock.now(),
+    ).catch((err: Error) => {
+      throw new UsageError(err.message);
+    });
+    console.log(`${row.product_id} updated: ${row.channel_details}`);
+  } else if (group === 'orders' && verb === 'list') {
+    const user = options.user ? await findUser(ctx, String(options.user)) : undefined;
+    for (const o of await findOrders(ctx.db, {
+      userId: user?.id,
+      status: int(options, 'status'),
+      limit: 50,
+    })) {
+      console.log(
+        `${o.id}  ${date(o.created_at)}  ${o.user_id}  ${o.product_id}  ${o.pay_channel}/${o.provider}  ¥${o.amount_fen / 100}  status ${o.status}${o.failure ? `  (${o.failure})` : ''}`,
+      );
+    }
+  } else if (group === 'orders' && verb === 'reconcile') {
+    const done = await reconcilePayments(ctx);
+    console.log(`checked ${done.orders} open orders, retried ${done.refunds} refunds`);
   } else {
     throw new UsageError(`unknown command "${[group, verb].filter(Boolean).join(' ')}"`);
   }
