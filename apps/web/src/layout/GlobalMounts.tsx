@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useDialogStore } from '@/stores/dialogs.ts';
 
-const PlaceholderDialogs = lazy(() => import('./PlaceholderDialogs.tsx'));
+const Dialogs = lazy(() => import('./Dialogs.tsx'));
 
 /**
  * The always-present mounting points of spec §2: survey page, subscribe tip, payment dialog
@@ -38,7 +38,7 @@ function DialogMounts() {
   if (!loaded && !anyOpen) return null;
   return (
     <Suspense fallback={null}>
-      <PlaceholderDialogs />
+      <Dialogs />
     </Suspense>
   );
 }

@@ -5,6 +5,7 @@ import type {
   CallData,
   CallQuery,
   creditsCalls,
+  paymentsCalls,
   ttsCalls,
 } from '@vw/contract';
 import { type RawEndpoint, rawEndpoint } from './http/client.ts';
@@ -26,6 +27,7 @@ type A = typeof accountsCalls;
 type P = typeof appCalls;
 type K = typeof creditsCalls;
 type T = typeof ttsCalls;
+type Y = typeof paymentsCalls;
 
 export const api = {
   sendVerificationCode: ref<A['sendVerificationCode']>('POST', '/accounts/v1/send_verification_code'),
@@ -77,17 +79,10 @@ export const api = {
   upsertDictionary: ref<T['upsertDictionary']>('POST', '/v1/tts/dictionary/upsert'),
   deleteDictionary: ref<T['deleteDictionary']>('POST', '/v1/tts/dictionary/delete'),
   getReadings: ref<T['getReadings']>('POST', '/v1/tts/readings'),
-};
-
-/**
- * Calls the shell loads at startup whose contract definitions arrive with later issues
- * (products). Until then they are typed here by hand and their failures are tolerated silently.
- */
-export const pendingCalls = {
-  getProducts: rawEndpoint<{ product_list: unknown[] }, undefined, { type: number }>(
-    'GET',
-    '/v1/app/products',
-  ),
+  // products and payments (issue 5)
+  getProducts: ref<Y['getProducts']>('GET', '/v1/app/products'),
+  createOrder: ref<Y['createOrder']>('POST', '/v1/pay/create_order'),
+  getOrder: ref<Y['getOrder']>('GET', '/v1/pay/get_order'),
 };
 
 /** User type 1 is refused (spec §6); mirrors the contract's UserType. */

@@ -1,9 +1,8 @@
-import type { LanguageIcon, Model, Voice } from '@vw/contract';
+import type { LanguageIcon, Model, Product, Voice } from '@vw/contract';
 import { create } from 'zustand';
 
 /**
  * Catalogue data loaded at startup (spec §4): default voices, voices, models and products.
- * Products arrive with the payments issue; until then they stay empty.
  */
 export interface CatalogueState {
   /** Tool type ('tts', 'audiobook', …) → voice_id. */
@@ -14,7 +13,7 @@ export interface CatalogueState {
   models: Model[];
   multilingualModelId: string;
   languageIcons: LanguageIcon[];
-  products: unknown[];
+  products: Product[];
   set: (patch: Partial<Omit<CatalogueState, 'set' | 'patchVoice'>>) => void;
   /** Updates one voice in place (favourite toggled). */
   patchVoice: (voiceId: string, patch: Partial<Voice>) => void;
@@ -27,7 +26,7 @@ export const emptyCatalogue = {
   models: [],
   multilingualModelId: '',
   languageIcons: [],
-  products: [],
+  products: [] as Product[],
 };
 
 export const useCatalogueStore = create<CatalogueState>((set) => ({

@@ -15,6 +15,7 @@ import { api } from '@/lib/api.ts';
 import { CreditType, FREE_LEVEL, SUBSCRIPTION_SHORTCUT_LEVEL } from '@/lib/credits.ts';
 import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
+import { useCatalogueStore } from '@/stores/data.ts';
 import { useDialogStore } from '@/stores/dialogs.ts';
 import { planOf, useUserStore } from '@/stores/user.ts';
 import '@/features/credits/credits.css';
@@ -81,10 +82,20 @@ function PlanCard({ plan, currentLevel }: { plan: Plan; currentLevel: number }) 
   const isLower = plan.level < currentLevel;
   const isFree = plan.level <= FREE_LEVEL;
   const recommended = plan.level === SUBSCRIPTION_SHORTCUT_LEVEL;
-  const open = () =>
+  // The card buys its own plan (monthly, or annual for annual members) when the catalogue has it.
+  const open = () => {
+    const isAnnual = useUserStore.getState().tenantBonus.is_annual_package === 1;
+    const product = useCatalogueStore
+      .getState()
+      .products.find((p) => p.product_type === 0 && p.level === plan.level && p.is_annual === (isAnnual ? 1 : 0));
     useDialogStore
       .getState()
-      .openPayment({ mode: plan.level === SUBSCRIPTION_SHORTCUT_LEVEL ? 'level_300' : 'next_level' });
+      .openPayment(
+        product
+          ? { mode: 'product', productId: product.product_id }
+          : { mode: plan.level === SUBSCRIPTION_SHORTCUT_LEVEL ? 'level_300' : 'next_level' },
+      );
+  };
   let action: React.ReactNode;
   if (isCurrent)
     action = (

@@ -1,7 +1,7 @@
 import type { AppConfig, TenantBonusWithPrevious, UserInfo } from '@vw/contract';
 import { emptyCatalogue, useCatalogueStore } from '@/stores/data.ts';
 import { DEFAULT_APP_CONFIG, useUserStore } from '@/stores/user.ts';
-import { api, pendingCalls, USER_TYPE_REFUSED } from '../api.ts';
+import { api, USER_TYPE_REFUSED } from '../api.ts';
 import { type HttpClient, http } from '../http/client.ts';
 import { isApiError } from '../http/errors.ts';
 import { VoiceStatus } from '../tts.ts';
@@ -128,6 +128,16 @@ export async function loadVoices(): Promise<void> {
   }
 }
 
+/** The catalogue of products (member plans and credit packs); failures are silent. */
+export async function loadProducts(): Promise<void> {
+  try {
+    const d = await http.request(api.getProducts, { query: { type: -1 } }, { suppressError: true });
+    useCatalogueStore.getState().set({ products: Array.isArray(d?.product_list) ? d.product_list : [] });
+  } catch {
+    // The payment dialog asks again when it opens.
+  }
+}
+
 /**
  * After the startup check: config, tenant bonus, default voices, voices, models and products
  * (spec §4). Endpoints that later issues add may be missing: every failure is silent.
@@ -151,9 +161,7 @@ export async function loadStartupData(): Promise<void> {
     http
       .request(api.getLanguageIcon, {}, quiet)
       .then((d) => catalogue.set({ languageIcons: Array.isArray(d?.language) ? d.language : [] })),
-    http
-      .request(pendingCalls.getProducts, { query: { type: -1 } }, quiet)
-      .then((d) => catalogue.set({ products: Array.isArray(d?.product_list) ? d.product_list : [] })),
+    loadProducts(),
   ]);
 }
 
