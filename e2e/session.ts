@@ -1,4 +1,6 @@
-import { expect, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const APP = '/workbench';
 
@@ -51,4 +53,46 @@ export async function pickOption(page: Page, selectTestId: string, option: strin
     await page.locator('.ant-select-item-option').filter({ hasText: option }).click({ timeout: 2000 });
     await expect(select).toContainText(option, { timeout: 1000 });
   }).toPass({ timeout: 15_000 });
+}
+
+/** Runs an operator command (`npm run admin -- …`) against the server's data folder (E2E_DATA_DIR). */
+export function operator(...args: string[]): string {
+  const env = { ...process.env };
+  if (process.env.E2E_DATA_DIR) env.DATA_DIR = process.env.E2E_DATA_DIR;
+  return execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env,
+    stdio: 'pipe',
+    encoding: 'utf8',
+  });
+}
+
+async function latestCode(request: APIRequestContext, to: string, after: number): Promise<string> {
+  for (let i = 0; i < 40; i++) {
+    const res = await request.get(`/dev/outbox?to=${encodeURIComponent(to)}`);
+    const body = (await res.json()) as { data: { messages: Array<{ text: string; created_at: number }> } };
+    const fresh = body.data.messages
+      .filter((m) => m.created_at >= after)
+      .sort((a, b) => b.created_at - a.created_at);
+    const code = fresh[0]?.text.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no verification code for ${to} in the dev outbox`);
+}
+
+/** Signs in by code through the API (creating the account) and hands the session to the page. */
+export async function signInByCode(page: Page, request: APIRequestContext, phone: string): Promise<void> {
+  const sentAt = Date.now() - 2000;
+  const sent = await request.post('/accounts/v1/send_verification_code', {
+    data: { account: phone, scene: 'login' },
+  });
+  expect((await sent.json()).code).toBe(0);
+  const code = await latestCode(request, phone, sentAt);
+  const res = await request.post('/accounts/v1/auth_with_verification_code', {
+    data: { account: phone, code },
+  });
+  const body = await res.json();
+  expect(body.code).toBe(0);
+  await storeSession(page, body.data);
 }

@@ -50,7 +50,7 @@ echo "› browser journeys (Playwright + Debian Chromium)"
 npm run build -w @vw/web --silent
 E2E_PORT="${E2E_PORT:-18787}"
 E2E_DATA="$(mktemp -d /tmp/vw-e2e.XXXXXX)"
-NODE_ENV=development PORT="$E2E_PORT" HOST=127.0.0.1 PUBLIC_URL="http://127.0.0.1:$E2E_PORT" \
+NODE_ENV=development PORT="$E2E_PORT" HOST=127.0.0.1 PUBLIC_URL="http://127.0.0.1:$E2E_PORT" PAYMENT_ORDER_TTL=20 \
   DATA_DIR="$E2E_DATA" LOG_LEVEL=warn node --import tsx apps/server/src/main.ts >"$OUT/e2e-server.log" 2>&1 &
 SERVER_PID=$!
 cleanup_steps+=("kill $SERVER_PID 2>/dev/null; rm -rf '$E2E_DATA'")

@@ -32,11 +32,11 @@ import {
   defaultCreditSelection,
   defaultMemberSelection,
   disabledReason,
-  isTopLevelWithNothingToBuy,
   memberProducts,
   openingFor,
   PaymentDialogType,
   type PaymentTab,
+  showTopLevelTip,
 } from './paymentRules.ts';
 import './payment.css';
 
@@ -322,7 +322,7 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
 
   const members = memberProducts(products);
   const packs = creditProducts(products);
-  const topLevel = isTopLevelWithNothingToBuy(products, buyer);
+  const topLevel = showTopLevelTip(products, buyer, selected);
   const list =
     type === PaymentDialogType.Single ? (fixed ? [fixed] : []) : tab === ProductType.Member ? members : packs;
   const pricing = selected ? deriveProductPricing(selected) : null;

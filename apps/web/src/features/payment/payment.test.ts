@@ -1,15 +1,21 @@
 import type { Product } from '@vw/contract';
 import { clientMessages } from '@vw/contract/errors.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type CreatedOrder, type OrderOutcome, OrderSession, type OrderView, outcomeOf } from './orderSession.ts';
+import {
+  type CreatedOrder,
+  type OrderOutcome,
+  OrderSession,
+  type OrderView,
+  outcomeOf,
+} from './orderSession.ts';
 import {
   type Buyer,
   defaultCreditSelection,
   defaultMemberSelection,
   disabledReason,
-  isTopLevelWithNothingToBuy,
   openingFor,
   PaymentDialogType,
+  showTopLevelTip,
 } from './paymentRules.ts';
 
 const detail = (price: number) => [
@@ -93,10 +99,11 @@ describe('payment dialog rules', () => {
     expect(single).toMatchObject({ type: PaymentDialogType.Single, tab: 1, fixed: { product_id: 'c5000' } });
   });
 
-  it('says so when a top-level member has nothing left to buy', () => {
-    expect(isTopLevelWithNothingToBuy(catalogue, topAnnual)).toBe(false); // the annual top plan extends
-    expect(isTopLevelWithNothingToBuy([member(200), member(400)], topAnnual)).toBe(true);
-    expect(isTopLevelWithNothingToBuy(catalogue, basic)).toBe(false);
+  it('says so when a top-level member has no product selected', () => {
+    expect(showTopLevelTip(catalogue, topAnnual, defaultMemberSelection(catalogue, topAnnual))).toBe(true);
+    expect(showTopLevelTip(catalogue, topMonthly, defaultMemberSelection(catalogue, topMonthly))).toBe(false);
+    expect(showTopLevelTip(catalogue, proAnnual, null)).toBe(false);
+    expect(showTopLevelTip(catalogue, free, null)).toBe(false);
   });
 });
 
@@ -111,7 +118,10 @@ describe('order session', () => {
   let outcomes: OrderOutcome[];
   let statuses: number[];
   const api = { create: vi.fn(), status: vi.fn() };
-  const listener = { onView: (v: OrderView) => views.push(v), onOutcome: (o: OrderOutcome) => outcomes.push(o) };
+  const listener = {
+    onView: (v: OrderView) => views.push(v),
+    onOutcome: (o: OrderOutcome) => outcomes.push(o),
+  };
 
   beforeEach(() => {
     vi.useFakeTimers({ now: new Date('2026-11-22T08:00:00Z') });

@@ -60,12 +60,14 @@ export function defaultCreditSelection(products: Product[], buyer: Buyer): Produ
   return [...creditProducts(products)].sort((a, b) => a.recharge_credit - b.recharge_credit)[0] ?? null;
 }
 
-/** Top of the ladder with nothing left to buy: 您已是最高级套餐用户，暂不支持重复购买套餐. */
-export function isTopLevelWithNothingToBuy(products: Product[], buyer: Buyer): boolean {
+/**
+ * 您已是最高级套餐用户，暂不支持重复购买套餐: a member at the top level with no member product
+ * selected (annual members get no default selection).
+ */
+export function showTopLevelTip(products: Product[], buyer: Buyer, selected: Product | null): boolean {
   const members = memberProducts(products);
-  if (!buyer.hasMembership || members.length === 0) return false;
-  const topLevel = Math.max(...members.map((p) => p.level));
-  return buyer.level >= topLevel && members.every((p) => disabledReason(p, buyer) !== null);
+  if (!buyer.hasMembership || members.length === 0 || selected) return false;
+  return buyer.level >= Math.max(...members.map((p) => p.level));
 }
 
 export interface PaymentOpening {

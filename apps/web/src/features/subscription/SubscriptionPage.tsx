@@ -87,7 +87,9 @@ function PlanCard({ plan, currentLevel }: { plan: Plan; currentLevel: number }) 
     const isAnnual = useUserStore.getState().tenantBonus.is_annual_package === 1;
     const product = useCatalogueStore
       .getState()
-      .products.find((p) => p.product_type === 0 && p.level === plan.level && p.is_annual === (isAnnual ? 1 : 0));
+      .products.find(
+        (p) => p.product_type === 0 && p.level === plan.level && p.is_annual === (isAnnual ? 1 : 0),
+      );
     useDialogStore
       .getState()
       .openPayment(
