@@ -13,6 +13,7 @@ import {
   beijingRfc3339,
   createWechatPayProvider,
   loadWechatPayOptions,
+  truncateUtf8,
   type WechatPayOptions,
 } from './wechatpay.ts';
 
@@ -390,6 +391,13 @@ describe('WeChat Pay API calls', () => {
       });
     },
   );
+
+  it('keeps description and reason within WeChat Pay byte limits without splitting characters', () => {
+    const long = '声'.repeat(50);
+    expect(truncateUtf8(long, 127)).toBe('声'.repeat(42));
+    expect(truncateUtf8('ab声', 4)).toBe('ab');
+    expect(truncateUtf8('short', 127)).toBe('short');
+  });
 
   it('formats time_expire as RFC 3339 in +08:00 across midnight', () => {
     expect(beijingRfc3339(Date.parse('2026-12-31T16:30:05.999Z'))).toBe('2027-01-01T00:30:05+08:00');

@@ -64,6 +64,18 @@ export function beijingRfc3339(ms: number): string {
   return `${local.toISOString().slice(0, 19)}+08:00`;
 }
 
+/** Cuts a string to at most `max` UTF-8 bytes without splitting a character (WeChat Pay counts bytes). */
+export function truncateUtf8(text: string, max: number): string {
+  let out = '';
+  let bytes = 0;
+  for (const char of text) {
+    bytes += Buffer.byteLength(char, 'utf8');
+    if (bytes > max) break;
+    out += char;
+  }
+  return out;
+}
+
 /** The verification keys by serial: platform certificates and/or the public key. */
 function verificationKeys(options: WechatPayOptions): Map<string, KeyObject> {
   const keys = new Map<string, KeyObject>();
@@ -239,7 +251,7 @@ export function createWechatPayProvider(options: WechatPayOptions): PaymentProvi
       const answer = await request('POST', '/v3/pay/transactions/native', {
         appid: options.appId,
         mchid: options.mchId,
-        description: order.description.slice(0, 127),
+        description: truncateUtf8(order.description, 127),
         out_trade_no: order.orderId,
         time_expire: beijingRfc3339(order.expiresAt),
         notify_url: order.notifyUrl,
@@ -283,7 +295,7 @@ export function createWechatPayProvider(options: WechatPayOptions): PaymentProvi
       const answer = await request('POST', '/v3/refund/domestic/refunds', {
         transaction_id: refund.transactionId,
         out_refund_no: refund.refundId,
-        reason: refund.reason.slice(0, 80),
+        reason: truncateUtf8(refund.reason, 80),
         amount: { refund: refund.amountFen, total: refund.totalFen, currency: 'CNY' },
       });
       // PROCESSING is accepted: the refund is under way and out_refund_no makes retries safe.
