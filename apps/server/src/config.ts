@@ -72,7 +72,7 @@ const envSchema = z
     WECHATPAY_APIV3_KEY: z.string().length(32, 'must be the 32-character APIv3 key').optional(),
     WECHATPAY_PLATFORM_CERTS_DIR: z.string().optional(),
     WECHATPAY_PUBLIC_KEY_FILE: z.string().optional(),
-    WECHATPAY_PUBLIC_KEY_ID: z.string().optional(),
+    WECHATPAY_PUBLIC_KEY_ID: z.string().startsWith('PUB_KEY_ID_', 'must start with PUB_KEY_ID_').optional(),
     ALIPAY_GATEWAY: z.url().default('https://openapi.alipay.com/gateway.do'),
     ALIPAY_APP_ID: z.string().optional(),
     ALIPAY_PRIVATE_KEY_FILE: z.string().optional(),
@@ -117,7 +117,7 @@ const envSchema = z
         when,
       );
       // Notify verification: platform certificates, or the WeChat Pay public key with its id.
-      if (!env.WECHATPAY_PLATFORM_CERTS_DIR)
+      if (!env.WECHATPAY_PLATFORM_CERTS_DIR || env.WECHATPAY_PUBLIC_KEY_FILE || env.WECHATPAY_PUBLIC_KEY_ID)
         requireAll(['WECHATPAY_PUBLIC_KEY_FILE', 'WECHATPAY_PUBLIC_KEY_ID'], when);
     }
     if (env.PAYMENT_ALIPAY_PROVIDER === 'alipay') {
