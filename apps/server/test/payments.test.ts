@@ -1,4 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { OrderStatus } from '@vw/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxProvider } from '../src/adapters/payments/sandbox.ts';
@@ -303,6 +306,43 @@ describe('orders', () => {
 });
 
 describe('configuration', () => {
+  it('builds the WeChat Pay and Alipay providers from their key files, and names a missing file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vw-pay-keys-'));
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    writeFileSync(path.join(dir, 'private.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(path.join(dir, 'public.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+    const env = {
+      JWT_SECRET: SECRET,
+      PAYMENT_WECHAT_PROVIDER: 'wechatpay',
+      WECHATPAY_APPID: 'wx0000000000000000',
+      WECHATPAY_MCHID: '1900000001',
+      WECHATPAY_MERCHANT_SERIAL_NO: '5157F09EFDC096DE15EBE81A47057A7232F1B8E1',
+      WECHATPAY_MERCHANT_PRIVATE_KEY_FILE: path.join(dir, 'private.pem'),
+      WECHATPAY_APIV3_KEY: 'a'.repeat(32),
+      WECHATPAY_PUBLIC_KEY_FILE: path.join(dir, 'public.pem'),
+      WECHATPAY_PUBLIC_KEY_ID: 'PUB_KEY_ID_0000000000000000000000000001',
+      PAYMENT_ALIPAY_PROVIDER: 'alipay',
+      ALIPAY_APP_ID: '2021000000000000',
+      ALIPAY_PRIVATE_KEY_FILE: path.join(dir, 'private.pem'),
+      ALIPAY_PUBLIC_KEY_FILE: path.join(dir, 'public.pem'),
+    };
+    try {
+      const live = await createTestServer(env);
+      try {
+        expect(live.ctx.payments.forChannel('WECHAT')?.name).toBe('wechatpay');
+        expect(live.ctx.payments.forChannel('ALIPAY')?.name).toBe('alipay');
+        expect(live.ctx.payments.sandbox).toBeNull();
+      } finally {
+        await live.close();
+      }
+      await expect(
+        createTestServer({ ...env, WECHATPAY_MERCHANT_PRIVATE_KEY_FILE: path.join(dir, 'missing.pem') }),
+      ).rejects.toThrow(/WECHATPAY_MERCHANT_PRIVATE_KEY_FILE/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses the sandbox in production and says what to configure', async () => {
     const prod = await createTestServer({ NODE_ENV: 'production', JWT_SECRET: SECRET });
     try {

@@ -1,9 +1,14 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { PayChannel, PaymentProvider, PaymentProviderName } from './payments.ts';
+import { createAlipayProvider, loadAlipayOptions } from './alipay.ts';
+import type { PayChannel, PaymentProvider } from './payments.ts';
 import { SandboxProvider } from './sandbox.ts';
+import { createWechatPayProvider, loadWechatPayOptions } from './wechatpay.ts';
 
-/** The provider of each channel, chosen by the config; a channel without one is unavailable. */
+/**
+ * The provider of each channel, chosen by the config; a channel without one is unavailable.
+ * Unreadable key files stop start-up with a ConfigError naming the variable.
+ */
 export interface PaymentProviders {
   forChannel(channel: PayChannel): PaymentProvider | null;
   byName(name: string): PaymentProvider | null;
@@ -38,10 +43,16 @@ export function createPaymentProviders(options: {
       'sandbox payments are off in production: set PAYMENT_WECHAT_PROVIDER=wechatpay / PAYMENT_ALIPAY_PROVIDER=alipay with their variables (or PAYMENT_SANDBOX_IN_PRODUCTION=true for a staging site)',
     );
   }
-  const pick = (name: PaymentProviderName): PaymentProvider | null => (name === 'sandbox' ? sandbox : null);
+  const now = options.now;
   const channels: Record<PayChannel, PaymentProvider | null> = {
-    WECHAT: pick(config.PAYMENT_WECHAT_PROVIDER),
-    ALIPAY: pick(config.PAYMENT_ALIPAY_PROVIDER),
+    WECHAT:
+      config.PAYMENT_WECHAT_PROVIDER === 'wechatpay'
+        ? createWechatPayProvider({ ...loadWechatPayOptions(config), now })
+        : sandbox,
+    ALIPAY:
+      config.PAYMENT_ALIPAY_PROVIDER === 'alipay'
+        ? createAlipayProvider({ ...loadAlipayOptions(config), now })
+        : sandbox,
   };
   const all = [channels.WECHAT, channels.ALIPAY].filter((p): p is PaymentProvider => p !== null);
   return {
