@@ -346,7 +346,7 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
     >
       {paid ? (
         <div className="vw-pay-success" data-testid="pay-success">
-          <CheckCircleFilled />
+          <CheckCircleFilled className="vw-pay-success-icon" />
           <div>{t.success}</div>
         </div>
       ) : (
