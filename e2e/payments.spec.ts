@@ -45,6 +45,24 @@ async function payOnSandboxPage(): Promise<void> {
   await phone.close();
 }
 
+test('the subscribe tip and the profile popup open the payment box', async () => {
+  // A premium voice's 去订阅 opens the subscription box on the first plan at level 300.
+  await page.goto(`${APP}/voices`);
+  const premium = page.locator('[data-testid="voice-card"][data-premium="true"]').first();
+  await premium.getByTestId('voice-use').hover({ force: true });
+  await page.getByTestId('subscribe-tip').getByRole('button', { name: '去订阅' }).click();
+  await expect(product('member_300_month')).toHaveAttribute('aria-pressed', 'true');
+  await page.locator('.ant-modal-close').click();
+
+  // The profile popup's 购买积分 opens the credit box; without a plan it lands on the member tab.
+  await page.getByTestId('user-card').click();
+  await page.getByTestId('profile-popup').getByText('购买积分', { exact: true }).click();
+  await expect(dialog().getByRole('tab', { name: '会员套餐' })).toHaveAttribute('aria-selected', 'true');
+  await expect(dialog().locator('[aria-pressed="true"]')).toHaveCount(0);
+  await page.locator('.ant-modal-close').click();
+  await page.goto(`${APP}/subscription`);
+});
+
 test('buys a membership: member tab, agreement, QR, sandbox confirmation, 支付成功, new plan', async () => {
   await page.getByTestId('sub-current').getByRole('button', { name: '升级套餐' }).click();
   await expect(dialog()).toBeVisible();
