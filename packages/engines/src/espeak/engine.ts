@@ -4,11 +4,14 @@ import type { EspeakVoice, TtsEngine } from '../tts/types.ts';
 import { buildEspeakInput, isMandarinVoice, MANDARIN_VOICE } from './input.ts';
 import { type EspeakEvent, type EspeakOutput, loadEspeak } from './library.ts';
 import { ESPEAK_LANGUAGES, espeakVoiceForLanguage } from './personas.ts';
+import { defaultEspeakProcesses, EspeakProcessPool } from './process-pool.ts';
 
 export interface EspeakEngineOptions {
   /** Shared object to load (default libespeak-ng.so.1 from the system). */
   libraryPath?: string;
   maxTextLength?: number;
+  /** Synthesis processes (default: one per core, at most four). */
+  processes?: number;
 }
 
 const DEFAULT_RATE = 175;
@@ -59,10 +62,15 @@ function wordsOf(
   return words;
 }
 
-/** The embedded default: espeak-ng through its C library, with word timings from its synthesis events. */
+/**
+ * The embedded default: espeak-ng through its C library, with word timings from its synthesis
+ * events. Sentences are synthesised in a pool of processes, several at a time for long texts.
+ */
 export function createEspeakEngine(options: EspeakEngineOptions = {}): TtsEngine {
   // Load now so that a machine without espeak-ng fails at start-up, not at the first request.
   const lib = loadEspeak(options.libraryPath);
+  const processes = options.processes ?? defaultEspeakProcesses();
+  const pool = new EspeakProcessPool(processes, options.libraryPath);
   // pinyin-pro builds its dictionaries on first use (~40 ms): pay that at start-up, not on a request.
   buildEspeakInput('预热', { voice: MANDARIN_VOICE });
   return createSentenceEngine({
@@ -78,6 +86,7 @@ export function createEspeakEngine(options: EspeakEngineOptions = {}): TtsEngine
     fallbackSampleRate: lib.sampleRate,
     nativePitch: true,
     maxSentenceLength: 200,
+    parallelism: processes,
     async synthesizeSentence(text, request) {
       const voice = request.voice as EspeakVoice;
       const input = buildEspeakInput(text, {
@@ -86,7 +95,7 @@ export function createEspeakEngine(options: EspeakEngineOptions = {}): TtsEngine
         pitch: request.pitch,
       });
       const rate = Math.round((voice.rate ?? DEFAULT_RATE) * (request.speed ?? 1));
-      const out = lib.synth(input.ssml, {
+      const out = await pool.synth(input.ssml, {
         voiceName: espeakVoiceName(voice, request.language),
         rate: Math.max(MIN_RATE, Math.min(MAX_RATE, rate)),
         pitch: voice.pitch ?? 50,
@@ -94,5 +103,6 @@ export function createEspeakEngine(options: EspeakEngineOptions = {}): TtsEngine
       });
       return { samples: out.samples, sampleRate: out.sampleRate, words: wordsOf(out, input.locate, text) };
     },
+    close: () => pool.close(),
   });
 }

@@ -1,7 +1,7 @@
 import { resamplePcm, shiftPitch } from '../audio/ffmpeg.ts';
 import { applyGainDb, concatPcm, type Pcm } from '../audio/wav.ts';
 import { EngineError } from '../errors.ts';
-import { splitSentences } from '../text/sentences.ts';
+import { splitSentences, type TextPiece } from '../text/sentences.ts';
 import type {
   AudioChunk,
   CallOptions,
@@ -35,6 +35,8 @@ export interface SentenceEngineSpec {
   /** True when `synthesizeSentence` applies `request.pitch` itself; otherwise ffmpeg shifts the pitch. */
   nativePitch: boolean;
   maxSentenceLength: number;
+  /** Sentences synthesised ahead at once (default 1); audio is still emitted in order. */
+  parallelism?: number;
   synthesizeSentence(text: string, request: SynthesisRequest, options: CallOptions): Promise<SentenceAudio>;
   close?(): Promise<void>;
 }
@@ -102,40 +104,61 @@ export function createSentenceEngine(spec: SentenceEngineSpec): TtsEngine {
       yield { kind: 'pause', samples, sampleRate, startMs, endMs: ms(at), timings: [] };
     }
 
-    for (const [segment, part] of request.segments.entries()) {
-      if ('pauseMs' in part) {
-        pendingPauseMs += part.pauseMs;
+    // Every piece in order; speech starts synthesising up to `parallelism` sentences ahead.
+    type Piece = { segment: number; pauseMs: number } | { segment: number; piece: TextPiece };
+    const pieces = request.segments.flatMap((part, segment): Piece[] =>
+      'pauseMs' in part
+        ? [{ segment, pauseMs: part.pauseMs }]
+        : splitSentences(part.text, spec.maxSentenceLength).map((piece) => ({ segment, piece })),
+    );
+    const ahead = Math.max(1, spec.parallelism ?? 1);
+    const started = new Map<number, Promise<SentenceAudio>>();
+    const start = (index: number) => {
+      for (let i = index; i < pieces.length && started.size < ahead; i++) {
+        const p = pieces[i];
+        if (!('piece' in p) || started.has(i)) continue;
+        const spoken = spec.synthesizeSentence(p.piece.text, request, { signal });
+        spoken.catch(() => {}); // awaited in order below; an abandoned one must not go unhandled
+        started.set(i, spoken);
+      }
+    };
+
+    for (const [index, item] of pieces.entries()) {
+      if ('pauseMs' in item) {
+        pendingPauseMs += item.pauseMs;
         continue;
       }
-      for (const piece of splitSentences(part.text, spec.maxSentenceLength)) {
-        throwIfAborted(signal);
-        const spoken = await spec.synthesizeSentence(piece.text, request, { signal });
-        let audio: Pcm = spoken;
-        if (!spec.nativePitch && request.pitch) audio = await shiftPitch(audio, request.pitch);
-        if (request.volume) audio = applyGainDb(audio, request.volume);
-        // A pause before the first sentence waits until the engine has told us its sample rate.
-        rate ??= audio.sampleRate;
-        if (audio.sampleRate !== rate) audio = await resamplePcm(audio, rate);
-        yield* flushPause();
-        const startMs = ms(at);
-        at += audio.samples.length;
-        const endMs = ms(at);
-        const timings: Timing[] = [
-          { kind: 'sentence', text: piece.text, startMs, endMs, segment, start: piece.start, end: piece.end },
-          ...(spoken.words ?? []).map(
-            (w): Timing => ({
-              kind: 'word',
-              text: w.text,
-              startMs: startMs + w.startMs,
-              endMs: Math.min(endMs, startMs + w.endMs),
-              segment,
-              start: piece.start + w.start,
-              end: piece.start + w.end,
-            }),
-          ),
-        ];
-        yield { kind: 'speech', samples: audio.samples, sampleRate: rate, startMs, endMs, timings };
-      }
+      const { segment, piece } = item;
+      throwIfAborted(signal);
+      start(index);
+      const spoken = await started.get(index)!;
+      started.delete(index);
+      start(index + 1);
+      let audio: Pcm = spoken;
+      if (!spec.nativePitch && request.pitch) audio = await shiftPitch(audio, request.pitch);
+      if (request.volume) audio = applyGainDb(audio, request.volume);
+      // A pause before the first sentence waits until the engine has told us its sample rate.
+      rate ??= audio.sampleRate;
+      if (audio.sampleRate !== rate) audio = await resamplePcm(audio, rate);
+      yield* flushPause();
+      const startMs = ms(at);
+      at += audio.samples.length;
+      const endMs = ms(at);
+      const timings: Timing[] = [
+        { kind: 'sentence', text: piece.text, startMs, endMs, segment, start: piece.start, end: piece.end },
+        ...(spoken.words ?? []).map(
+          (w): Timing => ({
+            kind: 'word',
+            text: w.text,
+            startMs: startMs + w.startMs,
+            endMs: Math.min(endMs, startMs + w.endMs),
+            segment,
+            start: piece.start + w.start,
+            end: piece.start + w.end,
+          }),
+        ),
+      ];
+      yield { kind: 'speech', samples: audio.samples, sampleRate: rate, startMs, endMs, timings };
     }
     yield* flushPause();
   }
