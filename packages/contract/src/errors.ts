@@ -96,6 +96,9 @@ export const namedErrorMessages = {
   err_refresh_token_invalid: '登录已失效，请重新登录',
   err_file_too_large: '文件过大',
   err_not_found: '内容不存在',
+  // Analytics ingest (onboarding issue).
+  err_signature_invalid: '签名校验失败',
+  err_batch_too_large: '上报数据过多',
 } as const;
 export type NamedError = keyof typeof namedErrorMessages;
 
