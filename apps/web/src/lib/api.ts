@@ -5,6 +5,7 @@ import type {
   CallData,
   CallQuery,
   creditsCalls,
+  onboardingCalls,
   ttsCalls,
 } from '@vw/contract';
 import { type RawEndpoint, rawEndpoint } from './http/client.ts';
@@ -26,6 +27,7 @@ type A = typeof accountsCalls;
 type P = typeof appCalls;
 type K = typeof creditsCalls;
 type T = typeof ttsCalls;
+type O = typeof onboardingCalls;
 
 export const api = {
   sendVerificationCode: ref<A['sendVerificationCode']>('POST', '/accounts/v1/send_verification_code'),
@@ -77,6 +79,20 @@ export const api = {
   upsertDictionary: ref<T['upsertDictionary']>('POST', '/v1/tts/dictionary/upsert'),
   deleteDictionary: ref<T['deleteDictionary']>('POST', '/v1/tts/dictionary/delete'),
   getReadings: ref<T['getReadings']>('POST', '/v1/tts/readings'),
+  // onboarding, analytics, notifications (onboarding issue)
+  getUserPersonaQuestionnaire: ref<O['getUserPersonaQuestionnaire']>(
+    'GET',
+    '/v1/user/get_user_persona_questionnaire',
+  ),
+  submitUserPersonaQuestionnaire: ref<O['submitUserPersonaQuestionnaire']>(
+    'POST',
+    '/v1/user/submit_user_persona_questionnaire',
+  ),
+  getAnalyticsKey: ref<O['getAnalyticsKey']>('GET', '/v1/analytics/get_key'),
+  reportAnalytics: ref<O['reportAnalytics']>('POST', '/v1/analytics/report'),
+  getPushPublicKey: ref<O['getPushPublicKey']>('GET', '/v1/notifications/vapid_public_key'),
+  subscribePush: ref<O['subscribePush']>('POST', '/v1/notifications/subscribe'),
+  unsubscribePush: ref<O['unsubscribePush']>('POST', '/v1/notifications/unsubscribe'),
 };
 
 /**

@@ -126,11 +126,7 @@ function DownloadButton({ item }: { item: HistoryItem | null }) {
           label: <span data-testid={`download-${k.key}`}>{k.label}</span>,
           disabled: !item || !canDownload(item, k.key),
         })),
-        onClick: ({ key }) =>
-          item &&
-          queueDownloads([{ item, kind: key as DownloadKind }], (name, msg) =>
-            message.error(t.downloadFailed(name, msg)),
-          ),
+        onClick: ({ key }) => item && queueDownloads([{ item, kind: key as DownloadKind }]),
       }}
     >
       <Button icon={<DownloadOutlined />} data-testid="download">
