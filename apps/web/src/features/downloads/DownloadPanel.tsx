@@ -12,6 +12,7 @@ import { useEffect, useRef } from 'react';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { type DownloadTask, downloadProgress, useDownloadStore } from '@/stores/download.ts';
 import { downloadManager, setDownloadToast } from './center.ts';
+import './downloads.css';
 
 const t = zhCN.downloads;
 

@@ -77,10 +77,14 @@ function setup(overrides: Partial<ManagerDeps> = {}) {
       },
       updateTask: (key, patch) => {
         tasks = tasks.map((t) => (t.key === key ? { ...t, ...patch } : t));
-        if (patch.customData) (percents[key] ??= []).push(patch.customData.percent);
+        if (patch.customData) {
+          percents[key] ??= [];
+          percents[key].push(patch.customData.percent);
+        }
       },
       setBatchStatus: (b, s) => {
-        (batches[b] ??= []).push(s);
+        batches[b] ??= [];
+        batches[b].push(s);
       },
     },
     fetch: vi.fn(async (url: string | URL | Request) =>
@@ -331,7 +335,7 @@ describe('batch runner', () => {
     });
     const s = setup({
       pickFolder: null,
-      fetch: (async (url: string) => streamed(['x', 'y'], gate)) as typeof fetch,
+      fetch: (async () => streamed(['x', 'y'], gate)) as typeof fetch,
       onInProgress: (names) => inProgress.push(names),
     });
     s.manager.add([req('a')]);

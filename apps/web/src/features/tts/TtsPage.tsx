@@ -110,7 +110,6 @@ function SentenceRow({
 }
 
 function DownloadButton({ item }: { item: HistoryItem | null }) {
-  const { message } = App.useApp();
   const kinds: { key: DownloadKind; label: string }[] = [
     { key: 'mp3', label: t.downloadMp3 },
     { key: 'wav', label: t.downloadWav },
