@@ -23,7 +23,7 @@ export const DEFAULT_QUESTIONNAIRE: Question[] = [
   },
   {
     id: 2,
-    question_content: '您主要想用声音工作台做什么？（可多选）',
+    question_content: '您主要想用声音工作台做什么？',
     select_type: 2,
     question_options: [
       { id: 201, content: '文字转语音配音' },

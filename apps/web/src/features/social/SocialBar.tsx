@@ -4,7 +4,6 @@ import { useEffect, useState } from 'react';
 import { HoverTip } from '@/components/HoverTip.tsx';
 import { trackLinkClick } from '@/lib/analytics.ts';
 import { enableNotifications } from '@/lib/notifications.ts';
-import { qrDataUrl } from '@/lib/qrcode.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import './social.css';
 
@@ -20,7 +19,10 @@ export const SOCIAL_LINKS = {
 function WechatQr() {
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
-    qrDataUrl(SOCIAL_LINKS.wechatQrText, { width: 160 }).then(setSrc, () => setSrc(null));
+    // The QR encoder loads with the first hover.
+    import('@/lib/qrcode.ts')
+      .then((m) => m.qrDataUrl(SOCIAL_LINKS.wechatQrText, { width: 160 }))
+      .then(setSrc, () => setSrc(null));
   }, []);
   return (
     <div className="vw-social-qr" data-testid="wechat-qr">
