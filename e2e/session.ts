@@ -14,9 +14,23 @@ interface AuthData {
   user_info: unknown;
 }
 
-/** Stores a signed-in session the way the web client does, so the next navigation starts signed in. */
-export async function storeSession(page: Page, auth: AuthData): Promise<void> {
+/**
+ * Stores a signed-in session the way the web client does, so the next navigation starts signed in.
+ * The one-time video-translation preview is marked as seen (journeys about other pages), unless
+ * `onboarding` is set; a pending survey needs `npm run admin -- questionnaire skip` or answers.
+ */
+export async function storeSession(
+  page: Page,
+  auth: AuthData,
+  options: { onboarding?: boolean } = {},
+): Promise<void> {
   await page.goto(`${APP}/login`);
+  if (!options.onboarding) {
+    await page.evaluate(
+      (uid) => localStorage.setItem(`videoTranslationPreview${uid}`, '1'),
+      (auth.user_info as { uid: string }).uid,
+    );
+  }
   await page.evaluate(({ secure_tokens: t, user_info: user }) => {
     const now = Math.floor(Date.now() / 1000);
     localStorage.setItem(

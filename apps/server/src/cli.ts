@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { QuestionnaireStatus } from '@vw/contract';
 import { systemClock } from './clock.ts';
 import { ensureDataDir, loadConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
@@ -6,9 +8,17 @@ import { openDatabase, prepareDatabase } from './db/database.ts';
 import { createLogger } from './logger.ts';
 import { toAccountKey } from './modules/accounts/account-key.ts';
 import { findUserByAccount, findUserById } from './modules/accounts/accounts.repo.ts';
+import { activityReport } from './modules/analytics/analytics.service.ts';
 import { DAY_MS } from './modules/credits/calendar.ts';
 import { grantCredits } from './modules/credits/ledger.service.ts';
 import { getTenantBonus, grantMembership } from './modules/credits/membership.service.ts';
+import { notifyUser } from './modules/notifications/notifications.service.ts';
+import { switchQuestionnaireStatus } from './modules/onboarding/onboarding.repo.ts';
+import {
+  getQuestionnaire,
+  setQuestionnaire,
+  summarizeResponses,
+} from './modules/onboarding/onboarding.service.ts';
 import { editProduct, findAllProducts, toProduct } from './modules/payments/catalogue.ts';
 import { findOrders } from './modules/payments/orders.repo.ts';
 import { reconcilePayments } from './modules/payments/orders.service.ts';
@@ -41,6 +51,12 @@ const USAGE = `Operator commands (npm run admin -- …), run with the server's e
                   [--enable | --disable]    edits a product (--price list price, --pay what buyers pay)
   orders list [--user U] [--status N]    latest orders (100 pending, 102 closed, 200 paid, 400 failed, 403 paid twice)
   orders reconcile                       asks the providers about open orders now; retries failed refunds
+  questionnaire show                     the persona questionnaire as JSON (the shape \`set\` reads)
+  questionnaire set FILE                 replaces it from a JSON file (ids unique; select_type 1 single, 2 multiple)
+  questionnaire stats                    responses, trials granted and answers per option
+  questionnaire skip --user U            marks a pending survey as skipped (status 3: no survey, no trial)
+  analytics stats [--days 7] [--top 10]  daily active users, visitors and the most frequent events
+  notify test --user U                   sends a test Web Push notification to the user's browsers
 U is a phone number, an e-mail address or a user id.`;
 
 type Options = Record<string, string | boolean | undefined>;
@@ -66,6 +82,7 @@ const OPTIONS = {
   enable: { type: 'boolean' },
   disable: { type: 'boolean' },
   status: { type: 'string' },
+  top: { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -244,6 +261,58 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
   } else if (group === 'orders' && verb === 'reconcile') {
     const done = await reconcilePayments(ctx);
     console.log(`checked ${done.orders} open orders, retried ${done.refunds} refunds`);
+  } else if (group === 'questionnaire' && verb === 'show') {
+    console.log(JSON.stringify(await getQuestionnaire(ctx), null, 2));
+  } else if (group === 'questionnaire' && verb === 'set') {
+    const file = rest[0];
+    if (!file) throw new UsageError('questionnaire set needs a JSON file');
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+    const questions = await setQuestionnaire(ctx, json).catch((error: Error) => {
+      throw new UsageError(error.message);
+    });
+    console.log(`questionnaire replaced: ${questions.length} questions`);
+  } else if (group === 'questionnaire' && verb === 'stats') {
+    const { responses, trials, counts } = await summarizeResponses(ctx);
+    console.log(`responses ${responses}, trials granted ${trials}`);
+    for (const q of await getQuestionnaire(ctx)) {
+      console.log(`${q.id}. ${q.question_content}`);
+      for (const o of q.question_options)
+        console.log(`   ${String(counts.get(o.id) ?? 0).padStart(6)}  ${o.content}`);
+    }
+  } else if (group === 'questionnaire' && verb === 'skip') {
+    const user = await findUser(ctx, required(options.user as string, 'user'));
+    const done = await switchQuestionnaireStatus(
+      ctx.db,
+      user.id,
+      QuestionnaireStatus.Pending,
+      QuestionnaireStatus.Skipped,
+      ctx.clock.now(),
+    );
+    console.log(done ? `${user.id}: survey skipped` : `${user.id}: no pending survey`);
+  } else if (group === 'analytics' && verb === 'stats') {
+    const days = int(options, 'days', 7)!;
+    if (days < 1) throw new UsageError('--days must be at least 1');
+    const report = await activityReport(ctx, days, int(options, 'top', 10));
+    console.log('day         users  visitors  events');
+    for (const d of report.daily) {
+      console.log(
+        `${d.day}  ${String(d.users).padStart(5)}  ${String(d.visitors).padStart(8)}  ${String(d.events).padStart(6)}`,
+      );
+    }
+    console.log(`top events (last ${days} days):`);
+    for (const e of report.top) console.log(`  ${String(e.count).padStart(7)}  ${e.event}`);
+  } else if (group === 'notify' && verb === 'test') {
+    const user = await findUser(ctx, required(options.user as string, 'user'));
+    const { sent, failed } = await notifyUser(ctx, user.id, {
+      title: '声音工作台',
+      body: '通知已开启：任务完成时会在这里提醒您',
+    });
+    console.log(`sent ${sent}, failed ${failed}`);
   } else {
     throw new UsageError(`unknown command "${[group, verb].filter(Boolean).join(' ')}"`);
   }

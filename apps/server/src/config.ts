@@ -78,6 +78,10 @@ const envSchema = z
     ALIPAY_PRIVATE_KEY_FILE: z.string().optional(),
     ALIPAY_PUBLIC_KEY_FILE: z.string().optional(),
     ALIPAY_SELLER_ID: z.string().optional(),
+    VAPID_SUBJECT: z
+      .string()
+      .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: address or an https:// URL')
+      .optional(),
   })
   .superRefine((env, ctx) => {
     const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];

@@ -8,6 +8,7 @@ import { scheduleEvery } from './jobs/schedule.ts';
 import { createLogger } from './logger.ts';
 import { seedDemoAccount } from './modules/accounts/demo.ts';
 import { creditSweepJob } from './modules/credits/credits.jobs.ts';
+import { ensureVapidKeys } from './modules/notifications/notifications.service.ts';
 import { paymentReconcileJob, RECONCILE_EVERY_MS } from './modules/payments/payments.jobs.ts';
 import { createEnginesFromConfig } from './modules/tts/tts.engines.ts';
 import { startVoicePreviews } from './modules/tts/voices.service.ts';
@@ -29,6 +30,8 @@ async function main(role: Role): Promise<void> {
   for (const problem of ctx.payments.problems) log.warn(problem);
   // Preview clips of the voice catalogue are made once, by whichever worker takes the job.
   await startVoicePreviews(ctx);
+  // Web Push keys: made on first start, kept in the database.
+  await ensureVapidKeys(ctx);
 
   const closers: Array<() => Promise<unknown>> = [];
   if (role !== 'api') {

@@ -102,6 +102,9 @@ export const namedErrorMessages = {
   err_payment_provider_failed: '支付服务暂时不可用，请稍后再试',
   err_annual_member_monthly_plan: '您已是年度会员，暂不支持购买月度会员',
   err_credit_pack_needs_membership: '请升级到基础版以上的套餐',
+  // Analytics ingest (onboarding issue).
+  err_signature_invalid: '签名校验失败',
+  err_batch_too_large: '上报数据过多',
 } as const;
 export type NamedError = keyof typeof namedErrorMessages;
 

@@ -17,6 +17,16 @@ export {
   REDEEM_CODE_LENGTH,
   SUBSCRIPTION_SHORTCUT_LEVEL,
 } from './calls/credits.ts';
+export type { AnalyticsEvent, Question } from './calls/onboarding.ts';
+export * as onboardingCalls from './calls/onboarding.ts';
+export {
+  ANALYTICS_LIMITS,
+  AnalyticsEventName,
+  analyticsEvent,
+  NOTIFICATION_WORKER_VERSION,
+  SELECT_TYPE_MULTIPLE,
+  TRIAL_DAYS,
+} from './calls/onboarding.ts';
 export type { OrderInfo, Product } from './calls/payments.ts';
 export * as paymentsCalls from './calls/payments.ts';
 export {

@@ -2,10 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { registerJobRoutes } from '../jobs/jobs.routes.ts';
 import { registerAccountRoutes } from './accounts/accounts.routes.ts';
+import { registerAnalyticsRoutes } from './analytics/analytics.routes.ts';
 import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
 import { registerCreditRoutes } from './credits/credits.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
 import { registerFileRoutes } from './files/files.routes.ts';
+import { registerNotificationRoutes } from './notifications/notifications.routes.ts';
+import { registerOnboardingRoutes } from './onboarding/onboarding.routes.ts';
 import { registerPaymentRoutes } from './payments/payments.routes.ts';
 import { registerRedeemRoutes } from './redeem/redeem.routes.ts';
 import { registerTtsRoutes } from './tts/tts.routes.ts';
@@ -23,6 +26,9 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerRedeemRoutes(app, ctx);
   await registerTtsRoutes(app, ctx);
   await registerPaymentRoutes(app, ctx);
+  registerOnboardingRoutes(app, ctx);
+  registerAnalyticsRoutes(app, ctx);
+  registerNotificationRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);
 }

@@ -1,4 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import { DownloadPanel } from '@/features/downloads/DownloadPanel.tsx';
+import { OnboardingMount } from '@/features/onboarding/OnboardingMount.tsx';
+import { startHeartbeat, trackExposure } from '@/lib/analytics.ts';
+import { registerNotificationWorker } from '@/lib/notifications.ts';
 import { useDialogStore } from '@/stores/dialogs.ts';
 
 const Dialogs = lazy(() => import('./Dialogs.tsx'));
@@ -14,12 +19,25 @@ export function GlobalMounts() {
       <SurveyMount />
       <SubscribeTipMount />
       <DialogMounts />
+      <DownloadPanel />
+      <AppServicesMount />
     </>
   );
 }
 
-/** Onboarding survey (first login) — the onboarding issue fills this. */
+/** Onboarding: survey (first login), reward dialog, video-translation preview. */
 function SurveyMount() {
+  return <OnboardingMount />;
+}
+
+/** Startup services: notification worker, analytics heartbeat and page exposure (spec §2, §7). */
+function AppServicesMount() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    void registerNotificationWorker();
+    return startHeartbeat();
+  }, []);
+  useEffect(() => trackExposure(pathname), [pathname]);
   return null;
 }
 

@@ -17,6 +17,7 @@ import { BrandMark } from '@/components/BrandMark.tsx';
 import { HoverTip } from '@/components/HoverTip.tsx';
 import { PlanBadge } from '@/components/PlanBadge.tsx';
 import { UserAvatar } from '@/components/UserAvatar.tsx';
+import { SocialBar } from '@/features/social/SocialBar.tsx';
 import { signOut } from '@/lib/auth/session.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { downloadProgress, useDownloadStore } from '@/stores/download.ts';
@@ -120,6 +121,7 @@ export function Sidebar({ collapsed, onToggle }: { collapsed: boolean; onToggle:
       </nav>
 
       <div className="vw-sidebar-bottom">
+        <SocialBar />
         <DownloadEntry collapsed={collapsed} />
         {user && (
           <Popover

@@ -4,6 +4,7 @@ import {
   EMAIL_RE as C_EMAIL,
   PHONE_RE as C_PHONE,
   creditsCalls,
+  onboardingCalls,
   paymentsCalls,
   ttsCalls,
   UserType,
@@ -20,6 +21,7 @@ describe('web call mirrors match the contract', () => {
     ...creditsCalls,
     ...ttsCalls,
     ...paymentsCalls,
+    ...onboardingCalls,
   } as unknown as Record<string, { method: string; path: string }>;
   it.each(Object.entries(api))('%s', (name, ep) => {
     expect(contract[name], `${name} is not in the contract`).toBeDefined();

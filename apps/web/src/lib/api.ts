@@ -5,6 +5,7 @@ import type {
   CallData,
   CallQuery,
   creditsCalls,
+  onboardingCalls,
   paymentsCalls,
   ttsCalls,
 } from '@vw/contract';
@@ -28,6 +29,7 @@ type P = typeof appCalls;
 type K = typeof creditsCalls;
 type T = typeof ttsCalls;
 type Y = typeof paymentsCalls;
+type O = typeof onboardingCalls;
 
 export const api = {
   sendVerificationCode: ref<A['sendVerificationCode']>('POST', '/accounts/v1/send_verification_code'),
@@ -83,6 +85,31 @@ export const api = {
   getProducts: ref<Y['getProducts']>('GET', '/v1/app/products'),
   createOrder: ref<Y['createOrder']>('POST', '/v1/pay/create_order'),
   getOrder: ref<Y['getOrder']>('GET', '/v1/pay/get_order'),
+  // onboarding, analytics, notifications (onboarding issue)
+  getUserPersonaQuestionnaire: ref<O['getUserPersonaQuestionnaire']>(
+    'GET',
+    '/v1/user/get_user_persona_questionnaire',
+  ),
+  submitUserPersonaQuestionnaire: ref<O['submitUserPersonaQuestionnaire']>(
+    'POST',
+    '/v1/user/submit_user_persona_questionnaire',
+  ),
+  getAnalyticsKey: ref<O['getAnalyticsKey']>('GET', '/v1/analytics/get_key'),
+  reportAnalytics: ref<O['reportAnalytics']>('POST', '/v1/analytics/report'),
+  getPushPublicKey: ref<O['getPushPublicKey']>('GET', '/v1/notifications/vapid_public_key'),
+  subscribePush: ref<O['subscribePush']>('POST', '/v1/notifications/subscribe'),
+  unsubscribePush: ref<O['unsubscribePush']>('POST', '/v1/notifications/unsubscribe'),
+};
+
+/**
+ * Calls the shell loads at startup whose contract definitions arrive with later issues
+ * (products). Until then they are typed here by hand and their failures are tolerated silently.
+ */
+export const pendingCalls = {
+  getProducts: rawEndpoint<{ product_list: unknown[] }, undefined, { type: number }>(
+    'GET',
+    '/v1/app/products',
+  ),
 };
 
 /** User type 1 is refused (spec §6); mirrors the contract's UserType. */

@@ -1,4 +1,8 @@
-/** A notification click forwarded by the service worker (it comes with a later issue). */
+import { NOTIFICATION_WORKER_VERSION } from '@vw/contract/constants/onboarding.ts';
+import { api } from './api.ts';
+import { http } from './http/client.ts';
+
+/** A notification click forwarded by the service worker. */
 export interface NotificationClick {
   action?: string;
   task_id?: string;
@@ -6,6 +10,7 @@ export interface NotificationClick {
 }
 
 export const NOTIFICATION_CHANNEL = 'vw-notifications';
+export const WORKER_URL = `${import.meta.env.BASE_URL}notification-sw.js?v=${NOTIFICATION_WORKER_VERSION}`;
 
 /** The in-app target of a notification click, or null when it has none. */
 export function notificationTarget(payload: NotificationClick | null | undefined): string | null {
@@ -34,4 +39,75 @@ export function wireNotificationClicks(navigate: (to: string) => void): () => vo
     sw?.removeEventListener('message', onMessage);
     bc?.close();
   };
+}
+
+/** Registers the notification service worker at startup (spec §2); null where there is none. */
+export async function registerNotificationWorker(
+  container: ServiceWorkerContainer | undefined = typeof navigator !== 'undefined'
+    ? navigator.serviceWorker
+    : undefined,
+): Promise<ServiceWorkerRegistration | null> {
+  if (!container) return null;
+  try {
+    return await container.register(WORKER_URL, { scope: import.meta.env.BASE_URL });
+  } catch (e) {
+    console.warn('notification worker not registered', e);
+    return null;
+  }
+}
+
+/** Asks the active worker for its version over a message channel. */
+export function workerVersion(worker: ServiceWorker, timeoutMs = 3000): Promise<string | null> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const timer = setTimeout(() => resolve(null), timeoutMs);
+    channel.port1.onmessage = (event) => {
+      clearTimeout(timer);
+      resolve((event.data as { version?: string })?.version ?? null);
+    };
+    worker.postMessage({ type: 'version' }, [channel.port2]);
+  });
+}
+
+/** Base64url (VAPID public key) to the bytes PushManager wants. */
+export function urlBase64ToUint8Array(base64: string): Uint8Array<ArrayBuffer> {
+  const padded = `${base64}${'='.repeat((4 - (base64.length % 4)) % 4)}`
+    .replace(/-/g, '+')
+    .replace(/_/g, '/');
+  const raw = atob(padded);
+  const out = new Uint8Array(new ArrayBuffer(raw.length));
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+export type EnableResult = 'enabled' | 'denied' | 'unsupported';
+
+/**
+ * Lets the user allow notifications: asks the browser, subscribes this browser to Web Push with the
+ * server's VAPID key and stores the subscription on the server (task-finished notifications).
+ */
+export async function enableNotifications(): Promise<EnableResult> {
+  if (typeof Notification === 'undefined' || !navigator.serviceWorker || !('PushManager' in window))
+    return 'unsupported';
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') return 'denied';
+  const registration =
+    (await navigator.serviceWorker.getRegistration(import.meta.env.BASE_URL)) ??
+    (await registerNotificationWorker());
+  if (!registration) return 'unsupported';
+  const { public_key } = await http.request(api.getPushPublicKey, {}, { suppressError: true });
+  const existing = await registration.pushManager.getSubscription();
+  const subscription =
+    existing ??
+    (await registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: urlBase64ToUint8Array(public_key),
+    }));
+  const json = subscription.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
+  await http.request(
+    api.subscribePush,
+    { body: { endpoint: json.endpoint, keys: json.keys } },
+    { suppressError: true },
+  );
+  return 'enabled';
 }

@@ -472,6 +472,50 @@ export const zhCN = {
     action: '去订阅',
   },
   notFound: '页面不存在',
+  // Download center, onboarding, notifications, social links (onboarding issue).
+  downloads: {
+    title: '下载列表',
+    cancel: '取消下载',
+    cancelled: '已取消',
+    retry: '重新下载',
+  },
+  survey: {
+    welcome: '欢迎来到声音工作台',
+    welcomeSub: '回答几个小问题，即可开启免费体验',
+    back: '上一题',
+    next: '下一步',
+    submit: '提交',
+    progress: (i: number, n: number) => `${i}/${n}`,
+    rewardTitle: '恭喜您获得 3 天免费会员体验',
+    rewardDesc: '会员权益已到账，现在就去体验全部工具吧',
+    startNow: '立即体验',
+  },
+  preview: {
+    title: '视频翻译全面升级',
+    bullets: [
+      '专业级字幕擦除',
+      '自定义翻译偏好',
+      '智能回译校对',
+      '双语字幕对照校对',
+      '智能字幕断句',
+      '更多功能等你体验',
+    ],
+    creditNote: '注：视频翻译的积分比例与消耗规则已同步调整，以页面展示为准。',
+    startNow: '立即体验',
+    imageAlt: '视频翻译编辑器预览',
+  },
+  notifications: {
+    enable: '开启任务完成通知',
+    enabled: '已开启任务完成通知',
+    denied: '浏览器已禁止通知，请在浏览器设置中允许本站通知',
+    unsupported: '当前浏览器不支持通知',
+  },
+  social: {
+    wechat: '微信',
+    wechatCaption: '扫码关注，联系我们',
+    xiaohongshu: '小红书',
+    bilibili: '哔哩哔哩',
+  },
 };
 
 export type ZhCN = typeof zhCN;

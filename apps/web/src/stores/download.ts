@@ -3,8 +3,25 @@ import { create } from 'zustand';
 /** Download task states (spec §4). */
 export type DownloadTaskState = 'normal' | 'cancel' | 'suspend' | 'success' | 'error';
 export type DownloadTaskType = 'video' | 'audio' | 'srt';
+/** Why a task stopped (spec §4 error kinds). */
+export type DownloadErrorKind =
+  | 'none'
+  | 'url-error-suspend'
+  | 'http-error'
+  | 'reader-error'
+  | 'aborted'
+  | 'filesystem-error'
+  | 'unknown';
+/** Batch status (spec §4). */
+export type BatchStatus =
+  | 'selecting-folder'
+  | 'folder-cancelled'
+  | 'downloading'
+  | 'user-cancelled'
+  | 'user-retry'
+  | 'completed';
 
-/** A download task (spec §3). The download center issue fills and drives this store. */
+/** A download task (spec §3), driven by the download manager (features/downloads). */
 export interface DownloadTask {
   /** Prefixed by the batch sequence number. */
   key: string;
@@ -17,10 +34,19 @@ export interface DownloadTask {
   taskState: DownloadTaskState;
   customData: { percent: number };
   extData?: { first_image?: string };
+  /** The batch sequence number the key is prefixed with. */
+  batch?: number;
+  errorKind?: DownloadErrorKind;
+  errorMessage?: string;
+  /** The name it was saved under (a numbered suffix when the folder had one already). */
+  savedAs?: string;
 }
 
 interface DownloadState {
   tasks: DownloadTask[];
+  /** Status of each batch by sequence number. */
+  batches: Record<number, BatchStatus>;
+  setBatchStatus: (batch: number, status: BatchStatus) => void;
   /** Whether the download list panel is open. */
   panelOpen: boolean;
   addTasks: (tasks: DownloadTask[]) => void;
@@ -32,12 +58,14 @@ interface DownloadState {
 
 export const useDownloadStore = create<DownloadState>((set) => ({
   tasks: [],
+  batches: {},
+  setBatchStatus: (batch, status) => set((s) => ({ batches: { ...s.batches, [batch]: status } })),
   panelOpen: false,
   addTasks: (tasks) => set((s) => ({ tasks: [...s.tasks, ...tasks] })),
   updateTask: (key, patch) =>
     set((s) => ({ tasks: s.tasks.map((t) => (t.key === key ? { ...t, ...patch } : t)) })),
   removeTask: (key) => set((s) => ({ tasks: s.tasks.filter((t) => t.key !== key) })),
-  clear: () => set({ tasks: [] }),
+  clear: () => set({ tasks: [], batches: {} }),
   setPanelOpen: (panelOpen) => set({ panelOpen }),
 }));
 

@@ -3,6 +3,7 @@ import * as m001 from './001_foundation.ts';
 import * as m002 from './002_credits.ts';
 import * as m003 from './003_tts.ts';
 import * as m004 from './004_payments.ts';
+import * as m006 from './006_onboarding.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002_credits': m002,
   '003_tts': m003,
   '004_payments': m004,
+  '006_onboarding': m006,
 };

@@ -1,3 +1,4 @@
+import { QuestionnaireStatus } from '@vw/contract';
 import type { AppContext } from '../../context.ts';
 import { grantCredits } from '../credits/ledger.service.ts';
 import { updateUser } from './accounts.repo.ts';
@@ -14,6 +15,8 @@ export async function seedDemoAccount(ctx: AppContext): Promise<void> {
   if (!created) return;
   await updateUser(ctx.db, user.id, {
     nickname: '演示用户',
+    // The demo account has been through onboarding: it opens straight on the tools.
+    questionnaire_status: QuestionnaireStatus.Done,
     password_hash: await hashPassword(ctx.config.DEMO_PASSWORD),
     updated_at: ctx.clock.now(),
   });

@@ -42,6 +42,11 @@ export const runtimeSettings = {
     default: [] as string[],
     description: '敏感词列表（文字转语音等：命中即拒绝，失败码 3，积分退还）',
   },
+  questionnaire_trial_level: {
+    schema: z.number().int().min(101),
+    default: 200,
+    description: '首次问卷奖励的 3 天体验会员等级（默认基础版 200）',
+  },
 } as const;
 export type SettingKey = keyof typeof runtimeSettings;
 type SettingValue<K extends SettingKey> = z.infer<(typeof runtimeSettings)[K]['schema']>;

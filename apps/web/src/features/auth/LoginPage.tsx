@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BrandMark } from '@/components/BrandMark.tsx';
 import { SendCodeButton } from '@/components/SendCodeButton.tsx';
+import { trackSignUp } from '@/lib/analytics.ts';
 import { api } from '@/lib/api.ts';
 import { completeSignIn } from '@/lib/auth/session.ts';
 import { request } from '@/lib/http/client.ts';
@@ -101,6 +102,7 @@ export function Component() {
         setFormError(t.refused);
         return;
       }
+      trackSignUp(mode);
       message.success(t.welcome);
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     } catch (e) {

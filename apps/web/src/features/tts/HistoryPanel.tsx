@@ -143,10 +143,7 @@ export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }
   const batchDownload = (kind: DownloadKind) => {
     const picked = pickForBatch(sel, withId, (i) => canDownload(i, kind));
     if (picked.length === 0) return;
-    queueDownloads(
-      picked.map((item) => ({ item, kind })),
-      (name, msg) => message.error(t.downloadFailed(name, msg)),
-    );
+    queueDownloads(picked.map((item) => ({ item, kind })));
     message.success(t.historyDownloadQueued(picked.length));
   };
 

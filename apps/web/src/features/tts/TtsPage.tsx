@@ -110,7 +110,6 @@ function SentenceRow({
 }
 
 function DownloadButton({ item }: { item: HistoryItem | null }) {
-  const { message } = App.useApp();
   const kinds: { key: DownloadKind; label: string }[] = [
     { key: 'mp3', label: t.downloadMp3 },
     { key: 'wav', label: t.downloadWav },
@@ -126,11 +125,7 @@ function DownloadButton({ item }: { item: HistoryItem | null }) {
           label: <span data-testid={`download-${k.key}`}>{k.label}</span>,
           disabled: !item || !canDownload(item, k.key),
         })),
-        onClick: ({ key }) =>
-          item &&
-          queueDownloads([{ item, kind: key as DownloadKind }], (name, msg) =>
-            message.error(t.downloadFailed(name, msg)),
-          ),
+        onClick: ({ key }) => item && queueDownloads([{ item, kind: key as DownloadKind }]),
       }}
     >
       <Button icon={<DownloadOutlined />} data-testid="download">

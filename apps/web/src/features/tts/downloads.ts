@@ -1,8 +1,9 @@
 import type { HistoryItem } from '@vw/contract';
+import { startDownloads } from '@/features/downloads/center.ts';
 import { api } from '@/lib/api.ts';
 import { http } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
-import { type DownloadTask, useDownloadStore } from '@/stores/download.ts';
+import type { DownloadTask } from '@/stores/download.ts';
 
 export type DownloadKind = 'mp3' | 'wav' | 'srt';
 
@@ -42,71 +43,19 @@ export async function resolveUrl(item: HistoryItem, kind: DownloadKind): Promise
   return d.url;
 }
 
-/** Hands a URL to the browser's own download (the server names the file). */
-export function saveUrl(url: string, fileName: string): void {
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
-
-let batchSeq = 0;
-let running: Promise<void> | null = null;
-
 /**
- * Adds downloads to the download center store (one batch) and runs them one after another:
- * resolve the signed URL, hand it to the browser, mark success. A link that cannot be obtained
- * marks the task suspended; other failures mark it as an error (spec §4, download tasks).
+ * Hands history items to the download center as one batch (spec §4, download tasks): each file's
+ * signed URL is obtained when its turn comes; a link that cannot be obtained suspends the task and
+ * the center retries it.
  */
-export function queueDownloads(
-  entries: { item: HistoryItem; kind: DownloadKind }[],
-  onError?: (name: string, message: string) => void,
-): DownloadTask[] {
-  const batch = ++batchSeq;
-  const tasks: DownloadTask[] = entries.map(({ item, kind }) => {
-    const key = `${batch}-${item.history_id}-${kind}`;
-    return {
-      key,
+export function queueDownloads(entries: { item: HistoryItem; kind: DownloadKind }[]): DownloadTask[] {
+  return startDownloads(
+    entries.map(({ item, kind }) => ({
+      id: `${item.history_id}-${kind}`,
       urlResolver: () => resolveUrl(item, kind),
-      fileName: downloadName(item, kind),
+      fileName: safeFileName(item.name),
       ext: kind,
       downloadTaskType: kind === 'srt' ? 'srt' : 'audio',
-      taskState: 'normal',
-      customData: { percent: 0 },
-    };
-  });
-  const store = useDownloadStore.getState();
-  store.addTasks(tasks);
-  const run = async () => {
-    for (const task of tasks) {
-      const current = useDownloadStore.getState().tasks.find((t) => t.key === task.key);
-      if (!current || current.taskState === 'cancel') continue;
-      let url: string;
-      try {
-        url = await task.urlResolver!(task.key);
-      } catch (e) {
-        useDownloadStore.getState().updateTask(task.key, { taskState: 'suspend' });
-        onError?.(task.fileName, (e as Error).message || zhCN.tts.noDownloadUrl);
-        continue;
-      }
-      try {
-        saveUrl(url, task.fileName);
-        useDownloadStore
-          .getState()
-          .updateTask(task.key, { url, taskState: 'success', customData: { percent: 100 } });
-      } catch (e) {
-        useDownloadStore.getState().updateTask(task.key, { taskState: 'error' });
-        onError?.(task.fileName, (e as Error).message);
-      }
-      // Browsers drop downloads started in the same instant.
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
-  // Batches run one after another.
-  running = (running ?? Promise.resolve()).then(run, run);
-  return tasks;
+    })),
+  );
 }

@@ -82,10 +82,18 @@ export function clearUserInfo(): void {
  */
 export function clearAllStored(): void {
   const deviceId = localStorage.getItem(StorageKey.deviceId);
+  // Per-user onboarding marks (survey progress, preview seen) are about the person, not the session.
+  const kept = Object.keys(localStorage)
+    .filter((k) => PER_USER_KEYS.some((prefix) => k.startsWith(prefix)))
+    .map((k) => [k, localStorage.getItem(k) ?? ''] as const);
   localStorage.clear();
   sessionStorage.clear();
   if (deviceId) localStorage.setItem(StorageKey.deviceId, deviceId);
+  for (const [k, v] of kept) localStorage.setItem(k, v);
 }
+
+/** Local keys that belong to a user (suffixed by the uid) and survive sign-out. */
+const PER_USER_KEYS = ['surveyPage', 'videoTranslationPreview'];
 
 export type StartupDecision = 'login' | 'refresh' | 'fetch_user';
 

@@ -1,0 +1,104 @@
+import webpush from 'web-push';
+import type { AppContext } from '../../context.ts';
+import { getOrCreateSecret } from '../onboarding/app-secrets.ts';
+import {
+  deleteEndpoint,
+  deleteSubscription,
+  findSubscriptionsOfUser,
+  upsertSubscription,
+} from './notifications.repo.ts';
+
+/** Push services want a contact: the https site, else the sender address of the mail settings. */
+export function vapidSubject(mailFrom: string, publicUrl: string): string {
+  if (publicUrl.startsWith('https://')) return publicUrl;
+  const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  return `mailto:${address}`;
+}
+
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+}
+
+/** The VAPID key pair, created on first start and kept in the database (all processes share it). */
+export async function ensureVapidKeys(ctx: AppContext): Promise<VapidKeys> {
+  const raw = await getOrCreateSecret(
+    ctx.db,
+    'vapid_keys',
+    () => JSON.stringify(webpush.generateVAPIDKeys()),
+    ctx.clock.now(),
+  );
+  return JSON.parse(raw) as VapidKeys;
+}
+
+export async function subscribe(
+  ctx: AppContext,
+  userId: string,
+  sub: { endpoint: string; keys: { p256dh: string; auth: string } },
+): Promise<void> {
+  await upsertSubscription(ctx.db, {
+    endpoint: sub.endpoint,
+    user_id: userId,
+    p256dh: sub.keys.p256dh,
+    auth: sub.keys.auth,
+    created_at: ctx.clock.now(),
+  });
+}
+
+export const unsubscribe = (ctx: AppContext, userId: string, endpoint: string) =>
+  deleteSubscription(ctx.db, userId, endpoint);
+
+/** What the service worker shows; `action` + `task_id` decide where a click leads. */
+export interface PushMessage {
+  title: string;
+  body: string;
+  action?: 'video-edit';
+  task_id?: string;
+}
+
+/**
+ * Sends a message to every browser the user allowed notifications in. Endpoints the push service
+ * reports gone (404/410) are removed; other failures are logged and counted, never thrown, so a
+ * finished task is never failed by its notification.
+ */
+export async function notifyUser(
+  ctx: AppContext,
+  userId: string,
+  message: PushMessage,
+): Promise<{ sent: number; failed: number }> {
+  const subs = await findSubscriptionsOfUser(ctx.db, userId);
+  if (subs.length === 0) return { sent: 0, failed: 0 };
+  const keys = await ensureVapidKeys(ctx);
+  const vapidDetails = {
+    subject: ctx.config.VAPID_SUBJECT ?? vapidSubject(ctx.config.MAIL_FROM, ctx.config.publicUrl),
+    publicKey: keys.publicKey,
+    privateKey: keys.privateKey,
+  };
+  let sent = 0;
+  let failed = 0;
+  for (const sub of subs) {
+    try {
+      await webpush.sendNotification(
+        { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+        JSON.stringify(message),
+        { vapidDetails, TTL: 24 * 3600, timeout: 10_000 },
+      );
+      sent++;
+    } catch (err) {
+      failed++;
+      const status = (err as { statusCode?: number }).statusCode;
+      if (status === 404 || status === 410) await deleteEndpoint(ctx.db, sub.endpoint);
+      else ctx.log.warn({ status, userId, err: (err as Error).message }, 'web push failed');
+    }
+  }
+  return { sent, failed };
+}
+
+/** A task finished (video translation and the other long tools): a click opens its editor. */
+export const notifyTaskFinished = (ctx: AppContext, userId: string, task: { id: string; name: string }) =>
+  notifyUser(ctx, userId, {
+    title: '任务已完成',
+    body: `「${task.name}」已处理完成，点击查看`,
+    action: 'video-edit',
+    task_id: task.id,
+  });
