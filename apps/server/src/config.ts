@@ -59,6 +59,12 @@ const envSchema = z
     SHERPA_ONNX_MODELS_DIR: z.string().optional(),
     OPENAI_TTS_BASE_URL: optionalUrl,
     OPENAI_TTS_API_KEY: z.string().optional(),
+    PUBLIC_API_KEY_RPM: z.coerce.number().int().min(1).default(600),
+    PUBLIC_API_ACCOUNT_RPM: z.coerce.number().int().min(1).default(1200),
+    WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(30_000),
+    WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(5),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   })
   .superRefine((env, ctx) => {
     const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];

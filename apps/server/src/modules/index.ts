@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { registerJobRoutes } from '../jobs/jobs.routes.ts';
 import { registerAccountRoutes } from './accounts/accounts.routes.ts';
+import { registerApiKeyRoutes } from './apikeys/apikeys.routes.ts';
 import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
 import { registerCreditRoutes } from './credits/credits.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
 import { registerFileRoutes } from './files/files.routes.ts';
+import { registerPublicApiRoutes } from './public-api/public-api.routes.ts';
 import { registerRedeemRoutes } from './redeem/redeem.routes.ts';
 import { registerTtsRoutes } from './tts/tts.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
@@ -21,6 +23,8 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerCreditRoutes(app, ctx);
   registerRedeemRoutes(app, ctx);
   await registerTtsRoutes(app, ctx);
+  registerApiKeyRoutes(app, ctx);
+  await registerPublicApiRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);
 }

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as m001 from './001_foundation.ts';
 import * as m002 from './002_credits.ts';
 import * as m003 from './003_tts.ts';
+import * as m005 from './005_api_keys.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
   '002_credits': m002,
   '003_tts': m003,
+  '005_api_keys': m005,
 };
