@@ -1,5 +1,6 @@
 import {
   accountsCalls,
+  apikeysCalls,
   appCalls,
   EMAIL_RE as C_EMAIL,
   PHONE_RE as C_PHONE,
@@ -13,10 +14,13 @@ import * as credits from './credits.ts';
 import * as tts from './tts.ts';
 
 describe('web call mirrors match the contract', () => {
-  const contract = { ...accountsCalls, ...appCalls, ...creditsCalls, ...ttsCalls } as unknown as Record<
-    string,
-    { method: string; path: string }
-  >;
+  const contract = {
+    ...accountsCalls,
+    ...appCalls,
+    ...creditsCalls,
+    ...ttsCalls,
+    ...apikeysCalls,
+  } as unknown as Record<string, { method: string; path: string }>;
   it.each(Object.entries(api))('%s', (name, ep) => {
     expect(contract[name], `${name} is not in the contract`).toBeDefined();
     expect({ method: ep.method, path: ep.path }).toEqual({

@@ -1,5 +1,6 @@
 import type {
   accountsCalls,
+  apikeysCalls,
   appCalls,
   CallBody,
   CallData,
@@ -26,6 +27,7 @@ type A = typeof accountsCalls;
 type P = typeof appCalls;
 type K = typeof creditsCalls;
 type T = typeof ttsCalls;
+type Y = typeof apikeysCalls;
 
 export const api = {
   sendVerificationCode: ref<A['sendVerificationCode']>('POST', '/accounts/v1/send_verification_code'),
@@ -77,6 +79,17 @@ export const api = {
   upsertDictionary: ref<T['upsertDictionary']>('POST', '/v1/tts/dictionary/upsert'),
   deleteDictionary: ref<T['deleteDictionary']>('POST', '/v1/tts/dictionary/delete'),
   getReadings: ref<T['getReadings']>('POST', '/v1/tts/readings'),
+  // API keys and webhooks (issue 8)
+  apiKeyList: ref<Y['apiKeyList']>('GET', '/v1/api_keys/list'),
+  apiKeyCreate: ref<Y['apiKeyCreate']>('POST', '/v1/api_keys/create'),
+  apiKeyRename: ref<Y['apiKeyRename']>('POST', '/v1/api_keys/rename'),
+  apiKeyRevoke: ref<Y['apiKeyRevoke']>('POST', '/v1/api_keys/revoke'),
+  apiKeyUsage: ref<Y['apiKeyUsage']>('GET', '/v1/api_keys/usage'),
+  webhookList: ref<Y['webhookList']>('GET', '/v1/webhooks/list'),
+  webhookCreate: ref<Y['webhookCreate']>('POST', '/v1/webhooks/create'),
+  webhookDelete: ref<Y['webhookDelete']>('POST', '/v1/webhooks/delete'),
+  webhookEnable: ref<Y['webhookEnable']>('POST', '/v1/webhooks/enable'),
+  webhookTest: ref<Y['webhookTest']>('POST', '/v1/webhooks/test'),
 };
 
 /**
