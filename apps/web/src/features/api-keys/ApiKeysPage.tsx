@@ -1,7 +1,7 @@
 import { BookOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ApiKeyView } from '@vw/contract';
 import { PUBLIC_API_DOCS_PATH } from '@vw/contract/constants/apikeys.ts';
-import { App, Button, Modal, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { App, Button, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { formatCredits, formatDate, formatDateTime } from '@/features/credits/format.ts';
 import { api } from '@/lib/api.ts';
@@ -18,7 +18,7 @@ const STATUS_COLORS: Record<string, string> = { active: 'green', revoked: 'defau
 
 /** Route /api-keys: the user's API keys, their usage, a quick start, the docs link and webhooks. */
 export function Component() {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const [keys, setKeys] = useState<ApiKeyView[]>([]);
   const [loading, setLoading] = useState(true);
   const [version, setVersion] = useState(0);
@@ -47,7 +47,7 @@ export function Component() {
   const shown = keys.find((k) => k.key_id === selected) ?? keys.find((k) => k.status === 'active') ?? keys[0];
 
   const revoke = (k: ApiKeyView) =>
-    Modal.confirm({
+    modal.confirm({
       title: t.revokeTitle,
       content: t.revokeBody,
       okText: t.revokeOk,
@@ -61,11 +61,19 @@ export function Component() {
     });
 
   const columns: TableColumnsType<ApiKeyView> = [
-    { title: t.colName, dataIndex: 'name', ellipsis: true, render: (n: string) => <strong>{n}</strong> },
+    {
+      title: t.colName,
+      dataIndex: 'name',
+      render: (n: string) => (
+        <strong className="vw-apikeys-name" data-testid="key-name">
+          {n}
+        </strong>
+      ),
+    },
     {
       title: t.colKey,
       dataIndex: 'masked_key',
-      width: 170,
+      width: 150,
       render: (m: string) => <code data-testid="key-masked">{m}</code>,
     },
     {

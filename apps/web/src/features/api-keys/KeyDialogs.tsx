@@ -3,7 +3,7 @@ import type { ApiKeyView } from '@vw/contract';
 import { Alert, App, Button, DatePicker, Form, Input, InputNumber, Modal } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
@@ -122,6 +122,8 @@ export function RenameDialog(props: { keyView: ApiKeyView | null; onClose: () =>
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const { message } = App.useApp();
+  // Filled when the dialog opens for a key (not after its animation, which would undo typing).
+  useEffect(() => setName(props.keyView?.name ?? ''), [props.keyView]);
   return (
     <Modal
       open={props.keyView != null}
@@ -129,7 +131,6 @@ export function RenameDialog(props: { keyView: ApiKeyView | null; onClose: () =>
       okText={t.rename}
       cancelText={t.cancel}
       confirmLoading={busy}
-      afterOpenChange={(open) => open && setName(props.keyView?.name ?? '')}
       okButtonProps={{ disabled: !name.trim(), 'data-testid': 'rename-submit' } as never}
       onCancel={props.onClose}
       onOk={async () => {
