@@ -61,6 +61,7 @@ const envSchema = z
     OPENAI_TTS_API_KEY: z.string().optional(),
     PUBLIC_API_KEY_RPM: z.coerce.number().int().min(1).default(600),
     PUBLIC_API_ACCOUNT_RPM: z.coerce.number().int().min(1).default(1200),
+    PUBLIC_API_CONCURRENCY: z.coerce.number().int().min(1).optional(),
     WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(30_000),
     WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(5),

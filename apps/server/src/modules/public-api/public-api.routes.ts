@@ -173,7 +173,8 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
       reply.raw.once('close', done);
       if (!perKey.allowed || !perAccount.allowed) throw AppError.tooManyRequests(resetSeconds);
 
-      const slots = publicApiConcurrency(await levelOf(key.userId));
+      // The operator may set one limit for every account (PUBLIC_API_CONCURRENCY) instead of the plan's.
+      const slots = ctx.config.PUBLIC_API_CONCURRENCY ?? publicApiConcurrency(await levelOf(key.userId));
       if (!(await limiter.acquire(`acct:${key.userId}`, slots))) {
         throw new AppError(
           ErrorCode.TooManyRequests,
