@@ -503,3 +503,69 @@ describe('public API documentation', () => {
     expect(page.body).toContain('swagger-ui-bundle.js');
   });
 });
+
+describe('webhooks through the job worker', () => {
+  it('a task finished by the worker is delivered, retried after its delay and then left alone', async () => {
+    const s = await createTestServer({ WEBHOOK_RETRY_BASE_MS: '5000', WEBHOOK_MAX_ATTEMPTS: '3' });
+    const hits: string[] = [];
+    let fail = 1;
+    const rx = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        hits.push(body);
+        res.statusCode = fail-- > 0 ? 503 : 204;
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
+    try {
+      const u = await signIn(s.app, '13900000010');
+      const token = u.secure_tokens.access_token;
+      await grantCredits(s.ctx, {
+        userId: u.user_info.uid,
+        source: 'gift',
+        amount: 10_000,
+        expiresAt: s.clock.now() + 86_400_000,
+        grantKey: 'worker-test',
+        remark: 'test',
+      });
+      const url = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/hook`;
+      const hook = await call(s.app, 'POST', '/v1/webhooks/create', {
+        token,
+        body: { url, events: ['task.succeeded'] },
+      });
+      expect(hook.body.code).toBe(0);
+      const key = (await call(s.app, 'POST', '/v1/api_keys/create', { token, body: { name: 'w' } })).body.data
+        .secret_key;
+      const started = await s.app.inject({
+        method: 'POST',
+        url: '/api/v1/tts',
+        headers: { 'x-api-key': key },
+        payload: { text: '由后台任务完成的合成。', voice_id: 'espeak-zh-xiaowen', mode: 'task' },
+      });
+      expect(started.statusCode).toBe(200);
+      await s.ctx.jobs.startWorker({ concurrency: 2 });
+      const until = async (check: () => boolean) => {
+        for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+        expect(check()).toBe(true);
+      };
+      await until(() => hits.length === 1);
+      // The retry waits for its delay (on the server's clock); then it succeeds, and nothing follows.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(hits).toHaveLength(1);
+      s.clock.advance(5_000);
+      await until(() => hits.length === 2);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(hits).toHaveLength(2);
+      expect(JSON.parse(hits[1]).event).toBe('task.succeeded');
+      const view = (await call(s.app, 'GET', '/v1/webhooks/list', { token })).body.data.endpoints[0];
+      expect(view).toMatchObject({ last_status: 'succeeded', last_status_code: 204 });
+    } finally {
+      await new Promise<void>((r) => rx.close(() => r()));
+      await s.close();
+    }
+  });
+});
