@@ -82,6 +82,13 @@ const envSchema = z
       .string()
       .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: address or an https:// URL')
       .optional(),
+    PUBLIC_API_KEY_RPM: z.coerce.number().int().min(1).default(600),
+    PUBLIC_API_ACCOUNT_RPM: z.coerce.number().int().min(1).default(1200),
+    PUBLIC_API_CONCURRENCY: z.coerce.number().int().min(1).optional(),
+    WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(30_000),
+    WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(5),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   })
   .superRefine((env, ctx) => {
     const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];

@@ -105,6 +105,14 @@ export const namedErrorMessages = {
   // Analytics ingest (onboarding issue).
   err_signature_invalid: '签名校验失败',
   err_batch_too_large: '上报数据过多',
+  // API keys and the public API (issue 8).
+  err_apikey_revoked: 'API 密钥已撤销',
+  err_apikey_expired: 'API 密钥已过期',
+  err_apikey_credit_limit: '该 API 密钥的积分额度已用完',
+  err_apikey_limit_reached: 'API 密钥数量已达上限',
+  err_concurrency_limit: '并发请求过多，请等待进行中的请求完成',
+  err_webhook_url_invalid: 'Webhook 地址无效：须为 HTTPS 地址',
+  err_webhook_limit_reached: 'Webhook 数量已达上限',
 } as const;
 export type NamedError = keyof typeof namedErrorMessages;
 

@@ -2,6 +2,8 @@ export * from './call.ts';
 export type { OutboxMessage } from './calls/accounts.ts';
 export * as accountsCalls from './calls/accounts.ts';
 export { accountIdentifier, EMAIL_RE, PHONE_RE, VerificationScene } from './calls/accounts.ts';
+export type { ApiKeyUsageDay, ApiKeyView, WebhookView } from './calls/apikeys.ts';
+export * as apikeysCalls from './calls/apikeys.ts';
 export type { JobView } from './calls/app.ts';
 export * as appCalls from './calls/app.ts';
 export type { Consumption, CreditLot, Plan, TenantBonusWithPrevious } from './calls/credits.ts';
@@ -38,6 +40,9 @@ export {
   ProductListType,
   ProductType,
 } from './calls/payments.ts';
+export type { PublicCallDef } from './calls/public-api.ts';
+export * as publicApi from './calls/public-api.ts';
+export { publicApiCalls } from './calls/public-api.ts';
 export type {
   CharacterReading,
   DictionaryEntry,
@@ -63,6 +68,7 @@ export {
   voiceAgeNames,
   voiceGenderNames,
 } from './calls/tts.ts';
+export * from './constants/apikeys.ts';
 export * from './entities.ts';
 export * from './envelope.ts';
 export * from './errors.ts';

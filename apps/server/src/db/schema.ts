@@ -137,6 +137,8 @@ export interface CreditHoldsTable {
   status: 'held' | 'captured' | 'released';
   created_at: number;
   settled_at: number | null;
+  /** The API key that started the task (null for the workbench). */
+  api_key_id: string | null;
 }
 
 export interface CreditHoldLotsTable {
@@ -156,6 +158,8 @@ export interface CreditLedgerTable {
   delta: number;
   hold_id: string | null;
   created_at: number;
+  /** The API key whose call wrote the row (hold/release of a key's task). */
+  api_key_id: string | null;
 }
 
 export interface RedeemBatchesTable {
@@ -282,6 +286,8 @@ export interface TtsHistoryTable {
   sentences: string | null;
   created_at: number;
   updated_at: number;
+  /** Set when the public API started it (webhooks, usage by key). */
+  api_key_id: string | null;
 }
 
 export interface TtsSentencesTable {
@@ -357,6 +363,64 @@ export interface SandboxTradesTable {
   created_at: number;
 }
 
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** SHA-256 (hex) of the whole key; the key itself is never stored. */
+  key_hash: string;
+  prefix: string;
+  last4: string;
+  credit_limit: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  created_at: number;
+}
+
+export interface ApiKeyUsageTable {
+  key_id: string;
+  /** YYYY-MM-DD (business date) */
+  day: string;
+  user_id: string;
+  requests: number;
+  characters: number;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  user_id: string;
+  url: string;
+  /** HMAC key of the signatures (needed in clear to sign). */
+  secret: string;
+  /** JSON array of event names */
+  events: string;
+  status: 'active' | 'disabled';
+  consecutive_failures: number;
+  last_status: 'succeeded' | 'failed' | 'retrying' | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_delivery_at: number | null;
+  disabled_at: number | null;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  user_id: string;
+  event: string;
+  /** The exact JSON body that is signed and sent */
+  payload: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -384,6 +448,10 @@ export interface Database {
   payment_orders: PaymentOrdersTable;
   payment_attempts: PaymentAttemptsTable;
   sandbox_trades: SandboxTradesTable;
+  api_keys: ApiKeysTable;
+  api_key_usage: ApiKeyUsageTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -401,3 +469,6 @@ export type ProductRow = Selectable<ProductsTable>;
 export type PaymentOrder = Selectable<PaymentOrdersTable>;
 export type PaymentAttempt = Selectable<PaymentAttemptsTable>;
 export type SandboxTrade = Selectable<SandboxTradesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

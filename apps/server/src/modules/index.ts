@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { registerJobRoutes } from '../jobs/jobs.routes.ts';
 import { registerAccountRoutes } from './accounts/accounts.routes.ts';
 import { registerAnalyticsRoutes } from './analytics/analytics.routes.ts';
+import { registerApiKeyRoutes } from './apikeys/apikeys.routes.ts';
 import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
 import { registerCreditRoutes } from './credits/credits.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
@@ -10,6 +11,7 @@ import { registerFileRoutes } from './files/files.routes.ts';
 import { registerNotificationRoutes } from './notifications/notifications.routes.ts';
 import { registerOnboardingRoutes } from './onboarding/onboarding.routes.ts';
 import { registerPaymentRoutes } from './payments/payments.routes.ts';
+import { registerPublicApiRoutes } from './public-api/public-api.routes.ts';
 import { registerRedeemRoutes } from './redeem/redeem.routes.ts';
 import { registerTtsRoutes } from './tts/tts.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
@@ -29,6 +31,8 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerOnboardingRoutes(app, ctx);
   registerAnalyticsRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
+  registerApiKeyRoutes(app, ctx);
+  await registerPublicApiRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);
 }

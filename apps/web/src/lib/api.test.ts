@@ -1,5 +1,6 @@
 import {
   accountsCalls,
+  apikeysCalls,
   appCalls,
   EMAIL_RE as C_EMAIL,
   PHONE_RE as C_PHONE,
@@ -22,6 +23,7 @@ describe('web call mirrors match the contract', () => {
     ...ttsCalls,
     ...paymentsCalls,
     ...onboardingCalls,
+    ...apikeysCalls,
   } as unknown as Record<string, { method: string; path: string }>;
   it.each(Object.entries(api))('%s', (name, ep) => {
     expect(contract[name], `${name} is not in the contract`).toBeDefined();

@@ -1,5 +1,6 @@
 import type {
   accountsCalls,
+  apikeysCalls,
   appCalls,
   CallBody,
   CallData,
@@ -30,6 +31,7 @@ type K = typeof creditsCalls;
 type T = typeof ttsCalls;
 type Y = typeof paymentsCalls;
 type O = typeof onboardingCalls;
+type X = typeof apikeysCalls;
 
 export const api = {
   sendVerificationCode: ref<A['sendVerificationCode']>('POST', '/accounts/v1/send_verification_code'),
@@ -99,6 +101,17 @@ export const api = {
   getPushPublicKey: ref<O['getPushPublicKey']>('GET', '/v1/notifications/vapid_public_key'),
   subscribePush: ref<O['subscribePush']>('POST', '/v1/notifications/subscribe'),
   unsubscribePush: ref<O['unsubscribePush']>('POST', '/v1/notifications/unsubscribe'),
+  // API keys and webhooks (issue 8)
+  apiKeyList: ref<X['apiKeyList']>('GET', '/v1/api_keys/list'),
+  apiKeyCreate: ref<X['apiKeyCreate']>('POST', '/v1/api_keys/create'),
+  apiKeyRename: ref<X['apiKeyRename']>('POST', '/v1/api_keys/rename'),
+  apiKeyRevoke: ref<X['apiKeyRevoke']>('POST', '/v1/api_keys/revoke'),
+  apiKeyUsage: ref<X['apiKeyUsage']>('GET', '/v1/api_keys/usage'),
+  webhookList: ref<X['webhookList']>('GET', '/v1/webhooks/list'),
+  webhookCreate: ref<X['webhookCreate']>('POST', '/v1/webhooks/create'),
+  webhookDelete: ref<X['webhookDelete']>('POST', '/v1/webhooks/delete'),
+  webhookEnable: ref<X['webhookEnable']>('POST', '/v1/webhooks/enable'),
+  webhookTest: ref<X['webhookTest']>('POST', '/v1/webhooks/test'),
 };
 
 /**

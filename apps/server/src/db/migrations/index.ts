@@ -3,6 +3,7 @@ import * as m001 from './001_foundation.ts';
 import * as m002 from './002_credits.ts';
 import * as m003 from './003_tts.ts';
 import * as m004 from './004_payments.ts';
+import * as m005 from './005_api_keys.ts';
 import * as m006 from './006_onboarding.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   '002_credits': m002,
   '003_tts': m003,
   '004_payments': m004,
+  '005_api_keys': m005,
   '006_onboarding': m006,
 };

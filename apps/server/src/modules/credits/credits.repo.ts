@@ -84,6 +84,7 @@ export async function insertLedger(
     delta: number;
     hold_id: string | null;
     created_at: number;
+    api_key_id?: string | null;
   }>,
 ): Promise<void> {
   if (rows.length) await tx.insertInto('credit_ledger').values(rows).execute();
@@ -150,6 +151,20 @@ export async function sumHeld(db: Db, userId: string): Promise<number> {
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('total'))
     .where('user_id', '=', userId)
     .where('status', '=', 'held')
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/** What an API key has spent or holds now: captured amounts plus open holds. */
+export async function sumSpentByApiKey(db: Db, apiKeyId: string): Promise<number> {
+  const row = await db
+    .selectFrom('credit_holds')
+    .select(
+      sql<number>`coalesce(sum(case when status = 'held' then amount when status = 'captured' then captured else 0 end), 0)`.as(
+        'total',
+      ),
+    )
+    .where('api_key_id', '=', apiKeyId)
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }

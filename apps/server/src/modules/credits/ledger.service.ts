@@ -19,6 +19,7 @@ import {
   settleHold,
   sumHeld,
   sumLedger,
+  sumSpentByApiKey,
 } from './credits.repo.ts';
 import { issueDuePeriods } from './membership.rules.ts';
 
@@ -77,8 +78,18 @@ function ledgerRow(
   delta: number,
   holdId: string | null,
   now: number,
+  apiKeyId: string | null = null,
 ) {
-  return { id: newId('led'), user_id: userId, lot_id: lotId, kind, delta, hold_id: holdId, created_at: now };
+  return {
+    id: newId('led'),
+    user_id: userId,
+    lot_id: lotId,
+    kind,
+    delta,
+    hold_id: holdId,
+    created_at: now,
+    api_key_id: apiKeyId,
+  };
 }
 
 export interface GrantInput {
@@ -134,6 +145,8 @@ export interface HoldInput {
   tool: string;
   taskId: string;
   taskName: string;
+  /** The API key that spends (public API): recorded on the hold and its ledger rows, its limit checked. */
+  apiKey?: { id: string; creditLimit: number | null };
 }
 
 /**
@@ -151,6 +164,11 @@ export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHol
     if (lots.reduce((sum, lot) => sum + lot.remaining, 0) < input.amount) {
       throw AppError.code(ErrorCode.InsufficientBalance);
     }
+    // Under the account lock, so concurrent calls on one key cannot together pass its limit.
+    if (input.apiKey?.creditLimit != null) {
+      const spent = await sumSpentByApiKey(tx, input.apiKey.id);
+      if (spent + input.amount > input.apiKey.creditLimit) throw AppError.named('err_apikey_credit_limit');
+    }
     const hold: CreditHold = {
       id: newId('hold'),
       user_id: input.userId,
@@ -163,6 +181,7 @@ export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHol
       status: 'held',
       created_at: now,
       settled_at: null,
+      api_key_id: input.apiKey?.id ?? null,
     };
     await insertHold(tx, hold);
     const drawn: Array<{ hold_id: string; lot_id: string; amount: number; seq: number }> = [];
@@ -178,7 +197,7 @@ export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHol
     await insertHoldLots(tx, drawn);
     await insertLedger(
       tx,
-      drawn.map((d) => ledgerRow(input.userId, d.lot_id, 'hold', -d.amount, hold.id, now)),
+      drawn.map((d) => ledgerRow(input.userId, d.lot_id, 'hold', -d.amount, hold.id, now, hold.api_key_id)),
     );
     return hold;
   });
@@ -196,10 +215,10 @@ async function giveBack(tx: Db, hold: CreditHold, amount: number, now: number): 
     const back = Math.min(drawn.amount, left);
     left -= back;
     await changeLotRemaining(tx, drawn.lot_id, back);
-    rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'release', back, hold.id, now));
+    rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'release', back, hold.id, now, hold.api_key_id));
     if (drawn.expires_at <= now) {
       await changeLotRemaining(tx, drawn.lot_id, -back);
-      rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'expire', -back, hold.id, now));
+      rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'expire', -back, hold.id, now, hold.api_key_id));
     }
   }
   await insertLedger(tx, rows);

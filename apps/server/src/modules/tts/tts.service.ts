@@ -32,6 +32,7 @@ import type { TtsHistoryRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
+import { emitTaskEvent } from '../apikeys/webhooks.service.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
@@ -110,6 +111,8 @@ export async function generateSpeech(
   userId: string,
   input: TtsRequest,
   reply: FastifyReply,
+  /** Set by the public API: the key is charged (and its credit limit checked) and told of the task's end. */
+  via: { apiKey?: { id: string; creditLimit: number | null } } = {},
 ): Promise<GenerateOutcome> {
   const characters = countTtsCharacters(input.text);
   if (characters === 0) throw AppError.named('err_invalid_param', '没有要合成的文字');
@@ -207,6 +210,7 @@ export async function generateSpeech(
     sentences: null,
     created_at: now,
     updated_at: now,
+    api_key_id: via.apiKey?.id ?? null,
   };
   if (price > 0) {
     row.hold_key = `tts:${row.id}`;
@@ -218,6 +222,7 @@ export async function generateSpeech(
       tool: 'tts',
       taskId: row.id,
       taskName: row.name,
+      apiKey: via.apiKey,
     });
   }
   await insertHistory(ctx.db, row);
@@ -249,6 +254,7 @@ export async function failSynthesis(ctx: AppContext, row: TtsHistoryRow, code: n
     updated_at: ctx.clock.now(),
   });
   if (row.hold_key) await releaseCredits(ctx, row.hold_key);
+  if (row.api_key_id && row.task_id) await emitTaskEvent(ctx, row, 'task.failed', { code, message });
 }
 
 function failureOf(err: unknown): { code: number; message: string } {
@@ -428,6 +434,7 @@ async function finishSynthesis(
     updated_at: ctx.clock.now(),
   });
   if (row.hold_key) await captureCredits(ctx, row.hold_key);
+  if (row.api_key_id && row.task_id) await emitTaskEvent(ctx, row, 'task.succeeded');
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {

@@ -1,0 +1,364 @@
+import { createHmac } from 'node:crypto';
+import { isIP } from 'node:net';
+import {
+  MAX_WEBHOOK_ENDPOINTS,
+  WEBHOOK_HEADERS,
+  WEBHOOK_SECRET_PREFIX,
+  type WebhookEvent,
+  type WebhookView,
+} from '@vw/contract';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { TtsHistoryRow, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { defineJob } from '../../jobs/index.ts';
+import { randomBase62 } from './keys.ts';
+
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'log' | 'config' | 'jobs'>;
+const sec = (ms: number | null) => (ms == null ? null : Math.floor(ms / 1000));
+
+function toView(row: WebhookEndpointRow): WebhookView {
+  return {
+    endpoint_id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    status: row.status,
+    consecutive_failures: row.consecutive_failures,
+    last_status: row.last_status,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    last_delivery_time: sec(row.last_delivery_at),
+    disabled_time: sec(row.disabled_at),
+    created_time: sec(row.created_at)!,
+  };
+}
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
+const PRIVATE_V4 = /^(10\.|127\.|0\.|169\.254\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/;
+
+/**
+ * HTTPS only. Outside production a loopback http:// address is allowed so a developer can receive
+ * events locally; in production addresses that are literally private or loopback are refused.
+ */
+export function checkWebhookUrl(raw: string, isProduction: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw AppError.named('err_webhook_url_invalid');
+  }
+  const host = url.hostname;
+  const loopback = LOOPBACK.test(host);
+  if (url.username || url.password)
+    throw AppError.named('err_webhook_url_invalid', 'Webhook 地址不能包含账号密码');
+  if (url.protocol === 'https:') {
+    const bare = host.replace(/^\[|\]$/g, '');
+    if (isProduction && (loopback || (isIP(bare) === 4 && PRIVATE_V4.test(bare)) || bare === '::1'))
+      throw AppError.named('err_webhook_url_invalid', 'Webhook 地址不能是内网地址');
+    return url.toString();
+  }
+  if (url.protocol === 'http:' && loopback && !isProduction) return url.toString();
+  throw AppError.named('err_webhook_url_invalid');
+}
+
+async function getOwnEndpoint(ctx: Ctx, userId: string, id: string): Promise<WebhookEndpointRow> {
+  const row = await ctx.db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) throw AppError.named('err_not_found');
+  return row;
+}
+
+export async function findWebhookEndpoints(ctx: Ctx, userId: string): Promise<WebhookView[]> {
+  const rows = await ctx.db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+  return rows.map(toView);
+}
+
+/** Adds an endpoint; its signing secret is answered once (it stays readable only to the signer). */
+export async function createWebhookEndpoint(
+  ctx: Ctx,
+  userId: string,
+  input: { url: string; events: string[] },
+): Promise<{ endpoint: WebhookView; secret: string }> {
+  const url = checkWebhookUrl(input.url, ctx.config.isProduction);
+  const count = await ctx.db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (Number(count.n) >= MAX_WEBHOOK_ENDPOINTS) throw AppError.named('err_webhook_limit_reached');
+  const row: WebhookEndpointRow = {
+    id: newId('whe'),
+    user_id: userId,
+    url,
+    secret: `${WEBHOOK_SECRET_PREFIX}${randomBase62(32)}`,
+    events: JSON.stringify([...new Set(input.events)]),
+    status: 'active',
+    consecutive_failures: 0,
+    last_status: null,
+    last_status_code: null,
+    last_error: null,
+    last_delivery_at: null,
+    disabled_at: null,
+    created_at: ctx.clock.now(),
+  };
+  await ctx.db.insertInto('webhook_endpoints').values(row).execute();
+  return { endpoint: toView(row), secret: row.secret };
+}
+
+export async function deleteWebhookEndpoint(ctx: Ctx, userId: string, id: string) {
+  await getOwnEndpoint(ctx, userId, id);
+  await ctx.db.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+  await ctx.db.deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', userId).execute();
+  return { deleted: true };
+}
+
+export async function enableWebhookEndpoint(ctx: Ctx, userId: string, id: string) {
+  await getOwnEndpoint(ctx, userId, id);
+  await ctx.db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'active', consecutive_failures: 0, disabled_at: null })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .execute();
+  return { endpoint: toView(await getOwnEndpoint(ctx, userId, id)) };
+}
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (a receiver recomputes it). */
+export function signWebhook(secret: string, timestamp: number, body: string): string {
+  const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+  return `t=${timestamp},v1=${mac}`;
+}
+
+interface SendResult {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** One signed POST; redirects are not followed (the address is what the owner registered). */
+async function send(
+  ctx: Ctx,
+  endpoint: WebhookEndpointRow,
+  delivery: WebhookDeliveryRow,
+): Promise<SendResult> {
+  const t = Math.floor(ctx.clock.now() / 1000);
+  try {
+    const res = await fetch(endpoint.url, {
+      method: 'POST',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(ctx.config.WEBHOOK_TIMEOUT_MS),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'VoiceWorkbench-Webhooks/1',
+        [WEBHOOK_HEADERS.signature]: signWebhook(endpoint.secret, t, delivery.payload),
+        [WEBHOOK_HEADERS.event]: delivery.event,
+        [WEBHOOK_HEADERS.delivery]: delivery.id,
+      },
+      body: delivery.payload,
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    const ok = res.status >= 200 && res.status < 300;
+    return { ok, statusCode: res.status, error: ok ? null : `HTTP ${res.status}` };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string } };
+    return { ok: false, statusCode: null, error: (e.cause?.code ?? e.name ?? 'error').slice(0, 200) };
+  }
+}
+
+function newDelivery(endpoint: WebhookEndpointRow, event: WebhookEvent, data: unknown, now: number) {
+  const id = newId('whd');
+  const row: WebhookDeliveryRow = {
+    id,
+    endpoint_id: endpoint.id,
+    user_id: endpoint.user_id,
+    event,
+    payload: JSON.stringify({ id, event, created: Math.floor(now / 1000), data }),
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    last_status_code: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+  return row;
+}
+
+/** Delay before retry n (1-based): base, 2×base, 4×base… */
+export function retryDelay(base: number, attempt: number): number {
+  return base * 2 ** Math.max(0, attempt - 1);
+}
+
+/**
+ * One delivery attempt. Success resets the endpoint's failure count. A failure schedules the next
+ * attempt with exponential backoff until WEBHOOK_MAX_ATTEMPTS; a delivery that used them all counts
+ * as one failure of the endpoint, and WEBHOOK_DISABLE_AFTER failures in a row disable it.
+ */
+export async function attemptDelivery(ctx: Ctx, deliveryId: string): Promise<WebhookDeliveryRow['status']> {
+  const delivery = await ctx.db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', '=', deliveryId)
+    .executeTakeFirst();
+  if (delivery?.status !== 'pending') return delivery?.status ?? 'failed';
+  const endpoint = await ctx.db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', delivery.endpoint_id)
+    .executeTakeFirst();
+  const now = () => ctx.clock.now();
+  if (endpoint?.status !== 'active') {
+    await ctx.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', last_error: 'endpoint disabled', next_attempt_at: null, updated_at: now() })
+      .where('id', '=', deliveryId)
+      .execute();
+    return 'failed';
+  }
+  const result = await send(ctx, endpoint, delivery);
+  const attempts = delivery.attempts + 1;
+  const { WEBHOOK_MAX_ATTEMPTS: maxAttempts, WEBHOOK_DISABLE_AFTER: disableAfter } = ctx.config;
+  const status: WebhookDeliveryRow['status'] = result.ok
+    ? 'succeeded'
+    : attempts >= maxAttempts
+      ? 'failed'
+      : 'pending';
+  const delay = status === 'pending' ? retryDelay(ctx.config.WEBHOOK_RETRY_BASE_MS, attempts) : 0;
+  await ctx.db
+    .updateTable('webhook_deliveries')
+    .set({
+      status,
+      attempts,
+      last_status_code: result.statusCode,
+      last_error: result.error,
+      next_attempt_at: status === 'pending' ? now() + delay : null,
+      updated_at: now(),
+    })
+    .where('id', '=', deliveryId)
+    .where('status', '=', 'pending')
+    .execute();
+  const failures = result.ok
+    ? 0
+    : status === 'failed'
+      ? endpoint.consecutive_failures + 1
+      : endpoint.consecutive_failures;
+  const disable = failures >= disableAfter;
+  await ctx.db
+    .updateTable('webhook_endpoints')
+    .set({
+      last_status: result.ok ? 'succeeded' : status === 'failed' ? 'failed' : 'retrying',
+      last_status_code: result.statusCode,
+      last_error: result.error,
+      last_delivery_at: now(),
+      consecutive_failures: failures,
+      ...(disable ? { status: 'disabled' as const, disabled_at: now() } : {}),
+    })
+    .where('id', '=', endpoint.id)
+    .execute();
+  if (status === 'pending') {
+    await ctx.jobs.enqueue(
+      webhookDeliveryJob,
+      { delivery_id: deliveryId },
+      { ownerId: delivery.user_id, delayMs: delay, idempotencyKey: `whd:${deliveryId}:${attempts}` },
+    );
+  }
+  return status;
+}
+
+export const webhookDeliveryJob = defineJob({
+  name: 'webhooks.deliver',
+  payload: z.object({ delivery_id: z.string() }),
+  // Delivery failures are retried by attemptDelivery itself; these attempts cover a crashed worker.
+  maxAttempts: 3,
+  backoffMs: 5_000,
+  async handler({ delivery_id }, job) {
+    return { status: await attemptDelivery(job.app, delivery_id) };
+  },
+});
+
+/** A task started through the public API ended: tell the owner's endpoints that want the event. */
+export async function emitTaskEvent(
+  ctx: Ctx,
+  row: Pick<TtsHistoryRow, 'id' | 'user_id' | 'task_id' | 'api_key_id' | 'tool' | 'characters' | 'credits'>,
+  event: 'task.succeeded' | 'task.failed',
+  failure?: { code: number; message: string },
+): Promise<void> {
+  try {
+    const endpoints = await ctx.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('user_id', '=', row.user_id)
+      .where('status', '=', 'active')
+      .execute();
+    const now = ctx.clock.now();
+    const data = {
+      task_id: row.task_id,
+      history_id: row.id,
+      tool: row.tool,
+      status: event === 'task.succeeded' ? 'succeeded' : 'failed',
+      api_key_id: row.api_key_id,
+      characters: row.characters,
+      credits: event === 'task.succeeded' ? row.credits : 0,
+      failure_code: failure?.code ?? null,
+      error: failure?.message ?? null,
+    };
+    for (const endpoint of endpoints) {
+      if (!(JSON.parse(endpoint.events) as string[]).includes(event)) continue;
+      const delivery = newDelivery(endpoint, event, data, now);
+      await ctx.db.insertInto('webhook_deliveries').values(delivery).execute();
+      await ctx.jobs.enqueue(
+        webhookDeliveryJob,
+        { delivery_id: delivery.id },
+        { ownerId: row.user_id, idempotencyKey: `whd:${delivery.id}:0` },
+      );
+    }
+  } catch (err) {
+    // The task's own outcome is recorded already; a webhook problem must not undo it.
+    ctx.log.error({ err, history: row.id }, 'could not queue webhook deliveries');
+  }
+}
+
+/** A signed `ping` sent once, now, so the owner can check the receiver (recorded as a delivery). */
+export async function testWebhookEndpoint(ctx: Ctx, userId: string, id: string) {
+  const endpoint = await getOwnEndpoint(ctx, userId, id);
+  const now = ctx.clock.now();
+  const delivery = newDelivery(endpoint, 'ping', { endpoint_id: endpoint.id }, now);
+  const result = await send(ctx, endpoint, delivery);
+  await ctx.db
+    .insertInto('webhook_deliveries')
+    .values({
+      ...delivery,
+      status: result.ok ? 'succeeded' : 'failed',
+      attempts: 1,
+      next_attempt_at: null,
+      last_status_code: result.statusCode,
+      last_error: result.error,
+    })
+    .execute();
+  await ctx.db
+    .updateTable('webhook_endpoints')
+    .set({
+      last_status: result.ok ? 'succeeded' : 'failed',
+      last_status_code: result.statusCode,
+      last_error: result.error,
+      last_delivery_at: now,
+    })
+    .where('id', '=', endpoint.id)
+    .execute();
+  return {
+    delivered: result.ok,
+    status_code: result.statusCode,
+    error: result.error,
+    endpoint: toView(await getOwnEndpoint(ctx, userId, id)),
+  };
+}

@@ -1,0 +1,345 @@
+import {
+  API_KEY_HEADER,
+  codeMessages,
+  countTtsCharacters,
+  ErrorCode,
+  namedErrorMessages,
+  PUBLIC_API_DOCS_PATH,
+  PUBLIC_API_OPENAPI_PATH,
+  publicApi,
+  publicApiConcurrency,
+  RATE_LIMIT_HEADERS,
+} from '@vw/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { RequestValidationError } from '../../http/validation.ts';
+import {
+  type AuthKey,
+  authenticateApiKey,
+  findApiKeyViews,
+  getApiKeyUsage,
+} from '../apikeys/apikeys.service.ts';
+import { createMemoryLimiter, createRedisLimiter, type Limiter } from '../apikeys/limits.ts';
+import { usageMeter } from '../apikeys/metering.ts';
+import { sumSpentByApiKey } from '../credits/credits.repo.ts';
+import { getBalance } from '../credits/ledger.service.ts';
+import { getTaskStatus } from '../tts/history.service.ts';
+import { generateSpeech, type TtsRequest } from '../tts/tts.service.ts';
+import { DEFAULT_VOICE_MAP } from '../tts/voices.seed.ts';
+import { findModels, findVoices, getUserLevel } from '../tts/voices.service.ts';
+import { DOCS_HTML, DOCS_INIT_JS, publicOpenApiDocument } from './openapi.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey: AuthKey | null;
+    /** Characters a public call asked to synthesise (usage counters). */
+    apiCharacters: number;
+  }
+}
+
+const { publicTts, publicTtsTask, publicVoices, publicModels, publicBalance, publicUsage, openaiSpeech } =
+  publicApi;
+
+const WINDOW_MS = 60_000;
+const LEVEL_CACHE_MS = 30_000;
+/** OpenAI's own voice names read as our default Mandarin voice, so unchanged client code works. */
+const OPENAI_VOICES = new Set([
+  'alloy',
+  'ash',
+  'ballad',
+  'coral',
+  'echo',
+  'fable',
+  'nova',
+  'onyx',
+  'sage',
+  'shimmer',
+  'verse',
+]);
+const OPENAI_MODELS = new Set(['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts']);
+
+function keyFrom(request: FastifyRequest): string | null {
+  const header = request.headers[API_KEY_HEADER];
+  if (typeof header === 'string' && header) return header.trim();
+  const auth = request.headers.authorization;
+  return auth?.startsWith('Bearer ') ? auth.slice(7).trim() : null;
+}
+
+/** The public API's HTTP status for an error: the envelope code stays, the status tells HTTP clients. */
+function statusOf(e: AppError): number {
+  if (e.httpStatus !== 200) return e.httpStatus;
+  if (e.code === ErrorCode.InsufficientBalance) return 402;
+  switch (e.detailType) {
+    case 'err_apikey_credit_limit':
+    case 'err_balance_insufficient':
+      return 402;
+    case 'err_not_found':
+    case 'err_tenant_apikey_not_found':
+      return 404;
+    case 'err_voice_cannot_access_other_voice':
+    case 'err_permission_deny':
+      return 403;
+    case 'err_generate_voice_failed':
+    case 'err_interface_unavailable':
+      return 503;
+    default:
+      return 400;
+  }
+}
+
+function errorBody(e: AppError) {
+  const type =
+    e.detailType ?? (e.code === ErrorCode.InsufficientBalance ? 'insufficient_quota' : `code_${e.code}`);
+  return { code: e.code, msg: e.message, data: e.data, error: { message: e.message, type, code: type } };
+}
+
+/** Waits until a streamed answer is out, so Fastify sees the reply as sent and adds nothing. */
+async function untilSent(reply: FastifyReply): Promise<void> {
+  if (reply.raw.writableEnded) return;
+  await new Promise((resolve) => {
+    reply.raw.once('finish', resolve);
+    reply.raw.once('close', resolve);
+  });
+}
+
+/**
+ * The versioned public API (/api/v1) for API-key holders. Every request: key → per-key and per-account
+ * rate windows (RateLimit-* headers, 429) → a concurrency slot by plan → the same services the
+ * workbench uses (same credits, recorded against the key) → usage counted when the answer ends.
+ */
+export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const limiter: Limiter = ctx.config.REDIS_URL
+    ? createRedisLimiter(ctx.config.REDIS_URL)
+    : createMemoryLimiter(() => ctx.clock.now());
+  const meter = usageMeter(ctx);
+  app.addHook('onClose', async () => {
+    await meter.close();
+    await limiter.close();
+  });
+  const levels = new Map<string, { level: number; until: number }>();
+  const levelOf = async (userId: string) => {
+    const now = Date.now();
+    const hit = levels.get(userId);
+    if (hit && hit.until > now) return hit.level;
+    const level = await getUserLevel(ctx, userId);
+    if (levels.size > 10_000) levels.clear();
+    levels.set(userId, { level, until: now + LEVEL_CACHE_MS });
+    return level;
+  };
+
+  // Documentation needs no key.
+  app.get(PUBLIC_API_OPENAPI_PATH, { schema: { hide: true } }, async () =>
+    publicOpenApiDocument(ctx.config.publicUrl),
+  );
+  app.get(PUBLIC_API_DOCS_PATH, { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/html; charset=utf-8').send(DOCS_HTML),
+  );
+  app.get(`${PUBLIC_API_DOCS_PATH}/init.js`, { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('application/javascript; charset=utf-8').send(DOCS_INIT_JS),
+  );
+
+  await app.register(async (scope) => {
+    scope.decorateRequest('apiKey', null);
+    scope.decorateRequest('apiCharacters', 0);
+
+    scope.addHook('onRequest', async (request, reply) => {
+      const key = await authenticateApiKey(ctx, keyFrom(request));
+      request.apiKey = key;
+      const [perKey, perAccount] = await Promise.all([
+        limiter.hit(`key:${key.id}`, ctx.config.PUBLIC_API_KEY_RPM, WINDOW_MS),
+        limiter.hit(`acct:${key.userId}`, ctx.config.PUBLIC_API_ACCOUNT_RPM, WINDOW_MS),
+      ]);
+      // The headers describe whichever limit is closer to being reached.
+      const shown = !perKey.allowed
+        ? perKey
+        : !perAccount.allowed
+          ? perAccount
+          : perKey.remaining <= perAccount.remaining
+            ? perKey
+            : perAccount;
+      const resetSeconds = Math.max(1, Math.ceil(shown.resetMs / 1000));
+      reply.header(RATE_LIMIT_HEADERS.limit, String(shown.limit));
+      reply.header(RATE_LIMIT_HEADERS.remaining, String(shown.remaining));
+      reply.header(RATE_LIMIT_HEADERS.reset, String(resetSeconds));
+      let counted = false;
+      const done = () => {
+        if (counted) return;
+        counted = true;
+        meter.record(key.id, key.userId, request.apiCharacters);
+      };
+      reply.raw.once('finish', done);
+      reply.raw.once('close', done);
+      if (!perKey.allowed || !perAccount.allowed) throw AppError.tooManyRequests(resetSeconds);
+
+      // The operator may set one limit for every account (PUBLIC_API_CONCURRENCY) instead of the plan's.
+      const slots = ctx.config.PUBLIC_API_CONCURRENCY ?? publicApiConcurrency(await levelOf(key.userId));
+      if (!(await limiter.acquire(`acct:${key.userId}`, slots))) {
+        throw new AppError(
+          ErrorCode.TooManyRequests,
+          namedErrorMessages.err_concurrency_limit,
+          'err_concurrency_limit',
+          429,
+          { [RATE_LIMIT_HEADERS.retryAfter]: '1' },
+        );
+      }
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        limiter.release(`acct:${key.userId}`).catch((err) => ctx.log.warn({ err }, 'slot release failed'));
+      };
+      reply.raw.once('finish', release);
+      reply.raw.once('close', release);
+    });
+
+    scope.setErrorHandler((error, request, reply) => {
+      let e: AppError;
+      if (error instanceof AppError) e = error;
+      else if (error instanceof RequestValidationError) {
+        const detail = error.details;
+        e = new AppError(ErrorCode.Validation, detail[0].msg, detail[0].type, 422);
+        return reply.status(422).send({ ...errorBody(e), data: { detail } });
+      } else {
+        const status = (error as { statusCode?: number }).statusCode;
+        if (status === 413 || (error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+          e = AppError.named('err_file_too_large', undefined, 413);
+        } else if (status && status >= 400 && status < 500) {
+          e = AppError.named('err_invalid_param', undefined, status);
+        } else {
+          request.log.error({ err: error }, 'unhandled public API error');
+          e = new AppError(500, namedErrorMessages.err_system, 'err_system', 500);
+        }
+      }
+      if (e.headers) reply.headers(e.headers);
+      return reply.status(statusOf(e)).send(errorBody(e));
+    });
+
+    const ok = <T>(data: T) => ({ code: 0, msg: codeMessages[0] ?? 'success', data });
+    const keyOf = (request: FastifyRequest) => request.apiKey!;
+
+    const speak = async (request: FastifyRequest, reply: FastifyReply, input: TtsRequest) => {
+      const key = keyOf(request);
+      request.apiCharacters = countTtsCharacters(input.text);
+      const outcome = await generateSpeech(ctx, key.userId, input, reply, {
+        apiKey: { id: key.id, creditLimit: key.creditLimit },
+      });
+      if (outcome.kind === 'sent') {
+        await untilSent(reply);
+        return reply;
+      }
+      return ok(outcome.data);
+    };
+
+    scope.post(
+      publicTts.path,
+      { schema: { hide: true, body: publicTts.body }, bodyLimit: 8 * 1024 * 1024 },
+      (request, reply) => speak(request, reply, request.body as z.output<typeof publicTts.body>),
+    );
+
+    const openaiHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const body = request.body as z.output<typeof openaiSpeech.body>;
+      if (body.response_format !== 'mp3' && body.response_format !== 'wav') {
+        throw AppError.named(
+          'err_invalid_param',
+          `不支持的 response_format：${body.response_format}（支持 mp3、wav）`,
+        );
+      }
+      if (body.speed < 0.5 || body.speed > 2)
+        throw AppError.named('err_invalid_param', 'speed 须在 0.5 到 2 之间');
+      const voiceId = OPENAI_VOICES.has(body.voice) ? DEFAULT_VOICE_MAP.tts : body.voice;
+      return speak(request, reply, {
+        text: body.input,
+        voice_id: voiceId,
+        model_id: OPENAI_MODELS.has(body.model) ? undefined : body.model,
+        speed: body.speed,
+        pitch: 0,
+        volume: 0,
+        format: body.response_format,
+        mode: 'stream',
+        no_cache: false,
+      });
+    };
+    const openaiOptions = { schema: { hide: true, body: openaiSpeech.body }, bodyLimit: 1024 * 1024 };
+    scope.post(openaiSpeech.path, openaiOptions, openaiHandler);
+    // Clients configured with the bare origin + /v1 as base URL reach the same route.
+    scope.post('/v1/audio/speech', openaiOptions, openaiHandler);
+
+    scope.get(
+      publicTtsTask.path,
+      { schema: { hide: true, querystring: publicTtsTask.query } },
+      async (request) => {
+        const { task_id } = request.query as { task_id: string };
+        return ok(await getTaskStatus(ctx, keyOf(request).userId, task_id));
+      },
+    );
+
+    scope.get(publicVoices.path, { schema: { hide: true } }, async (request) =>
+      ok(await findVoices(ctx, keyOf(request).userId, {})),
+    );
+
+    scope.get(publicModels.path, { schema: { hide: true } }, async (request) => {
+      const { models } = await findModels(ctx, keyOf(request).userId);
+      const created = 1_735_689_600; // 2025-01-01: models have no creation time of their own
+      return {
+        ...ok(
+          models.map((m) => ({
+            id: m.model_id,
+            object: 'model' as const,
+            created,
+            owned_by: 'voice-workbench',
+            name: m.name,
+            description: m.description,
+            languages: m.languages.map((l) => l.language_id),
+            max_text_length: m.max_text_length,
+          })),
+        ),
+        object: 'list',
+      };
+    });
+
+    scope.get(publicBalance.path, { schema: { hide: true } }, async (request) => {
+      const key = keyOf(request);
+      const [{ balance, held }, level, used] = await Promise.all([
+        getBalance(ctx, key.userId),
+        getUserLevel(ctx, key.userId),
+        sumSpentByApiKey(ctx.db, key.id),
+      ]);
+      return ok({
+        balance,
+        held,
+        level,
+        key: {
+          key_id: key.id,
+          credit_limit: key.creditLimit,
+          credits_used: used,
+          credits_remaining: key.creditLimit == null ? null : Math.max(0, key.creditLimit - used),
+        },
+      });
+    });
+
+    scope.get(
+      publicUsage.path,
+      { schema: { hide: true, querystring: publicUsage.query } },
+      async (request) => {
+        const key = keyOf(request);
+        const { days } = request.query as { days: number };
+        const usage = await getApiKeyUsage(ctx, key.userId, key.id, days);
+        const keys = await findApiKeyViews(ctx, key.userId);
+        return ok({
+          key_id: key.id,
+          days: usage.days,
+          keys: keys.map((k) => ({
+            key_id: k.key_id,
+            name: k.name,
+            masked_key: k.masked_key,
+            status: k.status,
+            requests: k.requests,
+            credits_used: k.credits_used,
+          })),
+        });
+      },
+    );
+  });
+}

@@ -1,0 +1,78 @@
+import { CopyOutlined } from '@ant-design/icons';
+import type { Voice } from '@vw/contract';
+import { App, Button, Select, Tabs } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { api } from '@/lib/api.ts';
+import { request } from '@/lib/http/client.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
+import { copyText } from './copy.ts';
+import { buildSnippets } from './snippets.ts';
+
+const t = zhCN.apiKeys;
+const SAMPLE = '你好，欢迎使用声音工作台开放接口。';
+
+/** curl / JavaScript / OpenAI SDK code for the chosen voice, with the key just created (or a placeholder). */
+export function QuickStart({ apiKey }: { apiKey: string | null }) {
+  const { message } = App.useApp();
+  const [voices, setVoices] = useState<Voice[]>([]);
+  const [voiceId, setVoiceId] = useState('espeak-zh-xiaowen');
+  const [tab, setTab] = useState<'curl' | 'javascript' | 'openai'>('curl');
+  useEffect(() => {
+    request(api.getAllVoices, { query: { legacy_voice_skip_disabled: true } })
+      .then((d) => setVoices(d.voices))
+      .catch(() => setVoices([]));
+  }, []);
+  const snippets = useMemo(
+    () =>
+      buildSnippets({
+        origin: window.location.origin,
+        apiKey: apiKey ?? t.keyPlaceholder,
+        voiceId,
+        text: SAMPLE,
+      }),
+    [apiKey, voiceId],
+  );
+  return (
+    <section className="vw-card" data-testid="quick-start">
+      <div className="vw-card-head">
+        <h2>{t.quickStart}</h2>
+        <Select
+          className="vw-apikeys-voice"
+          value={voiceId}
+          onChange={setVoiceId}
+          showSearch
+          optionFilterProp="label"
+          data-testid="quick-start-voice"
+          options={voices.map((v) => ({ value: v.voice_id, label: `${v.name}（${v.labels.accent}）` }))}
+          aria-label={t.voice}
+        />
+      </div>
+      <p className="vw-apikeys-hint">{t.quickStartHint}</p>
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => setTab(k as typeof tab)}
+        items={[
+          { key: 'curl', label: 'cURL' },
+          { key: 'javascript', label: 'JavaScript' },
+          { key: 'openai', label: 'OpenAI SDK' },
+        ]}
+        tabBarExtraContent={
+          <Button
+            size="small"
+            icon={<CopyOutlined />}
+            onClick={async () => {
+              if (await copyText(snippets[tab])) message.success(t.copied);
+              else message.error(t.copyFailed);
+            }}
+          >
+            {t.copy}
+          </Button>
+        }
+      />
+      <pre className="vw-apikeys-code" data-testid="quick-start-code">
+        {snippets[tab]}
+      </pre>
+      <p className="vw-apikeys-hint">{t.limitsNote}</p>
+    </section>
+  );
+}
