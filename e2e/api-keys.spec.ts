@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import {
   type APIRequestContext,
   type Browser,
@@ -11,7 +9,7 @@ import {
   type Page,
   test,
 } from '@playwright/test';
-import { APP, shootFull, storeSession } from './session.ts';
+import { APP, latestCode, operator, shootFull, storeSession } from './session.ts';
 
 /**
  * API keys journey (issue 8), in order on one signed-in page: create a key (shown once, copied),
@@ -22,7 +20,6 @@ import { APP, shootFull, storeSession } from './session.ts';
 test.describe.configure({ mode: 'serial' });
 
 const SHOTS = 'test-results/api-keys';
-const ROOT = path.resolve(import.meta.dirname, '..');
 const PHONE = `137${String(Date.now()).slice(-8)}`;
 
 let context: BrowserContext;
@@ -30,31 +27,6 @@ let page: Page;
 let secret = '';
 let receiver: Server;
 const received: Array<{ headers: Record<string, unknown>; body: string }> = [];
-
-function operator(...args: string[]): string {
-  const env = { ...process.env };
-  if (process.env.E2E_DATA_DIR) env.DATA_DIR = process.env.E2E_DATA_DIR;
-  return execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
-    cwd: ROOT,
-    env,
-    stdio: 'pipe',
-    encoding: 'utf8',
-  });
-}
-
-async function latestCode(request: APIRequestContext, to: string, after: number): Promise<string> {
-  for (let i = 0; i < 40; i++) {
-    const res = await request.get(`/dev/outbox?to=${encodeURIComponent(to)}`);
-    const body = (await res.json()) as { data: { messages: Array<{ text: string; created_at: number }> } };
-    const code = body.data.messages
-      .filter((m) => m.created_at >= after)
-      .sort((a, b) => b.created_at - a.created_at)[0]
-      ?.text.match(/\b(\d{6})\b/)?.[1];
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no verification code for ${to}`);
-}
 
 const shoot = (name: string) => shootFull(page, `${SHOTS}/${name}.png`);
 

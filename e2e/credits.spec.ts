@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { APP, pickOption, shootFull, storeSession } from './session.ts';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { APP, operator, pickOption, shootFull, signInByCode } from './session.ts';
 
 /**
  * Credits and memberships journeys (issue 4), in order on one signed-in page: redeem a code made
@@ -13,54 +11,10 @@ import { APP, pickOption, shootFull, storeSession } from './session.ts';
 test.describe.configure({ mode: 'serial' });
 
 const SHOTS = 'test-results/credits';
-const ROOT = path.resolve(import.meta.dirname, '..');
 /** A fresh account per run: sign-in by code creates it. */
 const PHONE = `139${String(Date.now()).slice(-8)}`;
 
 let page: Page;
-
-function operator(...args: string[]): string {
-  const env = { ...process.env };
-  if (process.env.E2E_DATA_DIR) env.DATA_DIR = process.env.E2E_DATA_DIR;
-  return execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
-    cwd: ROOT,
-    env,
-    stdio: 'pipe',
-    encoding: 'utf8',
-  });
-}
-
-async function latestCode(request: APIRequestContext, to: string, after: number): Promise<string> {
-  for (let i = 0; i < 40; i++) {
-    const res = await request.get(`/dev/outbox?to=${encodeURIComponent(to)}`);
-    const body = (await res.json()) as { data: { messages: Array<{ text: string; created_at: number }> } };
-    const fresh = body.data.messages
-      .filter((m) => m.created_at >= after)
-      .sort((a, b) => b.created_at - a.created_at);
-    const code = fresh[0]?.text.match(/\b(\d{6})\b/)?.[1];
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no verification code for ${to} in the dev outbox`);
-}
-
-/** Signs in through the API and hands the tokens to the page the way the app stores them. */
-async function signIn(request: APIRequestContext) {
-  const sentAt = Date.now() - 2000;
-  const sent = await request.post('/accounts/v1/send_verification_code', {
-    data: { account: PHONE, scene: 'login' },
-  });
-  expect((await sent.json()).code).toBe(0);
-  const code = await latestCode(request, PHONE, sentAt);
-  const res = await request.post('/accounts/v1/auth_with_verification_code', {
-    data: { account: PHONE, code },
-  });
-  const body = await res.json();
-  expect(body.code).toBe(0);
-  // This journey is about credits: the first-login survey is skipped by the operator.
-  operator('questionnaire', 'skip', '--user', PHONE);
-  await storeSession(page, body.data);
-}
 
 /** Lets antd's open animations finish before a screenshot. */
 const settle = () => page.waitForTimeout(500);
@@ -81,7 +35,7 @@ test.afterAll(async () => {
 test('redeem a membership code from the operator command: plan badge and expiry update', async ({
   request,
 }) => {
-  await signIn(request);
+  await signInByCode(page, request, PHONE);
   await page.goto(`${APP}/subscription`);
   await expect(page.getByTestId('subscription-page')).toBeVisible();
   await expect(page.getByTestId('plan-badge').first()).toHaveAttribute('data-free', 'true');

@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { APP, storeSession } from './session.ts';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { APP, latestCode, operator, storeSession } from './session.ts';
 
 /**
  * First-login onboarding (onboarding issue), in order on one page: a new user sees the survey,
@@ -13,36 +11,10 @@ import { APP, storeSession } from './session.ts';
 test.describe.configure({ mode: 'serial' });
 
 const SHOTS = 'test-results/onboarding';
-const ROOT = path.resolve(import.meta.dirname, '..');
 const PHONE = `136${String(Date.now()).slice(-8)}`;
 
 let page: Page;
 let token = '';
-
-function operator(...args: string[]): string {
-  const env = { ...process.env };
-  if (process.env.E2E_DATA_DIR) env.DATA_DIR = process.env.E2E_DATA_DIR;
-  return execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
-    cwd: ROOT,
-    env,
-    stdio: 'pipe',
-    encoding: 'utf8',
-  });
-}
-
-async function latestCode(request: APIRequestContext, to: string, after: number): Promise<string> {
-  for (let i = 0; i < 40; i++) {
-    const res = await request.get(`/dev/outbox?to=${encodeURIComponent(to)}`);
-    const body = (await res.json()) as { data: { messages: Array<{ text: string; created_at: number }> } };
-    const fresh = body.data.messages
-      .filter((m) => m.created_at >= after)
-      .sort((a, b) => b.created_at - a.created_at);
-    const code = fresh[0]?.text.match(/\b(\d{6})\b/)?.[1];
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no verification code for ${to} in the dev outbox`);
-}
 
 const settle = () => page.waitForTimeout(500);
 const shot = async (name: string) => {

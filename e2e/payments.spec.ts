@@ -11,7 +11,7 @@ import { APP, operator, shootFull, signInByCode } from './session.ts';
 test.describe.configure({ mode: 'serial' });
 
 const SHOTS = 'test-results/payments';
-const PHONE = `137${String(Date.now()).slice(-8)}`;
+const PHONE = `134${String(Date.now()).slice(-8)}`;
 
 let page: Page;
 let browserRef: Browser;

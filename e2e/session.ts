@@ -81,7 +81,8 @@ export function operator(...args: string[]): string {
   });
 }
 
-async function latestCode(request: APIRequestContext, to: string, after: number): Promise<string> {
+/** The newest verification code sent to `to` since `after`, read from the dev outbox. */
+export async function latestCode(request: APIRequestContext, to: string, after: number): Promise<string> {
   for (let i = 0; i < 40; i++) {
     const res = await request.get(`/dev/outbox?to=${encodeURIComponent(to)}`);
     const body = (await res.json()) as { data: { messages: Array<{ text: string; created_at: number }> } };
@@ -95,8 +96,16 @@ async function latestCode(request: APIRequestContext, to: string, after: number)
   throw new Error(`no verification code for ${to} in the dev outbox`);
 }
 
-/** Signs in by code through the API (creating the account) and hands the session to the page. */
-export async function signInByCode(page: Page, request: APIRequestContext, phone: string): Promise<void> {
+/**
+ * Signs in by code through the API (creating the account) and hands the session to the page. The
+ * first-login survey is skipped by the operator unless `survey` is set (the onboarding journey's own).
+ */
+export async function signInByCode(
+  page: Page,
+  request: APIRequestContext,
+  phone: string,
+  { survey = false } = {},
+): Promise<void> {
   const sentAt = Date.now() - 2000;
   const sent = await request.post('/accounts/v1/send_verification_code', {
     data: { account: phone, scene: 'login' },
@@ -108,5 +117,6 @@ export async function signInByCode(page: Page, request: APIRequestContext, phone
   });
   const body = await res.json();
   expect(body.code).toBe(0);
+  if (!survey) operator('questionnaire', 'skip', '--user', phone);
   await storeSession(page, body.data);
 }

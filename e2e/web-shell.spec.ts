@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { latestCode, operator } from './session.ts';
 
 /**
  * Web shell journeys (issue 3). One signed-in page is shared by the tests of this file, in order:
@@ -12,34 +11,10 @@ test.describe.configure({ mode: 'serial' });
 const DEMO_PHONE = '13800000000';
 const APP = '/workbench';
 const SHOTS = 'test-results/web-shell';
-const ROOT = path.resolve(import.meta.dirname, '..');
 
 let page: Page;
 
-async function latestCode(request: APIRequestContext, to: string, after: number): Promise<string> {
-  for (let i = 0; i < 40; i++) {
-    const res = await request.get(`/dev/outbox?to=${encodeURIComponent(to)}`);
-    const body = (await res.json()) as { data: { messages: Array<{ text: string; created_at: number }> } };
-    const fresh = body.data.messages
-      .filter((m) => m.created_at >= after)
-      .sort((a, b) => b.created_at - a.created_at);
-    const code = fresh[0]?.text.match(/\b(\d{6})\b/)?.[1];
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no verification code for ${to} in the dev outbox`);
-}
-
 /** Runs the operator CLI against the same data as the server under test. */
-function operator(...args: string[]) {
-  const env = { ...process.env };
-  if (process.env.E2E_DATA_DIR) env.DATA_DIR = process.env.E2E_DATA_DIR;
-  execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
-    cwd: ROOT,
-    env,
-    stdio: 'pipe',
-  });
-}
 
 async function storedTokens(p: Page) {
   return p.evaluate(() => JSON.parse(localStorage.getItem('secure_tokens') ?? 'null'));
