@@ -9,7 +9,7 @@ import {
   type Page,
   test,
 } from '@playwright/test';
-import { APP, latestCode, operator, shootFull, storeSession } from './session.ts';
+import { APP, operator, shootFull, signInByCode } from './session.ts';
 
 /**
  * API keys journey (issue 8), in order on one signed-in page: create a key (shown once, copied),
@@ -59,15 +59,8 @@ test.afterAll(async () => {
 });
 
 test('create a key: shown once with a copy button and a warning', async ({ request }) => {
-  const sentAt = Date.now() - 2000;
-  await request.post('/accounts/v1/send_verification_code', { data: { account: PHONE, scene: 'login' } });
-  const code = await latestCode(request, PHONE, sentAt);
-  const auth = await (
-    await request.post('/accounts/v1/auth_with_verification_code', { data: { account: PHONE, code } })
-  ).json();
-  expect(auth.code).toBe(0);
+  await signInByCode(page, request, PHONE);
   operator('credits', 'grant', '--user', PHONE, '--amount', '500');
-  await storeSession(page, auth.data);
 
   await page.goto(`${APP}/api-keys`);
   await expect(page.getByTestId('api-keys-page')).toBeVisible();
