@@ -47,18 +47,21 @@ export async function findCachedHistory(
   userId: string,
   cacheKey: string,
   optionsKey: string,
-): Promise<TtsHistoryRow | undefined> {
-  return db
-    .selectFrom('tts_history')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('cache_key', '=', cacheKey)
-    .where('options_key', '=', optionsKey)
-    .where('status', '=', 'succeeded')
-    .where('is_stale', '=', 0)
-    .where('audio_key', 'is not', null)
-    .orderBy('updated_at', 'desc')
-    .executeTakeFirst();
+): Promise<Pick<TtsHistoryRow, 'id' | 'task_id' | 'audio_key' | 'format' | 'characters'> | undefined> {
+  return (
+    db
+      .selectFrom('tts_history')
+      // Only what a cache answer sends: the row's text and sentences can be large.
+      .select(['id', 'task_id', 'audio_key', 'format', 'characters'])
+      .where('user_id', '=', userId)
+      .where('cache_key', '=', cacheKey)
+      .where('options_key', '=', optionsKey)
+      .where('status', '=', 'succeeded')
+      .where('is_stale', '=', 0)
+      .where('audio_key', 'is not', null)
+      .orderBy('updated_at', 'desc')
+      .executeTakeFirst()
+  );
 }
 
 export async function findHistoryPage(
