@@ -39,5 +39,14 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 800,
+    rolldownOptions: {
+      treeshake: {
+        // antd's rc-* helper packages are pure ESM without a `sideEffects` field, so the bundler
+        // must keep every module their index files import (e.g. all of rc-field-form for the
+        // FormProvider that every antd input imports). They have no import-time side effects.
+        moduleSideEffects: (id) =>
+          /[\\/]node_modules[\\/](rc-[^\\/]+|@rc-component[\\/][^\\/]+)[\\/]/.test(id) ? false : undefined,
+      },
+    },
   },
 });

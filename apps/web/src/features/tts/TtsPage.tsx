@@ -6,8 +6,10 @@ import {
   UndoOutlined,
 } from '@ant-design/icons';
 import type { HistoryItem, TtsSentence } from '@vw/contract';
-import { App, Button, Dropdown, Input, Popover, Progress, Select, Tooltip } from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Button, Dropdown, Popover, Select, Tooltip } from 'antd';
+import useApp from 'antd/es/app/useApp';
+import TextArea from 'antd/es/input/TextArea';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isLocked } from '@/features/voices/model.ts';
 import { usePreviewStore } from '@/features/voices/preview.ts';
@@ -30,6 +32,7 @@ import {
   startSynthesis,
 } from './generate.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
+import { Progress } from './lazyProgress.ts';
 import { countChars, plainText } from './markup.ts';
 import { LevelSlider, SpeedSlider } from './SpeedSlider.tsx';
 import { DEFAULT_SETTINGS, idleGeneration, useTtsStore } from './store.ts';
@@ -70,7 +73,7 @@ function SentenceRow({
         title={t.sentenceRegenerate}
         content={
           <div className="vw-sentence-edit">
-            <Input.TextArea
+            <TextArea
               value={draft}
               onChange={(e) => setDraft(e.target.value)}
               autoSize={{ minRows: 2, maxRows: 5 }}
@@ -110,7 +113,7 @@ function SentenceRow({
 }
 
 function DownloadButton({ item }: { item: HistoryItem | null }) {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const kinds: { key: DownloadKind; label: string }[] = [
     { key: 'mp3', label: t.downloadMp3 },
     { key: 'wav', label: t.downloadWav },
@@ -142,7 +145,7 @@ function DownloadButton({ item }: { item: HistoryItem | null }) {
 
 /** Route /tts: text to speech (spec §2). */
 export function Component() {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [params, setParams] = useSearchParams();
   const s = useTtsStore();
   const { gen, setGen } = s;
@@ -334,10 +337,12 @@ export function Component() {
                 <div className="vw-tts-progress-label">
                   {gen.sentencesTotal > 0 ? t.progress(gen.sentencesDone, gen.sentencesTotal) : t.queued}
                 </div>
-                <Progress
-                  percent={Math.round(gen.progress)}
-                  strokeColor={{ from: '#6366f1', to: '#8b5cf6' }}
-                />
+                <Suspense fallback={null}>
+                  <Progress
+                    percent={Math.round(gen.progress)}
+                    strokeColor={{ from: '#6366f1', to: '#8b5cf6' }}
+                  />
+                </Suspense>
                 <div className="vw-card-hint">{t.longTextHint}</div>
               </div>
             )}
