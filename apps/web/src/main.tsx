@@ -1,7 +1,5 @@
 import { ConfigProvider, type ThemeConfig } from 'antd';
 import zhCNLocale from 'antd/es/locale/zh_CN';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
@@ -13,8 +11,6 @@ import { loginPath } from './routes/meta.ts';
 import { createAppRouter } from './routes/router.tsx';
 import { useUserStore } from './stores/user.ts';
 import './styles/app.css';
-
-dayjs.locale('zh-cn');
 
 export const BRAND_COLOR = '#4f46e5';
 

@@ -7,7 +7,7 @@ import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
-import { BREAK_PRESETS_MS, countChars, insertPause, plainText } from './markup.ts';
+import { BREAK_PRESETS_MS, countChars, groupDigits, insertPause, plainText } from './markup.ts';
 import { choose, type Spot, toneMarks, type WordOption } from './polyphone.ts';
 
 // Off the first paint of /tts: each loads the first time it is shown.
@@ -201,15 +201,13 @@ export function TextEditor({
         />
       )}
       <div className="vw-editor-foot">
-        <span className="vw-editor-hint">
-          {over ? t.overLimit(maxChars.toLocaleString('zh-CN')) : t.limitHint}
-        </span>
+        <span className="vw-editor-hint">{over ? t.overLimit(groupDigits(maxChars)) : t.limitHint}</span>
         <span
           className={`vw-editor-count ${over ? 'is-over' : ''}`}
           data-testid="char-count"
           data-count={count}
         >
-          {t.chars(count.toLocaleString('zh-CN'), maxChars.toLocaleString('zh-CN'))}
+          {t.chars(groupDigits(count), groupDigits(maxChars))}
         </span>
       </div>
       {dictMounted && (
