@@ -24,6 +24,10 @@ export default defineConfig({
         find: /^@vw\/contract\/(.+)$/,
         replacement: `${fileURLToPath(new URL('../../packages/contract/src', import.meta.url))}/$1`,
       },
+      {
+        find: /^resize-observer-polyfill$/,
+        replacement: fileURLToPath(new URL('./src/lib/nativeResizeObserver.ts', import.meta.url)),
+      },
     ],
   },
   server: {
