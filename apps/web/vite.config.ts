@@ -24,6 +24,10 @@ export default defineConfig({
         find: /^@vw\/contract\/(.+)$/,
         replacement: `${fileURLToPath(new URL('../../packages/contract/src', import.meta.url))}/$1`,
       },
+      {
+        find: /^resize-observer-polyfill$/,
+        replacement: fileURLToPath(new URL('./src/lib/nativeResizeObserver.ts', import.meta.url)),
+      },
     ],
   },
   server: {
@@ -39,5 +43,14 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 800,
+    rolldownOptions: {
+      treeshake: {
+        // antd's rc-* helper packages are pure ESM without a `sideEffects` field, so the bundler
+        // must keep every module their index files import (e.g. all of rc-field-form for the
+        // FormProvider that every antd input imports). They have no import-time side effects.
+        moduleSideEffects: (id) =>
+          /[\\/]node_modules[\\/](rc-[^\\/]+|@rc-component[\\/][^\\/]+)[\\/]/.test(id) ? false : undefined,
+      },
+    },
   },
 });

@@ -19,6 +19,9 @@ export default defineConfig({
         find: /^@vw\/contract\/(.+)$/,
         replacement: `${fileURLToPath(new URL('../../packages/contract/src', import.meta.url))}/$1`,
       },
+      // Node loads antd's CommonJS build in tests; deep imports (antd/es/app/useApp…) must share its
+      // module instances (the same AppContext as <App>).
+      { find: /^antd\/es\/(.+)$/, replacement: 'antd/lib/$1' },
     ],
   },
   test: {

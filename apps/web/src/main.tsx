@@ -1,19 +1,16 @@
-import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
+import { ConfigProvider, type ThemeConfig } from 'antd';
 import zhCNLocale from 'antd/es/locale/zh_CN';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { dropSession } from '@/lib/auth/session.ts';
 import { http } from '@/lib/http/client.ts';
 import { FeedbackBridge } from './layout/FeedbackBridge.tsx';
+import { FeedbackProvider } from './layout/FeedbackProvider.tsx';
 import { loginPath } from './routes/meta.ts';
 import { createAppRouter } from './routes/router.tsx';
 import { useUserStore } from './stores/user.ts';
 import './styles/app.css';
-
-dayjs.locale('zh-cn');
 
 export const BRAND_COLOR = '#4f46e5';
 
@@ -54,10 +51,10 @@ http.hooks.onAuthFailure = () => {
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ConfigProvider locale={zhCNLocale} theme={theme}>
-      <AntApp>
+      <FeedbackProvider>
         <FeedbackBridge />
         <RouterProvider router={router} />
-      </AntApp>
+      </FeedbackProvider>
     </ConfigProvider>
   </StrictMode>,
 );

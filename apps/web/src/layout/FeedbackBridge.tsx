@@ -1,4 +1,4 @@
-import { App } from 'antd';
+import useApp from 'antd/es/app/useApp';
 import { useEffect } from 'react';
 import { handleCreditShortage } from '@/lib/creditShortage.ts';
 import { http } from '@/lib/http/client.ts';
@@ -9,7 +9,7 @@ const CREDIT_KEY = 'vw-credit-prompt';
 
 /** Connects the HTTP client's general error handling (spec §8) to antd's message API. */
 export function FeedbackBridge() {
-  const { message } = App.useApp();
+  const { message } = useApp();
   useEffect(() => {
     const d = zhCN.dialogs;
     /** The insufficient-credits prompt with its top-up and upgrade links (one at a time). */

@@ -1,5 +1,5 @@
 import { CloseOutlined } from '@ant-design/icons';
-import { App } from 'antd';
+import useApp from 'antd/es/app/useApp';
 import { useEffect } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { BrandMark } from '@/components/BrandMark.tsx';
@@ -25,7 +25,7 @@ export function RootShell() {
   const routeMeta = useRouteMeta();
   const location = useLocation();
   const navigate = useNavigate();
-  const { message } = App.useApp();
+  const { message } = useApp();
 
   // After each navigation the route meta is stored in the user state (spec §2).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs per navigation

@@ -10,7 +10,7 @@ import {
   UserSwitchOutlined,
 } from '@ant-design/icons';
 import { Menu, type MenuProps, Popover } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { displayName } from '@/components/avatar.ts';
 import { BrandMark } from '@/components/BrandMark.tsx';
@@ -22,7 +22,9 @@ import { signOut } from '@/lib/auth/session.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { downloadProgress, useDownloadStore } from '@/stores/download.ts';
 import { planOf, useUserStore } from '@/stores/user.ts';
-import { ProfilePopup } from './ProfilePopup.tsx';
+
+// The profile popup's body loads when it first opens (off the first paint).
+const ProfilePopup = lazy(() => import('./ProfilePopup.tsx').then((m) => ({ default: m.ProfilePopup })));
 
 const t = zhCN.nav;
 
@@ -132,16 +134,18 @@ export function Sidebar({ collapsed, onToggle }: { collapsed: boolean; onToggle:
             arrow={false}
             classNames={{ root: 'vw-popup-overlay' }}
             content={
-              <ProfilePopup
-                user={user}
-                bonus={bonus}
-                close={() => setPopupOpen(false)}
-                go={(to) => {
-                  setPopupOpen(false);
-                  navigate(to);
-                }}
-                onLogout={logout}
-              />
+              <Suspense fallback={null}>
+                <ProfilePopup
+                  user={user}
+                  bonus={bonus}
+                  close={() => setPopupOpen(false)}
+                  go={(to) => {
+                    setPopupOpen(false);
+                    navigate(to);
+                  }}
+                  onLogout={logout}
+                />
+              </Suspense>
             }
           >
             <button type="button" className="vw-user-card" data-testid="user-card">

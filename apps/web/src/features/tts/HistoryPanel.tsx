@@ -8,14 +8,17 @@ import {
   LoadingOutlined,
 } from '@ant-design/icons';
 import type { HistoryItem } from '@vw/contract';
-import { App, Button, Checkbox, Dropdown, Empty, Input, Popconfirm, Progress, Skeleton, Tooltip } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Button, Checkbox, Dropdown, Empty, Popconfirm, Skeleton, Tooltip } from 'antd';
+import useApp from 'antd/es/app/useApp';
+import Input from 'antd/es/input/Input';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { formatClock } from './AudioPlayer.tsx';
 import { canDownload, type DownloadKind, queueDownloads } from './downloads.ts';
 import { allState, pickForBatch, prune, toggle, toggleAll } from './history.ts';
+import { Progress } from './lazyProgress.ts';
 import { useTtsStore } from './store.ts';
 
 const t = zhCN.tts;
@@ -28,7 +31,7 @@ const fmtTime = (sec: number) => {
 };
 
 function Rename({ item, onDone }: { item: HistoryItem; onDone: () => void }) {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(item.name);
   if (!editing)
@@ -75,7 +78,7 @@ function Rename({ item, onDone }: { item: HistoryItem; onDone: () => void }) {
 
 /** Generation history: load an item, rename, delete, and batch delete / download. */
 export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }) {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const version = useTtsStore((s) => s.historyVersion);
   const bump = useTtsStore((s) => s.bumpHistory);
   const activeId = useTtsStore((s) => s.gen.item?.history_id);
@@ -236,7 +239,9 @@ export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }
                   <span>{item.characters} 字</span>
                 </div>
                 {(item.status === 'running' || item.status === 'queued') && (
-                  <Progress percent={Math.round(item.progress)} size="small" showInfo={false} />
+                  <Suspense fallback={null}>
+                    <Progress percent={Math.round(item.progress)} size="small" showInfo={false} />
+                  </Suspense>
                 )}
               </div>
               <span className="vw-history-status">

@@ -3,43 +3,11 @@ import { Button, Checkbox, Popover, Radio, Spin } from 'antd';
 import { Fragment, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { pauseSeconds, plainText, tokenize } from './markup.ts';
-import { findSpots, type Spot, type WordOption, wordOptions } from './polyphone.ts';
+import { findSpots, type Spot, toneMarks, type WordOption, wordOptions } from './polyphone.ts';
+
+export { toneMarks };
 
 const t = zhCN.tts;
-
-/** Tone-numbered pinyin with tone marks, for display ('hang2' → 'háng'). */
-export function toneMarks(pinyin: string): string {
-  const marks: Record<string, string[]> = {
-    a: ['ā', 'á', 'ǎ', 'à'],
-    e: ['ē', 'é', 'ě', 'è'],
-    i: ['ī', 'í', 'ǐ', 'ì'],
-    o: ['ō', 'ó', 'ǒ', 'ò'],
-    u: ['ū', 'ú', 'ǔ', 'ù'],
-    ü: ['ǖ', 'ǘ', 'ǚ', 'ǜ'],
-  };
-  return pinyin
-    .split(' ')
-    .map((syl) => {
-      const m = /^([a-zü:v]+)([1-5])$/.exec(syl);
-      if (!m) return syl;
-      const base = m[1].replace(/v|u:/g, 'ü');
-      const tone = Number(m[2]);
-      if (tone === 5) return base;
-      // The tone mark goes on a or e, on the o of ou, otherwise on the last vowel.
-      let idx = base.search(/[ae]/);
-      if (idx < 0) idx = base.indexOf('ou');
-      if (idx < 0) {
-        for (let i = base.length - 1; i >= 0; i--)
-          if ('iouü'.includes(base[i])) {
-            idx = i;
-            break;
-          }
-      }
-      if (idx < 0) return base;
-      return base.slice(0, idx) + marks[base[idx]][tone - 1] + base.slice(idx + 1);
-    })
-    .join(' ');
-}
 
 function SpotEditor({
   spot,
@@ -194,3 +162,5 @@ export function PolyphoneView({
     </div>
   );
 }
+
+export default PolyphoneView;

@@ -1,111 +1,23 @@
-import {
-  BookOutlined,
-  ClearOutlined,
-  DeleteOutlined,
-  FieldTimeOutlined,
-  FontColorsOutlined,
-} from '@ant-design/icons';
-import type { CharacterReading, DictionaryEntry } from '@vw/contract';
-import { App, Button, Dropdown, Empty, Input, InputNumber, Modal, Popover, Space, Tooltip } from 'antd';
-import type { TextAreaRef } from 'antd/es/input/TextArea';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { BookOutlined, ClearOutlined, FieldTimeOutlined, FontColorsOutlined } from '@ant-design/icons';
+import type { CharacterReading } from '@vw/contract';
+import { Button, Dropdown, Space, Tooltip } from 'antd';
+import useApp from 'antd/es/app/useApp';
+import TextArea, { type TextAreaRef } from 'antd/es/input/TextArea';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
-import {
-  BREAK_PRESETS_MS,
-  countChars,
-  insertPause,
-  MAX_BREAK_MS,
-  MIN_BREAK_MS,
-  pauseMs,
-  plainText,
-} from './markup.ts';
-import { PolyphoneView, toneMarks } from './PolyphoneView.tsx';
-import { choose, type Spot, type WordOption } from './polyphone.ts';
+import { BREAK_PRESETS_MS, countChars, groupDigits, insertPause, plainText } from './markup.ts';
+import { choose, type Spot, toneMarks, type WordOption } from './polyphone.ts';
+
+// Off the first paint of /tts: each loads the first time it is shown.
+const CustomPause = lazy(() => import('./CustomPause.tsx'));
+const DictionaryDialog = lazy(() => import('./DictionaryDialog.tsx'));
+const PolyphoneView = lazy(() => import('./PolyphoneView.tsx'));
 
 const t = zhCN.tts;
 /** The readings helper takes at most this many characters at once (contract). */
 const READINGS_MAX = 5000;
-
-function CustomPause({ onInsert }: { onInsert: (ms: number) => void }) {
-  const [open, setOpen] = useState(false);
-  const [sec, setSec] = useState<number | null>(1.5);
-  return (
-    <Popover
-      open={open}
-      onOpenChange={setOpen}
-      trigger="click"
-      title={t.pauseCustomLabel}
-      content={
-        <Space.Compact>
-          <InputNumber
-            min={MIN_BREAK_MS / 1000}
-            max={MAX_BREAK_MS / 1000}
-            step={0.1}
-            value={sec}
-            onChange={setSec}
-            addonAfter="s"
-            data-testid="pause-custom-input"
-            style={{ width: 130 }}
-          />
-          <Button
-            type="primary"
-            data-testid="pause-custom-insert"
-            onClick={() => {
-              onInsert(pauseMs(sec ?? 1));
-              setOpen(false);
-            }}
-          >
-            {t.pauseInsert}
-          </Button>
-        </Space.Compact>
-      }
-    >
-      <Button size="small" type="text" data-testid="pause-custom">
-        {t.pauseCustom}
-      </Button>
-    </Popover>
-  );
-}
-
-function DictionaryDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [items, setItems] = useState<DictionaryEntry[] | null>(null);
-  const load = useCallback(() => {
-    request(api.listDictionary)
-      .then((d) => setItems(d.items))
-      .catch(() => setItems([]));
-  }, []);
-  useEffect(() => {
-    if (open) load();
-  }, [open, load]);
-  return (
-    <Modal open={open} onCancel={onClose} footer={null} title={t.dictionary} width={480} destroyOnHidden>
-      {items && items.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t.dictionaryEmpty} />
-      ) : (
-        <ul className="vw-dict-list" data-testid="dictionary-list">
-          {(items ?? []).map((e) => (
-            <li key={e.word}>
-              <strong>{e.word}</strong>
-              <span className="vw-dict-pinyin">{toneMarks(e.pinyin)}</span>
-              <Button
-                type="text"
-                size="small"
-                icon={<DeleteOutlined />}
-                aria-label={t.dictionaryRemove}
-                onClick={async () => {
-                  await request(api.deleteDictionary, { body: { word: e.word } });
-                  load();
-                }}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-    </Modal>
-  );
-}
 
 /**
  * The text box with its toolbar: pauses at the caret, polyphone correction, the pronunciation
@@ -126,13 +38,15 @@ export function TextEditor({
   canPause?: boolean;
   canCorrect?: boolean;
 }) {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const ref = useRef<TextAreaRef>(null);
   const sel = useRef({ start: text.length, end: text.length });
   const [polyMode, setPolyMode] = useState(false);
   const [readings, setReadings] = useState<CharacterReading[] | null>(null);
   const [loadingReadings, setLoadingReadings] = useState(false);
   const [dictOpen, setDictOpen] = useState(false);
+  // The dictionary dialog stays mounted after its first opening (its closing animation).
+  const [dictMounted, setDictMounted] = useState(false);
   const count = countChars(text);
   const over = count > maxChars;
 
@@ -209,7 +123,9 @@ export function TextEditor({
               <div className="vw-pause-menu">
                 {menu}
                 <div className="vw-pause-menu-foot">
-                  <CustomPause onInsert={addPause} />
+                  <Suspense fallback={null}>
+                    <CustomPause onInsert={addPause} />
+                  </Suspense>
                 </div>
               </div>
             )}
@@ -238,7 +154,10 @@ export function TextEditor({
           <Button
             size="small"
             icon={<BookOutlined />}
-            onClick={() => setDictOpen(true)}
+            onClick={() => {
+              setDictMounted(true);
+              setDictOpen(true);
+            }}
             data-testid="dictionary-open"
           >
             {t.dictionary}
@@ -258,9 +177,11 @@ export function TextEditor({
         </Button>
       </div>
       {polyMode ? (
-        <PolyphoneView text={text} readings={readings} loading={loadingReadings} onChoose={onChoose} />
+        <Suspense fallback={<div className="vw-polyphone" />}>
+          <PolyphoneView text={text} readings={readings} loading={loadingReadings} onChoose={onChoose} />
+        </Suspense>
       ) : (
-        <Input.TextArea
+        <TextArea
           ref={ref}
           value={text}
           disabled={disabled}
@@ -280,18 +201,20 @@ export function TextEditor({
         />
       )}
       <div className="vw-editor-foot">
-        <span className="vw-editor-hint">
-          {over ? t.overLimit(maxChars.toLocaleString('zh-CN')) : t.limitHint}
-        </span>
+        <span className="vw-editor-hint">{over ? t.overLimit(groupDigits(maxChars)) : t.limitHint}</span>
         <span
           className={`vw-editor-count ${over ? 'is-over' : ''}`}
           data-testid="char-count"
           data-count={count}
         >
-          {t.chars(count.toLocaleString('zh-CN'), maxChars.toLocaleString('zh-CN'))}
+          {t.chars(groupDigits(count), groupDigits(maxChars))}
         </span>
       </div>
-      <DictionaryDialog open={dictOpen} onClose={() => setDictOpen(false)} />
+      {dictMounted && (
+        <Suspense fallback={null}>
+          <DictionaryDialog open={dictOpen} onClose={() => setDictOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -6,8 +6,10 @@ import {
   UndoOutlined,
 } from '@ant-design/icons';
 import type { HistoryItem, TtsSentence } from '@vw/contract';
-import { App, Button, Dropdown, Input, Popover, Progress, Select, Tooltip } from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Button, Dropdown, Popover, Select, Tooltip } from 'antd';
+import useApp from 'antd/es/app/useApp';
+import TextArea from 'antd/es/input/TextArea';
+import { memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isLocked } from '@/features/voices/model.ts';
 import { usePreviewStore } from '@/features/voices/preview.ts';
@@ -30,6 +32,7 @@ import {
   startSynthesis,
 } from './generate.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
+import { Progress } from './lazyProgress.ts';
 import { countChars, plainText } from './markup.ts';
 import { LevelSlider, SpeedSlider } from './SpeedSlider.tsx';
 import { DEFAULT_SETTINGS, idleGeneration, useTtsStore } from './store.ts';
@@ -39,6 +42,24 @@ import '@/features/voices/voices.css';
 import './tts.css';
 
 const t = zhCN.tts;
+
+// The page re-renders on every keystroke, every progress tick and every startup data arrival:
+// its heavy children re-render only when their own props change.
+const Editor = memo(TextEditor);
+const History = memo(HistoryPanel);
+const Picker = memo(VoicePicker);
+const Player = memo(AudioPlayer);
+const Speed = memo(SpeedSlider);
+const Level = memo(LevelSlider);
+
+/** A callback with a stable identity that always runs the latest render's function. */
+function useStableCallback<A extends unknown[]>(fn: (...args: A) => void) {
+  const ref = useRef(fn);
+  useLayoutEffect(() => {
+    ref.current = fn;
+  });
+  return useCallback((...args: A) => ref.current(...args), []);
+}
 
 function SentenceRow({
   s,
@@ -70,7 +91,7 @@ function SentenceRow({
         title={t.sentenceRegenerate}
         content={
           <div className="vw-sentence-edit">
-            <Input.TextArea
+            <TextArea
               value={draft}
               onChange={(e) => setDraft(e.target.value)}
               autoSize={{ minRows: 2, maxRows: 5 }}
@@ -137,7 +158,7 @@ function DownloadButton({ item }: { item: HistoryItem | null }) {
 
 /** Route /tts: text to speech (spec §2). */
 export function Component() {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [params, setParams] = useSearchParams();
   const s = useTtsStore();
   const { gen, setGen } = s;
@@ -283,6 +304,12 @@ export function Component() {
     void showItem(item);
   };
 
+  const onOpenHistory = useStableCallback(openHistory);
+  const { setSettings } = s;
+  const setSpeed = useCallback((speed: number) => setSettings({ speed }), [setSettings]);
+  const setVolume = useCallback((volume: number) => setSettings({ volume }), [setSettings]);
+  const setPitch = useCallback((pitch: number) => setSettings({ pitch }), [setSettings]);
+
   const sentences = gen.item?.sentences ?? [];
   const activeIdx = sentences.findIndex((x) => time * 1000 >= x.start_ms && time * 1000 < x.end_ms);
   useEffect(() => {
@@ -306,7 +333,7 @@ export function Component() {
       <div className="vw-tts-layout">
         <div className="vw-tts-main">
           <section className="vw-card vw-tts-editor-card">
-            <TextEditor
+            <Editor
               text={s.text}
               onChange={s.setText}
               maxChars={maxChars}
@@ -329,15 +356,17 @@ export function Component() {
                 <div className="vw-tts-progress-label">
                   {gen.sentencesTotal > 0 ? t.progress(gen.sentencesDone, gen.sentencesTotal) : t.queued}
                 </div>
-                <Progress
-                  percent={Math.round(gen.progress)}
-                  strokeColor={{ from: '#6366f1', to: '#8b5cf6' }}
-                />
+                <Suspense fallback={null}>
+                  <Progress
+                    percent={Math.round(gen.progress)}
+                    strokeColor={{ from: '#6366f1', to: '#8b5cf6' }}
+                  />
+                </Suspense>
                 <div className="vw-card-hint">{t.longTextHint}</div>
               </div>
             )}
             {gen.phase === 'failed' && <div className="vw-tts-error">{gen.error}</div>}
-            <AudioPlayer
+            <Player
               src={gen.src}
               bytes={gen.bytes}
               autoPlay={gen.phase === 'streaming'}
@@ -368,14 +397,14 @@ export function Component() {
             )}
           </section>
 
-          <HistoryPanel onOpen={openHistory} />
+          <History onOpen={onOpenHistory} />
         </div>
 
         <aside className="vw-tts-side">
           <section className="vw-card vw-tts-settings" data-testid="tts-settings">
             <div className="vw-tts-field">
               <div className="vw-tts-label">{t.voice}</div>
-              <VoicePicker value={s.voiceId} onChange={(id) => s.selectVoice(id)} />
+              <Picker value={s.voiceId} onChange={s.selectVoice} />
             </div>
             <div className="vw-tts-field">
               <div className="vw-tts-label">{t.model}</div>
@@ -400,24 +429,24 @@ export function Component() {
                   {t.resetSettings}
                 </Button>
               </div>
-              <SpeedSlider value={s.speed} onChange={(speed) => s.setSettings({ speed })} />
-              <LevelSlider
+              <Speed value={s.speed} onChange={setSpeed} />
+              <Level
                 label={t.volume}
                 value={s.volume}
                 min={-20}
                 max={10}
                 unit={t.dB}
-                onChange={(volume) => s.setSettings({ volume })}
+                onChange={setVolume}
                 testId="volume-slider"
               />
               {(model?.capabilities.pitch ?? true) && (
-                <LevelSlider
+                <Level
                   label={t.pitch}
                   value={s.pitch}
                   min={-12}
                   max={12}
                   unit={t.semitones}
-                  onChange={(pitch) => s.setSettings({ pitch })}
+                  onChange={setPitch}
                   testId="pitch-slider"
                 />
               )}

@@ -1,96 +1,25 @@
-import { CheckOutlined, SwapOutlined } from '@ant-design/icons';
-import { Button, Empty, Modal, Segmented } from 'antd';
-import { useMemo, useState } from 'react';
-import { SubscribeTip } from '@/components/SubscribeTip.tsx';
-import { emptyFilter, isLocked, isPremiumVoice, matches, type VoiceFilter } from '@/features/voices/model.ts';
+import { SwapOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { isPremiumVoice } from '@/features/voices/model.ts';
 import { usePreviewStore } from '@/features/voices/preview.ts';
-import type { Voice } from '@/features/voices/types.ts';
 import { useVoiceLibrary } from '@/features/voices/useVoiceLibrary.tsx';
-import {
-  FavoriteButton,
-  PremiumBadge,
-  PreviewButton,
-  VoiceAvatar,
-  VoiceTags,
-} from '@/features/voices/VoiceCard.tsx';
-import { VoiceFilters } from '@/features/voices/VoiceFilters.tsx';
+import { PremiumBadge, PreviewButton, VoiceAvatar, VoiceTags } from '@/features/voices/VoiceCard.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
 
 const t = zhCN.tts;
-const tv = zhCN.voices;
-type Tab = 'all' | 'favorites' | 'mine';
-
-function VoiceRow({
-  voice,
-  selected,
-  locked,
-  onPick,
-  onFavorite,
-  languageName,
-}: {
-  voice: Voice;
-  selected: boolean;
-  locked: boolean;
-  onPick: (v: Voice) => void;
-  onFavorite: (v: Voice) => void;
-  languageName: (c: string) => React.ReactNode;
-}) {
-  const row = (
-    // biome-ignore lint/a11y/useSemanticElements: a row holding buttons cannot itself be a <button>
-    <div
-      role="button"
-      tabIndex={0}
-      className={`vw-picker-row ${selected ? 'is-selected' : ''} ${locked ? 'is-locked' : ''}`}
-      data-testid="picker-voice"
-      data-voice-id={voice.voice_id}
-      data-locked={locked || undefined}
-      aria-pressed={selected}
-      onClick={() => !locked && onPick(voice)}
-      onKeyDown={(e) => {
-        if ((e.key === 'Enter' || e.key === ' ') && !locked) {
-          e.preventDefault();
-          onPick(voice);
-        }
-      }}
-    >
-      <VoiceAvatar voice={voice} size={40} />
-      <div className="vw-picker-row-main">
-        <div className="vw-voice-name">
-          <span className="vw-voice-name-text">{voice.name}</span>
-          {isPremiumVoice(voice) && <PremiumBadge />}
-        </div>
-        <VoiceTags voice={voice} languageName={languageName} />
-      </div>
-      <FavoriteButton voice={voice} favorite={voice.is_favorite} onToggle={onFavorite} />
-      <PreviewButton voice={voice} size="small" />
-      <span className="vw-picker-check">{selected && <CheckOutlined />}</span>
-    </div>
-  );
-  return locked ? (
-    <SubscribeTip source="tts_voice_picker">
-      <div>{row}</div>
-    </SubscribeTip>
-  ) : (
-    row
-  );
-}
+// The dialog (filters, tabs, the voice list) is off the first paint of /tts.
+const VoicePickerDialog = lazy(() => import('./VoicePickerDialog.tsx'));
 
 /** The current voice plus a dialog to choose another (search, filters, favourites, preview). */
 export function VoicePicker({ value, onChange }: { value: string; onChange: (voiceId: string) => void }) {
-  const { voices, builtin, mine, level, toggleFavorite, languageName } = useVoiceLibrary();
+  const library = useVoiceLibrary();
+  const { voices, languageName } = library;
   const [open, setOpen] = useState(false);
-  const [tab, setTab] = useState<Tab>('all');
-  const [filter, setFilter] = useState<VoiceFilter>(emptyFilter);
+  // Mounted from the first opening on, so closing keeps its animation and the dialog its tab and filters.
+  const [mounted, setMounted] = useState(false);
   const stopPreview = usePreviewStore((s) => s.stop);
   const current = voices.find((v) => v.voice_id === value);
-
-  const source =
-    tab === 'mine'
-      ? mine
-      : tab === 'favorites'
-        ? [...builtin, ...mine].filter((v) => v.is_favorite)
-        : builtin;
-  const shown = useMemo(() => source.filter((v) => matches(v, filter)), [source, filter]);
 
   const close = () => {
     stopPreview();
@@ -116,66 +45,22 @@ export function VoicePicker({ value, onChange }: { value: string; onChange: (voi
           <span className="vw-voice-current-empty">{t.chooseVoice}</span>
         )}
       </div>
-      <Button block icon={<SwapOutlined />} onClick={() => setOpen(true)} data-testid="voice-picker-open">
+      <Button
+        block
+        icon={<SwapOutlined />}
+        onClick={() => {
+          setMounted(true);
+          setOpen(true);
+        }}
+        data-testid="voice-picker-open"
+      >
         {current ? t.changeVoice : t.chooseVoice}
       </Button>
-      <Modal
-        open={open}
-        onCancel={close}
-        footer={null}
-        width={760}
-        title={t.chooseVoice}
-        destroyOnHidden
-        classNames={{ body: 'vw-picker-body' }}
-      >
-        <div data-testid="voice-picker">
-          <Segmented<Tab>
-            value={tab}
-            onChange={setTab}
-            options={[
-              { value: 'all', label: tv.tabAll },
-              { value: 'favorites', label: tv.tabFavorites },
-              { value: 'mine', label: tv.tabMine },
-            ]}
-          />
-          <VoiceFilters
-            voices={source}
-            filter={filter}
-            onChange={setFilter}
-            languageName={languageName}
-            compact
-          />
-          <div className="vw-picker-list">
-            {shown.length === 0 ? (
-              <Empty
-                image={Empty.PRESENTED_IMAGE_SIMPLE}
-                description={
-                  tab === 'mine' && mine.length === 0
-                    ? tv.mineEmptyTitle
-                    : tab === 'favorites' && source.length === 0
-                      ? tv.emptyFavorites
-                      : tv.empty
-                }
-              />
-            ) : (
-              shown.map((v) => (
-                <VoiceRow
-                  key={v.voice_id}
-                  voice={v}
-                  selected={v.voice_id === value}
-                  locked={isLocked(v, level)}
-                  onFavorite={toggleFavorite}
-                  languageName={languageName}
-                  onPick={(picked) => {
-                    onChange(picked.voice_id);
-                    close();
-                  }}
-                />
-              ))
-            )}
-          </div>
-        </div>
-      </Modal>
+      {mounted && (
+        <Suspense fallback={null}>
+          <VoicePickerDialog open={open} value={value} library={library} onPick={onChange} onClose={close} />
+        </Suspense>
+      )}
     </>
   );
 }

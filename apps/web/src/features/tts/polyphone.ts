@@ -99,3 +99,37 @@ export function choose(
   const clear = !save && defaultReading !== undefined && reading === defaultReading;
   return { edit: setReading(text, spot.raw, clear ? '' : reading), dictionary: save };
 }
+
+/** Tone-numbered pinyin with tone marks, for display ('hang2' → 'háng'). */
+export function toneMarks(pinyin: string): string {
+  const marks: Record<string, string[]> = {
+    a: ['ā', 'á', 'ǎ', 'à'],
+    e: ['ē', 'é', 'ě', 'è'],
+    i: ['ī', 'í', 'ǐ', 'ì'],
+    o: ['ō', 'ó', 'ǒ', 'ò'],
+    u: ['ū', 'ú', 'ǔ', 'ù'],
+    ü: ['ǖ', 'ǘ', 'ǚ', 'ǜ'],
+  };
+  return pinyin
+    .split(' ')
+    .map((syl) => {
+      const m = /^([a-zü:v]+)([1-5])$/.exec(syl);
+      if (!m) return syl;
+      const base = m[1].replace(/v|u:/g, 'ü');
+      const tone = Number(m[2]);
+      if (tone === 5) return base;
+      // The tone mark goes on a or e, on the o of ou, otherwise on the last vowel.
+      let idx = base.search(/[ae]/);
+      if (idx < 0) idx = base.indexOf('ou');
+      if (idx < 0) {
+        for (let i = base.length - 1; i >= 0; i--)
+          if ('iouü'.includes(base[i])) {
+            idx = i;
+            break;
+          }
+      }
+      if (idx < 0) return base;
+      return base.slice(0, idx) + marks[base[idx]][tone - 1] + base.slice(idx + 1);
+    })
+    .join(' ');
+}

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { allState, pickForBatch, prune, toggle, toggleAll } from './history.ts';
 import {
   countChars,
+  groupDigits,
   insertPause,
   pauseMs,
   plainText,
@@ -183,5 +184,12 @@ describe('history selection', () => {
     const sel = new Set(['c', 'b', 'a']);
     expect(pickForBatch(sel, items).map((i) => i.id)).toEqual(['a', 'b', 'c']);
     expect(pickForBatch(sel, items, (i) => i.ready).map((i) => i.id)).toEqual(['a', 'c']);
+  });
+});
+
+describe('character count formatting', () => {
+  it('groups digits exactly as zh-CN toLocaleString does', () => {
+    for (const n of [0, 7, 999, 1000, 12345, 100000, 1234567, 50000000])
+      expect(groupDigits(n)).toBe(n.toLocaleString('zh-CN'));
   });
 });

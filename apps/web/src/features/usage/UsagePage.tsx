@@ -12,7 +12,6 @@ import {
   Tag,
   Tooltip,
 } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PlanBadge } from '@/components/PlanBadge.tsx';
@@ -23,6 +22,7 @@ import { UsageChart } from '@/features/credits/UsageChart.tsx';
 import { useTenantBalance } from '@/features/credits/useTenantBalance.ts';
 import { api } from '@/lib/api.ts';
 import { creditSourceNames, creditSources, creditToolNames, creditTools } from '@/lib/credits.ts';
+import dayjs, { type Dayjs } from '@/lib/dayjs.ts';
 import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { openCreditTopUp } from '@/stores/dialogs.ts';

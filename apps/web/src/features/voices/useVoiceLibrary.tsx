@@ -1,4 +1,4 @@
-import { App } from 'antd';
+import useApp from 'antd/es/app/useApp';
 import { useCallback, useMemo } from 'react';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
@@ -10,7 +10,7 @@ import type { Voice } from './types.ts';
 
 /** The catalogue's voices with the actions both the library and the picker need. */
 export function useVoiceLibrary() {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const voices = useCatalogueStore((s) => s.voices);
   const loaded = useCatalogueStore((s) => s.voicesLoaded);
   const icons = useCatalogueStore((s) => s.languageIcons);
