@@ -1,10 +1,9 @@
 import { CopyOutlined } from '@ant-design/icons';
 import type { ApiKeyView } from '@vw/contract';
 import { Alert, App, Button, DatePicker, Form, Input, InputNumber, Modal } from 'antd';
-import type { Dayjs } from 'dayjs';
-import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { api } from '@/lib/api.ts';
+import dayjs, { type Dayjs } from '@/lib/dayjs.ts';
 import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { copyText } from './copy.ts';
