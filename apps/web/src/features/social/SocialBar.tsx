@@ -1,5 +1,6 @@
 import { BellOutlined, WechatOutlined } from '@ant-design/icons';
-import { App, Popover } from 'antd';
+import { Popover } from 'antd';
+import useApp from 'antd/es/app/useApp';
 import { useEffect, useState } from 'react';
 import { HoverTip } from '@/components/HoverTip.tsx';
 import { trackLinkClick } from '@/lib/analytics.ts';
@@ -69,7 +70,7 @@ function BilibiliIcon() {
 
 /** The social-link bar of spec §2 (WeChat QR on hover, Xiaohongshu, Bilibili) and the notification switch. */
 export function SocialBar() {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const n = zhCN.notifications;
   const allow = async () => {
     try {
