@@ -4,13 +4,14 @@ import type { Db } from '../../db/database.ts';
 import type { CreditAccount, CreditHold, CreditLot } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
-import { newId } from '../../ids.ts';
+import { newId, newOrderedId } from '../../ids.ts';
 import {
   changeLotRemaining,
   findHoldByKey,
   findHoldLots,
   findLotByGrantKey,
   findLotsWithCredits,
+  type HoldWithLots,
   insertHold,
   insertHoldLots,
   insertLedger,
@@ -57,19 +58,6 @@ export async function withCreditAccount<T>(
   });
 }
 
-/** The account lock without the catch-up: settling a hold changes only what the hold drew. */
-async function withLockedAccount<T>(
-  ctx: Ctx,
-  userId: string,
-  work: (tx: Db, now: number) => Promise<T>,
-): Promise<T> {
-  return inTransaction(ctx.db, ctx.dbKind, async (tx) => {
-    const now = ctx.clock.now();
-    await lockAccount(tx, ctx.dbKind, userId, now);
-    return work(tx, now);
-  });
-}
-
 function ledgerRow(
   userId: string,
   lotId: string,
@@ -78,7 +66,15 @@ function ledgerRow(
   holdId: string | null,
   now: number,
 ) {
-  return { id: newId('led'), user_id: userId, lot_id: lotId, kind, delta, hold_id: holdId, created_at: now };
+  return {
+    id: newOrderedId('led'),
+    user_id: userId,
+    lot_id: lotId,
+    kind,
+    delta,
+    hold_id: holdId,
+    created_at: now,
+  };
 }
 
 export interface GrantInput {
@@ -143,16 +139,20 @@ export interface HoldInput {
 export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHold> {
   if (!Number.isInteger(input.amount) || input.amount <= 0) throw AppError.named('err_invalid_param');
   return withCreditAccount(ctx, input.userId, async ({ tx, now, spendable: lots }) => {
-    const existing = await findHoldByKey(tx, input.holdKey);
-    if (existing) {
-      if (existing.user_id !== input.userId) throw AppError.named('err_invalid_param');
+    // The same key again returns the first hold (checked where the key decides the outcome, so
+    // the usual path costs no extra read: the insert itself skips a known key).
+    const existingHold = async () => {
+      const existing = await findHoldByKey(tx, input.holdKey);
+      if (existing && existing.user_id !== input.userId) throw AppError.named('err_invalid_param');
       return existing;
-    }
+    };
     if (lots.reduce((sum, lot) => sum + lot.remaining, 0) < input.amount) {
+      const existing = await existingHold();
+      if (existing) return existing;
       throw AppError.code(ErrorCode.InsufficientBalance);
     }
     const hold: CreditHold = {
-      id: newId('hold'),
+      id: newOrderedId('hold'),
       user_id: input.userId,
       hold_key: input.holdKey,
       tool: input.tool,
@@ -164,7 +164,7 @@ export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHol
       created_at: now,
       settled_at: null,
     };
-    await insertHold(tx, hold);
+    if (!(await insertHold(tx, hold))) return (await existingHold())!;
     const drawn: Array<{ hold_id: string; lot_id: string; amount: number; seq: number }> = [];
     let need = input.amount;
     for (const lot of lots) {
@@ -186,20 +186,27 @@ export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHol
 
 /**
  * Gives `amount` of a hold back to the lots it came from, last drawn first. Credits returned to a
- * lot that expired meanwhile are written off at once: expiry never took them while they were held.
+ * lot that expired meanwhile are written off at once (expiry never took them while they were held):
+ * the ledger records both, the lot's remaining credits stay as they are.
  */
-async function giveBack(tx: Db, hold: CreditHold, amount: number, now: number): Promise<void> {
+async function giveBack(
+  tx: Db,
+  hold: CreditHold,
+  lots: HoldWithLots['lots'],
+  amount: number,
+  now: number,
+): Promise<void> {
   let left = amount;
   const rows = [];
-  for (const drawn of await findHoldLots(tx, hold.id)) {
+  for (const drawn of lots) {
     if (left === 0) break;
     const back = Math.min(drawn.amount, left);
     left -= back;
-    await changeLotRemaining(tx, drawn.lot_id, back);
     rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'release', back, hold.id, now));
     if (drawn.expires_at <= now) {
-      await changeLotRemaining(tx, drawn.lot_id, -back);
       rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'expire', -back, hold.id, now));
+    } else if (!(await changeLotRemaining(tx, drawn.lot_id, back))) {
+      throw new Error(`lot ${drawn.lot_id} is missing`);
     }
   }
   await insertLedger(tx, rows);
@@ -210,16 +217,24 @@ async function settle(
   holdKey: string,
   outcome: (hold: CreditHold) => { status: 'captured' | 'released'; captured: number },
 ): Promise<CreditHold> {
-  const hold = await findHoldByKey(ctx.db, holdKey);
-  if (!hold) throw AppError.named('err_not_found');
-  if (hold.status !== 'held') return hold; // settled before: idempotent
-  const result = outcome(hold);
-  return withLockedAccount(ctx, hold.user_id, async (tx, now) => {
-    const settled = await settleHold(tx, holdKey, { ...result, settled_at: now });
-    if (!settled) return (await findHoldByKey(tx, holdKey))!; // another call settled it first
-    if (settled.captured! < settled.amount)
-      await giveBack(tx, settled, settled.amount - settled.captured!, now);
-    return settled;
+  // Read, checks and settlement in one transaction; the read takes no lock (PostgreSQL locks the
+  // account next; the compare-and-set settles a hold once), so it may as well sit inside.
+  return inTransaction(ctx.db, ctx.dbKind, async (tx) => {
+    const hold = await findHoldByKey(tx, holdKey);
+    if (!hold) throw AppError.named('err_not_found');
+    if (hold.status !== 'held') return hold; // settled before: idempotent
+    const result = outcome(hold);
+    const now = ctx.clock.now();
+    // Settling changes only what the hold drew. PostgreSQL: the account lock orders it with the
+    // user's other credit transactions; SQLite's transaction holds the write lock already.
+    if (ctx.dbKind === 'postgres') await lockAccount(tx, ctx.dbKind, hold.user_id, now);
+    if (!(await settleHold(tx, holdKey, { ...result, settled_at: now }))) {
+      return (await findHoldByKey(tx, holdKey))!; // another call settled it first
+    }
+    if (result.captured < hold.amount) {
+      await giveBack(tx, hold, await findHoldLots(tx, hold.id), hold.amount - result.captured, now);
+    }
+    return { ...hold, ...result, settled_at: now };
   });
 }
 
