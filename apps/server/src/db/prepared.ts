@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, QueryResult, RawBuilder } from 'kysely';
 import type { Db } from './database.ts';
 
 /** Stands in for a parameter while the query is built; replaced by the caller's value on execution. */
@@ -16,10 +16,11 @@ interface Compiled {
  * A hot query built with Kysely's typed builder once per dialect and then executed with new values.
  * Building and compiling a small query costs about as much as SQLite running it; the statements of
  * the credits hot path are fixed, so that work is done once. `build` receives stand-ins for the
- * values (use them only as values: in where/set/values, never in JS arithmetic or branches).
+ * values (use them only as values: in where/set/values or `sql` templates, never in JS arithmetic
+ * or branches).
  */
 export function preparedQuery<P extends Record<string, unknown>, R>(
-  build: (db: Db, values: P) => Compilable<R>,
+  build: (db: Db, values: P) => Compilable<R> | RawBuilder<R>,
 ): {
   execute(db: Db, values: P): Promise<QueryResult<R>>;
   rows(db: Db, values: P): Promise<R[]>;
@@ -34,7 +35,8 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
     const adapter = db.getExecutor().adapter.constructor;
     let compiled = byAdapter.get(adapter);
     if (!compiled) {
-      const template = build(db, slots).compile();
+      // A query builder compiles by itself; a raw `sql` query needs the database for its dialect.
+      const template = build(db, slots).compile(db);
       compiled = {
         template,
         sources: template.parameters.map((p) => (p instanceof Slot ? p : { constant: p })),

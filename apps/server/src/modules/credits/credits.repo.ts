@@ -258,3 +258,241 @@ export async function findUsersWithDueWork(db: Db, now: number): Promise<string[
   const paid = await db.selectFrom('credit_accounts').select('user_id').where('level', '>', 100).execute();
   return [...new Set([...withDueLots, ...paid].map((r) => r.user_id))];
 }
+
+// Writes of a hold and of a settlement ------------------------------------------------------------
+// SQLite runs them as a few prepared statements inside its (group-committed) transaction; on
+// PostgreSQL every statement is a network round trip, so each step is one statement there.
+
+export interface Draw {
+  lot_id: string;
+  amount: number;
+  seq: number;
+}
+
+/** The ledger rows as parallel arrays, for PostgreSQL's unnest(). */
+function ledgerArrays(rows: LedgerRow[]) {
+  return {
+    ids: rows.map((r) => r.id),
+    users: rows.map((r) => r.user_id),
+    lots: rows.map((r) => r.lot_id),
+    kinds: rows.map((r) => r.kind),
+    deltas: rows.map((r) => r.delta),
+    holds: rows.map((r) => r.hold_id ?? null),
+    times: rows.map((r) => r.created_at),
+  };
+}
+type LedgerArrays = ReturnType<typeof ledgerArrays>;
+const LEDGER_FROM_ARRAYS = (v: LedgerArrays) => sql`
+  select * from unnest(${v.ids}::text[], ${v.users}::text[], ${v.lots}::text[], ${v.kinds}::text[],
+    ${v.deltas}::integer[], ${v.holds}::text[], ${v.times}::bigint[])
+    as r(id, user_id, lot_id, kind, delta, hold_id, created_at)`;
+
+const insertHoldDrawingPg = preparedQuery(
+  (_db, v: CreditHold & LedgerArrays & { drawLots: string[]; drawAmounts: number[]; drawSeqs: number[] }) =>
+    sql<{ inserted: number; drawn: number }>`
+      with h as (
+        insert into credit_holds (id, user_id, hold_key, tool, task_id, task_name, amount, captured,
+          status, created_at, settled_at)
+        values (${v.id}, ${v.user_id}, ${v.hold_key}, ${v.tool}, ${v.task_id}, ${v.task_name},
+          ${v.amount}, ${v.captured}, ${v.status}, ${v.created_at}, ${v.settled_at})
+        on conflict (hold_key) do nothing
+        returning id
+      ),
+      d as (
+        select * from unnest(${v.drawLots}::text[], ${v.drawAmounts}::integer[], ${v.drawSeqs}::integer[])
+          as d(lot_id, amount, seq)
+      ),
+      u as (
+        update credit_lots set remaining = credit_lots.remaining - d.amount
+        from d where credit_lots.id = d.lot_id and credit_lots.remaining >= d.amount
+          and exists (select 1 from h)
+        returning credit_lots.id
+      ),
+      hl as (
+        insert into credit_hold_lots (hold_id, lot_id, amount, seq)
+        select h.id, d.lot_id, d.amount, d.seq from h, d
+      ),
+      led as (
+        insert into credit_ledger (id, user_id, lot_id, kind, delta, hold_id, created_at)
+        select * from (${LEDGER_FROM_ARRAYS(v)}) r where exists (select 1 from h)
+      )
+      select (select count(*) from h)::integer as inserted, (select count(*) from u)::integer as drawn`,
+);
+
+/**
+ * Writes a new hold, draws its credits from the lots and records the ledger rows. False, with
+ * nothing written, when a hold with its key exists already.
+ */
+export async function insertHoldDrawing(
+  tx: Db,
+  kind: DbKind,
+  hold: CreditHold,
+  draws: Draw[],
+  ledger: LedgerRow[],
+): Promise<boolean> {
+  if (kind === 'postgres') {
+    const [row] = await insertHoldDrawingPg.rows(tx, {
+      ...hold,
+      ...ledgerArrays(ledger),
+      drawLots: draws.map((d) => d.lot_id),
+      drawAmounts: draws.map((d) => d.amount),
+      drawSeqs: draws.map((d) => d.seq),
+    });
+    if (row.inserted === 0) return false;
+    if (row.drawn !== draws.length) throw new Error(`hold ${hold.id}: a lot changed under a lock`);
+    return true;
+  }
+  if (!(await insertHold(tx, hold))) return false;
+  for (const d of draws) {
+    if (!(await changeLotRemaining(tx, d.lot_id, -d.amount)))
+      throw new Error(`lot ${d.lot_id} changed under a lock`);
+  }
+  await insertHoldLots(
+    tx,
+    draws.map((d) => ({ hold_id: hold.id, ...d })),
+  );
+  await insertLedger(tx, ledger);
+  return true;
+}
+
+const selectHoldWithLotsPg = preparedQuery((db, v: { holdKey: string }) =>
+  db
+    .selectFrom('credit_holds as h')
+    .leftJoin('credit_hold_lots as hl', 'hl.hold_id', 'h.id')
+    .leftJoin('credit_lots as l', 'l.id', 'hl.lot_id')
+    .select([
+      'h.id',
+      'h.user_id',
+      'h.hold_key',
+      'h.tool',
+      'h.task_id',
+      'h.task_name',
+      'h.amount',
+      'h.captured',
+      'h.status',
+      'h.created_at',
+      'h.settled_at',
+      'hl.lot_id',
+      'hl.amount as lot_amount',
+      'hl.seq',
+      'l.expires_at as lot_expires_at',
+    ])
+    .where('h.hold_key', '=', v.holdKey),
+);
+
+/**
+ * A hold to settle, by key. PostgreSQL: with the lots it drew in the same round trip (they never
+ * change after the hold is written). SQLite: the drawn lots are read only when credits go back
+ * (`lots` undefined).
+ */
+export async function findHoldToSettle(
+  tx: Db,
+  kind: DbKind,
+  holdKey: string,
+): Promise<{ hold: CreditHold; lots?: HoldWithLots['lots'] } | undefined> {
+  if (kind !== 'postgres') {
+    const hold = await findHoldByKey(tx, holdKey);
+    return hold && { hold };
+  }
+  const rows = await selectHoldWithLotsPg.rows(tx, { holdKey });
+  if (rows.length === 0) return undefined;
+  const r = rows[0];
+  const hold: CreditHold = {
+    id: r.id,
+    user_id: r.user_id,
+    hold_key: r.hold_key,
+    tool: r.tool,
+    task_id: r.task_id,
+    task_name: r.task_name,
+    amount: r.amount,
+    captured: r.captured,
+    status: r.status,
+    created_at: r.created_at,
+    settled_at: r.settled_at,
+  };
+  const lots = rows
+    .filter((row) => row.lot_id !== null)
+    .map((row) => ({
+      lot_id: row.lot_id!,
+      amount: row.lot_amount!,
+      seq: row.seq!,
+      expires_at: Number(row.lot_expires_at),
+    }))
+    .sort((a, b) => b.seq - a.seq);
+  return { hold, lots };
+}
+
+const settleGivingBackPg = preparedQuery(
+  (
+    _db,
+    v: LedgerArrays & {
+      userId: string;
+      holdKey: string;
+      status: 'captured' | 'released';
+      captured: number;
+      settledAt: number;
+      backLots: string[];
+      backAmounts: number[];
+    },
+  ) =>
+    sql<{ settled: number }>`
+      with a as (
+        select 1 from credit_accounts where user_id = ${v.userId} for update
+      ),
+      s as (
+        update credit_holds set status = ${v.status}, captured = ${v.captured}, settled_at = ${v.settledAt}
+        where hold_key = ${v.holdKey} and status = 'held' and exists (select 1 from a)
+        returning id
+      ),
+      d as (
+        select * from unnest(${v.backLots}::text[], ${v.backAmounts}::integer[]) as d(lot_id, amount)
+      ),
+      u as (
+        update credit_lots set remaining = credit_lots.remaining + d.amount
+        from d where credit_lots.id = d.lot_id and exists (select 1 from s)
+        returning credit_lots.id
+      ),
+      led as (
+        insert into credit_ledger (id, user_id, lot_id, kind, delta, hold_id, created_at)
+        select * from (${LEDGER_FROM_ARRAYS(v)}) r where exists (select 1 from s)
+      )
+      select (select count(*) from s)::integer as settled`,
+);
+
+/**
+ * Settles an open hold (compare-and-set on its status), gives credits back to the lots in `back`
+ * and records the ledger rows. False, with nothing written, when the hold was settled already.
+ * On PostgreSQL this is one statement, atomic by itself (no transaction needed): it first locks
+ * the owner's account row, like every credit transaction of the user, then settles and gives
+ * back. SQLite: call it inside a transaction.
+ */
+export async function settleHoldGivingBack(
+  tx: Db,
+  kind: DbKind,
+  userId: string,
+  holdKey: string,
+  update: { status: 'captured' | 'released'; captured: number; settled_at: number },
+  back: Array<{ lot_id: string; amount: number }>,
+  ledger: LedgerRow[],
+): Promise<boolean> {
+  if (kind === 'postgres') {
+    const [row] = await settleGivingBackPg.rows(tx, {
+      ...ledgerArrays(ledger),
+      userId,
+      holdKey,
+      status: update.status,
+      captured: update.captured,
+      settledAt: update.settled_at,
+      backLots: back.map((b) => b.lot_id),
+      backAmounts: back.map((b) => b.amount),
+    });
+    // Lots are never deleted, so every credit given back found its lot.
+    return row.settled === 1;
+  }
+  if (!(await settleHold(tx, holdKey, update))) return false;
+  for (const b of back) {
+    if (!(await changeLotRemaining(tx, b.lot_id, b.amount))) throw new Error(`lot ${b.lot_id} is missing`);
+  }
+  await insertLedger(tx, ledger);
+  return true;
+}

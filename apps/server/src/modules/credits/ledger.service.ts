@@ -7,17 +7,18 @@ import { AppError } from '../../errors.ts';
 import { newId, newOrderedId } from '../../ids.ts';
 import {
   changeLotRemaining,
+  type Draw,
   findHoldByKey,
   findHoldLots,
+  findHoldToSettle,
   findLotByGrantKey,
   findLotsWithCredits,
   type HoldWithLots,
-  insertHold,
-  insertHoldLots,
+  insertHoldDrawing,
   insertLedger,
   insertLot,
   lockAccount,
-  settleHold,
+  settleHoldGivingBack,
   sumHeld,
   sumLedger,
 } from './credits.repo.ts';
@@ -164,52 +165,41 @@ export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHol
       created_at: now,
       settled_at: null,
     };
-    if (!(await insertHold(tx, hold))) return (await existingHold())!;
-    const drawn: Array<{ hold_id: string; lot_id: string; amount: number; seq: number }> = [];
+    const draws: Draw[] = [];
     let need = input.amount;
     for (const lot of lots) {
       if (need === 0) break;
       const take = Math.min(lot.remaining, need);
-      if (!(await changeLotRemaining(tx, lot.id, -take)))
-        throw new Error(`lot ${lot.id} changed under a lock`);
-      drawn.push({ hold_id: hold.id, lot_id: lot.id, amount: take, seq: drawn.length });
+      draws.push({ lot_id: lot.id, amount: take, seq: draws.length });
       need -= take;
     }
-    await insertHoldLots(tx, drawn);
-    await insertLedger(
-      tx,
-      drawn.map((d) => ledgerRow(input.userId, d.lot_id, 'hold', -d.amount, hold.id, now)),
-    );
+    const ledger = draws.map((d) => ledgerRow(input.userId, d.lot_id, 'hold', -d.amount, hold.id, now));
+    if (!(await insertHoldDrawing(tx, ctx.dbKind, hold, draws, ledger))) return (await existingHold())!;
     return hold;
   });
 }
 
 /**
- * Gives `amount` of a hold back to the lots it came from, last drawn first. Credits returned to a
- * lot that expired meanwhile are written off at once (expiry never took them while they were held):
- * the ledger records both, the lot's remaining credits stay as they are.
+ * What giving `amount` of a hold back means: credits go back to the lots they came from, last
+ * drawn first. Credits returned to a lot that expired meanwhile are written off at once (expiry
+ * never took them while they were held): the ledger records both, that lot's credits stay as they are.
  */
-async function giveBack(
-  tx: Db,
-  hold: CreditHold,
-  lots: HoldWithLots['lots'],
-  amount: number,
-  now: number,
-): Promise<void> {
+function giveBack(hold: CreditHold, lots: HoldWithLots['lots'], amount: number, now: number) {
   let left = amount;
-  const rows = [];
+  const back: Array<{ lot_id: string; amount: number }> = [];
+  const ledger = [];
   for (const drawn of lots) {
     if (left === 0) break;
-    const back = Math.min(drawn.amount, left);
-    left -= back;
-    rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'release', back, hold.id, now));
+    const amount = Math.min(drawn.amount, left);
+    left -= amount;
+    ledger.push(ledgerRow(hold.user_id, drawn.lot_id, 'release', amount, hold.id, now));
     if (drawn.expires_at <= now) {
-      rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'expire', -back, hold.id, now));
-    } else if (!(await changeLotRemaining(tx, drawn.lot_id, back))) {
-      throw new Error(`lot ${drawn.lot_id} is missing`);
+      ledger.push(ledgerRow(hold.user_id, drawn.lot_id, 'expire', -amount, hold.id, now));
+    } else {
+      back.push({ lot_id: drawn.lot_id, amount });
     }
   }
-  await insertLedger(tx, rows);
+  return { back, ledger };
 }
 
 async function settle(
@@ -217,25 +207,35 @@ async function settle(
   holdKey: string,
   outcome: (hold: CreditHold) => { status: 'captured' | 'released'; captured: number },
 ): Promise<CreditHold> {
-  // Read, checks and settlement in one transaction; the read takes no lock (PostgreSQL locks the
-  // account next; the compare-and-set settles a hold once), so it may as well sit inside.
-  return inTransaction(ctx.db, ctx.dbKind, async (tx) => {
-    const hold = await findHoldByKey(tx, holdKey);
-    if (!hold) throw AppError.named('err_not_found');
-    if (hold.status !== 'held') return hold; // settled before: idempotent
-    const result = outcome(hold);
-    const now = ctx.clock.now();
-    // Settling changes only what the hold drew. PostgreSQL: the account lock orders it with the
-    // user's other credit transactions; SQLite's transaction holds the write lock already.
-    if (ctx.dbKind === 'postgres') await lockAccount(tx, ctx.dbKind, hold.user_id, now);
-    if (!(await settleHold(tx, holdKey, { ...result, settled_at: now }))) {
-      return (await findHoldByKey(tx, holdKey))!; // another call settled it first
-    }
-    if (result.captured < hold.amount) {
-      await giveBack(tx, hold, await findHoldLots(tx, hold.id), hold.amount - result.captured, now);
-    }
-    return { ...hold, ...result, settled_at: now };
-  });
+  // PostgreSQL settles in one atomic statement (see settleHoldGivingBack), after a plain read: a
+  // transaction would only add round trips. SQLite: one (group-committed) transaction.
+  if (ctx.dbKind === 'postgres') return settleWith(ctx, ctx.db, holdKey, outcome);
+  return inTransaction(ctx.db, ctx.dbKind, (tx) => settleWith(ctx, tx, holdKey, outcome));
+}
+
+async function settleWith(
+  ctx: Ctx,
+  db: Db,
+  holdKey: string,
+  outcome: (hold: CreditHold) => { status: 'captured' | 'released'; captured: number },
+): Promise<CreditHold> {
+  const found = await findHoldToSettle(db, ctx.dbKind, holdKey);
+  if (!found) throw AppError.named('err_not_found');
+  const { hold } = found;
+  if (hold.status !== 'held') return hold; // settled before: idempotent
+  const result = outcome(hold);
+  const now = ctx.clock.now();
+  // What goes back depends only on the hold and what it drew, which never change; the settlement
+  // below is a compare-and-set on the hold's status, so a concurrent settlement wins or loses whole.
+  const { back, ledger } =
+    result.captured < hold.amount
+      ? giveBack(hold, found.lots ?? (await findHoldLots(db, hold.id)), hold.amount - result.captured, now)
+      : { back: [], ledger: [] };
+  const update = { ...result, settled_at: now };
+  if (!(await settleHoldGivingBack(db, ctx.dbKind, hold.user_id, holdKey, update, back, ledger))) {
+    return (await findHoldByKey(db, holdKey))!; // another call settled it first
+  }
+  return { ...hold, ...update };
 }
 
 /** Spends `amount` (≤ the hold) of a hold on success and gives the rest back. Idempotent. */
