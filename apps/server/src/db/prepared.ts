@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, QueryResult, RawBuilder } from 'kysely';
 import type { Db } from './database.ts';
+import { writeAnnouncer } from './table-writes.ts';
 
 /** Stands in for a parameter while the query is built; replaced by the caller's value on execution. */
 class Slot {
@@ -10,6 +11,8 @@ interface Compiled {
   template: CompiledQuery;
   /** Per position in `parameters`: the name of a caller's value, or a constant the builder put there. */
   sources: Array<Slot | { constant: unknown }>;
+  /** A write: tells the table's caches before and after each run (see table-writes.ts). */
+  announce?: () => void;
 }
 
 /**
@@ -40,20 +43,27 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
       compiled = {
         template,
         sources: template.parameters.map((p) => (p instanceof Slot ? p : { constant: p })),
+        announce: writeAnnouncer(template.query),
       };
       byAdapter.set(adapter, compiled);
     }
     return compiled;
   };
-  const execute = (db: Db, values: P): Promise<QueryResult<R>> => {
-    const { template, sources } = compile(db);
+  const execute = async (db: Db, values: P): Promise<QueryResult<R>> => {
+    const { template, sources, announce } = compile(db);
     const parameters = sources.map((s) => {
       if (!(s instanceof Slot)) return s.constant;
       const value = values[s.name];
       if (value === undefined) throw new Error(`prepared query: no value for ${s.name}`);
       return value;
     });
-    return db.executeQuery<R>({ ...template, parameters } as CompiledQuery<R>);
+    if (!announce) return db.executeQuery<R>({ ...template, parameters } as CompiledQuery<R>);
+    announce();
+    try {
+      return await db.executeQuery<R>({ ...template, parameters } as CompiledQuery<R>);
+    } finally {
+      announce();
+    }
   };
   return {
     execute,

@@ -48,6 +48,12 @@ function announce(table: string): void {
   for (const listener of listeners.get(table) ?? []) listener();
 }
 
+/** For queries compiled once and run many times (prepared.ts): what to call around each run. */
+export function writeAnnouncer(node: RootOperationNode): (() => void) | undefined {
+  const table = writtenTable(node);
+  return table ? () => announce(table) : undefined;
+}
+
 export const tableWritesPlugin: KyselyPlugin = {
   transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
     if (listeners.size > 0) {

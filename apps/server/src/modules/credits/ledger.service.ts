@@ -233,7 +233,9 @@ async function settleWith(
       : { back: [], ledger: [] };
   const update = { ...result, settled_at: now };
   if (!(await settleHoldGivingBack(db, ctx.dbKind, hold.user_id, holdKey, update, back, ledger))) {
-    return (await findHoldByKey(db, holdKey))!; // another call settled it first
+    const settled = (await findHoldByKey(db, holdKey))!; // another call settled it first
+    if (settled.status === 'held') throw new Error(`hold ${holdKey} could not be settled`);
+    return settled;
   }
   return { ...hold, ...update };
 }
