@@ -4,7 +4,7 @@
  * Targets (issue 2): at least half the bare route's requests/s, p99 under 20 ms.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -33,9 +33,20 @@ async function waitFor(url: string, init?: RequestInit): Promise<void> {
   throw new Error(`${url} did not answer`);
 }
 
-async function measure(title: string, url: string, headers: Record<string, string>) {
+/** CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 100 Hz ticks
+  } catch {
+    return null;
+  }
+}
+
+async function measure(title: string, url: string, headers: Record<string, string>, server: ChildProcess) {
   // A short warm-up so JIT and caches are in the same state for both targets.
   await autocannon({ url, method: 'POST', headers, connections: CONNECTIONS, duration: 5 });
+  const cpuBefore = cpuMs(server.pid);
   const result = await autocannon({
     url,
     method: 'POST',
@@ -43,12 +54,18 @@ async function measure(title: string, url: string, headers: Record<string, strin
     connections: CONNECTIONS,
     duration: DURATION,
   });
+  const cpuAfter = cpuMs(server.pid);
   const row = {
     target: title,
     'requests/s': Math.round(result.requests.average),
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
     errors: result.errors + result.non2xx,
+    // The server's own CPU per request: steadier than requests/s when other work shares the machine.
+    'server CPU µs/req':
+      cpuBefore === null || cpuAfter === null
+        ? null
+        : Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests.total),
   };
   return row;
 }
@@ -81,17 +98,22 @@ try {
     'x-bundle-id': 'com.voiceworkbench.web',
   };
 
-  const bareRow = await measure('bare Fastify route', `http://127.0.0.1:${barePort}/bare`, {});
+  const bareRow = await measure('bare Fastify route', `http://127.0.0.1:${barePort}/bare`, {}, bare);
   const apiRow = await measure(
     'get_user_info (authenticated, SQLite)',
     `http://127.0.0.1:${apiPort}/v1/user/get_user_info`,
     headers,
+    api,
   );
   console.table([bareRow, apiRow]);
   const ratio = apiRow['requests/s'] / bareRow['requests/s'];
   console.log(
     `get_user_info / bare = ${(ratio * 100).toFixed(1)}% (target ≥ 50%); p99 = ${apiRow['p99 ms']} ms (target < 20 ms)`,
   );
+  if (bareRow['server CPU µs/req'] && apiRow['server CPU µs/req']) {
+    const cpuRatio = bareRow['server CPU µs/req'] / apiRow['server CPU µs/req'];
+    console.log(`server CPU per request, bare / get_user_info = ${(cpuRatio * 100).toFixed(1)}%`);
+  }
 } finally {
   api.kill();
   bare.kill();

@@ -76,6 +76,16 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // One synchronous hook on the hot path: security headers, then the Bearer token.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    // The client sends `Content-Type: application/json` on bodiless calls too; without a body there
+    // is nothing to parse (the parser below would answer undefined), so let Fastify skip reading it.
+    const raw = request.raw.headers;
+    if (
+      raw['content-type']?.startsWith('application/json') &&
+      raw['transfer-encoding'] === undefined &&
+      (raw['content-length'] === undefined || raw['content-length'] === '0')
+    ) {
+      delete raw['content-type'];
+    }
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
     const uid = token ? ctx.accessTokens.verify(token) : null;

@@ -346,6 +346,23 @@ describe('profile and ownership', () => {
     expect((await userInfo(a.secure_tokens.access_token)).body.data.user_info.nickname).toBe('小安');
     expect((await userInfo(b.secure_tokens.access_token)).body.data.user_info.nickname).toBe('用户0042');
   });
+
+  it('shows every write to the user at once, whichever module made it (user_info is cached briefly)', async () => {
+    const { user_info, secure_tokens } = await signIn(server.app, '13900000043');
+    const token = secure_tokens.access_token;
+    const info = async () => (await userInfo(token)).body.data.user_info;
+    // Read once, so the row is in the cache: questionnaire pending.
+    expect((await info()).user_persona_questionnaire_status).toBe(2);
+    // Another module's own UPDATE (as onboarding writes the questionnaire status), read right after.
+    await server.ctx.db
+      .updateTable('users')
+      .set({ questionnaire_status: 1, nickname: '写后即读' })
+      .where('id', '=', user_info.uid)
+      .execute();
+    expect(await info()).toMatchObject({ user_persona_questionnaire_status: 1, nickname: '写后即读' });
+    await call(server.app, 'POST', '/v1/user/update_profile', { token, body: { nickname: '再改' } });
+    expect((await info()).nickname).toBe('再改');
+  });
 });
 
 describe('cancel account', () => {

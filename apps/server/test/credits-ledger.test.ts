@@ -278,4 +278,43 @@ describe('concurrent spends', () => {
     expect(await getBalance(server.ctx, userId)).toEqual({ balance: 0, held: 0 });
     await checkInvariants(userId);
   }, 60_000);
+  it('settles each hold once when captures and releases of it race, with holds running alongside', async () => {
+    const userId = 'u_settle_race';
+    await grantCredits(server.ctx, {
+      userId,
+      source: 'topup',
+      amount: 1000,
+      expiresAt: server.clock.now() + DAY_MS,
+      grantKey: 'settle-race-g',
+      remark: '',
+    });
+    const hold = (i: number) =>
+      holdCredits(server.ctx, {
+        userId,
+        holdKey: `sr-${i}`,
+        amount: 10,
+        tool: 'tts',
+        taskId: `t${i}`,
+        taskName: 't',
+      });
+    for (let i = 0; i < 20; i++) await hold(i);
+    // Every hold gets a partial capture, a full capture and a release at once; new holds run meanwhile.
+    const results = await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => [
+        captureCredits(server.ctx, `sr-${i}`, 4),
+        releaseCredits(server.ctx, `sr-${i}`),
+        captureCredits(server.ctx, `sr-${i}`),
+      ]).flat(),
+      ...Array.from({ length: 20 }, (_, i) => hold(100 + i)),
+    ]);
+    let spent = 0;
+    for (let i = 0; i < 20; i++) {
+      const outcomes = results.slice(i * 3, i * 3 + 3);
+      // All three calls report the one settlement that won.
+      expect(new Set(outcomes.map((h) => `${h.status}:${h.captured}`)).size).toBe(1);
+      spent += outcomes[0].captured!;
+    }
+    expect(await getBalance(server.ctx, userId)).toEqual({ balance: 1000 - spent - 200, held: 200 });
+    await checkInvariants(userId);
+  }, 60_000);
 });

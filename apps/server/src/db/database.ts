@@ -14,6 +14,7 @@ import { seedPlans } from '../modules/credits/plans.ts';
 import { seedProducts } from '../modules/payments/catalogue.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { tableWritesPlugin } from './table-writes.ts';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -36,7 +37,10 @@ export function openDatabase(
     const pool = new pg.Pool({ connectionString: target.url, max: 20 });
     // An idle connection the server closes (restart, admin) must not crash the process.
     pool.on('error', (err) => console.error('PostgreSQL pool connection error:', err.message));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }),
+      plugins: [tableWritesPlugin],
+    });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const sqlite = withStatementCache(new SqliteDatabase(target.file));
@@ -44,7 +48,10 @@ export function openDatabase(
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [tableWritesPlugin],
+  });
   return { db, kind: 'sqlite', close: () => db.destroy() };
 }
 

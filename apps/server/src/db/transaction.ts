@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Db, DbKind } from './database.ts';
 
 /**
@@ -31,6 +31,13 @@ interface Pending {
 const queues = new WeakMap<Db, Pending[]>();
 const draining = new WeakSet<Db>();
 const MAX_BATCH = 256;
+// Compiled once: they run around every transaction of a batch.
+const BEGIN = CompiledQuery.raw('begin immediate');
+const SAVEPOINT = CompiledQuery.raw('savepoint batch_item');
+const RELEASE = CompiledQuery.raw('release batch_item');
+const ROLLBACK_ITEM = CompiledQuery.raw('rollback to batch_item');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
 
 async function drain(db: Db): Promise<void> {
   draining.add(db);
@@ -41,22 +48,22 @@ async function drain(db: Db): Promise<void> {
       await db.connection().execute(async (conn) => {
         const outcomes: Array<() => void> = [];
         try {
-          await sql`begin immediate`.execute(conn);
+          await conn.executeQuery(BEGIN);
           for (const item of batch) {
-            await sql`savepoint batch_item`.execute(conn);
+            await conn.executeQuery(SAVEPOINT);
             try {
               const value = await item.work(conn);
-              await sql`release batch_item`.execute(conn);
+              await conn.executeQuery(RELEASE);
               outcomes.push(() => item.resolve(value));
             } catch (error) {
-              await sql`rollback to batch_item`.execute(conn);
-              await sql`release batch_item`.execute(conn);
+              await conn.executeQuery(ROLLBACK_ITEM);
+              await conn.executeQuery(RELEASE);
               outcomes.push(() => item.reject(error));
             }
           }
-          await sql`commit`.execute(conn);
+          await conn.executeQuery(COMMIT);
         } catch (error) {
-          await sql`rollback`.execute(conn).catch(() => {});
+          await conn.executeQuery(ROLLBACK).catch(() => {});
           for (const item of batch) item.reject(error);
           return;
         }

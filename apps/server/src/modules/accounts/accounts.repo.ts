@@ -1,5 +1,7 @@
 import type { Db } from '../../db/database.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { NewUser, RefreshToken, User, UserUpdate } from '../../db/schema.ts';
+import { onTableWrite } from '../../db/table-writes.ts';
 
 /** The account an identifier names: phones and e-mails live in their own unique columns. */
 export type AccountKey = { column: 'phone' | 'email'; value: string };
@@ -8,13 +10,46 @@ export async function findUserByAccount(db: Db, account: AccountKey): Promise<Us
   return db.selectFrom('users').selectAll().where(account.column, '=', account.value).executeTakeFirst();
 }
 
+const selectUserById = preparedQuery((db, v: { id: string }) =>
+  db.selectFrom('users').selectAll().where('id', '=', v.id).where('cancelled_at', 'is', null),
+);
+
 export async function findUserById(db: Db, id: string): Promise<User | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', id)
-    .where('cancelled_at', 'is', null)
-    .executeTakeFirst();
+  return selectUserById.first(db, { id });
+}
+
+/**
+ * Recently read user rows, for reads that may be a moment old: get_user_info, which the client
+ * calls on every page. Any write to the users table in this process (through Kysely's builder,
+ * see table-writes.ts) empties it, before and after the statement; a write by another process,
+ * or one in a transaction not yet committed, shows here after at most USER_CACHE_TTL_MS. Never
+ * use it where the row decides a change (passwords, binding, cancellation): use findUserById.
+ */
+const USER_CACHE_TTL_MS = 1000;
+const USER_CACHE_SIZE = 10_000;
+const userCaches = new WeakMap<Db, Map<string, { user: User; until: number; generation: number }>>();
+/** Counts writes to users; a row read while one ran is not kept. */
+let userGeneration = 0;
+onTableWrite('users', () => {
+  userGeneration++;
+});
+
+export async function findUserByIdCached(db: Db, id: string): Promise<User | undefined> {
+  let cache = userCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    userCaches.set(db, cache);
+  }
+  const now = Date.now();
+  const hit = cache.get(id);
+  if (hit && hit.until > now && hit.generation === userGeneration) return hit.user;
+  const generation = userGeneration;
+  const user = await findUserById(db, id);
+  if (user && generation === userGeneration) {
+    if (cache.size >= USER_CACHE_SIZE) cache.clear();
+    cache.set(id, { user, until: now + USER_CACHE_TTL_MS, generation });
+  }
+  return user;
 }
 
 export async function insertUser(db: Db, user: NewUser): Promise<void> {

@@ -8,6 +8,7 @@ import { toAccountKey } from './account-key.ts';
 import {
   findUserByAccount,
   findUserById,
+  findUserByIdCached,
   insertUser,
   revokeRefreshTokensOfUser,
   updateUser,
@@ -36,6 +37,13 @@ export function toUserInfo(user: User, avatarUrl = ''): UserInfo {
 
 export async function getUser(ctx: AppContext, userId: string): Promise<User> {
   const user = await findUserById(ctx.db, userId);
+  if (!user) throw AppError.unauthorized();
+  return user;
+}
+
+/** The user for display (get_user_info): may be up to a second old, see findUserByIdCached. */
+export async function getUserForDisplay(ctx: AppContext, userId: string): Promise<User> {
+  const user = await findUserByIdCached(ctx.db, userId);
   if (!user) throw AppError.unauthorized();
   return user;
 }

@@ -1,20 +1,23 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db, DbKind } from '../../db/database.ts';
-import type { CreditAccount, CreditHold, CreditLot } from '../../db/schema.ts';
-
-// Spend order: earliest expiry first, then gift-like → membership → top-up, then oldest.
-const SOURCE_RANK = sql<number>`case source when 'membership' then 1 when 'topup' then 2 else 0 end`;
+import { preparedQuery } from '../../db/prepared.ts';
+import type { CreditAccount, CreditHold, CreditLedgerTable, CreditLot } from '../../db/schema.ts';
 
 export async function findAccount(db: Db, userId: string): Promise<CreditAccount | undefined> {
   return db.selectFrom('credit_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
+const selectAccount = preparedQuery((db, v: { userId: string }) =>
+  db.selectFrom('credit_accounts').selectAll().where('user_id', '=', v.userId),
+);
+const selectAccountForUpdate = preparedQuery((db, v: { userId: string }) =>
+  db.selectFrom('credit_accounts').selectAll().where('user_id', '=', v.userId).forUpdate(),
+);
+
 /** Locks the user's account row (PostgreSQL) for the transaction, creating a free-plan row the first time. */
 export async function lockAccount(tx: Db, kind: DbKind, userId: string, now: number): Promise<CreditAccount> {
-  const select = () => {
-    const query = tx.selectFrom('credit_accounts').selectAll().where('user_id', '=', userId);
-    return (kind === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
-  };
+  // On SQLite the transaction holds the write lock already (BEGIN IMMEDIATE): a plain read.
+  const select = () => (kind === 'postgres' ? selectAccountForUpdate : selectAccount).first(tx, { userId });
   const existing = await select();
   if (existing) return existing;
   await tx
@@ -41,18 +44,29 @@ export async function updateAccount(tx: Db, userId: string, update: Partial<Cred
   await tx.updateTable('credit_accounts').set(update).where('user_id', '=', userId).execute();
 }
 
-/** Every lot of the user with credits left, in spend order (the catch-up splits off the expired ones). */
+const selectLotsWithCredits = preparedQuery((db, v: { userId: string }) =>
+  db.selectFrom('credit_lots').selectAll().where('user_id', '=', v.userId).where('remaining', '>', 0),
+);
+
+const sourceRank = (source: CreditLot['source']) =>
+  source === 'membership' ? 1 : source === 'topup' ? 2 : 0;
+
+/** Spend order: earliest expiry first, then gift-like → membership → top-up, then oldest. */
+export function bySpendOrder(a: CreditLot, b: CreditLot): number {
+  return (
+    a.expires_at - b.expires_at ||
+    sourceRank(a.source) - sourceRank(b.source) ||
+    a.created_at - b.created_at ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
+/**
+ * Every lot of the user with credits left, in spend order (the catch-up splits off the expired ones).
+ * Sorted here: a user has a handful of such lots, and SQLite's sorter costs more than the lookup.
+ */
 export async function findLotsWithCredits(tx: Db, userId: string): Promise<CreditLot[]> {
-  return tx
-    .selectFrom('credit_lots')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('remaining', '>', 0)
-    .orderBy('expires_at')
-    .orderBy(SOURCE_RANK)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return (await selectLotsWithCredits.rows(tx, { userId })).sort(bySpendOrder);
 }
 
 export async function findLotByGrantKey(tx: Db, grantKey: string): Promise<CreditLot | undefined> {
@@ -63,77 +77,164 @@ export async function insertLot(tx: Db, lot: CreditLot): Promise<void> {
   await tx.insertInto('credit_lots').values(lot).execute();
 }
 
+const updateLotRemaining = preparedQuery((db, v: { lotId: string; delta: number; floor: number }) =>
+  db
+    .updateTable('credit_lots')
+    .set((eb) => ({ remaining: eb('remaining', '+', v.delta) }))
+    .where('id', '=', v.lotId)
+    .where('remaining', '>=', v.floor),
+);
+
 /** Adds `delta` to a lot's remaining credits; refuses (false) to take it below zero. */
 export async function changeLotRemaining(tx: Db, lotId: string, delta: number): Promise<boolean> {
-  const result = await tx
-    .updateTable('credit_lots')
-    .set((eb) => ({ remaining: eb('remaining', '+', delta) }))
-    .where('id', '=', lotId)
-    .where('remaining', '>=', -delta)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await updateLotRemaining.execute(tx, { lotId, delta, floor: -delta });
+  return Number(result.numAffectedRows) === 1;
 }
 
-export async function insertLedger(
-  tx: Db,
-  rows: Array<{
-    id: string;
-    user_id: string;
-    lot_id: string;
-    kind: 'grant' | 'hold' | 'release' | 'expire';
-    delta: number;
-    hold_id: string | null;
-    created_at: number;
-    api_key_id?: string | null;
-  }>,
-): Promise<void> {
-  if (rows.length) await tx.insertInto('credit_ledger').values(rows).execute();
+type LedgerRow = Insertable<CreditLedgerTable>;
+const LEDGER_COLUMNS = [
+  'id',
+  'user_id',
+  'lot_id',
+  'kind',
+  'delta',
+  'hold_id',
+  'created_at',
+  'api_key_id',
+] as const;
+const HOLD_LOT_COLUMNS = ['hold_id', 'lot_id', 'amount', 'seq'] as const;
+
+/**
+ * Multi-row inserts prepared per row count (a hold draws one or a few lots); `columns` lists every
+ * column so each row binds the same placeholders.
+ */
+function preparedInsert<T extends 'credit_ledger' | 'credit_hold_lots'>(
+  table: T,
+  columns: readonly string[],
+) {
+  const byCount = new Map<number, ReturnType<typeof preparedQuery<Record<string, unknown>, unknown>>>();
+  return (tx: Db, rows: ReadonlyArray<Record<string, unknown>>) => {
+    let query = byCount.get(rows.length);
+    if (!query) {
+      const count = rows.length;
+      query = preparedQuery((db, v: Record<string, unknown>) =>
+        db
+          .insertInto(table)
+          .values(
+            Array.from({ length: count }, (_, i) =>
+              Object.fromEntries(columns.map((c) => [c, v[`${c}_${i}`]])),
+            ) as never,
+          ),
+      );
+      byCount.set(count, query);
+    }
+    const values: Record<string, unknown> = {};
+    rows.forEach((row, i) => {
+      for (const c of columns) values[`${c}_${i}`] = row[c];
+    });
+    return query.execute(tx, values);
+  };
 }
+const insertLedgerRows = preparedInsert('credit_ledger', LEDGER_COLUMNS);
+const insertHoldLotRows = preparedInsert('credit_hold_lots', HOLD_LOT_COLUMNS);
+
+export async function insertLedger(tx: Db, rows: LedgerRow[]): Promise<void> {
+  if (rows.length) await insertLedgerRows(tx, rows as unknown as Array<Record<string, unknown>>);
+}
+
+const selectHoldByKey = preparedQuery((db, v: { holdKey: string }) =>
+  db.selectFrom('credit_holds').selectAll().where('hold_key', '=', v.holdKey),
+);
 
 export async function findHoldByKey(tx: Db, holdKey: string): Promise<CreditHold | undefined> {
-  return tx.selectFrom('credit_holds').selectAll().where('hold_key', '=', holdKey).executeTakeFirst();
+  return selectHoldByKey.first(tx, { holdKey });
 }
 
-export async function insertHold(tx: Db, hold: CreditHold): Promise<void> {
-  await tx.insertInto('credit_holds').values(hold).execute();
+const insertHoldIfNew = preparedQuery((db, v: CreditHold) =>
+  db
+    .insertInto('credit_holds')
+    .values({
+      id: v.id,
+      user_id: v.user_id,
+      hold_key: v.hold_key,
+      tool: v.tool,
+      task_id: v.task_id,
+      task_name: v.task_name,
+      amount: v.amount,
+      captured: v.captured,
+      status: v.status,
+      created_at: v.created_at,
+      settled_at: v.settled_at,
+      api_key_id: v.api_key_id,
+    })
+    .onConflict((oc) => oc.column('hold_key').doNothing()),
+);
+
+/** Inserts a hold unless one with its key exists (false): the key check and the insert in one statement. */
+export async function insertHold(tx: Db, hold: CreditHold): Promise<boolean> {
+  const result = await insertHoldIfNew.execute(tx, hold);
+  return Number(result.numAffectedRows) === 1;
 }
 
-/** Settles an open hold by its key; undefined when it was settled already (compare-and-set). */
+/** A hold with the lots it drew, last drawn first (what a settlement gives back first). */
+export interface HoldWithLots {
+  hold: CreditHold;
+  lots: Array<{ lot_id: string; amount: number; seq: number; expires_at: number }>;
+}
+
+const selectHoldLots = preparedQuery((db, v: { holdId: string }) =>
+  db
+    .selectFrom('credit_hold_lots as hl')
+    .select(['hl.lot_id', 'hl.amount', 'hl.seq'])
+    // A subquery rather than a join: it keeps SQLite from scanning every lot to find the few drawn.
+    .select((eb) =>
+      eb
+        .selectFrom('credit_lots as l')
+        .select('l.expires_at')
+        .whereRef('l.id', '=', 'hl.lot_id')
+        .as('expires_at'),
+    )
+    .where('hl.hold_id', '=', v.holdId),
+);
+
+/**
+ * The lots a hold drew, last drawn first. What a hold drew and when those lots expire never change
+ * after the hold is written.
+ */
+export async function findHoldLots(tx: Db, holdId: string): Promise<HoldWithLots['lots']> {
+  const rows = await selectHoldLots.rows(tx, { holdId });
+  return rows.map((r) => ({ ...r, expires_at: Number(r.expires_at) })).sort((a, b) => b.seq - a.seq);
+}
+
+const settleHeld = preparedQuery(
+  (db, v: { holdKey: string; status: 'captured' | 'released'; captured: number; settledAt: number }) =>
+    db
+      .updateTable('credit_holds')
+      .set({ status: v.status, captured: v.captured, settled_at: v.settledAt })
+      .where('hold_key', '=', v.holdKey)
+      .where('status', '=', 'held'),
+);
+
+/** Settles an open hold by its key; false when it was settled already (compare-and-set). */
 export async function settleHold(
   tx: Db,
   holdKey: string,
   update: { status: 'captured' | 'released'; captured: number; settled_at: number },
-): Promise<CreditHold | undefined> {
-  return tx
-    .updateTable('credit_holds')
-    .set(update)
-    .where('hold_key', '=', holdKey)
-    .where('status', '=', 'held')
-    .returningAll()
-    .executeTakeFirst();
+): Promise<boolean> {
+  const result = await settleHeld.execute(tx, {
+    holdKey,
+    status: update.status,
+    captured: update.captured,
+    settledAt: update.settled_at,
+  });
+  return Number(result.numAffectedRows) === 1;
 }
 
 export async function insertHoldLots(
   tx: Db,
   rows: Array<{ hold_id: string; lot_id: string; amount: number; seq: number }>,
 ): Promise<void> {
-  if (rows.length) await tx.insertInto('credit_hold_lots').values(rows).execute();
-}
-
-export async function findHoldLots(tx: Db, holdId: string) {
-  return tx
-    .selectFrom('credit_hold_lots')
-    .innerJoin('credit_lots', 'credit_lots.id', 'credit_hold_lots.lot_id')
-    .select([
-      'credit_hold_lots.lot_id',
-      'credit_hold_lots.amount',
-      'credit_hold_lots.seq',
-      'credit_lots.expires_at',
-      'credit_lots.source',
-    ])
-    .where('credit_hold_lots.hold_id', '=', holdId)
-    .orderBy('credit_hold_lots.seq', 'desc')
-    .execute();
+  if (rows.length) await insertHoldLotRows(tx, rows);
 }
 
 export async function sumLedger(db: Db, userId: string): Promise<number> {
@@ -180,4 +281,245 @@ export async function findUsersWithDueWork(db: Db, now: number): Promise<string[
     .execute();
   const paid = await db.selectFrom('credit_accounts').select('user_id').where('level', '>', 100).execute();
   return [...new Set([...withDueLots, ...paid].map((r) => r.user_id))];
+}
+
+// Writes of a hold and of a settlement ------------------------------------------------------------
+// SQLite runs them as a few prepared statements inside its (group-committed) transaction; on
+// PostgreSQL every statement is a network round trip, so each step is one statement there.
+
+export interface Draw {
+  lot_id: string;
+  amount: number;
+  seq: number;
+}
+
+/** The ledger rows as parallel arrays, for PostgreSQL's unnest(). */
+function ledgerArrays(rows: LedgerRow[]) {
+  return {
+    ids: rows.map((r) => r.id),
+    users: rows.map((r) => r.user_id),
+    lots: rows.map((r) => r.lot_id),
+    kinds: rows.map((r) => r.kind),
+    deltas: rows.map((r) => r.delta),
+    holds: rows.map((r) => r.hold_id ?? null),
+    times: rows.map((r) => r.created_at),
+    keys: rows.map((r) => r.api_key_id ?? null),
+  };
+}
+type LedgerArrays = ReturnType<typeof ledgerArrays>;
+const LEDGER_FROM_ARRAYS = (v: LedgerArrays) => sql`
+  select * from unnest(${v.ids}::text[], ${v.users}::text[], ${v.lots}::text[], ${v.kinds}::text[],
+    ${v.deltas}::integer[], ${v.holds}::text[], ${v.times}::bigint[], ${v.keys}::text[])
+    as r(id, user_id, lot_id, kind, delta, hold_id, created_at, api_key_id)`;
+
+const insertHoldDrawingPg = preparedQuery(
+  (_db, v: CreditHold & LedgerArrays & { drawLots: string[]; drawAmounts: number[]; drawSeqs: number[] }) =>
+    sql<{ inserted: number; drawn: number }>`
+      with h as (
+        insert into credit_holds (id, user_id, hold_key, tool, task_id, task_name, amount, captured,
+          status, created_at, settled_at, api_key_id)
+        values (${v.id}, ${v.user_id}, ${v.hold_key}, ${v.tool}, ${v.task_id}, ${v.task_name},
+          ${v.amount}, ${v.captured}, ${v.status}, ${v.created_at}, ${v.settled_at}, ${v.api_key_id})
+        on conflict (hold_key) do nothing
+        returning id
+      ),
+      d as (
+        select * from unnest(${v.drawLots}::text[], ${v.drawAmounts}::integer[], ${v.drawSeqs}::integer[])
+          as d(lot_id, amount, seq)
+      ),
+      u as (
+        update credit_lots set remaining = credit_lots.remaining - d.amount
+        from d where credit_lots.id = d.lot_id and credit_lots.remaining >= d.amount
+          and exists (select 1 from h)
+        returning credit_lots.id
+      ),
+      hl as (
+        insert into credit_hold_lots (hold_id, lot_id, amount, seq)
+        select h.id, d.lot_id, d.amount, d.seq from h, d
+      ),
+      led as (
+        insert into credit_ledger (id, user_id, lot_id, kind, delta, hold_id, created_at, api_key_id)
+        select * from (${LEDGER_FROM_ARRAYS(v)}) r where exists (select 1 from h)
+      )
+      select (select count(*) from h)::integer as inserted, (select count(*) from u)::integer as drawn`,
+);
+
+/**
+ * Writes a new hold, draws its credits from the lots and records the ledger rows. False, with
+ * nothing written, when a hold with its key exists already.
+ */
+export async function insertHoldDrawing(
+  tx: Db,
+  kind: DbKind,
+  hold: CreditHold,
+  draws: Draw[],
+  ledger: LedgerRow[],
+): Promise<boolean> {
+  if (kind === 'postgres') {
+    const [row] = await insertHoldDrawingPg.rows(tx, {
+      ...hold,
+      ...ledgerArrays(ledger),
+      drawLots: draws.map((d) => d.lot_id),
+      drawAmounts: draws.map((d) => d.amount),
+      drawSeqs: draws.map((d) => d.seq),
+    });
+    if (row.inserted === 0) return false;
+    if (row.drawn !== draws.length) throw new Error(`hold ${hold.id}: a lot changed under a lock`);
+    return true;
+  }
+  if (!(await insertHold(tx, hold))) return false;
+  for (const d of draws) {
+    if (!(await changeLotRemaining(tx, d.lot_id, -d.amount)))
+      throw new Error(`lot ${d.lot_id} changed under a lock`);
+  }
+  await insertHoldLots(
+    tx,
+    draws.map((d) => ({ hold_id: hold.id, ...d })),
+  );
+  await insertLedger(tx, ledger);
+  return true;
+}
+
+const selectHoldWithLotsPg = preparedQuery((db, v: { holdKey: string }) =>
+  db
+    .selectFrom('credit_holds as h')
+    .leftJoin('credit_hold_lots as hl', 'hl.hold_id', 'h.id')
+    .leftJoin('credit_lots as l', 'l.id', 'hl.lot_id')
+    .select([
+      'h.id',
+      'h.user_id',
+      'h.hold_key',
+      'h.tool',
+      'h.task_id',
+      'h.task_name',
+      'h.amount',
+      'h.captured',
+      'h.status',
+      'h.created_at',
+      'h.settled_at',
+      'h.api_key_id',
+      'hl.lot_id',
+      'hl.amount as lot_amount',
+      'hl.seq',
+      'l.expires_at as lot_expires_at',
+    ])
+    .where('h.hold_key', '=', v.holdKey),
+);
+
+/**
+ * A hold to settle, by key. PostgreSQL: with the lots it drew in the same round trip (they never
+ * change after the hold is written). SQLite: the drawn lots are read only when credits go back
+ * (`lots` undefined).
+ */
+export async function findHoldToSettle(
+  tx: Db,
+  kind: DbKind,
+  holdKey: string,
+): Promise<{ hold: CreditHold; lots?: HoldWithLots['lots'] } | undefined> {
+  if (kind !== 'postgres') {
+    const hold = await findHoldByKey(tx, holdKey);
+    return hold && { hold };
+  }
+  const rows = await selectHoldWithLotsPg.rows(tx, { holdKey });
+  if (rows.length === 0) return undefined;
+  const r = rows[0];
+  const hold: CreditHold = {
+    id: r.id,
+    user_id: r.user_id,
+    hold_key: r.hold_key,
+    tool: r.tool,
+    task_id: r.task_id,
+    task_name: r.task_name,
+    amount: r.amount,
+    captured: r.captured,
+    status: r.status,
+    created_at: r.created_at,
+    settled_at: r.settled_at,
+    api_key_id: r.api_key_id,
+  };
+  const lots = rows
+    .filter((row) => row.lot_id !== null)
+    .map((row) => ({
+      lot_id: row.lot_id!,
+      amount: row.lot_amount!,
+      seq: row.seq!,
+      expires_at: Number(row.lot_expires_at),
+    }))
+    .sort((a, b) => b.seq - a.seq);
+  return { hold, lots };
+}
+
+const settleGivingBackPg = preparedQuery(
+  (
+    _db,
+    v: LedgerArrays & {
+      userId: string;
+      holdKey: string;
+      status: 'captured' | 'released';
+      captured: number;
+      settledAt: number;
+      backLots: string[];
+      backAmounts: number[];
+    },
+  ) =>
+    sql<{ settled: number }>`
+      with a as (
+        select 1 from credit_accounts where user_id = ${v.userId} for update
+      ),
+      s as (
+        update credit_holds set status = ${v.status}, captured = ${v.captured}, settled_at = ${v.settledAt}
+        where hold_key = ${v.holdKey} and status = 'held' and exists (select 1 from a)
+        returning id
+      ),
+      d as (
+        select * from unnest(${v.backLots}::text[], ${v.backAmounts}::integer[]) as d(lot_id, amount)
+      ),
+      u as (
+        update credit_lots set remaining = credit_lots.remaining + d.amount
+        from d where credit_lots.id = d.lot_id and exists (select 1 from s)
+        returning credit_lots.id
+      ),
+      led as (
+        insert into credit_ledger (id, user_id, lot_id, kind, delta, hold_id, created_at, api_key_id)
+        select * from (${LEDGER_FROM_ARRAYS(v)}) r where exists (select 1 from s)
+      )
+      select (select count(*) from s)::integer as settled`,
+);
+
+/**
+ * Settles an open hold (compare-and-set on its status), gives credits back to the lots in `back`
+ * and records the ledger rows. False, with nothing written, when the hold was settled already.
+ * On PostgreSQL this is one statement, atomic by itself (no transaction needed): it first locks
+ * the owner's account row, like every credit transaction of the user, then settles and gives
+ * back. SQLite: call it inside a transaction.
+ */
+export async function settleHoldGivingBack(
+  tx: Db,
+  kind: DbKind,
+  userId: string,
+  holdKey: string,
+  update: { status: 'captured' | 'released'; captured: number; settled_at: number },
+  back: Array<{ lot_id: string; amount: number }>,
+  ledger: LedgerRow[],
+): Promise<boolean> {
+  if (kind === 'postgres') {
+    const [row] = await settleGivingBackPg.rows(tx, {
+      ...ledgerArrays(ledger),
+      userId,
+      holdKey,
+      status: update.status,
+      captured: update.captured,
+      settledAt: update.settled_at,
+      backLots: back.map((b) => b.lot_id),
+      backAmounts: back.map((b) => b.amount),
+    });
+    // Lots are never deleted, so every credit given back found its lot.
+    return row.settled === 1;
+  }
+  if (!(await settleHold(tx, holdKey, update))) return false;
+  for (const b of back) {
+    if (!(await changeLotRemaining(tx, b.lot_id, b.amount))) throw new Error(`lot ${b.lot_id} is missing`);
+  }
+  await insertLedger(tx, ledger);
+  return true;
 }

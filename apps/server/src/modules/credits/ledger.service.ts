@@ -4,19 +4,21 @@ import type { Db } from '../../db/database.ts';
 import type { CreditAccount, CreditHold, CreditLot } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
-import { newId } from '../../ids.ts';
+import { newId, newOrderedId } from '../../ids.ts';
 import {
   changeLotRemaining,
+  type Draw,
   findHoldByKey,
   findHoldLots,
+  findHoldToSettle,
   findLotByGrantKey,
   findLotsWithCredits,
-  insertHold,
-  insertHoldLots,
+  type HoldWithLots,
+  insertHoldDrawing,
   insertLedger,
   insertLot,
   lockAccount,
-  settleHold,
+  settleHoldGivingBack,
   sumHeld,
   sumLedger,
   sumSpentByApiKey,
@@ -58,19 +60,6 @@ export async function withCreditAccount<T>(
   });
 }
 
-/** The account lock without the catch-up: settling a hold changes only what the hold drew. */
-async function withLockedAccount<T>(
-  ctx: Ctx,
-  userId: string,
-  work: (tx: Db, now: number) => Promise<T>,
-): Promise<T> {
-  return inTransaction(ctx.db, ctx.dbKind, async (tx) => {
-    const now = ctx.clock.now();
-    await lockAccount(tx, ctx.dbKind, userId, now);
-    return work(tx, now);
-  });
-}
-
 function ledgerRow(
   userId: string,
   lotId: string,
@@ -81,7 +70,7 @@ function ledgerRow(
   apiKeyId: string | null = null,
 ) {
   return {
-    id: newId('led'),
+    id: newOrderedId('led'),
     user_id: userId,
     lot_id: lotId,
     kind,
@@ -156,21 +145,29 @@ export interface HoldInput {
 export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHold> {
   if (!Number.isInteger(input.amount) || input.amount <= 0) throw AppError.named('err_invalid_param');
   return withCreditAccount(ctx, input.userId, async ({ tx, now, spendable: lots }) => {
-    const existing = await findHoldByKey(tx, input.holdKey);
-    if (existing) {
-      if (existing.user_id !== input.userId) throw AppError.named('err_invalid_param');
+    // The same key again returns the first hold (checked where the key decides the outcome, so
+    // the usual path costs no extra read: the insert itself skips a known key).
+    const existingHold = async () => {
+      const existing = await findHoldByKey(tx, input.holdKey);
+      if (existing && existing.user_id !== input.userId) throw AppError.named('err_invalid_param');
       return existing;
-    }
+    };
     if (lots.reduce((sum, lot) => sum + lot.remaining, 0) < input.amount) {
+      const existing = await existingHold();
+      if (existing) return existing;
       throw AppError.code(ErrorCode.InsufficientBalance);
     }
     // Under the account lock, so concurrent calls on one key cannot together pass its limit.
     if (input.apiKey?.creditLimit != null) {
       const spent = await sumSpentByApiKey(tx, input.apiKey.id);
-      if (spent + input.amount > input.apiKey.creditLimit) throw AppError.named('err_apikey_credit_limit');
+      if (spent + input.amount > input.apiKey.creditLimit) {
+        const existing = await existingHold();
+        if (existing) return existing;
+        throw AppError.named('err_apikey_credit_limit');
+      }
     }
     const hold: CreditHold = {
-      id: newId('hold'),
+      id: newOrderedId('hold'),
       user_id: input.userId,
       hold_key: input.holdKey,
       tool: input.tool,
@@ -183,45 +180,43 @@ export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHol
       settled_at: null,
       api_key_id: input.apiKey?.id ?? null,
     };
-    await insertHold(tx, hold);
-    const drawn: Array<{ hold_id: string; lot_id: string; amount: number; seq: number }> = [];
+    const draws: Draw[] = [];
     let need = input.amount;
     for (const lot of lots) {
       if (need === 0) break;
       const take = Math.min(lot.remaining, need);
-      if (!(await changeLotRemaining(tx, lot.id, -take)))
-        throw new Error(`lot ${lot.id} changed under a lock`);
-      drawn.push({ hold_id: hold.id, lot_id: lot.id, amount: take, seq: drawn.length });
+      draws.push({ lot_id: lot.id, amount: take, seq: draws.length });
       need -= take;
     }
-    await insertHoldLots(tx, drawn);
-    await insertLedger(
-      tx,
-      drawn.map((d) => ledgerRow(input.userId, d.lot_id, 'hold', -d.amount, hold.id, now, hold.api_key_id)),
+    const ledger = draws.map((d) =>
+      ledgerRow(input.userId, d.lot_id, 'hold', -d.amount, hold.id, now, hold.api_key_id),
     );
+    if (!(await insertHoldDrawing(tx, ctx.dbKind, hold, draws, ledger))) return (await existingHold())!;
     return hold;
   });
 }
 
 /**
- * Gives `amount` of a hold back to the lots it came from, last drawn first. Credits returned to a
- * lot that expired meanwhile are written off at once: expiry never took them while they were held.
+ * What giving `amount` of a hold back means: credits go back to the lots they came from, last
+ * drawn first. Credits returned to a lot that expired meanwhile are written off at once (expiry
+ * never took them while they were held): the ledger records both, that lot's credits stay as they are.
  */
-async function giveBack(tx: Db, hold: CreditHold, amount: number, now: number): Promise<void> {
+function giveBack(hold: CreditHold, lots: HoldWithLots['lots'], amount: number, now: number) {
   let left = amount;
-  const rows = [];
-  for (const drawn of await findHoldLots(tx, hold.id)) {
+  const back: Array<{ lot_id: string; amount: number }> = [];
+  const ledger = [];
+  for (const drawn of lots) {
     if (left === 0) break;
-    const back = Math.min(drawn.amount, left);
-    left -= back;
-    await changeLotRemaining(tx, drawn.lot_id, back);
-    rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'release', back, hold.id, now, hold.api_key_id));
+    const amount = Math.min(drawn.amount, left);
+    left -= amount;
+    ledger.push(ledgerRow(hold.user_id, drawn.lot_id, 'release', amount, hold.id, now, hold.api_key_id));
     if (drawn.expires_at <= now) {
-      await changeLotRemaining(tx, drawn.lot_id, -back);
-      rows.push(ledgerRow(hold.user_id, drawn.lot_id, 'expire', -back, hold.id, now, hold.api_key_id));
+      ledger.push(ledgerRow(hold.user_id, drawn.lot_id, 'expire', -amount, hold.id, now, hold.api_key_id));
+    } else {
+      back.push({ lot_id: drawn.lot_id, amount });
     }
   }
-  await insertLedger(tx, rows);
+  return { back, ledger };
 }
 
 async function settle(
@@ -229,17 +224,37 @@ async function settle(
   holdKey: string,
   outcome: (hold: CreditHold) => { status: 'captured' | 'released'; captured: number },
 ): Promise<CreditHold> {
-  const hold = await findHoldByKey(ctx.db, holdKey);
-  if (!hold) throw AppError.named('err_not_found');
+  // PostgreSQL settles in one atomic statement (see settleHoldGivingBack), after a plain read: a
+  // transaction would only add round trips. SQLite: one (group-committed) transaction.
+  if (ctx.dbKind === 'postgres') return settleWith(ctx, ctx.db, holdKey, outcome);
+  return inTransaction(ctx.db, ctx.dbKind, (tx) => settleWith(ctx, tx, holdKey, outcome));
+}
+
+async function settleWith(
+  ctx: Ctx,
+  db: Db,
+  holdKey: string,
+  outcome: (hold: CreditHold) => { status: 'captured' | 'released'; captured: number },
+): Promise<CreditHold> {
+  const found = await findHoldToSettle(db, ctx.dbKind, holdKey);
+  if (!found) throw AppError.named('err_not_found');
+  const { hold } = found;
   if (hold.status !== 'held') return hold; // settled before: idempotent
   const result = outcome(hold);
-  return withLockedAccount(ctx, hold.user_id, async (tx, now) => {
-    const settled = await settleHold(tx, holdKey, { ...result, settled_at: now });
-    if (!settled) return (await findHoldByKey(tx, holdKey))!; // another call settled it first
-    if (settled.captured! < settled.amount)
-      await giveBack(tx, settled, settled.amount - settled.captured!, now);
+  const now = ctx.clock.now();
+  // What goes back depends only on the hold and what it drew, which never change; the settlement
+  // below is a compare-and-set on the hold's status, so a concurrent settlement wins or loses whole.
+  const { back, ledger } =
+    result.captured < hold.amount
+      ? giveBack(hold, found.lots ?? (await findHoldLots(db, hold.id)), hold.amount - result.captured, now)
+      : { back: [], ledger: [] };
+  const update = { ...result, settled_at: now };
+  if (!(await settleHoldGivingBack(db, ctx.dbKind, hold.user_id, holdKey, update, back, ledger))) {
+    const settled = (await findHoldByKey(db, holdKey))!; // another call settled it first
+    if (settled.status === 'held') throw new Error(`hold ${holdKey} could not be settled`);
     return settled;
-  });
+  }
+  return { ...hold, ...update };
 }
 
 /** Spends `amount` (≤ the hold) of a hold on success and gives the rest back. Idempotent. */

@@ -4,14 +4,20 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { registerCall } from '../../http/calls.ts';
-import { bindAccount, changePassword, getUser, updateNickname } from '../accounts/accounts.service.ts';
+import {
+  bindAccount,
+  changePassword,
+  getUser,
+  getUserForDisplay,
+  updateNickname,
+} from '../accounts/accounts.service.ts';
 import { AVATAR_MAX_BYTES, replaceAvatar, userInfoOf } from './users.service.ts';
 
 export async function registerUserRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
 
   registerCall(app, accountsCalls.getUserInfo, async ({ user }) => ({
-    user_info: await userInfoOf(ctx, await getUser(ctx, user.uid)),
+    user_info: await userInfoOf(ctx, await getUserForDisplay(ctx, user.uid)),
   }));
 
   registerCall(app, accountsCalls.updateProfile, async ({ body, user }) => ({

@@ -1,0 +1,76 @@
+import type {
+  KyselyPlugin,
+  OperationNode,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryId,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
+
+/**
+ * Tells in-process caches that a table was written: every INSERT, UPDATE and DELETE built with
+ * Kysely's query builder on a database from openDatabase, whichever module runs it. Listeners
+ * hear it before the statement runs and again once it has. Raw `sql` statements are not seen:
+ * a cached table must be written through the builder.
+ */
+const listeners = new Map<string, Array<() => void>>();
+/** Writes to a watched table that are running, to be announced again when they finish. */
+const running = new WeakMap<QueryId, string>();
+
+export function onTableWrite(table: string, listener: () => void): void {
+  listeners.set(table, [...(listeners.get(table) ?? []), listener]);
+}
+
+function tableName(node: OperationNode | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.kind === 'TableNode')
+    return (node as unknown as { table: { identifier: { name: string } } }).table.identifier.name;
+  if (node.kind === 'AliasNode') return tableName((node as unknown as { node: OperationNode }).node);
+  return undefined;
+}
+
+function writtenTable(node: RootOperationNode): string | undefined {
+  switch (node.kind) {
+    case 'InsertQueryNode':
+      return tableName(node.into);
+    case 'UpdateQueryNode':
+      return tableName(node.table);
+    case 'DeleteQueryNode':
+      return tableName(node.from.froms[0]);
+    default:
+      return undefined;
+  }
+}
+
+function announce(table: string): void {
+  for (const listener of listeners.get(table) ?? []) listener();
+}
+
+/** For queries compiled once and run many times (prepared.ts): what to call around each run. */
+export function writeAnnouncer(node: RootOperationNode): (() => void) | undefined {
+  const table = writtenTable(node);
+  return table ? () => announce(table) : undefined;
+}
+
+export const tableWritesPlugin: KyselyPlugin = {
+  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+    if (listeners.size > 0) {
+      const table = writtenTable(node);
+      if (table && listeners.has(table)) {
+        running.set(queryId, table);
+        announce(table);
+      }
+    }
+    return node;
+  },
+  transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const table = running.get(queryId);
+    if (table) {
+      running.delete(queryId);
+      announce(table);
+    }
+    return Promise.resolve(result);
+  },
+};
