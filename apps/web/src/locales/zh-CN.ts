@@ -55,7 +55,6 @@ export const zhCN = {
     paymentTitleCredit: '购买积分',
     redeemTitle: '兑换会员',
     balanceTitle: '积分明细',
-    gotIt: '知道了',
     creditPromptBefore: '您的积分不足，请前往',
     creditPromptTopUp: '充值积分',
     creditPromptUpgrade: '升级套餐',

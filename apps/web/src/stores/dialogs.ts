@@ -10,10 +10,7 @@ export type PaymentOpenMode =
   | { mode: 'level_300' }
   | { mode: 'credit' };
 
-/**
- * Open actions for dialogs that later issues build (payment, redeem, balance detail). The shell
- * mounts honest placeholders; each issue replaces its mount and keeps these actions.
- */
+/** Which of the global dialogs (payment, redeem, balance detail) is open; GlobalMounts renders them. */
 interface DialogState {
   payment: PaymentOpenMode | null;
   redeemOpen: boolean;
