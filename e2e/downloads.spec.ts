@@ -192,5 +192,9 @@ test('a running download is cancelled and shows 已取消; a failed one is retri
   expect(download.suggestedFilename()).toBe(`${NAMES[2]}.wav`);
   await expect(panel().locator('[data-state="error"]')).toHaveCount(0);
   await expect(page.getByTestId('download-count')).toHaveText('下载列表 8/9');
+  const retried = rows().filter({ hasText: `${NAMES[2]}.wav` });
+  await expect(retried).toHaveAttribute('data-state', 'success');
+  await expect(retried.getByTestId('download-progress')).toHaveAttribute('data-percent', '100');
+  await page.waitForTimeout(300); // the progress bar's own animation
   await page.screenshot({ path: `${SHOTS}/panel-final.png` });
 });
