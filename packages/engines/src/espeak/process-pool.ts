@@ -48,7 +48,7 @@ export class EspeakProcessPool {
   private closed = false;
 
   constructor(
-    private readonly size: number,
+    size: number,
     private readonly libraryPath?: string,
   ) {
     for (let i = 0; i < size; i++) this.workers.push(this.spawn());
