@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { APP, latestCode, operator, storeSession } from './session.ts';
+import { APP, operator, signInByCode } from './session.ts';
 
 /**
  * The download center (onboarding issue) with the TTS history as its tool, in order on one page:
@@ -79,16 +79,9 @@ test.afterAll(async () => {
 test('a batch of three downloads streams into the chosen folder; the panel counts 3/3', async ({
   request,
 }) => {
-  const sentAt = Date.now() - 2000;
-  await request.post('/accounts/v1/send_verification_code', { data: { account: PHONE, scene: 'login' } });
-  const code = await latestCode(request, PHONE, sentAt);
-  const auth = await (
-    await request.post('/accounts/v1/auth_with_verification_code', { data: { account: PHONE, code } })
-  ).json();
-  expect(auth.code).toBe(0);
-  operator('questionnaire', 'skip', '--user', PHONE);
+  const auth = await signInByCode(page, request, PHONE);
   operator('credits', 'grant', '--user', PHONE, '--amount', '500');
-  const headers = { Authorization: `Bearer ${auth.data.secure_tokens.access_token}` };
+  const headers = { Authorization: `Bearer ${auth.secure_tokens.access_token}` };
   const voices = await (await request.get('/p1/voices/get_default_voice', { headers })).json();
   const voice = Object.values(voices.data.default_voice_map as Record<string, string>)[0];
   for (const [i, name] of NAMES.entries()) {
@@ -99,7 +92,6 @@ test('a batch of three downloads streams into the chosen folder; the panel count
     expect(res.status(), await res.text().catch(() => '')).toBe(200);
     expect(res.headers()['x-history-id']).toBeTruthy();
   }
-  await storeSession(page, auth.data);
   await page.goto(`${APP}/tts`);
   await expect(page.getByTestId('history-item')).toHaveCount(3);
   // No task yet: no sidebar entry.

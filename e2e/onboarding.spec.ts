@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { APP, latestCode, operator, storeSession } from './session.ts';
+import { APP, operator, signInByCode } from './session.ts';
 
 /**
  * First-login onboarding (onboarding issue), in order on one page: a new user sees the survey,
@@ -36,24 +36,9 @@ test.afterAll(async () => {
 test('a new user answers the survey, gets the 3-day trial, then the preview exactly once', async ({
   request,
 }) => {
-  const sentAt = Date.now() - 2000;
-  expect(
-    (
-      await (
-        await request.post('/accounts/v1/send_verification_code', {
-          data: { account: PHONE, scene: 'login' },
-        })
-      ).json()
-    ).code,
-  ).toBe(0);
-  const code = await latestCode(request, PHONE, sentAt);
-  const body = await (
-    await request.post('/accounts/v1/auth_with_verification_code', { data: { account: PHONE, code } })
-  ).json();
-  expect(body.code).toBe(0);
-  expect(body.data.user_info.user_persona_questionnaire_status).toBe(2);
-  token = body.data.secure_tokens.access_token;
-  await storeSession(page, body.data, { onboarding: true });
+  const auth = await signInByCode(page, request, PHONE, { onboarding: true });
+  expect(auth.user_info.user_persona_questionnaire_status).toBe(2);
+  token = auth.secure_tokens.access_token;
 
   await page.goto(`${APP}/tts`);
   const survey = page.getByTestId('survey');
@@ -83,10 +68,7 @@ test('a new user answers the survey, gets the 3-day trial, then the preview exac
   await expect(page.getByTestId('survey-next')).toHaveText(/提\s*交/);
 
   // Progress is kept per user: after a reload the answers are back and the view is on the last question.
-  const saved = await page.evaluate(
-    (uid) => localStorage.getItem(`surveyPage${uid}`),
-    body.data.user_info.uid,
-  );
+  const saved = await page.evaluate((uid) => localStorage.getItem(`surveyPage${uid}`), auth.user_info.uid);
   expect(JSON.parse(saved!).answers.map((a: { id: number }) => a.id)).toEqual([1, 2, 3]);
   await page.reload();
   await expect(survey).toBeVisible();
@@ -100,7 +82,7 @@ test('a new user answers the survey, gets the 3-day trial, then the preview exac
   await expect(reward).toContainText('3 天免费会员体验');
   await shot('reward');
   expect(
-    await page.evaluate((uid) => localStorage.getItem(`surveyPage${uid}`), body.data.user_info.uid),
+    await page.evaluate((uid) => localStorage.getItem(`surveyPage${uid}`), auth.user_info.uid),
   ).toBeNull();
 
   // Start now closes the reward and tries the preview, which shows (first time for this user).

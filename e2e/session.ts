@@ -11,7 +11,7 @@ interface AuthData {
     expires_in: number;
     refresh_token_expires_in: number;
   };
-  user_info: unknown;
+  user_info: { uid: string; [field: string]: unknown };
 }
 
 /**
@@ -28,7 +28,7 @@ export async function storeSession(
   if (!options.onboarding) {
     await page.evaluate(
       (uid) => localStorage.setItem(`videoTranslationPreview${uid}`, '1'),
-      (auth.user_info as { uid: string }).uid,
+      auth.user_info.uid,
     );
   }
   await page.evaluate(({ secure_tokens: t, user_info: user }) => {
@@ -97,15 +97,16 @@ export async function latestCode(request: APIRequestContext, to: string, after: 
 }
 
 /**
- * Signs in by code through the API (creating the account) and hands the session to the page. The
- * first-login survey is skipped by the operator unless `survey` is set (the onboarding journey's own).
+ * Signs in by code through the API (creating the account), hands the session to the page and returns
+ * the sign-in answer's data. The first-login survey is skipped by the operator and the preview marked
+ * as seen, unless `onboarding` is set (the onboarding journey's own).
  */
 export async function signInByCode(
   page: Page,
   request: APIRequestContext,
   phone: string,
-  { survey = false } = {},
-): Promise<void> {
+  { onboarding = false } = {},
+): Promise<AuthData> {
   const sentAt = Date.now() - 2000;
   const sent = await request.post('/accounts/v1/send_verification_code', {
     data: { account: phone, scene: 'login' },
@@ -117,6 +118,7 @@ export async function signInByCode(
   });
   const body = await res.json();
   expect(body.code).toBe(0);
-  if (!survey) operator('questionnaire', 'skip', '--user', phone);
-  await storeSession(page, body.data);
+  if (!onboarding) operator('questionnaire', 'skip', '--user', phone);
+  await storeSession(page, body.data, { onboarding });
+  return body.data;
 }

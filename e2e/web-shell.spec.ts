@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { latestCode, operator } from './session.ts';
+import { APP, latestCode, operator } from './session.ts';
 
 /**
  * Web shell journeys (issue 3). One signed-in page is shared by the tests of this file, in order:
@@ -9,12 +9,9 @@ import { latestCode, operator } from './session.ts';
 test.describe.configure({ mode: 'serial' });
 
 const DEMO_PHONE = '13800000000';
-const APP = '/workbench';
 const SHOTS = 'test-results/web-shell';
 
 let page: Page;
-
-/** Runs the operator CLI against the same data as the server under test. */
 
 async function storedTokens(p: Page) {
   return p.evaluate(() => JSON.parse(localStorage.getItem('secure_tokens') ?? 'null'));
