@@ -49,6 +49,12 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): TtsEngine {
   }
   const url = speechUrl(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? 60_000;
+  const timedOut = () =>
+    new EngineError(
+      'timeout',
+      `语音服务超时（${timeoutMs} 毫秒）`,
+      `speech server timed out after ${timeoutMs} ms`,
+    );
 
   return createSentenceEngine({
     id: 'openai-compatible',
@@ -93,11 +99,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): TtsEngine {
         });
       } catch (err) {
         if (timeout.aborted) {
-          throw new EngineError(
-            'timeout',
-            `语音服务超时（${timeoutMs} 毫秒）`,
-            `speech server timed out after ${timeoutMs} ms`,
-          );
+          throw timedOut();
         }
         if (signal?.aborted) throw new EngineError('aborted', '合成已取消', 'synthesis aborted');
         throw new EngineError(
@@ -114,11 +116,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): TtsEngine {
         body = Buffer.from(await response.arrayBuffer());
       } catch (err) {
         if (timeout.aborted) {
-          throw new EngineError(
-            'timeout',
-            `语音服务超时（${timeoutMs} 毫秒）`,
-            `speech server timed out after ${timeoutMs} ms`,
-          );
+          throw timedOut();
         }
         throw new EngineError('remote_error', '语音服务响应中断', 'speech server response broke off', {
           cause: err,
