@@ -8,38 +8,12 @@ export type { JobView } from './calls/app.ts';
 export * as appCalls from './calls/app.ts';
 export type { Consumption, CreditLot, Plan, TenantBonusWithPrevious } from './calls/credits.ts';
 export * as creditsCalls from './calls/credits.ts';
-export {
-  CreditSource,
-  CreditTool,
-  CreditType,
-  creditSourceNames,
-  creditToolNames,
-  ExportTaskStatus,
-  FREE_LEVEL,
-  REDEEM_CODE_LENGTH,
-  SUBSCRIPTION_SHORTCUT_LEVEL,
-} from './calls/credits.ts';
+export { CreditSource, CreditTool } from './calls/credits.ts';
 export type { AnalyticsEvent, Question } from './calls/onboarding.ts';
 export * as onboardingCalls from './calls/onboarding.ts';
-export {
-  ANALYTICS_LIMITS,
-  AnalyticsEventName,
-  analyticsEvent,
-  NOTIFICATION_WORKER_VERSION,
-  SELECT_TYPE_MULTIPLE,
-  TRIAL_DAYS,
-} from './calls/onboarding.ts';
+export { analyticsEvent } from './calls/onboarding.ts';
 export type { OrderInfo, Product } from './calls/payments.ts';
 export * as paymentsCalls from './calls/payments.ts';
-export {
-  ORDER_FAILURE_STATUSES,
-  ORDER_SUCCESS_STATUSES,
-  OrderStatus,
-  PAY_COUNTRY_CODE,
-  PayChannel,
-  ProductListType,
-  ProductType,
-} from './calls/payments.ts';
 export type { PublicCallDef } from './calls/public-api.ts';
 export * as publicApi from './calls/public-api.ts';
 export { publicApiCalls } from './calls/public-api.ts';
@@ -56,19 +30,12 @@ export type {
   VoiceLabels,
 } from './calls/tts.ts';
 export * as ttsCalls from './calls/tts.ts';
-export {
-  MAX_DICTIONARY_ENTRIES,
-  PREMIUM_VOICE_LEVEL,
-  TTS_HEADERS,
-  TTS_MAX_CHARS_BY_LEVEL,
-  TTS_SYNC_MAX_CHARS,
-  TtsFailureCode,
-  ttsMaxChars,
-  VoiceStatus,
-  voiceAgeNames,
-  voiceGenderNames,
-} from './calls/tts.ts';
+// The zod-free constants (the web imports them from their own modules).
 export * from './constants/apikeys.ts';
+export * from './constants/credits.ts';
+export * from './constants/onboarding.ts';
+export * from './constants/payments.ts';
+export * from './constants/tts.ts';
 export * from './entities.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
