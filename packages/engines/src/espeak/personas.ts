@@ -198,7 +198,3 @@ export const ESPEAK_PERSONAS: readonly EspeakPersona[] = [
     .suits(['温柔'], ['旁白'])
     .sounds({ variant: 'f2', pitch: 58, range: 55 }),
 ];
-
-export function findEspeakPersona(id: string): EspeakPersona | undefined {
-  return ESPEAK_PERSONAS.find((p) => p.id === id);
-}

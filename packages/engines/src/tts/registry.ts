@@ -12,8 +12,6 @@ import type {
   TtsEngine,
 } from './types.ts';
 
-export const ENGINE_IDS: readonly EngineId[] = ['espeak', 'sherpa-onnx', 'openai-compatible'];
-
 export interface Hint {
   zh: string;
   en: string;
