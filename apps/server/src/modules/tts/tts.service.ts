@@ -12,7 +12,6 @@ import {
   ttsMaxChars,
 } from '@vw/contract';
 import {
-  type AudioEncoder,
   bufferToSamples,
   createAudioEncoder,
   type EngineVoice,
@@ -37,7 +36,7 @@ import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.s
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
-import type { EncoderPool } from './encoder-pool.ts';
+import { encoderPool } from './encoder-pool.ts';
 import {
   deleteFinishedSentences,
   findCachedHistory,
@@ -107,7 +106,7 @@ export type GenerateOutcome =
  * the audio as it is produced or start a task. Errors before the first byte are envelopes.
  */
 export async function generateSpeech(
-  ctx: AppContext & { encoders?: EncoderPool },
+  ctx: AppContext,
   userId: string,
   input: TtsRequest,
   reply: FastifyReply,
@@ -325,7 +324,7 @@ export function srtOf(units: Pick<SentenceUnit, 'plain'>[], sentences: TtsSenten
  * made. The first sentence is made before the headers go out, so an engine error is still an envelope.
  */
 async function streamSynthesis(
-  ctx: AppContext & { encoders?: EncoderPool },
+  ctx: AppContext,
   row: TtsHistoryRow,
   plan: SynthesisPlan,
   units: SentenceUnit[],
@@ -368,8 +367,7 @@ async function streamSynthesis(
   const lengths: number[] = [];
   try {
     if (row.format === 'mp3') {
-      const encoder: AudioEncoder =
-        ctx.encoders?.take(rate) ?? createAudioEncoder({ format: 'mp3', sampleRate: rate });
+      const encoder = encoderPool(ctx).take(rate);
       encoder.output.on('data', emit);
       const ended = new Promise<void>((resolve, reject) => {
         encoder.output.once('end', resolve);
