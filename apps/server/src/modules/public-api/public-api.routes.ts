@@ -104,6 +104,18 @@ async function untilSent(reply: FastifyReply): Promise<void> {
   });
 }
 
+/** Runs `fn` once when the answer is over, whether it was sent whole or the client went away. */
+function whenReplyEnds(reply: FastifyReply, fn: () => void): void {
+  let ran = false;
+  const once = () => {
+    if (ran) return;
+    ran = true;
+    fn();
+  };
+  reply.raw.once('finish', once);
+  reply.raw.once('close', once);
+}
+
 /**
  * The versioned public API (/api/v1) for API-key holders. Every request: key → per-key and per-account
  * rate windows (RateLimit-* headers, 429) → a concurrency slot by plan → the same services the
@@ -163,14 +175,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
       reply.header(RATE_LIMIT_HEADERS.limit, String(shown.limit));
       reply.header(RATE_LIMIT_HEADERS.remaining, String(shown.remaining));
       reply.header(RATE_LIMIT_HEADERS.reset, String(resetSeconds));
-      let counted = false;
-      const done = () => {
-        if (counted) return;
-        counted = true;
-        meter.record(key.id, key.userId, request.apiCharacters);
-      };
-      reply.raw.once('finish', done);
-      reply.raw.once('close', done);
+      whenReplyEnds(reply, () => meter.record(key.id, key.userId, request.apiCharacters));
       if (!perKey.allowed || !perAccount.allowed) throw AppError.tooManyRequests(resetSeconds);
 
       // The operator may set one limit for every account (PUBLIC_API_CONCURRENCY) instead of the plan's.
@@ -184,14 +189,9 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
           { [RATE_LIMIT_HEADERS.retryAfter]: '1' },
         );
       }
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
+      whenReplyEnds(reply, () => {
         limiter.release(`acct:${key.userId}`).catch((err) => ctx.log.warn({ err }, 'slot release failed'));
-      };
-      reply.raw.once('finish', release);
-      reply.raw.once('close', release);
+      });
     });
 
     scope.setErrorHandler((error, request, reply) => {
