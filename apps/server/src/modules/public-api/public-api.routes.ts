@@ -95,15 +95,6 @@ function errorBody(e: AppError) {
   return { code: e.code, msg: e.message, data: e.data, error: { message: e.message, type, code: type } };
 }
 
-/** Waits until a streamed answer is out, so Fastify sees the reply as sent and adds nothing. */
-async function untilSent(reply: FastifyReply): Promise<void> {
-  if (reply.raw.writableEnded) return;
-  await new Promise((resolve) => {
-    reply.raw.once('finish', resolve);
-    reply.raw.once('close', resolve);
-  });
-}
-
 /** Runs `fn` once when the answer is over, whether it was sent whole or the client went away. */
 function whenReplyEnds(reply: FastifyReply, fn: () => void): void {
   let ran = false;
@@ -225,11 +216,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
       const outcome = await generateSpeech(ctx, key.userId, input, reply, {
         apiKey: { id: key.id, creditLimit: key.creditLimit },
       });
-      if (outcome.kind === 'sent') {
-        await untilSent(reply);
-        return reply;
-      }
-      return ok(outcome.data);
+      return outcome.kind === 'sent' ? reply : ok(outcome.data);
     };
 
     scope.post(

@@ -51,17 +51,8 @@ export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): 
     ttsCalls.ttsGenerate,
     async ({ user, body, reply }) => {
       const outcome = await generateSpeech(ctx, user.uid, body, reply);
-      // Streamed: the reply is already under way; the envelope below is never sent.
-      if (outcome.kind === 'sent') {
-        // Returns once the bytes are out, so Fastify sees the reply as sent and adds nothing.
-        if (!reply.raw.writableEnded) {
-          await new Promise((resolve) => {
-            reply.raw.once('finish', resolve);
-            reply.raw.once('close', resolve);
-          });
-        }
-        return undefined as never;
-      }
+      // Sent already (audio, streamed or from the cache): the envelope below is never sent.
+      if (outcome.kind === 'sent') return undefined as never;
       return outcome.data;
     },
     { bodyLimit: 8 * 1024 * 1024 },

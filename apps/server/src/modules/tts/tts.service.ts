@@ -101,6 +101,17 @@ export type GenerateOutcome =
   | { kind: 'task'; data: { task_id: string; history_id: string; credits: number; cache_hit: boolean } }
   | { kind: 'sent' };
 
+/** Returns once a sent answer is out, so Fastify sees the reply as sent and adds nothing. */
+async function sent(reply: FastifyReply): Promise<GenerateOutcome> {
+  if (!reply.raw.writableEnded) {
+    await new Promise((resolve) => {
+      reply.raw.once('finish', resolve);
+      reply.raw.once('close', resolve);
+    });
+  }
+  return { kind: 'sent' };
+}
+
 /**
  * The synthesis call: validate, answer from the cache, else hold the price, audit, and either stream
  * the audio as it is produced or start a task. Errors before the first byte are envelopes.
@@ -163,7 +174,7 @@ export async function generateSpeech(
         .header(TTS_HEADERS.characters, String(hit.characters))
         .header(TTS_HEADERS.cacheKey, cacheKey);
       await reply.send(body);
-      return { kind: 'sent' };
+      return sent(reply);
     }
   }
 
@@ -241,7 +252,7 @@ export async function generateSpeech(
     return { kind: 'task', data: { task_id: job.id, history_id: row.id, credits: price, cache_hit: false } };
   }
   await streamSynthesis(ctx, row, plan, units, reply);
-  return { kind: 'sent' };
+  return sent(reply);
 }
 
 /** Marks the row failed and gives the held credits back (every failure code refunds). */
