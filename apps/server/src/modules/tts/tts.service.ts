@@ -1,4 +1,5 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import {
   countTtsCharacters,
   FREE_LEVEL,
@@ -446,12 +447,6 @@ async function finishSynthesis(
   if (row.api_key_id && row.task_id) await emitTaskEvent(ctx, row, 'task.succeeded');
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-  return Buffer.concat(chunks);
-}
-
 /**
  * Long text: every finished sentence's PCM is stored with a row in tts_sentences, so a run that was
  * cut short (crash, deploy) resumes after the last finished sentence. Then the sentences are encoded
@@ -513,14 +508,14 @@ export async function runSynthesisTask(
       const encoder = createAudioEncoder({ format: 'mp3', sampleRate: rate, signal });
       encoder.output.pipe(stored);
       for (const unit of units) {
-        const bytes = await readAll(await ctx.storage.read(finished.get(unit.index)!.audio_key));
+        const bytes = await buffer(await ctx.storage.read(finished.get(unit.index)!.audio_key));
         await encoder.write(bufferToSamples(bytes));
       }
       await encoder.end();
     } else {
       stored.write(wavHeader(lengths.reduce((a, b) => a + b, 0) * 2, rate));
       for (const unit of units)
-        stored.write(await readAll(await ctx.storage.read(finished.get(unit.index)!.audio_key)));
+        stored.write(await buffer(await ctx.storage.read(finished.get(unit.index)!.audio_key)));
       stored.end();
     }
     const { size } = await storing;
