@@ -3,35 +3,15 @@
  * loopback at 64 connections, next to a bare Fastify route measured in the same run.
  * Targets (issue 2): at least half the bare route's requests/s, p99 under 20 ms.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { demoHeaders, startProcess, waitFor } from './support.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
-
-function startProcess(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function waitFor(url: string, init?: RequestInit): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(url, init);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 /** CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. */
 function cpuMs(pid: number | undefined): number | null {
@@ -85,18 +65,7 @@ const bare = startProcess('apps/server/bench/bare-server.ts', { PORT: String(bar
 try {
   await waitFor(`http://127.0.0.1:${apiPort}/openapi.json`);
   await waitFor(`http://127.0.0.1:${barePort}/bare`, { method: 'POST' });
-  const signIn = await fetch(`http://127.0.0.1:${apiPort}/accounts/v1/auth_with_password`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ account: '13800000000', password: 'demo12345' }),
-  }).then((r) => r.json());
-  const token = signIn.data.secure_tokens.access_token as string;
-  const headers = {
-    'content-type': 'application/json',
-    authorization: `Bearer ${token}`,
-    'x-device-id': 'bench',
-    'x-bundle-id': 'com.voiceworkbench.web',
-  };
+  const headers = await demoHeaders(`http://127.0.0.1:${apiPort}`);
 
   const bareRow = await measure('bare Fastify route', `http://127.0.0.1:${barePort}/bare`, {}, bare);
   const apiRow = await measure(

@@ -5,7 +5,7 @@
  * process on the embedded default (SQLite, local files, espeak-ng). Runs alternate to even out noise.
  * Target (issue 8): the public call keeps at least 90 % of the workbench call's throughput.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,8 +17,8 @@ import { createLogger } from '../src/logger.ts';
 import { authenticateApiKey } from '../src/modules/apikeys/apikeys.service.ts';
 import { createMemoryLimiter } from '../src/modules/apikeys/limits.ts';
 import { UsageMeter } from '../src/modules/apikeys/metering.ts';
+import { demoHeaders, startProcess, waitFor } from './support.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const CONNECTIONS = 64;
@@ -27,34 +27,17 @@ const base = `http://127.0.0.1:${PORT}`;
 const TEXT = '今天上午九点，我们在公司会议室讨论新产品的发布计划。';
 
 function startServer(dataDir: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // Room for the load itself: the limits are still checked on every request, just not reached.
-      PUBLIC_API_KEY_RPM: '100000000',
-      PUBLIC_API_ACCOUNT_RPM: '100000000',
-      PUBLIC_API_CONCURRENCY: String(CONNECTIONS * 2),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  return startProcess('apps/server/src/main.ts', {
+    NODE_ENV: 'development',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    // Room for the load itself: the limits are still checked on every request, just not reached.
+    PUBLIC_API_KEY_RPM: '100000000',
+    PUBLIC_API_ACCOUNT_RPM: '100000000',
+    PUBLIC_API_CONCURRENCY: String(CONNECTIONS * 2),
   });
-}
-
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 async function measure(url: string, headers: Record<string, string>, body: string, seconds: number) {
@@ -78,18 +61,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'vw-bench-public-'));
 const server = startServer(dataDir);
 try {
   await waitFor(`${base}/openapi.json`);
-  const signIn = await fetch(`${base}/accounts/v1/auth_with_password`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ account: '13800000000', password: 'demo12345' }),
-  }).then((r) => r.json());
-  const token = signIn.data.secure_tokens.access_token as string;
-  const workbenchHeaders = {
-    'content-type': 'application/json',
-    authorization: `Bearer ${token}`,
-    'x-device-id': 'bench',
-    'x-bundle-id': 'com.voiceworkbench.web',
-  };
+  const workbenchHeaders = await demoHeaders(base);
   const created = await fetch(`${base}/v1/api_keys/create`, {
     method: 'POST',
     headers: workbenchHeaders,

@@ -99,22 +99,22 @@ const envSchema = z
         message: 'S3 storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together',
       });
     }
-    if (env.SMS_PROVIDER === 'aliyun') {
-      for (const key of [
-        'ALIYUN_SMS_ACCESS_KEY_ID',
-        'ALIYUN_SMS_ACCESS_KEY_SECRET',
-        'ALIYUN_SMS_SIGN_NAME',
-        'ALIYUN_SMS_TEMPLATE_CODE',
-      ] as const) {
-        if (!env[key])
-          ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=aliyun' });
-      }
-    }
     const requireAll = (keys: readonly (keyof typeof env)[], when: string) => {
       for (const key of keys) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `required when ${when}` });
       }
     };
+    if (env.SMS_PROVIDER === 'aliyun') {
+      requireAll(
+        [
+          'ALIYUN_SMS_ACCESS_KEY_ID',
+          'ALIYUN_SMS_ACCESS_KEY_SECRET',
+          'ALIYUN_SMS_SIGN_NAME',
+          'ALIYUN_SMS_TEMPLATE_CODE',
+        ],
+        'SMS_PROVIDER=aliyun',
+      );
+    }
     if (env.PAYMENT_WECHAT_PROVIDER === 'wechatpay') {
       const when = 'PAYMENT_WECHAT_PROVIDER=wechatpay';
       requireAll(

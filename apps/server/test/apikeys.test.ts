@@ -5,28 +5,16 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWellFormedApiKey } from '../src/modules/apikeys/keys.ts';
 import { attemptDelivery } from '../src/modules/apikeys/webhooks.service.ts';
-import { grantCredits } from '../src/modules/credits/ledger.service.ts';
 import { grantMembership } from '../src/modules/credits/membership.service.ts';
 import { priceTask } from '../src/modules/credits/pricing.service.ts';
 import { runSynthesisTask } from '../src/modules/tts/tts.service.ts';
-import { call, createTestServer, signIn, type TestServer } from './harness.ts';
+import { call, createTestServer, fund, signIn, type TestServer } from './harness.ts';
 
 let server: TestServer;
 let alice: string;
 let aliceId: string;
 let bob: string;
 let bobId: string;
-
-async function fund(userId: string, amount = 100_000) {
-  await grantCredits(server.ctx, {
-    userId,
-    source: 'gift',
-    amount,
-    expiresAt: server.clock.now() + 365 * 86_400_000,
-    grantKey: `test:${userId}:${Math.random()}`,
-    remark: 'test',
-  });
-}
 
 async function createKey(token: string, body: Record<string, unknown> = {}) {
   const res = await call(server.app, 'POST', '/v1/api_keys/create', {
@@ -60,8 +48,8 @@ beforeAll(async () => {
   const b = await signIn(server.app, '13900000002');
   bob = b.secure_tokens.access_token;
   bobId = b.user_info.uid;
-  await fund(aliceId);
-  await fund(bobId);
+  await fund(server, aliceId, 100_000);
+  await fund(server, bobId, 100_000);
 });
 afterAll(async () => server?.close());
 
@@ -216,7 +204,7 @@ describe('public text to speech', () => {
   it('enforces a key credit limit under concurrent calls', async () => {
     // A plan with room for 16 requests at once, so only the key's limit can refuse.
     const dave = await signIn(server.app, '13900000004');
-    await fund(dave.user_info.uid);
+    await fund(server, dave.user_info.uid, 100_000);
     await grantMembership(server.ctx, { userId: dave.user_info.uid, level: 400, isAnnual: false, months: 1 });
     const texts = Array.from({ length: 8 }, (_, i) => `并发额度测试第${i}句话，内容各不相同。`);
     const price = await priceTask(server.ctx, 'tts', { characters: texts[0].length });
@@ -239,7 +227,7 @@ describe('public text to speech', () => {
 
   it('limits concurrent requests by plan with 429', async () => {
     const carol = await signIn(server.app, '13900000003');
-    await fund(carol.user_info.uid);
+    await fund(server, carol.user_info.uid, 100_000);
     const { secret_key } = await createKey(carol.secure_tokens.access_token);
     // Free plan: 2 at once.
     const texts = Array.from({ length: 6 }, (_, i) => `并发数测试第${i}句话，请合成出来。`.repeat(4));
@@ -524,14 +512,7 @@ describe('webhooks through the job worker', () => {
     try {
       const u = await signIn(s.app, '13900000010');
       const token = u.secure_tokens.access_token;
-      await grantCredits(s.ctx, {
-        userId: u.user_info.uid,
-        source: 'gift',
-        amount: 10_000,
-        expiresAt: s.clock.now() + 86_400_000,
-        grantKey: 'worker-test',
-        remark: 'test',
-      });
+      await fund(s, u.user_info.uid, 10_000);
       const url = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/hook`;
       const hook = await call(s.app, 'POST', '/v1/webhooks/create', {
         token,

@@ -9,6 +9,7 @@ import { type Config, ensureDataDir, loadConfig } from '../src/config.ts';
 import { type AppContext, createContext } from '../src/context.ts';
 import { type DatabaseHandle, openDatabase, prepareDatabase } from '../src/db/database.ts';
 import { createLogger } from '../src/logger.ts';
+import { grantCredits } from '../src/modules/credits/ledger.service.ts';
 import { createEnginesFromConfig } from '../src/modules/tts/tts.engines.ts';
 
 /** Which database the server tests run on: the test command runs the suite once per kind. */
@@ -110,6 +111,18 @@ export async function createTestServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Gives a user a year-long gift of credits, so paid calls have something to spend. */
+export async function fund(server: Pick<TestServer, 'ctx' | 'clock'>, userId: string, amount: number) {
+  await grantCredits(server.ctx, {
+    userId,
+    source: 'gift',
+    amount,
+    expiresAt: server.clock.now() + 365 * 86_400_000,
+    grantKey: `test:${userId}:${Math.random()}`,
+    remark: 'test',
+  });
 }
 
 export const CLIENT_HEADERS = { 'x-device-id': 'test-device', 'x-bundle-id': 'com.voiceworkbench.web' };

@@ -5,12 +5,20 @@ import path from 'node:path';
 import { TTS_HEADERS } from '@vw/contract';
 import type { EngineRegistry } from '@vw/engines';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBalance, grantCredits } from '../src/modules/credits/ledger.service.ts';
+import { getBalance } from '../src/modules/credits/ledger.service.ts';
 import { grantMembership } from '../src/modules/credits/membership.service.ts';
 import { updateSetting } from '../src/modules/settings/settings.service.ts';
 import { findHistoryById } from '../src/modules/tts/tts.repo.ts';
 import { runSynthesisTask } from '../src/modules/tts/tts.service.ts';
-import { CLIENT_HEADERS, call, createTestServer, latestCode, signIn, type TestServer } from './harness.ts';
+import {
+  CLIENT_HEADERS,
+  call,
+  createTestServer,
+  fund,
+  latestCode,
+  signIn,
+  type TestServer,
+} from './harness.ts';
 
 let server: TestServer;
 let alice: string;
@@ -18,17 +26,6 @@ let aliceId: string;
 let bob: string;
 
 const SENTENCE = '银行门口的行人很多，我们一起去吃饭吧。';
-
-async function fund(userId: string, amount = 10_000) {
-  await grantCredits(server.ctx, {
-    userId,
-    source: 'gift',
-    amount,
-    expiresAt: server.clock.now() + 365 * 86_400_000,
-    grantKey: `test:${userId}:${Math.random()}`,
-    remark: 'test',
-  });
-}
 
 async function generate(token: string, body: Record<string, unknown>) {
   return server.app.inject({
@@ -80,7 +77,7 @@ beforeAll(async () => {
   alice = a.secure_tokens.access_token;
   aliceId = a.user_info.uid;
   bob = (await signIn(server.app, '13900000002', '10.0.0.2')).secure_tokens.access_token;
-  await fund(aliceId);
+  await fund(server, aliceId, 10_000);
 });
 afterAll(async () => {
   await server?.close();
@@ -365,7 +362,7 @@ describe('history and files', () => {
 describe('account cancellation', () => {
   it('removes what the user synthesised, files included', async () => {
     const carol = await signIn(server.app, '13900000077');
-    await fund(carol.user_info.uid);
+    await fund(server, carol.user_info.uid, 10_000);
     const res = await generate(carol.secure_tokens.access_token, { text: '注销账号前的一段语音。' });
     expect(res.statusCode).toBe(200);
     const historyId = String(res.headers[TTS_HEADERS.historyId]);

@@ -4,12 +4,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { businessDate, DAY_MS } from '../credits/calendar.ts';
 import { getOrCreateSecret } from '../onboarding/app-secrets.ts';
 import { findDailyActivity, findTopEvents, insertEvents } from './analytics.repo.ts';
-
-/** China Standard Time: the product's business day for daily active users. */
-const CST_OFFSET_MS = 8 * 3600_000;
-export const businessDay = (ms: number) => new Date(ms + CST_OFFSET_MS).toISOString().slice(0, 10);
 
 async function analyticsSecret(ctx: AppContext): Promise<string> {
   return getOrCreateSecret(
@@ -73,7 +70,7 @@ export async function ingestReport(
     ctx.db,
     parsed.data.map((e) => ({
       id: newId('ev'),
-      day: businessDay(now),
+      day: businessDate(now),
       event: e.event,
       uid: e.uuid,
       device_id: report.device_id,
@@ -88,7 +85,7 @@ export async function ingestReport(
 
 /** Daily active users (and visitors) of the last `days` days, and the most frequent events. */
 export async function activityReport(ctx: AppContext, days: number, top = 10) {
-  const fromDay = businessDay(ctx.clock.now() - (days - 1) * 86_400_000);
+  const fromDay = businessDate(ctx.clock.now() - (days - 1) * DAY_MS);
   return {
     daily: (await findDailyActivity(ctx.db, fromDay)).map((r) => ({
       day: r.day,

@@ -95,13 +95,16 @@ function errorBody(e: AppError) {
   return { code: e.code, msg: e.message, data: e.data, error: { message: e.message, type, code: type } };
 }
 
-/** Waits until a streamed answer is out, so Fastify sees the reply as sent and adds nothing. */
-async function untilSent(reply: FastifyReply): Promise<void> {
-  if (reply.raw.writableEnded) return;
-  await new Promise((resolve) => {
-    reply.raw.once('finish', resolve);
-    reply.raw.once('close', resolve);
-  });
+/** Runs `fn` once when the answer is over, whether it was sent whole or the client went away. */
+function whenReplyEnds(reply: FastifyReply, fn: () => void): void {
+  let ran = false;
+  const once = () => {
+    if (ran) return;
+    ran = true;
+    fn();
+  };
+  reply.raw.once('finish', once);
+  reply.raw.once('close', once);
 }
 
 /**
@@ -163,14 +166,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
       reply.header(RATE_LIMIT_HEADERS.limit, String(shown.limit));
       reply.header(RATE_LIMIT_HEADERS.remaining, String(shown.remaining));
       reply.header(RATE_LIMIT_HEADERS.reset, String(resetSeconds));
-      let counted = false;
-      const done = () => {
-        if (counted) return;
-        counted = true;
-        meter.record(key.id, key.userId, request.apiCharacters);
-      };
-      reply.raw.once('finish', done);
-      reply.raw.once('close', done);
+      whenReplyEnds(reply, () => meter.record(key.id, key.userId, request.apiCharacters));
       if (!perKey.allowed || !perAccount.allowed) throw AppError.tooManyRequests(resetSeconds);
 
       // The operator may set one limit for every account (PUBLIC_API_CONCURRENCY) instead of the plan's.
@@ -184,14 +180,9 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
           { [RATE_LIMIT_HEADERS.retryAfter]: '1' },
         );
       }
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
+      whenReplyEnds(reply, () => {
         limiter.release(`acct:${key.userId}`).catch((err) => ctx.log.warn({ err }, 'slot release failed'));
-      };
-      reply.raw.once('finish', release);
-      reply.raw.once('close', release);
+      });
     });
 
     scope.setErrorHandler((error, request, reply) => {
@@ -225,11 +216,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
       const outcome = await generateSpeech(ctx, key.userId, input, reply, {
         apiKey: { id: key.id, creditLimit: key.creditLimit },
       });
-      if (outcome.kind === 'sent') {
-        await untilSent(reply);
-        return reply;
-      }
-      return ok(outcome.data);
+      return outcome.kind === 'sent' ? reply : ok(outcome.data);
     };
 
     scope.post(

@@ -1,4 +1,5 @@
 import { type AudioEncoder, createAudioEncoder } from '@vw/engines';
+import type { AppContext } from '../../context.ts';
 
 interface Spare {
   encoder: AudioEncoder;
@@ -39,3 +40,18 @@ export function createEncoderPool() {
   };
 }
 export type EncoderPool = ReturnType<typeof createEncoderPool>;
+
+const pools = new WeakMap<object, EncoderPool>();
+
+/**
+ * The app's pool, one per database handle (as the usage meter): the workbench and the public API
+ * stream through the same spares. The TTS routes prime it and close it with the app.
+ */
+export function encoderPool(ctx: Pick<AppContext, 'db'>): EncoderPool {
+  let pool = pools.get(ctx.db);
+  if (!pool) {
+    pool = createEncoderPool();
+    pools.set(ctx.db, pool);
+  }
+  return pool;
+}

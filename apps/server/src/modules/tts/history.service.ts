@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { countTtsCharacters, type HistoryItem, md5, type TtsSentence, ttsCacheKey } from '@vw/contract';
 import { decodeAudio, encodeAudio, encodeWav, type Pcm } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
@@ -188,12 +188,6 @@ export async function deleteAllHistoryOf(ctx: AppContext, userId: string): Promi
   );
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-  return Buffer.concat(chunks);
-}
-
 function safeName(name: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
   return name.replace(/[\\/:*?"<>|\x00-\x1f]/g, '_').slice(0, 100) || 'audio';
@@ -213,7 +207,7 @@ export async function getDownloadUrl(
   if (input.format && input.format !== 'srt' && !isAudio) throw AppError.named('err_invalid_param');
   if (input.format === 'wav' && key !== row.wav_key && row.format !== 'wav') {
     if (!row.wav_key) {
-      const mp3 = await readAll(await ctx.storage.read(row.audio_key!));
+      const mp3 = await buffer(await ctx.storage.read(row.audio_key!));
       const wav = encodeWav(await decodeAudio(mp3));
       const wavKey = audioKey(row, 'wav');
       await ctx.storage.put(wavKey, wav, 'audio/wav');
@@ -273,7 +267,7 @@ export async function regenerateSentence(
     const parts: Pcm[] = [];
     for (const u of units) parts.push(await synthesizeUnit(ctx, plan, row, u));
     const rate = parts[0].sampleRate;
-    const original = await readAll(await ctx.storage.read(row.audio_key));
+    const original = await buffer(await ctx.storage.read(row.audio_key));
     const pcm = await decodeAudio(original, rate);
     const at = (msValue: number) => Math.min(pcm.samples.length, Math.round((msValue / 1000) * rate));
     const before = pcm.samples.subarray(0, at(target.start_ms));

@@ -8,7 +8,7 @@ import {
   findReadings,
   upsertDictionaryEntry,
 } from './dictionary.service.ts';
-import { createEncoderPool } from './encoder-pool.ts';
+import { encoderPool } from './encoder-pool.ts';
 import {
   deleteHistory,
   editHistory,
@@ -30,7 +30,7 @@ import {
 /** Text to speech, the voice library, history and the pronunciation dictionary. */
 export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await seedVoices(ctx.db, ctx.clock.now());
-  const encoders = createEncoderPool();
+  const encoders = encoderPool(ctx);
   app.addHook('onClose', async () => encoders.close());
   // Learn the embedded engine's sample rate and keep an MP3 encoder ready for it.
   if (ctx.engines.has('espeak')) {
@@ -39,7 +39,6 @@ export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): 
       .then((r) => encoders.prime(r.sampleRate))
       .catch((err) => ctx.log.warn({ err }, 'espeak warm-up failed'));
   }
-  const ttsCtx = Object.assign(Object.create(ctx) as AppContext, { encoders });
 
   registerCall(app, ttsCalls.getAllVoices, ({ user, query }) => findVoices(ctx, user.uid, query));
   registerCall(app, ttsCalls.getDefaultVoice, async () => getDefaultVoiceMap());
@@ -51,18 +50,9 @@ export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): 
     app,
     ttsCalls.ttsGenerate,
     async ({ user, body, reply }) => {
-      const outcome = await generateSpeech(ttsCtx, user.uid, body, reply);
-      // Streamed: the reply is already under way; the envelope below is never sent.
-      if (outcome.kind === 'sent') {
-        // Returns once the bytes are out, so Fastify sees the reply as sent and adds nothing.
-        if (!reply.raw.writableEnded) {
-          await new Promise((resolve) => {
-            reply.raw.once('finish', resolve);
-            reply.raw.once('close', resolve);
-          });
-        }
-        return undefined as never;
-      }
+      const outcome = await generateSpeech(ctx, user.uid, body, reply);
+      // Sent already (audio, streamed or from the cache): the envelope below is never sent.
+      if (outcome.kind === 'sent') return undefined as never;
       return outcome.data;
     },
     { bodyLimit: 8 * 1024 * 1024 },

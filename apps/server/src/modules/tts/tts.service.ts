@@ -1,4 +1,5 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import {
   countTtsCharacters,
   FREE_LEVEL,
@@ -12,7 +13,6 @@ import {
   ttsMaxChars,
 } from '@vw/contract';
 import {
-  type AudioEncoder,
   bufferToSamples,
   createAudioEncoder,
   type EngineVoice,
@@ -37,7 +37,7 @@ import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.s
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
-import type { EncoderPool } from './encoder-pool.ts';
+import { encoderPool } from './encoder-pool.ts';
 import {
   deleteFinishedSentences,
   findCachedHistory,
@@ -102,12 +102,23 @@ export type GenerateOutcome =
   | { kind: 'task'; data: { task_id: string; history_id: string; credits: number; cache_hit: boolean } }
   | { kind: 'sent' };
 
+/** Returns once a sent answer is out, so Fastify sees the reply as sent and adds nothing. */
+async function sent(reply: FastifyReply): Promise<GenerateOutcome> {
+  if (!reply.raw.writableEnded) {
+    await new Promise((resolve) => {
+      reply.raw.once('finish', resolve);
+      reply.raw.once('close', resolve);
+    });
+  }
+  return { kind: 'sent' };
+}
+
 /**
  * The synthesis call: validate, answer from the cache, else hold the price, audit, and either stream
  * the audio as it is produced or start a task. Errors before the first byte are envelopes.
  */
 export async function generateSpeech(
-  ctx: AppContext & { encoders?: EncoderPool },
+  ctx: AppContext,
   userId: string,
   input: TtsRequest,
   reply: FastifyReply,
@@ -164,7 +175,7 @@ export async function generateSpeech(
         .header(TTS_HEADERS.characters, String(hit.characters))
         .header(TTS_HEADERS.cacheKey, cacheKey);
       await reply.send(body);
-      return { kind: 'sent' };
+      return sent(reply);
     }
   }
 
@@ -242,7 +253,7 @@ export async function generateSpeech(
     return { kind: 'task', data: { task_id: job.id, history_id: row.id, credits: price, cache_hit: false } };
   }
   await streamSynthesis(ctx, row, plan, units, reply);
-  return { kind: 'sent' };
+  return sent(reply);
 }
 
 /** Marks the row failed and gives the held credits back (every failure code refunds). */
@@ -325,7 +336,7 @@ export function srtOf(units: Pick<SentenceUnit, 'plain'>[], sentences: TtsSenten
  * made. The first sentence is made before the headers go out, so an engine error is still an envelope.
  */
 async function streamSynthesis(
-  ctx: AppContext & { encoders?: EncoderPool },
+  ctx: AppContext,
   row: TtsHistoryRow,
   plan: SynthesisPlan,
   units: SentenceUnit[],
@@ -368,8 +379,7 @@ async function streamSynthesis(
   const lengths: number[] = [];
   try {
     if (row.format === 'mp3') {
-      const encoder: AudioEncoder =
-        ctx.encoders?.take(rate) ?? createAudioEncoder({ format: 'mp3', sampleRate: rate });
+      const encoder = encoderPool(ctx).take(rate);
       encoder.output.on('data', emit);
       const ended = new Promise<void>((resolve, reject) => {
         encoder.output.once('end', resolve);
@@ -437,12 +447,6 @@ async function finishSynthesis(
   if (row.api_key_id && row.task_id) await emitTaskEvent(ctx, row, 'task.succeeded');
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-  return Buffer.concat(chunks);
-}
-
 /**
  * Long text: every finished sentence's PCM is stored with a row in tts_sentences, so a run that was
  * cut short (crash, deploy) resumes after the last finished sentence. Then the sentences are encoded
@@ -504,14 +508,14 @@ export async function runSynthesisTask(
       const encoder = createAudioEncoder({ format: 'mp3', sampleRate: rate, signal });
       encoder.output.pipe(stored);
       for (const unit of units) {
-        const bytes = await readAll(await ctx.storage.read(finished.get(unit.index)!.audio_key));
+        const bytes = await buffer(await ctx.storage.read(finished.get(unit.index)!.audio_key));
         await encoder.write(bufferToSamples(bytes));
       }
       await encoder.end();
     } else {
       stored.write(wavHeader(lengths.reduce((a, b) => a + b, 0) * 2, rate));
       for (const unit of units)
-        stored.write(await readAll(await ctx.storage.read(finished.get(unit.index)!.audio_key)));
+        stored.write(await buffer(await ctx.storage.read(finished.get(unit.index)!.audio_key)));
       stored.end();
     }
     const { size } = await storing;
