@@ -2,14 +2,14 @@ import { CheckOutlined } from '@ant-design/icons';
 import { Empty, Modal, Segmented } from 'antd';
 import { useMemo, useState } from 'react';
 import { SubscribeTip } from '@/components/SubscribeTip.tsx';
-import { emptyFilter, isLocked, isPremiumVoice, matches, type VoiceFilter } from '@/features/voices/model.ts';
+import { emptyFilter, isLocked, matches, type VoiceFilter } from '@/features/voices/model.ts';
 import type { Voice } from '@/features/voices/types.ts';
 import type { useVoiceLibrary } from '@/features/voices/useVoiceLibrary.tsx';
 import {
   FavoriteButton,
-  PremiumBadge,
   PreviewButton,
   VoiceAvatar,
+  VoiceName,
   VoiceTags,
 } from '@/features/voices/VoiceCard.tsx';
 import { VoiceFilters } from '@/features/voices/VoiceFilters.tsx';
@@ -55,10 +55,7 @@ function VoiceRow({
     >
       <VoiceAvatar voice={voice} size={40} />
       <div className="vw-picker-row-main">
-        <div className="vw-voice-name">
-          <span className="vw-voice-name-text">{voice.name}</span>
-          {isPremiumVoice(voice) && <PremiumBadge />}
-        </div>
+        <VoiceName voice={voice} />
         <VoiceTags voice={voice} languageName={languageName} />
       </div>
       <FavoriteButton voice={voice} favorite={voice.is_favorite} onToggle={onFavorite} />
