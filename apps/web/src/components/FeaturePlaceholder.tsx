@@ -34,7 +34,7 @@ const icons: Record<FeatureKey, ReactNode> = {
 };
 
 /**
- * The honest empty state of a page whose tool a later issue builds: it names the feature,
+ * The honest empty state of a page whose tool is not built yet: it names the feature,
  * says what it does and that it is not enabled on this server yet.
  */
 export function FeaturePlaceholder({ feature, fullScreen }: { feature: FeatureKey; fullScreen?: boolean }) {

@@ -1,5 +1,6 @@
 import type { VerificationScene } from '@vw/contract';
-import { App, Button } from 'antd';
+import { Button } from 'antd';
+import useApp from 'antd/es/app/useApp';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
@@ -49,7 +50,7 @@ export function SendCodeButton({ scene, getAccount, onError, onSent, block, size
   const { left, start } = useCountdown();
   const [sending, setSending] = useState(false);
   const [sentOnce, setSentOnce] = useState(false);
-  const { message } = App.useApp();
+  const { message } = useApp();
   const t = zhCN.login;
 
   const send = async () => {

@@ -114,17 +114,6 @@ export const api = {
   webhookTest: ref<X['webhookTest']>('POST', '/v1/webhooks/test'),
 };
 
-/**
- * Calls the shell loads at startup whose contract definitions arrive with later issues
- * (products). Until then they are typed here by hand and their failures are tolerated silently.
- */
-export const pendingCalls = {
-  getProducts: rawEndpoint<{ product_list: unknown[] }, undefined, { type: number }>(
-    'GET',
-    '/v1/app/products',
-  ),
-};
-
 /** User type 1 is refused (spec §6); mirrors the contract's UserType. */
 export const USER_TYPE_REFUSED = 1;
 /** Mirrors of the contract's account patterns (checked by api.test.ts). */

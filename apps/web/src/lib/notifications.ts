@@ -56,19 +56,6 @@ export async function registerNotificationWorker(
   }
 }
 
-/** Asks the active worker for its version over a message channel. */
-export function workerVersion(worker: ServiceWorker, timeoutMs = 3000): Promise<string | null> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    const timer = setTimeout(() => resolve(null), timeoutMs);
-    channel.port1.onmessage = (event) => {
-      clearTimeout(timer);
-      resolve((event.data as { version?: string })?.version ?? null);
-    };
-    worker.postMessage({ type: 'version' }, [channel.port2]);
-  });
-}
-
 /** Base64url (VAPID public key) to the bytes PushManager wants. */
 export function urlBase64ToUint8Array(base64: string): Uint8Array<ArrayBuffer> {
   const padded = `${base64}${'='.repeat((4 - (base64.length % 4)) % 4)}`

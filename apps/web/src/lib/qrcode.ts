@@ -9,8 +9,7 @@ export async function qrDataUrl(
   options: { width?: number; margin?: number } = {},
 ): Promise<string> {
   if (!text) throw new Error('No input text');
-  const qr = QRCode.create(text, { errorCorrectionLevel: QR_DEFAULTS.errorCorrectionLevel });
-  if (qr.version < 1 || qr.version > 40) throw new Error(`QR version ${qr.version} out of range`);
+  // The encoder picks the smallest version (1–40) that fits and refuses longer texts itself.
   return QRCode.toDataURL(text, {
     errorCorrectionLevel: QR_DEFAULTS.errorCorrectionLevel,
     margin: options.margin ?? QR_DEFAULTS.margin,

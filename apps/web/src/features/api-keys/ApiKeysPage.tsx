@@ -2,7 +2,7 @@ import { BookOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ApiKeyView } from '@vw/contract';
 import { PUBLIC_API_DOCS_PATH } from '@vw/contract/constants/apikeys.ts';
 import { App, Button, Space, Table, type TableColumnsType, Tag } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatCredits, formatDate, formatDateTime } from '@/features/credits/format.ts';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
@@ -10,39 +10,24 @@ import { zhCN } from '@/locales/zh-CN.ts';
 import { CreateKeyDialog, RenameDialog, SecretOnce } from './KeyDialogs.tsx';
 import { KeyUsage } from './KeyUsage.tsx';
 import { QuickStart } from './QuickStart.tsx';
+import { useLoadedList } from './useLoadedList.ts';
 import { Webhooks } from './Webhooks.tsx';
 import './api-keys.css';
 
 const t = zhCN.apiKeys;
+const fetchKeys = () => request(api.apiKeyList).then((d) => d.keys);
 const STATUS_COLORS: Record<string, string> = { active: 'green', revoked: 'default', expired: 'orange' };
 
 /** Route /api-keys: the user's API keys, their usage, a quick start, the docs link and webhooks. */
 export function Component() {
   const { message, modal } = App.useApp();
-  const [keys, setKeys] = useState<ApiKeyView[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [version, setVersion] = useState(0);
+  const { list: keys, loading, loads, reload: load } = useLoadedList(fetchKeys);
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   /** The key created in this visit: filled into the quick start (it is never fetched again). */
   const [freshKey, setFreshKey] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<ApiKeyView | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const d = await request(api.apiKeyList);
-      setKeys(d.keys);
-      setVersion((v) => v + 1);
-    } catch {
-      // shown by the client
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const shown = keys.find((k) => k.key_id === selected) ?? keys.find((k) => k.status === 'active') ?? keys[0];
 
@@ -191,7 +176,7 @@ export function Component() {
           onRow={(k) => ({ onClick: () => setSelected(k.key_id) })}
           data-testid="key-table"
         />
-        {shown && <KeyUsage keyView={shown} version={version} />}
+        {shown && <KeyUsage keyView={shown} version={loads} />}
       </section>
 
       <QuickStart apiKey={freshKey} />

@@ -13,38 +13,26 @@ import {
   Tag,
   Tooltip,
 } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatDateTime } from '@/features/credits/format.ts';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { SecretOnce } from './KeyDialogs.tsx';
+import { useLoadedList } from './useLoadedList.ts';
 
 const t = zhCN.apiKeys;
+const fetchEndpoints = () => request(api.webhookList).then((d) => d.endpoints);
 
 /** The user's webhook endpoints: add (secret shown once), test delivery, re-enable, delete. */
 export function Webhooks() {
   const { message } = App.useApp();
-  const [list, setList] = useState<WebhookView[]>([]);
-  const [loading, setLoading] = useState(true);
+  const { list, loading, reload: load } = useLoadedList(fetchEndpoints);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENTS]);
   const [adding, setAdding] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const [testing, setTesting] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setList((await request(api.webhookList)).endpoints);
-    } catch {
-      // shown by the client
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const add = async () => {
     setAdding(true);

@@ -1,5 +1,6 @@
 import { CheckCircleFilled, LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Checkbox, Form, Input, Space, Tabs } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, Space, Tabs } from 'antd';
+import useApp from 'antd/es/app/useApp';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BrandMark } from '@/components/BrandMark.tsx';
@@ -36,7 +37,7 @@ export function Component() {
   const [submitting, setSubmitting] = useState(false);
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const { message } = App.useApp();
+  const { message } = useApp();
 
   useEffect(() => {
     if (params.get('refused')) setFormError(t.refused);

@@ -1,38 +1,14 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { App } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serverQuestion } from './questions.fixture.ts';
 import { SurveyOverlay } from './SurveyOverlay.tsx';
 import { fromServer, outcomeOf } from './survey.ts';
 
 const QS = fromServer([
-  {
-    id: 1,
-    question_content: '身份',
-    select_type: 1,
-    question_options: [
-      { id: 11, content: '甲', icon: '/i/a.svg' },
-      { id: 12, content: '乙', icon: '/i/b.svg' },
-      { id: 13, content: '丙', icon: '/i/c.svg' },
-    ],
-  },
-  {
-    id: 2,
-    question_content: '用途',
-    select_type: 2,
-    question_options: [
-      { id: 21, content: 'x' },
-      { id: 22, content: 'y' },
-    ],
-  },
-  {
-    id: 3,
-    question_content: '渠道',
-    select_type: 1,
-    question_options: [
-      { id: 31, content: 'p' },
-      { id: 32, content: 'q' },
-    ],
-  },
+  serverQuestion(1, '身份', 1, ['甲', '乙', '丙'], ['/i/a.svg', '/i/b.svg', '/i/c.svg']),
+  serverQuestion(2, '用途', 2, ['x', 'y']),
+  serverQuestion(3, '渠道', 1, ['p', 'q']),
 ]);
 
 function mount(submit: (b: unknown) => Promise<number>, onDone = vi.fn(), initialIndex = 0) {

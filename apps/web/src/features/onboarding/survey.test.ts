@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { serverQuestion } from './questions.fixture.ts';
 import {
   canSwipeForward,
   fromServer,
@@ -14,43 +15,10 @@ import {
 } from './survey.ts';
 
 const QS = fromServer([
-  {
-    id: 1,
-    question_content: '身份',
-    select_type: 1,
-    question_options: [
-      { id: 11, content: 'a' },
-      { id: 12, content: 'b' },
-    ],
-  },
-  {
-    id: 2,
-    question_content: '用途',
-    select_type: 2,
-    question_options: [
-      { id: 21, content: 'x' },
-      { id: 22, content: 'y' },
-      { id: 23, content: 'z' },
-    ],
-  },
-  {
-    id: 3,
-    question_content: '渠道',
-    select_type: 1,
-    question_options: [
-      { id: 31, content: 'p' },
-      { id: 32, content: 'q' },
-    ],
-  },
-  {
-    id: 4,
-    question_content: '规模',
-    select_type: 1,
-    question_options: [
-      { id: 41, content: 'm' },
-      { id: 42, content: 'n' },
-    ],
-  },
+  serverQuestion(1, '身份', 1, ['a', 'b']),
+  serverQuestion(2, '用途', 2, ['x', 'y', 'z']),
+  serverQuestion(3, '渠道', 1, ['p', 'q']),
+  serverQuestion(4, '规模', 1, ['m', 'n']),
 ]);
 const sel = (qs: SurveyQuestion[], i: number) =>
   qs[i].question_options.filter((o) => o.selected).map((o) => o.id);

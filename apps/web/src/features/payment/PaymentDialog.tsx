@@ -15,12 +15,12 @@ import {
 import { clientMessages } from '@vw/contract/errors.ts';
 import { deriveProductPricing, monthlyPrice } from '@vw/contract/helpers/products.ts';
 import { Alert, App, Button, Checkbox, Modal, Segmented, Spin, Tabs, Tooltip } from 'antd';
-import QRCode from 'qrcode';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { loadProducts, loadTenantBonus, loadVoices } from '@/lib/auth/session.ts';
 import { request } from '@/lib/http/client.ts';
 import { isApiError } from '@/lib/http/errors.ts';
+import { qrDataUrl } from '@/lib/qrcode.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { useCatalogueStore } from '@/stores/data.ts';
 import { type PaymentOpenMode, useDialogStore } from '@/stores/dialogs.ts';
@@ -133,7 +133,7 @@ function QrArea({
     let live = true;
     setImage('');
     if (codeUrl) {
-      void QRCode.toDataURL(codeUrl, { width: PAY_QR_WIDTH, margin: 0 }).then((url) => live && setImage(url));
+      void qrDataUrl(codeUrl, { width: PAY_QR_WIDTH, margin: 0 }).then((url) => live && setImage(url));
     }
     return () => {
       live = false;

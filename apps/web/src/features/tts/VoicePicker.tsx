@@ -1,10 +1,9 @@
 import { SwapOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { isPremiumVoice } from '@/features/voices/model.ts';
 import { usePreviewStore } from '@/features/voices/preview.ts';
 import { useVoiceLibrary } from '@/features/voices/useVoiceLibrary.tsx';
-import { PremiumBadge, PreviewButton, VoiceAvatar, VoiceTags } from '@/features/voices/VoiceCard.tsx';
+import { PreviewButton, VoiceAvatar, VoiceName, VoiceTags } from '@/features/voices/VoiceCard.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
 
 const t = zhCN.tts;
@@ -33,10 +32,7 @@ export function VoicePicker({ value, onChange }: { value: string; onChange: (voi
           <>
             <VoiceAvatar voice={current} size={44} />
             <div className="vw-voice-current-main">
-              <div className="vw-voice-name">
-                <span className="vw-voice-name-text">{current.name}</span>
-                {isPremiumVoice(current) && <PremiumBadge />}
-              </div>
+              <VoiceName voice={current} />
               <VoiceTags voice={current} languageName={languageName} />
             </div>
             <PreviewButton voice={current} size="small" />

@@ -1,15 +1,15 @@
 import { CheckOutlined } from '@ant-design/icons';
 import { Empty, Modal, Segmented } from 'antd';
-import { useMemo, useState } from 'react';
 import { SubscribeTip } from '@/components/SubscribeTip.tsx';
-import { emptyFilter, isLocked, isPremiumVoice, matches, type VoiceFilter } from '@/features/voices/model.ts';
+import { isLocked } from '@/features/voices/model.ts';
 import type { Voice } from '@/features/voices/types.ts';
 import type { useVoiceLibrary } from '@/features/voices/useVoiceLibrary.tsx';
+import { useVoiceTabs, type VoiceTab } from '@/features/voices/useVoiceTabs.ts';
 import {
   FavoriteButton,
-  PremiumBadge,
   PreviewButton,
   VoiceAvatar,
+  VoiceName,
   VoiceTags,
 } from '@/features/voices/VoiceCard.tsx';
 import { VoiceFilters } from '@/features/voices/VoiceFilters.tsx';
@@ -17,7 +17,6 @@ import { zhCN } from '@/locales/zh-CN.ts';
 
 const t = zhCN.tts;
 const tv = zhCN.voices;
-type Tab = 'all' | 'favorites' | 'mine';
 type VoiceLibrary = ReturnType<typeof useVoiceLibrary>;
 
 function VoiceRow({
@@ -55,10 +54,7 @@ function VoiceRow({
     >
       <VoiceAvatar voice={voice} size={40} />
       <div className="vw-picker-row-main">
-        <div className="vw-voice-name">
-          <span className="vw-voice-name-text">{voice.name}</span>
-          {isPremiumVoice(voice) && <PremiumBadge />}
-        </div>
+        <VoiceName voice={voice} />
         <VoiceTags voice={voice} languageName={languageName} />
       </div>
       <FavoriteButton voice={voice} favorite={voice.is_favorite} onToggle={onFavorite} />
@@ -90,15 +86,7 @@ export default function VoicePickerDialog({
   onClose: () => void;
 }) {
   const { builtin, mine, level, toggleFavorite, languageName } = library;
-  const [tab, setTab] = useState<Tab>('all');
-  const [filter, setFilter] = useState<VoiceFilter>(emptyFilter);
-  const source =
-    tab === 'mine'
-      ? mine
-      : tab === 'favorites'
-        ? [...builtin, ...mine].filter((v) => v.is_favorite)
-        : builtin;
-  const shown = useMemo(() => source.filter((v) => matches(v, filter)), [source, filter]);
+  const { tab, setTab, filter, setFilter, source, shown } = useVoiceTabs(builtin, mine);
 
   return (
     <Modal
@@ -111,7 +99,7 @@ export default function VoicePickerDialog({
       classNames={{ body: 'vw-picker-body' }}
     >
       <div data-testid="voice-picker">
-        <Segmented<Tab>
+        <Segmented<VoiceTab>
           value={tab}
           onChange={setTab}
           options={[

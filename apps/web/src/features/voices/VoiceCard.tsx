@@ -117,7 +117,17 @@ export function VoiceTags({ voice, languageName }: { voice: Voice; languageName:
   );
 }
 
-export function PremiumBadge() {
+/** A voice's name with the premium badge when it needs a membership. */
+export function VoiceName({ voice }: { voice: Voice }) {
+  return (
+    <div className="vw-voice-name">
+      <span className="vw-voice-name-text">{voice.name}</span>
+      {isPremiumVoice(voice) && <PremiumBadge />}
+    </div>
+  );
+}
+
+function PremiumBadge() {
   return (
     <span className="vw-premium-badge" data-testid="premium-badge">
       <CrownFilled /> {t.premium}
@@ -166,10 +176,7 @@ export function VoiceCard({
       <div className="vw-voice-card-top">
         <VoiceAvatar voice={voice} size={48} />
         <div className="vw-voice-card-title">
-          <div className="vw-voice-name">
-            <span className="vw-voice-name-text">{voice.name}</span>
-            {isPremiumVoice(voice) && <PremiumBadge />}
-          </div>
+          <VoiceName voice={voice} />
           <VoiceTags voice={voice} languageName={languageName} />
         </div>
         <FavoriteButton voice={voice} favorite={favorite} onToggle={onFavorite} />

@@ -1,20 +1,20 @@
 import { AudioOutlined, CustomerServiceOutlined, StarOutlined } from '@ant-design/icons';
 import { Button, Empty, Skeleton, Tabs } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useTtsStore } from '@/features/tts/store.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { useUserStore } from '@/stores/user.ts';
-import { emptyFilter, isLocked, matches, type VoiceFilter } from './model.ts';
+import { isLocked } from './model.ts';
 import { usePreviewStore } from './preview.ts';
 import type { Voice } from './types.ts';
 import { useVoiceLibrary } from './useVoiceLibrary.tsx';
+import { useVoiceTabs, type VoiceTab } from './useVoiceTabs.ts';
 import { VoiceCard } from './VoiceCard.tsx';
 import { VoiceFilters } from './VoiceFilters.tsx';
 import './voices.css';
 
 const t = zhCN.voices;
-type Tab = 'all' | 'favorites' | 'mine';
 
 /** Route /voices: the voice library (spec §2). */
 export function Component() {
@@ -22,18 +22,9 @@ export function Component() {
   const { builtin, mine, loaded, level, toggleFavorite, languageName } = useVoiceLibrary();
   const cloneOn = useUserStore((s) => s.appConfig.voice_clone_config.voice_clone_switch);
   const currentVoice = useTtsStore((s) => s.voiceId);
-  const [tab, setTab] = useState<Tab>('all');
-  const [filter, setFilter] = useState<VoiceFilter>(emptyFilter);
+  const { tab, setTab, filter, setFilter, source, shown } = useVoiceTabs(builtin, mine);
   const stopPreview = usePreviewStore((s) => s.stop);
   useEffect(() => stopPreview, [stopPreview]);
-
-  const source =
-    tab === 'mine'
-      ? mine
-      : tab === 'favorites'
-        ? [...builtin, ...mine].filter((v) => v.is_favorite)
-        : builtin;
-  const shown = useMemo(() => source.filter((v) => matches(v, filter)), [source, filter]);
 
   const use = (v: Voice) => {
     useTtsStore.getState().selectVoice(v.voice_id);
@@ -99,7 +90,7 @@ export function Component() {
       <section className="vw-card vw-voices-card">
         <Tabs
           activeKey={tab}
-          onChange={(k) => setTab(k as Tab)}
+          onChange={(k) => setTab(k as VoiceTab)}
           items={[
             { key: 'all', label: t.tabAll },
             { key: 'favorites', label: t.tabFavorites },

@@ -140,7 +140,7 @@ export async function loadProducts(): Promise<void> {
 
 /**
  * After the startup check: config, tenant bonus, default voices, voices, models and products
- * (spec §4). Endpoints that later issues add may be missing: every failure is silent.
+ * (spec §4). Every failure is silent: the page that needs the data asks again.
  */
 export async function loadStartupData(): Promise<void> {
   const quiet = { suppressError: true } as const;

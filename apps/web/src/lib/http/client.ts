@@ -15,8 +15,8 @@ export const BUNDLE_ID = 'com.voiceworkbench.web';
 type Method = CallDef['method'];
 
 /**
- * An endpoint the contract does not describe yet (calls that later issues add). Typed by hand;
- * the phantom field only carries the types.
+ * An endpoint as the client sends it: method and path, typed by hand or from a contract call
+ * (`api.ts`); the phantom field only carries the types.
  */
 export interface RawEndpoint<B = undefined, Q = undefined, D = unknown> {
   method: Method;

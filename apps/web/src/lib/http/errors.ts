@@ -94,11 +94,6 @@ export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }
 
-/** A credit-shortage error (spec §8: 1010, 422 err_balance_insufficient, "Balance not enough"). */
-export function isCreditShortage(e: unknown): boolean {
-  return isApiError(e) && e.display.kind === 'credit';
-}
-
 /** The message to show inline for any error thrown by a call. */
 export function errorText(e: unknown): string {
   if (isApiError(e)) return e.message;
