@@ -3,10 +3,6 @@ import type { Db, DbKind } from '../../db/database.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { CreditAccount, CreditHold, CreditLedgerTable, CreditLot } from '../../db/schema.ts';
 
-export async function findAccount(db: Db, userId: string): Promise<CreditAccount | undefined> {
-  return db.selectFrom('credit_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
-}
-
 const selectAccount = preparedQuery((db, v: { userId: string }) =>
   db.selectFrom('credit_accounts').selectAll().where('user_id', '=', v.userId),
 );

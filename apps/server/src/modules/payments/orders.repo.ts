@@ -89,15 +89,6 @@ export async function setAttemptOutcome(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function findAttempts(db: Db, orderId: string): Promise<PaymentAttempt[]> {
-  return db
-    .selectFrom('payment_attempts')
-    .selectAll()
-    .where('order_id', '=', orderId)
-    .orderBy('created_at')
-    .execute();
-}
-
 export async function findPendingRefunds(db: Db, limit: number): Promise<PaymentAttempt[]> {
   return db
     .selectFrom('payment_attempts')
