@@ -64,6 +64,11 @@ export async function setOrderCodeUrl(db: Db, orderId: string, codeUrl: string, 
     .execute();
 }
 
+/** Marks an order as just asked about (the poll's rate limit reads `updated_at`). */
+export async function touchOrder(db: Db, orderId: string, now: number): Promise<void> {
+  await db.updateTable('payment_orders').set({ updated_at: now }).where('id', '=', orderId).execute();
+}
+
 /** Records a provider's payment once; false when this transaction was already recorded. */
 export async function insertAttemptOnce(db: Db, attempt: PaymentAttempt): Promise<boolean> {
   const result = await db
@@ -87,6 +92,11 @@ export async function setAttemptOutcome(
     .where('outcome', '=', from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Keeps why a refund failed; the attempt stays refund_pending for the reconciliation job. */
+export async function setRefundError(db: Db, attemptId: string, error: string): Promise<void> {
+  await db.updateTable('payment_attempts').set({ refund_error: error }).where('id', '=', attemptId).execute();
 }
 
 export async function findPendingRefunds(db: Db, limit: number): Promise<PaymentAttempt[]> {
