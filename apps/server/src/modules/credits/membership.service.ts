@@ -5,7 +5,7 @@ import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { sumHeld, sumLedger, updateAccount } from './credits.repo.ts';
 import { type AccountTx, grantLot, withCreditAccount } from './ledger.service.ts';
-import { isPaid, issueDuePeriods, planEnd } from './membership.rules.ts';
+import { isPaid, issueDuePeriods, planEnd, previousPlanEntry } from './membership.rules.ts';
 import { getPlan } from './plans.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'dbKind' | 'clock'>;
@@ -63,14 +63,7 @@ export async function applyMembership(
     membership_id: newId('mem'),
     issued_periods: 0,
     expires_at: null,
-    previous: previousPlan
-      ? JSON.stringify({
-          level: account.level,
-          title: previousPlan.title,
-          expires_at: account.expires_at,
-          is_annual: account.is_annual,
-        })
-      : account.previous,
+    previous: previousPlan ? previousPlanEntry(account, previousPlan.title) : account.previous,
   };
   next.expires_at = planEnd(next);
   await updateAccount(db, account.user_id, { ...next, updated_at: now });
