@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import type { RedeemBatchesTable } from '../../db/schema.ts';
 
 export async function findCodeWithBatch(db: Db, code: string) {
   return db
@@ -50,19 +51,7 @@ export async function insertAttempt(
 
 export async function insertBatch(
   db: Db,
-  batch: {
-    id: string;
-    kind: 'plan' | 'credits';
-    level: number | null;
-    is_annual: number;
-    months: number | null;
-    days: number | null;
-    credits: number | null;
-    count: number;
-    expires_at: number;
-    note: string;
-    created_at: number;
-  },
+  batch: Omit<RedeemBatchesTable, 'voided_at'>,
   codes: string[],
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
