@@ -49,25 +49,24 @@ export async function insertAttempt(
   await db.insertInto('redeem_attempts').values(row).execute();
 }
 
+/** Writes a batch and its codes; run it in a transaction so none is half-written. */
 export async function insertBatch(
   db: Db,
   batch: Omit<RedeemBatchesTable, 'voided_at'>,
   codes: string[],
 ): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('redeem_batches')
-      .values({ ...batch, voided_at: null })
+  await db
+    .insertInto('redeem_batches')
+    .values({ ...batch, voided_at: null })
+    .execute();
+  for (let i = 0; i < codes.length; i += 500) {
+    await db
+      .insertInto('redeem_codes')
+      .values(
+        codes.slice(i, i + 500).map((code) => ({ code, batch_id: batch.id, used_by: null, used_at: null })),
+      )
       .execute();
-    for (let i = 0; i < codes.length; i += 500) {
-      await tx
-        .insertInto('redeem_codes')
-        .values(
-          codes.slice(i, i + 500).map((code) => ({ code, batch_id: batch.id, used_by: null, used_at: null })),
-        )
-        .execute();
-    }
-  });
+  }
 }
 
 export async function findBatches(db: Db) {
