@@ -48,8 +48,11 @@ export async function issueDuePeriods(
 ): Promise<CreditAccount> {
   if (account.level <= FREE_LEVEL || account.anchor_at === null || account.expires_at === null)
     return account;
-  const plan = await getPlan(tx, account.level);
   let issued = account.issued_periods;
+  // Nothing due (the usual case on every credit operation): no plan read, no write.
+  const periodDue = issued < periodsOf(account) && periodStart(account, issued) <= now;
+  if (!periodDue && account.expires_at > now) return account;
+  const plan = await getPlan(tx, account.level);
   while (issued < periodsOf(account) && periodStart(account, issued) <= now) {
     const start = periodStart(account, issued);
     const end =
