@@ -252,6 +252,21 @@ export async function sumHeld(db: Db, userId: string): Promise<number> {
   return Number(row.total);
 }
 
+/** Credits left in the lots a membership issued (its grant keys name it). */
+export async function sumMembershipRemaining(
+  db: Db,
+  userId: string,
+  membershipId: string | null,
+): Promise<number> {
+  const row = await db
+    .selectFrom('credit_lots')
+    .select((eb) => eb.fn.sum<number>('remaining').as('left'))
+    .where('user_id', '=', userId)
+    .where('grant_key', 'like', `membership:${membershipId ?? '-'}:%`)
+    .executeTakeFirstOrThrow();
+  return Number(row.left ?? 0);
+}
+
 /** What an API key has spent or holds now: captured amounts plus open holds. */
 export async function sumSpentByApiKey(db: Db, apiKeyId: string): Promise<number> {
   const row = await db

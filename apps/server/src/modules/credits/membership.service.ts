@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { CreditAccount } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { sumHeld, sumLedger, updateAccount } from './credits.repo.ts';
+import { sumHeld, sumLedger, sumMembershipRemaining, updateAccount } from './credits.repo.ts';
 import { type AccountTx, grantLot, withCreditAccount } from './ledger.service.ts';
 import { isPaid, issueDuePeriods, planEnd, previousPlanEntry } from './membership.rules.ts';
 import { getPlan } from './plans.ts';
@@ -79,12 +79,7 @@ export async function getTenantBonus(ctx: Ctx, userId: string): Promise<TenantBo
   return withCreditAccount(ctx, userId, async ({ tx, account, now }) => {
     const paid = isPaid(account, now);
     const plan = await getPlan(tx, paid ? account.level : FREE_LEVEL);
-    const planLeft = await tx
-      .selectFrom('credit_lots')
-      .select((eb) => eb.fn.sum<number>('remaining').as('left'))
-      .where('user_id', '=', userId)
-      .where('grant_key', 'like', `membership:${account.membership_id ?? '-'}:%`)
-      .executeTakeFirstOrThrow();
+    const planLeft = await sumMembershipRemaining(tx, userId, account.membership_id);
     const previous = account.previous
       ? (JSON.parse(account.previous) as Record<string, number | string>)
       : null;
@@ -92,7 +87,7 @@ export async function getTenantBonus(ctx: Ctx, userId: string): Promise<TenantBo
       level: paid ? account.level : FREE_LEVEL,
       credit_type: !paid
         ? CreditType.Free
-        : Number(planLeft.left ?? 0) > 0
+        : planLeft > 0
           ? CreditType.PlanCredits
           : CreditType.PlanCreditsExhausted,
       title: plan.title,
