@@ -20,6 +20,17 @@ afterAll(async () => {
   await server.close();
 });
 
+/** A lot of `amount` credits valid for one day from now. */
+const grantForADay = (userId: string, source: 'gift' | 'topup', amount: number, grantKey: string) =>
+  grantCredits(server.ctx, {
+    userId,
+    source,
+    amount,
+    expiresAt: server.clock.now() + DAY_MS,
+    grantKey,
+    remark: '',
+  });
+
 const SOURCE_RANK: Record<string, number> = { gift: 0, redeem: 0, refund: 0, membership: 1, topup: 2 };
 
 async function snapshot(userId: string) {
@@ -183,23 +194,8 @@ describe('credit ledger (property-based)', () => {
 
   it('settles holds idempotently and never captures more than was held', async () => {
     const userId = 'u_idem';
-    const now = server.clock.now();
-    await grantCredits(server.ctx, {
-      userId,
-      source: 'gift',
-      amount: 100,
-      expiresAt: now + DAY_MS,
-      grantKey: 'idem-g',
-      remark: '',
-    });
-    await grantCredits(server.ctx, {
-      userId,
-      source: 'gift',
-      amount: 100,
-      expiresAt: now + DAY_MS,
-      grantKey: 'idem-g',
-      remark: '',
-    });
+    await grantForADay(userId, 'gift', 100, 'idem-g');
+    await grantForADay(userId, 'gift', 100, 'idem-g');
     expect((await getBalance(server.ctx, userId)).balance).toBe(100);
     const input = { userId, holdKey: 'idem-h', amount: 60, tool: 'tts', taskId: 't', taskName: 't' };
     await holdCredits(server.ctx, input);
@@ -220,15 +216,7 @@ describe('credit ledger (property-based)', () => {
 
   it('writes off credits given back to a lot that expired while they were held', async () => {
     const userId = 'u_late_release';
-    const now = server.clock.now();
-    await grantCredits(server.ctx, {
-      userId,
-      source: 'gift',
-      amount: 30,
-      expiresAt: now + DAY_MS,
-      grantKey: 'late-g',
-      remark: '',
-    });
+    await grantForADay(userId, 'gift', 30, 'late-g');
     await holdCredits(server.ctx, {
       userId,
       holdKey: 'late-h',
@@ -249,14 +237,7 @@ describe('credit ledger (property-based)', () => {
 describe('concurrent spends', () => {
   it('200 simultaneous spends against a balance of exactly 100 → exactly 100 succeed', async () => {
     const userId = 'u_race';
-    await grantCredits(server.ctx, {
-      userId,
-      source: 'topup',
-      amount: 100,
-      expiresAt: server.clock.now() + DAY_MS,
-      grantKey: 'race-g',
-      remark: '',
-    });
+    await grantForADay(userId, 'topup', 100, 'race-g');
     const results = await Promise.allSettled(
       Array.from({ length: 200 }, (_, i) =>
         spendCredits(server.ctx, {
@@ -280,14 +261,7 @@ describe('concurrent spends', () => {
   }, 60_000);
   it('settles each hold once when captures and releases of it race, with holds running alongside', async () => {
     const userId = 'u_settle_race';
-    await grantCredits(server.ctx, {
-      userId,
-      source: 'topup',
-      amount: 1000,
-      expiresAt: server.clock.now() + DAY_MS,
-      grantKey: 'settle-race-g',
-      remark: '',
-    });
+    await grantForADay(userId, 'topup', 1000, 'settle-race-g');
     const hold = (i: number) =>
       holdCredits(server.ctx, {
         userId,

@@ -101,7 +101,7 @@ function withStatementCache(db: SqliteDatabase.Database, max = 1000): SqliteData
   return db;
 }
 
-/** Migrations, then the reference rows every install needs (the plan ladder); safe to run from many processes. */
+/** Migrations, then the reference rows every install needs (plan ladder, product catalogue); safe to run from many processes. */
 export async function prepareDatabase(db: Kysely<Database>): Promise<void> {
   await migrateToLatest(db);
   await seedPlans(db);

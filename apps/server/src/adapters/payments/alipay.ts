@@ -1,8 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { AlipaySdk, type AlipaySdkCommonResult } from 'alipay-sdk';
-import { type Config, ConfigError, REPO_ROOT } from '../../config.ts';
+import { type Config, ConfigError } from '../../config.ts';
+import { readConfigFile, resolveConfigPath } from './config-files.ts';
 import {
   NotifyRejected,
   type NotifyReply,
@@ -239,17 +238,13 @@ export function createAlipayProvider(options: AlipayOptions): PaymentProvider {
 }
 
 function readKeyFile(variable: string, file: string, kind: 'private' | 'public'): string {
-  const resolved = path.resolve(REPO_ROOT, file);
-  let text: string;
-  try {
-    text = readFileSync(resolved, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`${variable}: cannot read ${resolved} (${(err as Error).message})`);
-  }
+  const text = readConfigFile(variable, file);
   try {
     parseKey(text, kind);
   } catch (err) {
-    throw new ConfigError(`${variable}: ${resolved} is not an RSA ${kind} key (${(err as Error).message})`);
+    throw new ConfigError(
+      `${variable}: ${resolveConfigPath(file)} is not an RSA ${kind} key (${(err as Error).message})`,
+    );
   }
   return text;
 }

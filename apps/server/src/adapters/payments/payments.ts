@@ -4,7 +4,6 @@
  * Amounts are integers in fen (CNY cents). Our order id is the provider's out_trade_no.
  */
 
-export type PayChannel = 'WECHAT' | 'ALIPAY';
 export type PaymentProviderName = 'sandbox' | 'wechatpay' | 'alipay';
 
 export interface ProviderOrder {

@@ -1,7 +1,8 @@
+import type { PayChannel } from '@vw/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { createAlipayProvider, loadAlipayOptions } from './alipay.ts';
-import type { PayChannel, PaymentProvider } from './payments.ts';
+import type { PaymentProvider } from './payments.ts';
 import { SandboxProvider } from './sandbox.ts';
 import { createWechatPayProvider, loadWechatPayOptions } from './wechatpay.ts';
 

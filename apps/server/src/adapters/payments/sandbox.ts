@@ -6,6 +6,7 @@ import {
   type NotifyRequest,
   type PaymentProvider,
   ProviderError,
+  type ProviderOrder,
   type ProviderTradeState,
 } from './payments.ts';
 
@@ -19,9 +20,6 @@ export interface SandboxOptions {
   /** Signs pay-page links and notify callbacks. */
   key: string;
 }
-
-/** A signed callback, as the sandbox "sends" it to the notify path. */
-export type SandboxNotice = NotifyRequest;
 
 /**
  * The default provider: a pay page on this server stands in for the buyer's wallet, and a table
@@ -42,12 +40,7 @@ export class SandboxProvider implements PaymentProvider {
     return safeEqual(this.pageToken(orderId), token);
   }
 
-  async createQr(order: {
-    orderId: string;
-    description: string;
-    amountFen: number;
-    expiresAt: number;
-  }): Promise<{ codeUrl: string }> {
+  async createQr(order: ProviderOrder): Promise<{ codeUrl: string }> {
     await this.options.db
       .insertInto('sandbox_trades')
       .values({
@@ -115,7 +108,7 @@ export class SandboxProvider implements PaymentProvider {
    * The buyer pays on the sandbox page. Paying an already paid trade is a second payment (what a
    * buyer paying twice looks like to us). Returns the signed callback to deliver.
    */
-  async pay(orderId: string): Promise<SandboxNotice> {
+  async pay(orderId: string): Promise<NotifyRequest> {
     const trade = await this.findTrade(orderId);
     if (!trade) throw new ProviderError('订单不存在', 'ORDER_NOT_EXIST');
     const now = this.options.now();
@@ -142,7 +135,7 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   /** The buyer declines on the sandbox page. */
-  async decline(orderId: string): Promise<SandboxNotice> {
+  async decline(orderId: string): Promise<NotifyRequest> {
     const trade = await this.findTrade(orderId);
     if (trade?.state !== 'NOTPAY') throw new ProviderError('订单已关闭或已支付', 'ORDER_CLOSED');
     if (!(await this.setState(trade, { state: 'PAYERROR' }))) {
@@ -187,7 +180,7 @@ export class SandboxProvider implements PaymentProvider {
     };
   }
 
-  private notice(body: NoticeBody): SandboxNotice {
+  private notice(body: NoticeBody): NotifyRequest {
     const rawBody = JSON.stringify(body);
     const timestamp = Math.floor(this.options.now() / 1000);
     return {

@@ -8,9 +8,10 @@ import {
   randomBytes,
   X509Certificate,
 } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, ConfigError, REPO_ROOT } from '../../config.ts';
+import { type Config, ConfigError } from '../../config.ts';
+import { readConfigFile, resolveConfigPath } from './config-files.ts';
 import {
   NotifyRejected,
   type NotifyReply,
@@ -346,19 +347,6 @@ export function createWechatPayProvider(options: WechatPayOptions): PaymentProvi
   };
 }
 
-/** Resolves a configured path the way the rest of the config does (relative to the repository root). */
-function resolvePath(file: string): string {
-  return path.resolve(REPO_ROOT, file);
-}
-
-function readConfigFile(variable: string, file: string): string {
-  try {
-    return readFileSync(resolvePath(file), 'utf8');
-  } catch (err) {
-    throw new ConfigError(`${variable}: cannot read ${resolvePath(file)} (${(err as Error).message})`);
-  }
-}
-
 function required(config: Config, variable: keyof Config): string {
   const value = config[variable];
   if (typeof value !== 'string' || !value)
@@ -374,13 +362,13 @@ export function loadWechatPayOptions(config: Config): WechatPayOptions {
     createPrivateKey(merchantPrivateKey);
   } catch (err) {
     throw new ConfigError(
-      `WECHATPAY_MERCHANT_PRIVATE_KEY_FILE: ${resolvePath(keyFile)} is not a PEM private key (${(err as Error).message})`,
+      `WECHATPAY_MERCHANT_PRIVATE_KEY_FILE: ${resolveConfigPath(keyFile)} is not a PEM private key (${(err as Error).message})`,
     );
   }
 
   let platformCertificates: string[] | undefined;
   if (config.WECHATPAY_PLATFORM_CERTS_DIR) {
-    const dir = resolvePath(config.WECHATPAY_PLATFORM_CERTS_DIR);
+    const dir = resolveConfigPath(config.WECHATPAY_PLATFORM_CERTS_DIR);
     let names: string[];
     try {
       names = readdirSync(dir).filter((name) => /\.(pem|crt|cer)$/i.test(name));
@@ -409,7 +397,7 @@ export function loadWechatPayOptions(config: Config): WechatPayOptions {
       createPublicKey(pem);
     } catch (err) {
       throw new ConfigError(
-        `WECHATPAY_PUBLIC_KEY_FILE: ${resolvePath(config.WECHATPAY_PUBLIC_KEY_FILE)} is not a PEM public key (${(err as Error).message})`,
+        `WECHATPAY_PUBLIC_KEY_FILE: ${resolveConfigPath(config.WECHATPAY_PUBLIC_KEY_FILE)} is not a PEM public key (${(err as Error).message})`,
       );
     }
     publicKey = { id: required(config, 'WECHATPAY_PUBLIC_KEY_ID'), pem };

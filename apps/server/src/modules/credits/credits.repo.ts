@@ -3,10 +3,6 @@ import type { Db, DbKind } from '../../db/database.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { CreditAccount, CreditHold, CreditLedgerTable, CreditLot } from '../../db/schema.ts';
 
-export async function findAccount(db: Db, userId: string): Promise<CreditAccount | undefined> {
-  return db.selectFrom('credit_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
-}
-
 const selectAccount = preparedQuery((db, v: { userId: string }) =>
   db.selectFrom('credit_accounts').selectAll().where('user_id', '=', v.userId),
 );
@@ -254,6 +250,21 @@ export async function sumHeld(db: Db, userId: string): Promise<number> {
     .where('status', '=', 'held')
     .executeTakeFirstOrThrow();
   return Number(row.total);
+}
+
+/** Credits left in the lots a membership issued (its grant keys name it). */
+export async function sumMembershipRemaining(
+  db: Db,
+  userId: string,
+  membershipId: string | null,
+): Promise<number> {
+  const row = await db
+    .selectFrom('credit_lots')
+    .select((eb) => eb.fn.sum<number>('remaining').as('left'))
+    .where('user_id', '=', userId)
+    .where('grant_key', 'like', `membership:${membershipId ?? '-'}:%`)
+    .executeTakeFirstOrThrow();
+  return Number(row.left ?? 0);
 }
 
 /** What an API key has spent or holds now: captured amounts plus open holds. */

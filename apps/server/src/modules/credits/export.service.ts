@@ -7,6 +7,7 @@ import { newId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
 import { businessDate } from './calendar.ts';
 import { findConsumptions } from './details.service.ts';
+import { deleteExport, findExport, findLatestExport, insertExport, updateExport } from './export.repo.ts';
 
 const EXPORT_URL_TTL_SECONDS = 3600;
 const MAX_RANGE_MS = 366 * 24 * 3600_000;
@@ -54,15 +55,11 @@ export const creditExportJob = defineJob({
   backoffMs: 2_000,
   handler: async ({ exportId }, job) => {
     const ctx = job.app;
-    const row = await ctx.db
-      .selectFrom('credit_exports')
-      .selectAll()
-      .where('id', '=', exportId)
-      .executeTakeFirstOrThrow();
+    const row = await findExport(ctx.db, exportId);
     const bytes = await buildConsumptionWorkbook(ctx, row.user_id, row.start_time, row.end_time);
     const key = `exports/${row.user_id}/${row.id}.xlsx`;
     await ctx.storage.put(key, bytes, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    await ctx.db.updateTable('credit_exports').set({ file_key: key }).where('id', '=', row.id).execute();
+    await updateExport(ctx.db, row.id, { file_key: key });
     await job.progress(100);
     return { key };
   },
@@ -79,7 +76,7 @@ export async function startConsumptionExport(
   if (endMs <= startMs || endMs - startMs > MAX_RANGE_MS) {
     throw AppError.named('err_invalid_param', '导出时间范围需在一年以内，且结束时间晚于开始时间');
   }
-  const latest = await findLatestExport(ctx, userId);
+  const latest = await findLatestExport(ctx.db, userId);
   if (latest?.job_id) {
     const job = await ctx.jobs.getJobForOwner(latest.job_id, userId);
     if (job.status === 'queued' || job.status === 'running')
@@ -88,47 +85,33 @@ export async function startConsumptionExport(
   const id = newId('exp');
   const fileName = `积分消耗明细_${businessDate(startMs)}_${businessDate(endMs - 1)}.xlsx`;
   // The row first: the worker may pick the job up before enqueue returns.
-  await ctx.db
-    .insertInto('credit_exports')
-    .values({
-      id,
-      user_id: userId,
-      job_id: '',
-      start_time: startMs,
-      end_time: endMs,
-      file_key: null,
-      file_name: fileName,
-      created_at: ctx.clock.now(),
-    })
-    .execute();
+  await insertExport(ctx.db, {
+    id,
+    user_id: userId,
+    job_id: '',
+    start_time: startMs,
+    end_time: endMs,
+    file_key: null,
+    file_name: fileName,
+    created_at: ctx.clock.now(),
+  });
   try {
     const job = await ctx.jobs.enqueue(
       creditExportJob,
       { exportId: id },
       { ownerId: userId, idempotencyKey: `credit-export:${id}` },
     );
-    await ctx.db.updateTable('credit_exports').set({ job_id: job.id }).where('id', '=', id).execute();
+    await updateExport(ctx.db, id, { job_id: job.id });
   } catch (error) {
-    await ctx.db.deleteFrom('credit_exports').where('id', '=', id).execute();
+    await deleteExport(ctx.db, id);
     throw error;
   }
   return { task_id: id };
 }
 
-async function findLatestExport(ctx: AppContext, userId: string) {
-  return ctx.db
-    .selectFrom('credit_exports')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
 /** Status of the user's latest export: 0 waiting, 2 done (with a signed link), 3 failed or none. */
 export async function getExportStatus(ctx: AppContext, userId: string) {
-  const latest = await findLatestExport(ctx, userId);
+  const latest = await findLatestExport(ctx.db, userId);
   if (!latest) return { status: ExportTaskStatus.Failed };
   if (!latest.job_id) return { status: ExportTaskStatus.Waiting };
   const job = await ctx.jobs.getJobForOwner(latest.job_id, userId);

@@ -21,6 +21,16 @@ function periodsOf(account: CreditAccount): number {
   return account.period_unit === 'month' ? account.period_count : 1;
 }
 
+/** The `previous` entry an account keeps of the plan it leaves (shown as the previous plan). */
+export function previousPlanEntry(account: CreditAccount, title: string): string {
+  return JSON.stringify({
+    level: account.level,
+    title,
+    expires_at: account.expires_at,
+    is_annual: account.is_annual,
+  });
+}
+
 export function isPaid(account: CreditAccount, now: number): boolean {
   return account.level > FREE_LEVEL && account.expires_at !== null && account.expires_at > now;
 }
@@ -38,8 +48,11 @@ export async function issueDuePeriods(
 ): Promise<CreditAccount> {
   if (account.level <= FREE_LEVEL || account.anchor_at === null || account.expires_at === null)
     return account;
-  const plan = await getPlan(tx, account.level);
   let issued = account.issued_periods;
+  // Nothing due (the usual case on every credit operation): no plan read, no write.
+  const periodDue = issued < periodsOf(account) && periodStart(account, issued) <= now;
+  if (!periodDue && account.expires_at > now) return account;
+  const plan = await getPlan(tx, account.level);
   while (issued < periodsOf(account) && periodStart(account, issued) <= now) {
     const start = periodStart(account, issued);
     const end =
@@ -79,12 +92,7 @@ export async function issueDuePeriods(
       period_count: 0,
       membership_id: null,
       issued_periods: 0,
-      previous: JSON.stringify({
-        level: account.level,
-        title: plan.title,
-        expires_at: account.expires_at,
-        is_annual: account.is_annual,
-      }),
+      previous: previousPlanEntry(account, plan.title),
     };
   }
   if (next.issued_periods !== account.issued_periods || next.level !== account.level) {

@@ -3,9 +3,9 @@ import type { AppContext } from '../../context.ts';
 import type { CreditAccount } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { sumHeld, sumLedger, updateAccount } from './credits.repo.ts';
+import { sumHeld, sumLedger, sumMembershipRemaining, updateAccount } from './credits.repo.ts';
 import { type AccountTx, grantLot, withCreditAccount } from './ledger.service.ts';
-import { isPaid, issueDuePeriods, planEnd } from './membership.rules.ts';
+import { isPaid, issueDuePeriods, planEnd, previousPlanEntry } from './membership.rules.ts';
 import { getPlan } from './plans.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'dbKind' | 'clock'>;
@@ -63,14 +63,7 @@ export async function applyMembership(
     membership_id: newId('mem'),
     issued_periods: 0,
     expires_at: null,
-    previous: previousPlan
-      ? JSON.stringify({
-          level: account.level,
-          title: previousPlan.title,
-          expires_at: account.expires_at,
-          is_annual: account.is_annual,
-        })
-      : account.previous,
+    previous: previousPlan ? previousPlanEntry(account, previousPlan.title) : account.previous,
   };
   next.expires_at = planEnd(next);
   await updateAccount(db, account.user_id, { ...next, updated_at: now });
@@ -86,12 +79,7 @@ export async function getTenantBonus(ctx: Ctx, userId: string): Promise<TenantBo
   return withCreditAccount(ctx, userId, async ({ tx, account, now }) => {
     const paid = isPaid(account, now);
     const plan = await getPlan(tx, paid ? account.level : FREE_LEVEL);
-    const planLeft = await tx
-      .selectFrom('credit_lots')
-      .select((eb) => eb.fn.sum<number>('remaining').as('left'))
-      .where('user_id', '=', userId)
-      .where('grant_key', 'like', `membership:${account.membership_id ?? '-'}:%`)
-      .executeTakeFirstOrThrow();
+    const planLeft = await sumMembershipRemaining(tx, userId, account.membership_id);
     const previous = account.previous
       ? (JSON.parse(account.previous) as Record<string, number | string>)
       : null;
@@ -99,7 +87,7 @@ export async function getTenantBonus(ctx: Ctx, userId: string): Promise<TenantBo
       level: paid ? account.level : FREE_LEVEL,
       credit_type: !paid
         ? CreditType.Free
-        : Number(planLeft.left ?? 0) > 0
+        : planLeft > 0
           ? CreditType.PlanCredits
           : CreditType.PlanCreditsExhausted,
       title: plan.title,

@@ -1,4 +1,10 @@
-import { PAY_COUNTRY_CODE, type Product, ProductListType, ProductType } from '@vw/contract';
+import {
+  deriveProductPricing,
+  PAY_COUNTRY_CODE,
+  type Product,
+  ProductListType,
+  ProductType,
+} from '@vw/contract';
 import type { Db } from '../../db/database.ts';
 import type { ProductRow } from '../../db/schema.ts';
 import { DEFAULT_PLANS } from '../credits/plans.ts';
@@ -127,10 +133,8 @@ export function toProduct(row: ProductRow): Product {
 
 /** The CN price the buyer pays, in fen; null when the product has no CN channel detail. */
 export function priceFen(row: ProductRow): number | null {
-  const detail = toProduct(row).channel_details.find((d) => d.country_code === PAY_COUNTRY_CODE);
-  if (!detail) return null;
-  const pay = detail.discount_price > 0 ? detail.discount_price : detail.price;
-  return Math.round(pay * 100);
+  const pricing = deriveProductPricing(toProduct(row));
+  return pricing ? Math.round(pricing.price * 100) : null;
 }
 
 /** Listed products: member plans by level (monthly first), credit packs by price then credits. */

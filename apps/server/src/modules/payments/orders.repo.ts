@@ -64,6 +64,11 @@ export async function setOrderCodeUrl(db: Db, orderId: string, codeUrl: string, 
     .execute();
 }
 
+/** Marks an order as just asked about (the poll's rate limit reads `updated_at`). */
+export async function touchOrder(db: Db, orderId: string, now: number): Promise<void> {
+  await db.updateTable('payment_orders').set({ updated_at: now }).where('id', '=', orderId).execute();
+}
+
 /** Records a provider's payment once; false when this transaction was already recorded. */
 export async function insertAttemptOnce(db: Db, attempt: PaymentAttempt): Promise<boolean> {
   const result = await db
@@ -89,13 +94,9 @@ export async function setAttemptOutcome(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function findAttempts(db: Db, orderId: string): Promise<PaymentAttempt[]> {
-  return db
-    .selectFrom('payment_attempts')
-    .selectAll()
-    .where('order_id', '=', orderId)
-    .orderBy('created_at')
-    .execute();
+/** Keeps why a refund failed; the attempt stays refund_pending for the reconciliation job. */
+export async function setRefundError(db: Db, attemptId: string, error: string): Promise<void> {
+  await db.updateTable('payment_attempts').set({ refund_error: error }).where('id', '=', attemptId).execute();
 }
 
 export async function findPendingRefunds(db: Db, limit: number): Promise<PaymentAttempt[]> {

@@ -35,6 +35,8 @@ import {
   OPEN_STATUSES,
   setAttemptOutcome,
   setOrderCodeUrl,
+  setRefundError,
+  touchOrder,
   transitionOrder,
 } from './orders.repo.ts';
 
@@ -264,11 +266,7 @@ export async function applyTrade(
           updated_at: now,
         });
       } else {
-        await ctx.db
-          .updateTable('payment_orders')
-          .set({ updated_at: now })
-          .where('id', '=', order.id)
-          .execute();
+        await touchOrder(ctx.db, order.id, now);
       }
       return;
     case 'closed':
@@ -412,11 +410,7 @@ async function refundAttempt(ctx: AppContext, attempt: PaymentAttempt): Promise<
       { err, attemptId: attempt.id, orderId: order.id },
       'refund failed; the reconciliation job retries it',
     );
-    await ctx.db
-      .updateTable('payment_attempts')
-      .set({ refund_error: String((err as Error).message).slice(0, 500) })
-      .where('id', '=', attempt.id)
-      .execute();
+    await setRefundError(ctx.db, attempt.id, String((err as Error).message).slice(0, 500));
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import type { RedeemBatchesTable } from '../../db/schema.ts';
 
 export async function findCodeWithBatch(db: Db, code: string) {
   return db
@@ -48,37 +49,24 @@ export async function insertAttempt(
   await db.insertInto('redeem_attempts').values(row).execute();
 }
 
+/** Writes a batch and its codes; run it in a transaction so none is half-written. */
 export async function insertBatch(
   db: Db,
-  batch: {
-    id: string;
-    kind: 'plan' | 'credits';
-    level: number | null;
-    is_annual: number;
-    months: number | null;
-    days: number | null;
-    credits: number | null;
-    count: number;
-    expires_at: number;
-    note: string;
-    created_at: number;
-  },
+  batch: Omit<RedeemBatchesTable, 'voided_at'>,
   codes: string[],
 ): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('redeem_batches')
-      .values({ ...batch, voided_at: null })
+  await db
+    .insertInto('redeem_batches')
+    .values({ ...batch, voided_at: null })
+    .execute();
+  for (let i = 0; i < codes.length; i += 500) {
+    await db
+      .insertInto('redeem_codes')
+      .values(
+        codes.slice(i, i + 500).map((code) => ({ code, batch_id: batch.id, used_by: null, used_at: null })),
+      )
       .execute();
-    for (let i = 0; i < codes.length; i += 500) {
-      await tx
-        .insertInto('redeem_codes')
-        .values(
-          codes.slice(i, i + 500).map((code) => ({ code, batch_id: batch.id, used_by: null, used_at: null })),
-        )
-        .execute();
-    }
-  });
+  }
 }
 
 export async function findBatches(db: Db) {

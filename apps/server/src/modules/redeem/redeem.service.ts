@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { codeMessages, ErrorCode, REDEEM_CODE_LENGTH, type RedeemResult } from '@vw/contract';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { DAY_MS } from '../credits/calendar.ts';
@@ -132,23 +133,20 @@ export async function createRedeemBatch(
   }
   const now = ctx.clock.now();
   const batchId = newId('rb');
-  await insertBatch(
-    ctx.db,
-    {
-      id: batchId,
-      kind: spec.kind,
-      level: spec.level ?? null,
-      is_annual: spec.isAnnual ? 1 : 0,
-      months: spec.months ?? null,
-      days: spec.days ?? null,
-      credits: spec.credits ?? null,
-      count: spec.count,
-      expires_at: now + spec.validDays * DAY_MS,
-      note: spec.note ?? '',
-      created_at: now,
-    },
-    [...codes],
-  );
+  const batch = {
+    id: batchId,
+    kind: spec.kind,
+    level: spec.level ?? null,
+    is_annual: spec.isAnnual ? 1 : 0,
+    months: spec.months ?? null,
+    days: spec.days ?? null,
+    credits: spec.credits ?? null,
+    count: spec.count,
+    expires_at: now + spec.validDays * DAY_MS,
+    note: spec.note ?? '',
+    created_at: now,
+  };
+  await inTransaction(ctx.db, ctx.dbKind, (tx) => insertBatch(tx, batch, [...codes]));
   return { batchId, codes: [...codes] };
 }
 

@@ -2,10 +2,6 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { findAllSettings, findSetting, upsertSetting } from './settings.repo.ts';
 
-/**
- * Runtime settings an operator changes without a restart (CLI `settings set KEY VALUE`).
- * Each has a schema and a default; values are stored as JSON text.
- */
 const priceRule = z.object({
   /** What the quantity counts: characters of text, seconds of media, or one task. */
   basis: z.enum(['characters', 'seconds', 'task']),
@@ -30,6 +26,10 @@ const DEFAULT_PRICING: Record<string, PriceRule> = {
   api: { basis: 'characters', unit: 10, credits: 1, minimum: 1 },
 };
 
+/**
+ * Runtime settings an operator changes without a restart (CLI `settings set KEY VALUE`).
+ * Each has a schema and a default; values are stored as JSON text.
+ */
 export const runtimeSettings = {
   voice_clone_switch: { schema: z.boolean(), default: false, description: '是否开放声音克隆' },
   pricing: {
