@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database.ts';
 import { DAY_MS } from '../src/modules/credits/calendar.ts';
 import {
   captureCredits,
@@ -231,6 +232,59 @@ describe('credit ledger (property-based)', () => {
     await releaseCredits(server.ctx, 'late-h');
     expect(await getBalance(server.ctx, userId)).toEqual({ balance: 0, held: 0 });
     await checkInvariants(userId);
+  });
+});
+
+describe('what a process remembers of its own writes', () => {
+  const holdFor = (
+    ctx: Pick<TestServer['ctx'], 'db' | 'dbKind' | 'clock'>,
+    userId: string,
+    key: string,
+    amount: number,
+  ) => holdCredits(ctx, { userId, holdKey: key, amount, tool: 'tts', taskId: key, taskName: 't' });
+
+  it('keeps the spend order over holds and partial captures that follow each other without reads', async () => {
+    const userId = 'u_remembered';
+    await grantForADay(userId, 'topup', 100, 'remembered-topup');
+    await grantForADay(userId, 'gift', 50, 'remembered-gift');
+    // Each capture gives 4 of 7 back to the lots, last drawn first; the next hold must see them.
+    for (let i = 0; i < 20; i++) {
+      await holdFor(server.ctx, userId, `remembered-${i}`, 7);
+      await captureCredits(server.ctx, `remembered-${i}`, 3);
+    }
+    const lots = await server.ctx.db
+      .selectFrom('credit_lots')
+      .select(['source', 'remaining'])
+      .where('user_id', '=', userId)
+      .orderBy('source')
+      .execute();
+    // 60 spent: the gift (spent first) is gone, the top-up gave 10.
+    expect(lots).toEqual([
+      { source: 'gift', remaining: 0 },
+      { source: 'topup', remaining: 90 },
+    ]);
+    await checkInvariants(userId);
+  });
+
+  it('never trusts it once another process has changed the same credits', async () => {
+    // A second connection pool on the same database is another process: it remembers nothing.
+    const other = openDatabase(server.config.database);
+    const elsewhere = { db: other.db, dbKind: server.ctx.dbKind, clock: server.clock };
+    try {
+      const userId = 'u_two_processes';
+      await grantForADay(userId, 'topup', 100, 'two-g');
+      await holdFor(server.ctx, userId, 'two-1', 30); // this process remembers 70 left and the open hold
+      await holdFor(elsewhere, userId, 'two-2', 50); // 20 left
+      await expect(holdFor(server.ctx, userId, 'two-3', 30)).rejects.toMatchObject({ code: 1010 });
+      await captureCredits(elsewhere, 'two-1', 10); // 20 of this process's hold go back
+      // The open hold this process remembers was settled elsewhere: that settlement is the answer.
+      expect(await captureCredits(server.ctx, 'two-1')).toMatchObject({ status: 'captured', captured: 10 });
+      await holdFor(server.ctx, userId, 'two-4', 40);
+      expect(await getBalance(server.ctx, userId)).toEqual({ balance: 0, held: 90 });
+      await checkInvariants(userId);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -110,6 +110,8 @@ export interface CreditAccountsTable {
   /** JSON of the plan in force before this one ({level,title,expires_at,is_annual}) */
   previous: string | null;
   updated_at: number;
+  /** PostgreSQL: bumped by every write to the user's credits (holds planned without a lock compare it). */
+  version: number;
 }
 
 export interface CreditLotsTable {

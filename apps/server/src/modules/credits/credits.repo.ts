@@ -6,15 +6,22 @@ import type { CreditAccount, CreditHold, CreditLedgerTable, CreditLot } from '..
 const selectAccount = preparedQuery((db, v: { userId: string }) =>
   db.selectFrom('credit_accounts').selectAll().where('user_id', '=', v.userId),
 );
-const selectAccountForUpdate = preparedQuery((db, v: { userId: string }) =>
-  db.selectFrom('credit_accounts').selectAll().where('user_id', '=', v.userId).forUpdate(),
+const bumpAccountVersion = preparedQuery((db, v: { userId: string }) =>
+  db
+    .updateTable('credit_accounts')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('user_id', '=', v.userId)
+    .returningAll(),
 );
 
-/** Locks the user's account row (PostgreSQL) for the transaction, creating a free-plan row the first time. */
+/**
+ * Locks the user's account row for the transaction, creating a free-plan row the first time.
+ * PostgreSQL: by bumping its version (see holdCredits). SQLite: the transaction holds the write
+ * lock already (BEGIN IMMEDIATE), a plain read.
+ */
 export async function lockAccount(tx: Db, kind: DbKind, userId: string, now: number): Promise<CreditAccount> {
-  // On SQLite the transaction holds the write lock already (BEGIN IMMEDIATE): a plain read.
-  const select = () => (kind === 'postgres' ? selectAccountForUpdate : selectAccount).first(tx, { userId });
-  const existing = await select();
+  const lock = () => (kind === 'postgres' ? bumpAccountVersion : selectAccount).first(tx, { userId });
+  const existing = await lock();
   if (existing) return existing;
   await tx
     .insertInto('credit_accounts')
@@ -30,10 +37,33 @@ export async function lockAccount(tx: Db, kind: DbKind, userId: string, now: num
       issued_periods: 0,
       previous: null,
       updated_at: now,
+      version: 0,
     })
     .onConflict((oc) => oc.column('user_id').doNothing())
     .execute();
-  return (await select())!;
+  return (await lock())!;
+}
+
+const selectCreditState = preparedQuery(
+  (_db, v: { userId: string; now: number }) =>
+    sql<CreditAccount & { lots: CreditLot[] }>`
+    select a.*, coalesce((select json_agg(l) from credit_lots l
+      where l.user_id = a.user_id and (l.remaining > 0 or l.expires_at > ${v.now})), '[]'::json) as lots
+    from credit_accounts a where a.user_id = ${v.userId}`,
+);
+
+/** A user's account with every lot that has credits or has not expired, as of one moment (its version). */
+export interface CreditState {
+  account: CreditAccount;
+  lots: CreditLot[];
+}
+
+/** PostgreSQL, without a lock. Undefined when the account does not exist yet. */
+export async function readCreditState(db: Db, userId: string, now: number): Promise<CreditState | undefined> {
+  const row = await selectCreditState.first(db, { userId, now });
+  if (!row) return undefined;
+  const { lots, ...account } = row;
+  return { account, lots };
 }
 
 export async function updateAccount(tx: Db, userId: string, update: Partial<CreditAccount>): Promise<void> {
@@ -298,10 +328,11 @@ export async function findUsersWithDueWork(db: Db, now: number): Promise<string[
 // SQLite runs them as a few prepared statements inside its (group-committed) transaction; on
 // PostgreSQL every statement is a network round trip, so each step is one statement there.
 
-export interface Draw {
-  lot_id: string;
-  amount: number;
-  seq: number;
+/** A hold about to be written: what it draws from which lot (in spend order) and its ledger rows. */
+export interface PlannedHold {
+  hold: CreditHold;
+  draws: HoldWithLots['lots'];
+  ledger: LedgerRow[];
 }
 
 /** The ledger rows as parallel arrays, for PostgreSQL's unnest(). */
@@ -324,13 +355,23 @@ const LEDGER_FROM_ARRAYS = (v: LedgerArrays) => sql`
     as r(id, user_id, lot_id, kind, delta, hold_id, created_at, api_key_id)`;
 
 const insertHoldDrawingPg = preparedQuery(
-  (_db, v: CreditHold & LedgerArrays & { drawLots: string[]; drawAmounts: number[]; drawSeqs: number[] }) =>
-    sql<{ inserted: number; drawn: number }>`
-      with h as (
+  (
+    _db,
+    v: CreditHold &
+      LedgerArrays & { version: number; drawLots: string[]; drawAmounts: number[]; drawSeqs: number[] },
+  ) =>
+    sql<{ current: number; inserted: number; drawn: number }>`
+      with a as (
+        update credit_accounts set version = version + 1
+        where user_id = ${v.user_id} and version = ${v.version}
+        returning 1
+      ),
+      h as (
         insert into credit_holds (id, user_id, hold_key, tool, task_id, task_name, amount, captured,
           status, created_at, settled_at, api_key_id)
-        values (${v.id}, ${v.user_id}, ${v.hold_key}, ${v.tool}, ${v.task_id}, ${v.task_name},
-          ${v.amount}, ${v.captured}, ${v.status}, ${v.created_at}, ${v.settled_at}, ${v.api_key_id})
+        select ${v.id}, ${v.user_id}, ${v.hold_key}, ${v.tool}, ${v.task_id}, ${v.task_name},
+          ${v.amount}, ${v.captured}, ${v.status}, ${v.created_at}, ${v.settled_at}, ${v.api_key_id}
+        where exists (select 1 from a)
         on conflict (hold_key) do nothing
         returning id
       ),
@@ -352,43 +393,52 @@ const insertHoldDrawingPg = preparedQuery(
         insert into credit_ledger (id, user_id, lot_id, kind, delta, hold_id, created_at, api_key_id)
         select * from (${LEDGER_FROM_ARRAYS(v)}) r where exists (select 1 from h)
       )
-      select (select count(*) from h)::integer as inserted, (select count(*) from u)::integer as drawn`,
+      select (select count(*) from a)::integer as current, (select count(*) from h)::integer as inserted,
+        (select count(*) from u)::integer as drawn`,
 );
 
+/** What writing a hold came to; nothing is written unless it is `written`. */
+export type HoldWrite = 'written' | 'key-exists' | 'account-changed';
+
 /**
- * Writes a new hold, draws its credits from the lots and records the ledger rows. False, with
- * nothing written, when a hold with its key exists already.
+ * Writes a new hold, draws its credits from the lots and records the ledger rows, unless a hold
+ * with its key exists. PostgreSQL also compares the account's version with the one the draws were
+ * planned from and bumps it (one statement, atomic by itself); inside a credit transaction that is
+ * the version it locked. SQLite: call it inside a credit transaction.
  */
 export async function insertHoldDrawing(
   tx: Db,
   kind: DbKind,
-  hold: CreditHold,
-  draws: Draw[],
-  ledger: LedgerRow[],
-): Promise<boolean> {
+  { hold, draws, ledger }: PlannedHold,
+  version: number,
+): Promise<HoldWrite> {
   if (kind === 'postgres') {
     const [row] = await insertHoldDrawingPg.rows(tx, {
       ...hold,
       ...ledgerArrays(ledger),
+      version,
       drawLots: draws.map((d) => d.lot_id),
       drawAmounts: draws.map((d) => d.amount),
       drawSeqs: draws.map((d) => d.seq),
     });
-    if (row.inserted === 0) return false;
-    if (row.drawn !== draws.length) throw new Error(`hold ${hold.id}: a lot changed under a lock`);
-    return true;
+    if (row.current === 0) return 'account-changed';
+    if (row.inserted === 0) return 'key-exists';
+    // The version vouches for the lots: every change to them bumps it.
+    if (row.drawn !== draws.length)
+      throw new Error(`hold ${hold.id}: a lot changed behind its account version`);
+    return 'written';
   }
-  if (!(await insertHold(tx, hold))) return false;
+  if (!(await insertHold(tx, hold))) return 'key-exists';
   for (const d of draws) {
     if (!(await changeLotRemaining(tx, d.lot_id, -d.amount)))
       throw new Error(`lot ${d.lot_id} changed under a lock`);
   }
   await insertHoldLots(
     tx,
-    draws.map((d) => ({ hold_id: hold.id, ...d })),
+    draws.map((d) => ({ hold_id: hold.id, lot_id: d.lot_id, amount: d.amount, seq: d.seq })),
   );
   await insertLedger(tx, ledger);
-  return true;
+  return 'written';
 }
 
 const selectHoldWithLotsPg = preparedQuery((db, v: { holdKey: string }) =>
@@ -473,9 +523,9 @@ const settleGivingBackPg = preparedQuery(
       backAmounts: number[];
     },
   ) =>
-    sql<{ settled: number }>`
+    sql<{ settled: number; version: number }>`
       with a as (
-        select 1 from credit_accounts where user_id = ${v.userId} for update
+        update credit_accounts set version = version + 1 where user_id = ${v.userId} returning version
       ),
       s as (
         update credit_holds set status = ${v.status}, captured = ${v.captured}, settled_at = ${v.settledAt}
@@ -494,15 +544,15 @@ const settleGivingBackPg = preparedQuery(
         insert into credit_ledger (id, user_id, lot_id, kind, delta, hold_id, created_at, api_key_id)
         select * from (${LEDGER_FROM_ARRAYS(v)}) r where exists (select 1 from s)
       )
-      select (select count(*) from s)::integer as settled`,
+      select (select count(*) from s)::integer as settled, (select version from a) as version`,
 );
 
 /**
  * Settles an open hold (compare-and-set on its status), gives credits back to the lots in `back`
- * and records the ledger rows. False, with nothing written, when the hold was settled already.
+ * and records the ledger rows. Not settled, with nothing written, when it was settled already.
  * On PostgreSQL this is one statement, atomic by itself (no transaction needed): it first locks
- * the owner's account row, like every credit transaction of the user, then settles and gives
- * back. SQLite: call it inside a transaction.
+ * the owner's account row and bumps its version (returned), like every credit transaction of the
+ * user, then settles and gives back. SQLite: call it inside a transaction.
  */
 export async function settleHoldGivingBack(
   tx: Db,
@@ -512,7 +562,7 @@ export async function settleHoldGivingBack(
   update: { status: 'captured' | 'released'; captured: number; settled_at: number },
   back: Array<{ lot_id: string; amount: number }>,
   ledger: LedgerRow[],
-): Promise<boolean> {
+): Promise<{ settled: boolean; version: number | null }> {
   if (kind === 'postgres') {
     const [row] = await settleGivingBackPg.rows(tx, {
       ...ledgerArrays(ledger),
@@ -525,12 +575,12 @@ export async function settleHoldGivingBack(
       backAmounts: back.map((b) => b.amount),
     });
     // Lots are never deleted, so every credit given back found its lot.
-    return row.settled === 1;
+    return { settled: row.settled === 1, version: row.version };
   }
-  if (!(await settleHold(tx, holdKey, update))) return false;
+  if (!(await settleHold(tx, holdKey, update))) return { settled: false, version: null };
   for (const b of back) {
     if (!(await changeLotRemaining(tx, b.lot_id, b.amount))) throw new Error(`lot ${b.lot_id} is missing`);
   }
   await insertLedger(tx, ledger);
-  return true;
+  return { settled: true, version: null };
 }

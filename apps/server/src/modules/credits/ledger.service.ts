@@ -5,9 +5,10 @@ import type { CreditAccount, CreditHold, CreditLot } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { newId, newOrderedId } from '../../ids.ts';
+import { creditMemory } from './credits.memory.ts';
 import {
+  bySpendOrder,
   changeLotRemaining,
-  type Draw,
   findHoldByKey,
   findHoldLots,
   findHoldToSettle,
@@ -18,12 +19,14 @@ import {
   insertLedger,
   insertLot,
   lockAccount,
+  type PlannedHold,
+  readCreditState,
   settleHoldGivingBack,
   sumHeld,
   sumLedger,
   sumSpentByApiKey,
 } from './credits.repo.ts';
-import { issueDuePeriods } from './membership.rules.ts';
+import { hasDuePeriods, issueDuePeriods } from './membership.rules.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'dbKind' | 'clock'>;
 type LedgerKind = 'grant' | 'hold' | 'release' | 'expire';
@@ -47,6 +50,8 @@ export async function withCreditAccount<T>(
   userId: string,
   work: (a: AccountTx) => Promise<T>,
 ): Promise<T> {
+  // The transaction changes the account's version: what this process remembers of it is stale.
+  creditMemory(ctx.db).forget(userId);
   return inTransaction(ctx.db, ctx.dbKind, async (tx) => {
     const now = ctx.clock.now();
     const locked = await lockAccount(tx, ctx.dbKind, userId, now);
@@ -144,7 +149,11 @@ export interface HoldInput {
  */
 export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHold> {
   if (!Number.isInteger(input.amount) || input.amount <= 0) throw AppError.named('err_invalid_param');
-  return withCreditAccount(ctx, input.userId, async ({ tx, now, spendable: lots }) => {
+  if (ctx.dbKind === 'postgres' && input.apiKey?.creditLimit == null) {
+    const hold = await holdWithoutLock(ctx, input);
+    if (hold) return hold;
+  }
+  const result = await withCreditAccount(ctx, input.userId, async ({ tx, account, now, spendable }) => {
     // The same key again returns the first hold (checked where the key decides the outcome, so
     // the usual path costs no extra read: the insert itself skips a known key).
     const existingHold = async () => {
@@ -152,7 +161,8 @@ export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHol
       if (existing && existing.user_id !== input.userId) throw AppError.named('err_invalid_param');
       return existing;
     };
-    if (lots.reduce((sum, lot) => sum + lot.remaining, 0) < input.amount) {
+    const planned = planHold(input, spendable, now);
+    if (!planned) {
       const existing = await existingHold();
       if (existing) return existing;
       throw AppError.code(ErrorCode.InsufficientBalance);
@@ -166,34 +176,70 @@ export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHol
         throw AppError.named('err_apikey_credit_limit');
       }
     }
-    const hold: CreditHold = {
-      id: newOrderedId('hold'),
-      user_id: input.userId,
-      hold_key: input.holdKey,
-      tool: input.tool,
-      task_id: input.taskId,
-      task_name: input.taskName,
-      amount: input.amount,
-      captured: null,
-      status: 'held',
-      created_at: now,
-      settled_at: null,
-      api_key_id: input.apiKey?.id ?? null,
-    };
-    const draws: Draw[] = [];
-    let need = input.amount;
-    for (const lot of lots) {
-      if (need === 0) break;
-      const take = Math.min(lot.remaining, need);
-      draws.push({ lot_id: lot.id, amount: take, seq: draws.length });
-      need -= take;
-    }
-    const ledger = draws.map((d) =>
-      ledgerRow(input.userId, d.lot_id, 'hold', -d.amount, hold.id, now, hold.api_key_id),
-    );
-    if (!(await insertHoldDrawing(tx, ctx.dbKind, hold, draws, ledger))) return (await existingHold())!;
-    return hold;
+    const write = await insertHoldDrawing(tx, ctx.dbKind, planned, account.version);
+    if (write === 'key-exists') return (await existingHold())!;
+    if (write === 'account-changed') throw new Error(`account ${input.userId} changed under its lock`);
+    return planned;
   });
+  // Only once committed: a hold of a rolled-back transaction must not be remembered.
+  return 'draws' in result ? creditMemory(ctx.db).held(result) : result;
+}
+
+/**
+ * PostgreSQL's usual hold in one or two round trips instead of a five-statement transaction: take
+ * the account's state (remembered from this process's last write, or read), plan the draws, and
+ * write them in one statement that checks the account's version (every write to a user's credits
+ * bumps it, so an unchanged version means the plan is still right). Undefined when the locked path
+ * must decide: catch-up work is due, the credits do not cover the hold, the key is taken, or the
+ * account kept changing.
+ */
+async function holdWithoutLock(ctx: Ctx, input: HoldInput): Promise<CreditHold | undefined> {
+  const memory = creditMemory(ctx.db);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = ctx.clock.now();
+    const state =
+      (attempt === 0 && memory.account(input.userId)) || (await readCreditState(ctx.db, input.userId, now));
+    if (!state) return;
+    const withCredits = state.lots.filter((lot) => lot.remaining > 0);
+    if (hasDuePeriods(state.account, now) || withCredits.some((lot) => lot.expires_at <= now)) return;
+    const spendable = withCredits.filter((lot) => lot.effective_at <= now).sort(bySpendOrder);
+    const planned = planHold(input, spendable, now);
+    if (!planned) return;
+    const write = await insertHoldDrawing(ctx.db, ctx.dbKind, planned, state.account.version);
+    if (write === 'written') return memory.held(planned, state);
+    if (write === 'key-exists') return;
+  }
+}
+
+/** The hold, its draws (spend order) and ledger rows; undefined when the lots do not cover it. */
+function planHold(input: HoldInput, spendable: CreditLot[], now: number): PlannedHold | undefined {
+  if (spendable.reduce((sum, lot) => sum + lot.remaining, 0) < input.amount) return undefined;
+  const hold: CreditHold = {
+    id: newOrderedId('hold'),
+    user_id: input.userId,
+    hold_key: input.holdKey,
+    tool: input.tool,
+    task_id: input.taskId,
+    task_name: input.taskName,
+    amount: input.amount,
+    captured: null,
+    status: 'held',
+    created_at: now,
+    settled_at: null,
+    api_key_id: input.apiKey?.id ?? null,
+  };
+  const draws: PlannedHold['draws'] = [];
+  let need = input.amount;
+  for (const lot of spendable) {
+    if (need === 0) break;
+    const take = Math.min(lot.remaining, need);
+    draws.push({ lot_id: lot.id, amount: take, seq: draws.length, expires_at: lot.expires_at });
+    need -= take;
+  }
+  const ledger = draws.map((d) =>
+    ledgerRow(input.userId, d.lot_id, 'hold', -d.amount, hold.id, now, hold.api_key_id),
+  );
+  return { hold, draws, ledger };
 }
 
 /**
@@ -236,7 +282,8 @@ async function settleWith(
   holdKey: string,
   outcome: (hold: CreditHold) => { status: 'captured' | 'released'; captured: number },
 ): Promise<CreditHold> {
-  const found = await findHoldToSettle(db, ctx.dbKind, holdKey);
+  const memory = creditMemory(ctx.db);
+  const found = memory.takeOpenHold(holdKey) ?? (await findHoldToSettle(db, ctx.dbKind, holdKey));
   if (!found) throw AppError.named('err_not_found');
   const { hold } = found;
   if (hold.status !== 'held') return hold; // settled before: idempotent
@@ -249,7 +296,17 @@ async function settleWith(
       ? giveBack(hold, found.lots ?? (await findHoldLots(db, hold.id)), hold.amount - result.captured, now)
       : { back: [], ledger: [] };
   const update = { ...result, settled_at: now };
-  if (!(await settleHoldGivingBack(db, ctx.dbKind, hold.user_id, holdKey, update, back, ledger))) {
+  const { settled, version } = await settleHoldGivingBack(
+    db,
+    ctx.dbKind,
+    hold.user_id,
+    holdKey,
+    update,
+    back,
+    ledger,
+  );
+  memory.settled(hold.user_id, version, settled ? back : []);
+  if (!settled) {
     const settled = (await findHoldByKey(db, holdKey))!; // another call settled it first
     if (settled.status === 'held') throw new Error(`hold ${holdKey} could not be settled`);
     return settled;

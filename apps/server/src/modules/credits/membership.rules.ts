@@ -35,6 +35,13 @@ export function isPaid(account: CreditAccount, now: number): boolean {
   return account.level > FREE_LEVEL && account.expires_at !== null && account.expires_at > now;
 }
 
+/** Whether issueDuePeriods has work: a period whose start has come, or a plan that has expired. */
+export function hasDuePeriods(account: CreditAccount, now: number): boolean {
+  if (account.level <= FREE_LEVEL || account.anchor_at === null || account.expires_at === null) return false;
+  const issued = account.issued_periods;
+  return (issued < periodsOf(account) && periodStart(account, issued) <= now) || account.expires_at <= now;
+}
+
 /**
  * Issues every period of the plan whose start has come (each exactly once: the lot's grant key
  * names the membership and the period), then ends a plan that has expired. Monthly credits expire
@@ -46,19 +53,18 @@ export async function issueDuePeriods(
   now: number,
   grant: (tx: Db, input: GrantInput, now: number) => Promise<CreditLot>,
 ): Promise<CreditAccount> {
-  if (account.level <= FREE_LEVEL || account.anchor_at === null || account.expires_at === null)
-    return account;
-  let issued = account.issued_periods;
   // Nothing due (the usual case on every credit operation): no plan read, no write.
-  const periodDue = issued < periodsOf(account) && periodStart(account, issued) <= now;
-  if (!periodDue && account.expires_at > now) return account;
+  if (!hasDuePeriods(account, now)) return account;
+  const anchorAt = account.anchor_at!;
+  const expiresAt = account.expires_at!;
+  let issued = account.issued_periods;
   const plan = await getPlan(tx, account.level);
   while (issued < periodsOf(account) && periodStart(account, issued) <= now) {
     const start = periodStart(account, issued);
     const end =
       account.period_unit === 'month'
-        ? Math.min(addMonthsClamped(account.anchor_at, issued + 1), account.expires_at)
-        : account.expires_at;
+        ? Math.min(addMonthsClamped(anchorAt, issued + 1), expiresAt)
+        : expiresAt;
     const amount =
       account.period_unit === 'month'
         ? plan.monthly_credits
@@ -81,7 +87,7 @@ export async function issueDuePeriods(
     issued += 1;
   }
   let next = { ...account, issued_periods: issued };
-  if (account.expires_at <= now) {
+  if (expiresAt <= now) {
     // The plan ended: back to the free plan, keeping it as the previous entry.
     next = {
       ...next,
