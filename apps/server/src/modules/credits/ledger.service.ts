@@ -307,9 +307,9 @@ async function settleWith(
   );
   memory.settled(hold.user_id, version, settled ? back : []);
   if (!settled) {
-    const settled = (await findHoldByKey(db, holdKey))!; // another call settled it first
-    if (settled.status === 'held') throw new Error(`hold ${holdKey} could not be settled`);
-    return settled;
+    const first = (await findHoldByKey(db, holdKey))!; // another call settled it first
+    if (first.status === 'held') throw new Error(`hold ${holdKey} could not be settled`);
+    return first;
   }
   return { ...hold, ...update };
 }
