@@ -70,6 +70,16 @@ function withPreparedStatements(pool: pg.Pool): PostgresPool {
     }
     return name;
   };
+  // pool.end() resolves once it has asked its connections to close; closing waits until they have.
+  let open = 0;
+  let allClosed = () => {};
+  pool.on('connect', () => {
+    open += 1;
+  });
+  pool.on('remove', () => {
+    open -= 1;
+    if (open === 0) allClosed();
+  });
   return {
     async connect() {
       const client = await pool.connect();
@@ -78,7 +88,11 @@ function withPreparedStatements(pool: pg.Pool): PostgresPool {
         values.length > 0 ? client.query({ name: nameOf(text), text, values }) : client.query(text);
       return { query, release: () => client.release() } as unknown as PostgresPoolClient;
     },
-    end: () => pool.end(),
+    async end() {
+      const closed = open === 0 ? Promise.resolve() : new Promise<void>((r) => (allClosed = r));
+      await pool.end();
+      await closed;
+    },
   };
 }
 
