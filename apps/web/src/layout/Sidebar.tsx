@@ -76,7 +76,9 @@ function NavLinks({ collapsed, voiceCloneOn }: { collapsed: boolean; voiceCloneO
               <li key={item.path}>
                 <HoverTip title={item.label} placement="right" disabled={!collapsed}>
                   <NavLink to={item.path} className="vw-nav-item">
-                    <span className="vw-nav-icon">{item.icon}</span>
+                    <span className="vw-nav-icon" aria-hidden>
+                      {item.icon}
+                    </span>
                     <span className="vw-nav-label">{item.label}</span>
                   </NavLink>
                 </HoverTip>

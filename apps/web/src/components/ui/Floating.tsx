@@ -55,7 +55,11 @@ export function placePanel(
  * opened from within the panel (rendered elsewhere in the page) still counts as inside.
  * Spread the returned handler onto the panel.
  */
-export function useDismiss(open: boolean, close: () => void, anchor: RefObject<Element | null>) {
+export function useDismiss(
+  open: boolean,
+  close: (reason: 'outside' | 'escape') => void,
+  anchor: RefObject<Element | null>,
+) {
   const pressedInside = useRef(false);
   const closeRef = useRef(close);
   useLayoutEffect(() => {
@@ -66,10 +70,10 @@ export function useDismiss(open: boolean, close: () => void, anchor: RefObject<E
     const onDown = (e: MouseEvent) => {
       const inside = pressedInside.current || anchor.current?.contains(e.target as Node);
       pressedInside.current = false;
-      if (!inside) closeRef.current();
+      if (!inside) closeRef.current('outside');
     };
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') closeRef.current();
+      if (e.key === 'Escape') closeRef.current('escape');
     };
     document.addEventListener('mousedown', onDown);
     document.addEventListener('keydown', onKey);
@@ -93,6 +97,8 @@ export interface FloatingProps extends HTMLAttributes<HTMLDivElement> {
   gap?: number;
   /** At least as wide as the anchor (menus, selects). */
   minAnchorWidth?: boolean;
+  /** Takes the focus once placed (a panel opened from the keyboard), so Tab continues inside it. */
+  autoFocus?: boolean;
 }
 
 /** A panel in a portal, fixed next to its anchor; it follows the anchor on scroll and resize. */
@@ -101,6 +107,7 @@ export function Floating({
   placement,
   gap = 4,
   minAnchorWidth,
+  autoFocus,
   className,
   style,
   children,
@@ -122,6 +129,10 @@ export function Floating({
   }, [anchor, placement, gap, minAnchorWidth]);
 
   useLayoutEffect(update, [update]);
+  const placed = pos !== null;
+  useEffect(() => {
+    if (autoFocus && placed) ref.current?.focus();
+  }, [autoFocus, placed]);
   useEffect(() => {
     window.addEventListener('scroll', update, true);
     window.addEventListener('resize', update);
@@ -138,6 +149,7 @@ export function Floating({
   return createPortal(
     <div
       ref={ref}
+      tabIndex={autoFocus ? -1 : undefined}
       className={['vw-floating', `is-${pos?.side ?? 'bottom'}`, className].filter(Boolean).join(' ')}
       style={{
         ...style,

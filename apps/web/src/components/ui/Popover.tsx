@@ -29,10 +29,10 @@ type TriggerProps = {
 
 /** Runs the trigger's own handler, then ours. */
 const chain =
-  (own: Handler, ours: (() => void) | undefined) =>
-  (e: never): void => {
-    own?.(e);
-    ours?.();
+  <E,>(own: Handler, ours: (e: E) => void) =>
+  (e: E): void => {
+    own?.(e as never);
+    ours(e);
   };
 
 export interface PopoverProps {
@@ -68,6 +68,8 @@ export function Popover({
 }: PopoverProps) {
   const [ownOpen, setOwnOpen] = useState(false);
   const open = openProp ?? ownOpen;
+  // Opened from the keyboard: focus goes into the panel, and back to the trigger on Escape.
+  const [byKeyboard, setByKeyboard] = useState(false);
   const anchor = useRef<HTMLElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const panelId = useId();
@@ -75,7 +77,14 @@ export function Popover({
     if (openProp === undefined) setOwnOpen(next);
     onOpenChange?.(next);
   };
-  const dismiss = useDismiss(open && trigger === 'click', () => setOpen(false), anchor);
+  const dismiss = useDismiss(
+    open && trigger === 'click',
+    (reason) => {
+      setOpen(false);
+      if (reason === 'escape') anchor.current?.focus();
+    },
+    anchor,
+  );
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const later = (next: boolean, ms: number) => () => {
@@ -95,7 +104,10 @@ export function Popover({
           'aria-describedby': open ? panelId : undefined,
         }
       : {
-          onClick: chain(own.onClick, () => setOpen(!open)),
+          onClick: chain(own.onClick, (e: MouseEvent) => {
+            setByKeyboard(e.detail === 0);
+            setOpen(!open);
+          }),
           'aria-expanded': open,
           'aria-controls': open ? panelId : undefined,
         }),
@@ -110,6 +122,7 @@ export function Popover({
           anchor={anchor}
           placement={placement}
           gap={arrow ? 12 : 4}
+          autoFocus={!hover && byKeyboard}
           role={hover ? 'tooltip' : 'dialog'}
           className={['vw-popover', arrow && 'has-arrow', className].filter(Boolean).join(' ')}
           {...(hover
