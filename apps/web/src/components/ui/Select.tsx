@@ -121,7 +121,14 @@ export function Select<V extends string>({
       </div>
       {open && (
         <Floating anchor={box} placement="bottomLeft" minAnchorWidth className="vw-select-panel" {...dismiss}>
-          <div className="vw-select-list" role="listbox" id={listId} ref={list}>
+          <div
+            className="vw-select-list"
+            role="listbox"
+            id={listId}
+            ref={list}
+            // The combobox keeps the focus (a press on an option or the scrollbar would take it).
+            onMouseDown={(e) => e.preventDefault()}
+          >
             {options.map((o, i) => (
               // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox handles the keyboard (aria-activedescendant)
               <div
@@ -131,8 +138,6 @@ export function Select<V extends string>({
                 tabIndex={-1}
                 aria-selected={i === selectedIndex}
                 className={`vw-select-option ${i === active ? 'is-active' : ''}`}
-                // The combobox keeps the focus.
-                onMouseDown={(e) => e.preventDefault()}
                 onMouseMove={() => setActive(i)}
                 onClick={() => choose(i)}
               >
