@@ -14,7 +14,6 @@ export interface ButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement
   icon?: ReactNode;
   /** Shows a spinner in place of the icon and ignores clicks meanwhile. */
   loading?: boolean;
-  htmlType?: 'button' | 'submit' | 'reset';
   ref?: Ref<HTMLButtonElement>;
 }
 
@@ -30,7 +29,6 @@ export function Button({
   danger,
   icon,
   loading,
-  htmlType = 'button',
   className,
   children,
   onClick,
@@ -53,7 +51,7 @@ export function Button({
   ];
   return (
     <button
-      type={htmlType}
+      type="button"
       className={classes.filter(Boolean).join(' ')}
       aria-busy={loading || undefined}
       onClick={loading ? undefined : onClick}

@@ -39,7 +39,6 @@ export interface PopoverProps {
   /** The trigger: one element that takes a ref and mouse/focus handlers (a button). */
   children: ReactElement<TriggerProps>;
   content: ReactNode;
-  title?: ReactNode;
   /** Controlled visibility; uncontrolled when left out. */
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
@@ -58,7 +57,6 @@ export interface PopoverProps {
 export function Popover({
   children,
   content,
-  title,
   open: openProp,
   onOpenChange,
   trigger = 'click',
@@ -129,7 +127,6 @@ export function Popover({
             ? { onMouseEnter: later(true, 0), onMouseLeave: later(false, HOVER_CLOSE_MS) }
             : dismiss)}
         >
-          {title && <div className="vw-popover-title">{title}</div>}
           {content}
         </Floating>
       )}

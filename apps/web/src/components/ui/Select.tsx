@@ -25,8 +25,6 @@ export function Select<V extends string>({
   onChange,
   disabled,
   placeholder,
-  className,
-  style,
   ...aria
 }: {
   value: V | undefined;
@@ -34,8 +32,6 @@ export function Select<V extends string>({
   onChange: (value: V) => void;
   disabled?: boolean;
   placeholder?: ReactNode;
-  className?: string;
-  style?: CSSProperties;
   'aria-label'?: string;
   'aria-labelledby'?: string;
   'data-testid'?: string;
@@ -105,10 +101,7 @@ export function Select<V extends string>({
         aria-controls={open ? listId : undefined}
         aria-activedescendant={open && active >= 0 ? optionId(active) : undefined}
         aria-disabled={disabled || undefined}
-        className={['vw-select', open && 'is-open', disabled && 'is-disabled', className]
-          .filter(Boolean)
-          .join(' ')}
-        style={style}
+        className={['vw-select', open && 'is-open', disabled && 'is-disabled'].filter(Boolean).join(' ')}
         onClick={() => (open ? setOpen(false) : show())}
         onKeyDown={onKeyDown}
         onBlur={() => setOpen(false)}

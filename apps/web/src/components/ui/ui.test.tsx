@@ -300,7 +300,7 @@ function Nested() {
 describe('Popover', () => {
   it('a click one toggles, stays open for presses inside, closes outside', () => {
     render(
-      <Popover content={<span>弹层内容</span>} title="标题">
+      <Popover content={<span>弹层内容</span>}>
         <button type="button">打开</button>
       </Popover>,
     );
@@ -308,7 +308,7 @@ describe('Popover', () => {
     mouseClick(trigger);
     expect(trigger.getAttribute('aria-expanded')).toBe('true');
     const panel = screen.getByRole('dialog');
-    expect(panel.textContent).toBe('标题弹层内容');
+    expect(panel.textContent).toBe('弹层内容');
     fireEvent.mouseDown(screen.getByText('弹层内容'));
     expect(screen.queryByRole('dialog')).toBeTruthy();
     pressOutside();

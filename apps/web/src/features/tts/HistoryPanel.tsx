@@ -183,7 +183,7 @@ export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }
                 { key: 'wav', label: t.downloadWav },
                 { key: 'srt', label: t.downloadSrt },
               ]}
-              onSelect={(kind: DownloadKind) => batchDownload(kind)}
+              onSelect={batchDownload}
               size="small"
               icon={<DownloadOutlined />}
               data-testid="history-batch-download"
