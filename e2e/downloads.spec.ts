@@ -51,12 +51,12 @@ async function closePanel() {
 
 async function batchDownload(kind: 'MP3 音频' | 'WAV 音频' | 'SRT 字幕') {
   await page.getByTestId('history-batch-download').click();
-  await page.locator('.ant-dropdown-menu-item').filter({ hasText: kind }).click();
+  await page.getByRole('menuitem', { name: kind }).click();
 }
 
 async function selectItems(names: string[]) {
   for (const name of names) {
-    await page.getByTestId('history-item').filter({ hasText: name }).locator('.ant-checkbox-input').check();
+    await page.getByTestId('history-item').filter({ hasText: name }).getByRole('checkbox').check();
   }
 }
 

@@ -9,14 +9,14 @@ import {
   TranslationOutlined,
   UserSwitchOutlined,
 } from '@ant-design/icons';
-import { Menu, type MenuProps, Popover } from 'antd';
-import { lazy, Suspense, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { Link, NavLink, useNavigate } from 'react-router';
 import { displayName } from '@/components/avatar.ts';
 import { BrandMark } from '@/components/BrandMark.tsx';
 import { HoverTip } from '@/components/HoverTip.tsx';
 import { PlanBadge } from '@/components/PlanBadge.tsx';
 import { UserAvatar } from '@/components/UserAvatar.tsx';
+import { Popover } from '@/components/ui/Popover.tsx';
 import { SocialBar } from '@/features/social/SocialBar.tsx';
 import { signOut } from '@/lib/auth/session.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
@@ -28,35 +28,67 @@ const ProfilePopup = lazy(() => import('./ProfilePopup.tsx').then((m) => ({ defa
 
 const t = zhCN.nav;
 
+interface NavGroup {
+  key: string;
+  label: string;
+  items: { path: string; icon: ReactNode; label: string }[];
+}
+
 /** Sidebar groups of spec §2; voice cloning only when the switch is on. */
-export function navItems(voiceCloneOn: boolean): MenuProps['items'] {
+export function navGroups(voiceCloneOn: boolean): NavGroup[] {
   return [
     {
-      type: 'group',
-      key: 'g-tools',
+      key: 'tools',
       label: t.groupSoundTools,
-      children: [
-        { key: 'tts', icon: <SoundOutlined />, label: t.tts },
-        { key: 'voice-changer', icon: <UserSwitchOutlined />, label: t.voiceChanger },
-        ...(voiceCloneOn ? [{ key: 'voice-cloning', icon: <AudioOutlined />, label: t.voiceCloning }] : []),
+      items: [
+        { path: '/tts', icon: <SoundOutlined />, label: t.tts },
+        { path: '/voice-changer', icon: <UserSwitchOutlined />, label: t.voiceChanger },
+        ...(voiceCloneOn ? [{ path: '/voice-cloning', icon: <AudioOutlined />, label: t.voiceCloning }] : []),
       ],
     },
     {
-      type: 'group',
-      key: 'g-lab',
+      key: 'lab',
       label: t.groupVoiceLab,
-      children: [{ key: 'voices', icon: <CustomerServiceOutlined />, label: t.voices }],
+      items: [{ path: '/voices', icon: <CustomerServiceOutlined />, label: t.voices }],
     },
     {
-      type: 'group',
-      key: 'g-scenes',
+      key: 'scenes',
       label: t.groupScenarios,
-      children: [
-        { key: 'video-translation', icon: <TranslationOutlined />, label: t.videoTranslation },
-        { key: 'audio-book', icon: <BookOutlined />, label: t.audioBook },
+      items: [
+        { path: '/video-translation', icon: <TranslationOutlined />, label: t.videoTranslation },
+        { path: '/audio-book', icon: <BookOutlined />, label: t.audioBook },
       ],
     },
   ];
+}
+
+/** The grouped page links; collapsed, only the icons show, each with its name as a hover tip. */
+function NavLinks({ collapsed, voiceCloneOn }: { collapsed: boolean; voiceCloneOn: boolean }) {
+  return (
+    <nav className="vw-sidebar-nav" aria-label={t.main}>
+      {navGroups(voiceCloneOn).map((group) => (
+        <section key={group.key} className="vw-nav-group" aria-labelledby={`vw-nav-${group.key}`}>
+          <div className="vw-nav-group-title" id={`vw-nav-${group.key}`}>
+            {group.label}
+          </div>
+          <ul className="vw-nav-list">
+            {group.items.map((item) => (
+              <li key={item.path}>
+                <HoverTip title={item.label} placement="right" disabled={!collapsed}>
+                  <NavLink to={item.path} className="vw-nav-item">
+                    <span className="vw-nav-icon" aria-hidden>
+                      {item.icon}
+                    </span>
+                    <span className="vw-nav-label">{item.label}</span>
+                  </NavLink>
+                </HoverTip>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </nav>
+  );
 }
 
 function DownloadEntry({ collapsed }: { collapsed: boolean }) {
@@ -87,12 +119,10 @@ function DownloadEntry({ collapsed }: { collapsed: boolean }) {
 
 export function Sidebar({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) {
   const navigate = useNavigate();
-  const location = useLocation();
   const user = useUserStore((s) => s.userInfo);
   const bonus = useUserStore((s) => s.tenantBonus);
   const voiceCloneOn = useUserStore((s) => s.appConfig.voice_clone_config.voice_clone_switch);
   const [popupOpen, setPopupOpen] = useState(false);
-  const selected = location.pathname.split('/')[1] ?? '';
   const plan = planOf(bonus);
   const name = displayName(user);
 
@@ -111,16 +141,7 @@ export function Sidebar({ collapsed, onToggle }: { collapsed: boolean; onToggle:
         </Link>
       </div>
 
-      <nav className="vw-sidebar-nav">
-        <Menu
-          mode="inline"
-          inlineCollapsed={collapsed}
-          style={{ borderInlineEnd: 'none' }}
-          selectedKeys={[selected]}
-          items={navItems(voiceCloneOn)}
-          onClick={({ key }) => navigate(`/${key}`)}
-        />
-      </nav>
+      <NavLinks collapsed={collapsed} voiceCloneOn={voiceCloneOn} />
 
       <div className="vw-sidebar-bottom">
         <SocialBar />
@@ -129,10 +150,9 @@ export function Sidebar({ collapsed, onToggle }: { collapsed: boolean; onToggle:
           <Popover
             open={popupOpen}
             onOpenChange={setPopupOpen}
-            trigger="click"
             placement="rightBottom"
             arrow={false}
-            classNames={{ root: 'vw-popup-overlay' }}
+            className="vw-popup-overlay"
             content={
               <Suspense fallback={null}>
                 <ProfilePopup

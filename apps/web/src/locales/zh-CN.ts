@@ -25,6 +25,7 @@ export const zhCN = {
     expand: '展开侧边栏',
     downloads: '下载列表',
     home: '返回首页',
+    main: '主导航',
   },
   plan: {
     free: '免费版',

@@ -1,8 +1,8 @@
 import { BellOutlined, WechatOutlined } from '@ant-design/icons';
-import { Popover } from 'antd';
 import useApp from 'antd/es/app/useApp';
 import { useEffect, useState } from 'react';
 import { HoverTip } from '@/components/HoverTip.tsx';
+import { Popover } from '@/components/ui/Popover.tsx';
 import { trackLinkClick } from '@/lib/analytics.ts';
 import { enableNotifications } from '@/lib/notifications.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
@@ -83,8 +83,8 @@ export function SocialBar() {
   };
   return (
     <div className="vw-social" data-testid="social-bar">
+      {/* The WeChat icon only shows the QR; a click does nothing else. */}
       <Popover content={<WechatQr />} trigger="hover" placement="top">
-        {/* The WeChat icon only shows the QR; a click does nothing else. */}
         <button
           type="button"
           className="vw-social-link is-wechat"

@@ -1,6 +1,6 @@
 import { CaretRightFilled, PauseOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { Button } from '@/components/ui/Button.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { computePeaks, decodeSamples, drawWaveform } from './waveform.ts';
 

@@ -14,6 +14,9 @@ export default function CustomPause({ onInsert }: { onInsert: (ms: number) => vo
       open={open}
       onOpenChange={setOpen}
       trigger="click"
+      // Beside the pause menu, and above it (the menu is a z-index 1050 panel).
+      placement="right"
+      zIndex={1060}
       title={t.pauseCustomLabel}
       content={
         <Space.Compact>

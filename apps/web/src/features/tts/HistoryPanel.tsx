@@ -8,10 +8,14 @@ import {
   LoadingOutlined,
 } from '@ant-design/icons';
 import type { HistoryItem } from '@vw/contract';
-import { Button, Checkbox, Dropdown, Empty, Popconfirm, Skeleton, Tooltip } from 'antd';
 import useApp from 'antd/es/app/useApp';
-import Input from 'antd/es/input/Input';
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { HoverTip } from '@/components/HoverTip.tsx';
+import { Button } from '@/components/ui/Button.tsx';
+import { Checkbox } from '@/components/ui/Checkbox.tsx';
+import { MenuButton } from '@/components/ui/MenuButton.tsx';
+import { EmptyState, SkeletonLines } from '@/components/ui/Placeholder.tsx';
+import { Popconfirm } from '@/components/ui/Popover.tsx';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
@@ -36,7 +40,7 @@ function Rename({ item, onDone }: { item: HistoryItem; onDone: () => void }) {
   const [name, setName] = useState(item.name);
   if (!editing)
     return (
-      <Tooltip title={t.historyRename}>
+      <HoverTip title={t.historyRename}>
         <Button
           type="text"
           size="small"
@@ -49,7 +53,7 @@ function Rename({ item, onDone }: { item: HistoryItem; onDone: () => void }) {
             setEditing(true);
           }}
         />
-      </Tooltip>
+      </HoverTip>
     );
   const save = async () => {
     const v = name.trim();
@@ -60,17 +64,20 @@ function Rename({ item, onDone }: { item: HistoryItem; onDone: () => void }) {
     onDone();
   };
   return (
-    <Input
-      size="small"
+    <input
+      // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
       autoFocus
       value={name}
       maxLength={100}
       placeholder={t.historyNamePlaceholder}
+      aria-label={t.historyRename}
       onChange={(e) => setName(e.target.value)}
-      onPressEnter={() => void save()}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && !e.nativeEvent.isComposing) void save();
+      }}
       onBlur={() => void save()}
       onClick={(e) => e.stopPropagation()}
-      className="vw-history-rename"
+      className="vw-input-small vw-history-rename"
       data-testid="history-rename-input"
     />
   );
@@ -169,27 +176,25 @@ export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }
             {sel.size > 0 ? t.historySelected(sel.size) : t.historySelectAll}
           </Checkbox>
           <div className="vw-history-bar-actions">
-            <Dropdown
+            <MenuButton
               disabled={sel.size === 0}
-              trigger={['click']}
-              menu={{
-                items: [
-                  { key: 'mp3', label: t.downloadMp3 },
-                  { key: 'wav', label: t.downloadWav },
-                  { key: 'srt', label: t.downloadSrt },
-                ],
-                onClick: ({ key }) => batchDownload(key as DownloadKind),
-              }}
+              items={[
+                { key: 'mp3', label: t.downloadMp3 },
+                { key: 'wav', label: t.downloadWav },
+                { key: 'srt', label: t.downloadSrt },
+              ]}
+              onSelect={batchDownload}
+              size="small"
+              icon={<DownloadOutlined />}
+              data-testid="history-batch-download"
             >
-              <Button size="small" icon={<DownloadOutlined />} data-testid="history-batch-download">
-                {t.historyBatchDownload}
-              </Button>
-            </Dropdown>
+              {t.historyBatchDownload}
+            </MenuButton>
             <Popconfirm
               title={t.historyDeleteConfirm(sel.size)}
               okText={t.confirm}
               cancelText={t.cancel}
-              okButtonProps={{ danger: true }}
+              okDanger
               onConfirm={batchDelete}
               disabled={sel.size === 0}
             >
@@ -207,9 +212,9 @@ export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }
         </div>
       )}
       {loading && items.length === 0 ? (
-        <Skeleton active paragraph={{ rows: 3 }} title={false} />
+        <SkeletonLines rows={3} label={zhCN.app.loading} />
       ) : items.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t.historyEmpty} />
+        <EmptyState description={t.historyEmpty} />
       ) : (
         <ul className="vw-history-list">
           {items.map((item) => (
@@ -248,9 +253,9 @@ export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }
                 {item.status === 'succeeded' ? (
                   <CheckCircleFilled className="is-ok" />
                 ) : item.status === 'failed' ? (
-                  <Tooltip title={item.error || t.failed}>
+                  <HoverTip title={item.error || t.failed}>
                     <CloseCircleFilled className="is-failed" />
-                  </Tooltip>
+                  </HoverTip>
                 ) : (
                   <LoadingOutlined />
                 )}
@@ -261,9 +266,8 @@ export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }
                   title={t.historyDeleteOne}
                   okText={t.confirm}
                   cancelText={t.cancel}
-                  okButtonProps={{ danger: true }}
+                  okDanger
                   onConfirm={() => remove(item.history_id)}
-                  onPopupClick={(e) => e.stopPropagation()}
                 >
                   <Button
                     type="text"

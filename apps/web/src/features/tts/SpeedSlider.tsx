@@ -4,7 +4,7 @@ import {
   rateToSpeedStep,
   speedStepToRate,
 } from '@vw/contract/helpers/speed.ts';
-import { Slider } from 'antd';
+import { Slider } from '@/components/ui/Slider.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
 
 const t = zhCN.tts;
@@ -38,7 +38,8 @@ export function SpeedSlider({ value, onChange }: { value: number; onChange: (rat
         step={1}
         marks={marks}
         value={step}
-        tooltip={{ formatter: (v) => formatRate(sliderRate(v ?? 0)) }}
+        tip={(v) => formatRate(sliderRate(v))}
+        valueText={formatRate(sliderRate(step))}
         onChange={(v) => onChange(sliderRate(v))}
         aria-label={t.speed}
       />
@@ -80,6 +81,7 @@ export function LevelSlider({
         step={1}
         value={value}
         marks={{ [min]: String(min), 0: '0', [max]: `+${max}` }}
+        valueText={`${shown}${unit}`}
         onChange={onChange}
         aria-label={label}
       />

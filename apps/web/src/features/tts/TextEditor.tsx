@@ -1,9 +1,10 @@
 import { BookOutlined, ClearOutlined, FieldTimeOutlined, FontColorsOutlined } from '@ant-design/icons';
 import type { CharacterReading } from '@vw/contract';
-import { Button, Dropdown, Space, Tooltip } from 'antd';
 import useApp from 'antd/es/app/useApp';
-import TextArea, { type TextAreaRef } from 'antd/es/input/TextArea';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { HoverTip } from '@/components/HoverTip.tsx';
+import { Button } from '@/components/ui/Button.tsx';
+import { MenuButton } from '@/components/ui/MenuButton.tsx';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
@@ -39,7 +40,7 @@ export function TextEditor({
   canCorrect?: boolean;
 }) {
   const { message } = useApp();
-  const ref = useRef<TextAreaRef>(null);
+  const ref = useRef<HTMLTextAreaElement>(null);
   const sel = useRef({ start: text.length, end: text.length });
   const [polyMode, setPolyMode] = useState(false);
   const [readings, setReadings] = useState<CharacterReading[] | null>(null);
@@ -50,7 +51,7 @@ export function TextEditor({
   const count = countChars(text);
   const over = count > maxChars;
 
-  const el = () => ref.current?.resizableTextArea?.textArea ?? null;
+  const el = () => ref.current;
   const remember = () => {
     const a = el();
     if (a) sel.current = { start: a.selectionStart, end: a.selectionEnd };
@@ -108,38 +109,31 @@ export function TextEditor({
 
   const presetItems = BREAK_PRESETS_MS.map((ms) => ({
     key: String(ms),
-    label: <span data-testid={`pause-preset-${ms}`}>{t.pauseSeconds(ms / 1000)}</span>,
+    label: t.pauseSeconds(ms / 1000),
+    testId: `pause-preset-${ms}`,
   }));
 
   return (
     <div className={`vw-editor ${over ? 'is-over' : ''}`} data-testid="tts-editor">
       <div className="vw-editor-toolbar">
-        <Space size={4} wrap>
-          <Dropdown
+        <div className="vw-editor-tools">
+          <MenuButton
             disabled={disabled || !canPause}
-            trigger={['click']}
-            menu={{ items: presetItems, onClick: ({ key }) => addPause(Number(key)) }}
-            popupRender={(menu) => (
-              <div className="vw-pause-menu">
-                {menu}
-                <div className="vw-pause-menu-foot">
-                  <Suspense fallback={null}>
-                    <CustomPause onInsert={addPause} />
-                  </Suspense>
-                </div>
-              </div>
-            )}
+            items={presetItems}
+            onSelect={(key) => addPause(Number(key))}
+            footer={
+              <Suspense fallback={null}>
+                <CustomPause onInsert={addPause} />
+              </Suspense>
+            }
+            size="small"
+            icon={<FieldTimeOutlined />}
+            data-testid="insert-pause"
+            onMouseDown={remember}
           >
-            <Button
-              size="small"
-              icon={<FieldTimeOutlined />}
-              data-testid="insert-pause"
-              onMouseDown={remember}
-            >
-              {t.insertPause}
-            </Button>
-          </Dropdown>
-          <Tooltip title={canCorrect ? t.polyphoneHint : undefined}>
+            {t.insertPause}
+          </MenuButton>
+          <HoverTip title={t.polyphoneHint} disabled={!canCorrect}>
             <Button
               size="small"
               type={polyMode ? 'primary' : 'default'}
@@ -150,7 +144,7 @@ export function TextEditor({
             >
               {polyMode ? t.polyphoneDone : t.polyphone}
             </Button>
-          </Tooltip>
+          </HoverTip>
           <Button
             size="small"
             icon={<BookOutlined />}
@@ -162,7 +156,7 @@ export function TextEditor({
           >
             {t.dictionary}
           </Button>
-        </Space>
+        </div>
         <Button
           size="small"
           type="text"
@@ -181,7 +175,7 @@ export function TextEditor({
           <PolyphoneView text={text} readings={readings} loading={loadingReadings} onChoose={onChoose} />
         </Suspense>
       ) : (
-        <TextArea
+        <textarea
           ref={ref}
           value={text}
           disabled={disabled}
@@ -194,10 +188,8 @@ export function TextEditor({
           onClick={remember}
           onBlur={remember}
           placeholder={t.placeholder}
-          variant="borderless"
           className="vw-editor-text"
           data-testid="tts-text"
-          autoSize={false}
         />
       )}
       <div className="vw-editor-foot">

@@ -1,16 +1,22 @@
-import {
-  DownloadOutlined,
-  RedoOutlined,
-  SoundOutlined,
-  ThunderboltFilled,
-  UndoOutlined,
-} from '@ant-design/icons';
-import type { HistoryItem, TtsSentence } from '@vw/contract';
-import { Button, Dropdown, Popover, Select, Tooltip } from 'antd';
+import { DownloadOutlined, SoundOutlined, ThunderboltFilled, UndoOutlined } from '@ant-design/icons';
+import type { HistoryItem } from '@vw/contract';
 import useApp from 'antd/es/app/useApp';
-import TextArea from 'antd/es/input/TextArea';
-import { memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  lazy,
+  memo,
+  Suspense,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useSearchParams } from 'react-router';
+import { Button } from '@/components/ui/Button.tsx';
+import { MenuButton } from '@/components/ui/MenuButton.tsx';
+import { Select } from '@/components/ui/Select.tsx';
 import { isLocked } from '@/features/voices/model.ts';
 import { usePreviewStore } from '@/features/voices/preview.ts';
 import { api } from '@/lib/api.ts';
@@ -33,7 +39,7 @@ import {
 } from './generate.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { Progress } from './lazyProgress.ts';
-import { countChars, plainText } from './markup.ts';
+import { countChars } from './markup.ts';
 import { LevelSlider, SpeedSlider } from './SpeedSlider.tsx';
 import { DEFAULT_SETTINGS, idleGeneration, useTtsStore } from './store.ts';
 import { TextEditor } from './TextEditor.tsx';
@@ -42,6 +48,8 @@ import '@/features/voices/voices.css';
 import './tts.css';
 
 const t = zhCN.tts;
+// The sentence list (with its regenerate popover) only shows once a result has several sentences.
+const SentenceList = lazy(() => import('./SentenceList.tsx'));
 
 // The page re-renders on every keystroke, every progress tick and every startup data arrival:
 // its heavy children re-render only when their own props change.
@@ -61,75 +69,6 @@ function useStableCallback<A extends unknown[]>(fn: (...args: A) => void) {
   return useCallback((...args: A) => ref.current(...args), []);
 }
 
-function SentenceRow({
-  s,
-  active,
-  onSeek,
-  onRegenerate,
-}: {
-  s: TtsSentence;
-  active: boolean;
-  onSeek: () => void;
-  onRegenerate: (text: string | undefined) => Promise<void>;
-}) {
-  const [open, setOpen] = useState(false);
-  const [draft, setDraft] = useState(s.text);
-  const [busy, setBusy] = useState(false);
-  return (
-    <li className={`vw-sentence ${active ? 'is-active' : ''}`} data-testid="sentence">
-      <button type="button" className="vw-sentence-text" onClick={onSeek}>
-        <span className="vw-sentence-time">{(s.start_ms / 1000).toFixed(1)}s</span>
-        {plainText(s.text)}
-      </button>
-      <Popover
-        open={open}
-        onOpenChange={(o) => {
-          setOpen(o);
-          if (o) setDraft(s.text);
-        }}
-        trigger="click"
-        title={t.sentenceRegenerate}
-        content={
-          <div className="vw-sentence-edit">
-            <TextArea
-              value={draft}
-              onChange={(e) => setDraft(e.target.value)}
-              autoSize={{ minRows: 2, maxRows: 5 }}
-            />
-            <Button
-              type="primary"
-              size="small"
-              loading={busy}
-              data-testid="sentence-regenerate-confirm"
-              onClick={async () => {
-                setBusy(true);
-                try {
-                  await onRegenerate(draft.trim() && draft !== s.text ? draft : undefined);
-                  setOpen(false);
-                } finally {
-                  setBusy(false);
-                }
-              }}
-            >
-              {t.regenerate}
-            </Button>
-          </div>
-        }
-      >
-        <Tooltip title={t.sentenceRegenerate}>
-          <Button
-            type="text"
-            size="small"
-            icon={<RedoOutlined />}
-            aria-label={t.sentenceRegenerate}
-            data-testid="sentence-regenerate"
-          />
-        </Tooltip>
-      </Popover>
-    </li>
-  );
-}
-
 function DownloadButton({ item }: { item: HistoryItem | null }) {
   const kinds: { key: DownloadKind; label: string }[] = [
     { key: 'mp3', label: t.downloadMp3 },
@@ -137,22 +76,19 @@ function DownloadButton({ item }: { item: HistoryItem | null }) {
     { key: 'srt', label: t.downloadSrt },
   ];
   return (
-    <Dropdown
+    <MenuButton
       disabled={item?.status !== 'succeeded'}
-      trigger={['click']}
-      menu={{
-        items: kinds.map((k) => ({
-          key: k.key,
-          label: <span data-testid={`download-${k.key}`}>{k.label}</span>,
-          disabled: !item || !canDownload(item, k.key),
-        })),
-        onClick: ({ key }) => item && queueDownloads([{ item, kind: key as DownloadKind }]),
-      }}
+      items={kinds.map((k) => ({
+        ...k,
+        testId: `download-${k.key}`,
+        disabled: !item || !canDownload(item, k.key),
+      }))}
+      onSelect={(kind) => item && queueDownloads([{ item, kind }])}
+      icon={<DownloadOutlined />}
+      data-testid="download"
     >
-      <Button icon={<DownloadOutlined />} data-testid="download">
-        {t.download}
-      </Button>
-    </Dropdown>
+      {t.download}
+    </MenuButton>
   );
 }
 
@@ -168,6 +104,7 @@ export function Component() {
   const audioRef = useRef<HTMLAudioElement | null>(null);
   const abortRef = useRef<AbortController | null>(null);
   const [time, setTime] = useState(0);
+  const modelLabelId = useId();
 
   const voice = voices.find((v) => v.voice_id === s.voiceId);
   const voiceModels = useMemo(
@@ -374,26 +311,21 @@ export function Component() {
             />
             {!gen.src && gen.phase !== 'task' && <p className="vw-tts-result-empty">{t.playerEmpty}</p>}
             {sentences.length > 1 && (
-              <>
-                <div className="vw-sentences-title">{t.sentences}</div>
-                <ol className="vw-sentences" data-testid="sentences">
-                  {sentences.map((x) => (
-                    <SentenceRow
-                      key={`${gen.item?.history_id}-${x.index}`}
-                      s={x}
-                      active={x.index === sentences[activeIdx]?.index}
-                      onSeek={() => {
-                        const a = audioRef.current;
-                        if (a) {
-                          a.currentTime = x.start_ms / 1000;
-                          void a.play().catch(() => undefined);
-                        }
-                      }}
-                      onRegenerate={(text) => regenerateSentence(x.index, text)}
-                    />
-                  ))}
-                </ol>
-              </>
+              <Suspense fallback={null}>
+                <SentenceList
+                  key={gen.item?.history_id}
+                  sentences={sentences}
+                  activeIndex={sentences[activeIdx]?.index}
+                  onSeek={(x) => {
+                    const a = audioRef.current;
+                    if (a) {
+                      a.currentTime = x.start_ms / 1000;
+                      void a.play().catch(() => undefined);
+                    }
+                  }}
+                  onRegenerate={regenerateSentence}
+                />
+              </Suspense>
             )}
           </section>
 
@@ -407,12 +339,14 @@ export function Component() {
               <Picker value={s.voiceId} onChange={s.selectVoice} />
             </div>
             <div className="vw-tts-field">
-              <div className="vw-tts-label">{t.model}</div>
+              <div className="vw-tts-label" id={modelLabelId}>
+                {t.model}
+              </div>
               <Select
                 value={model?.model_id}
                 onChange={(v) => s.setSettings({ modelId: v })}
                 options={voiceModels.map((m) => ({ value: m.model_id, label: m.name }))}
-                style={{ width: '100%' }}
+                aria-labelledby={modelLabelId}
                 data-testid="model-select"
               />
               {model?.description && <div className="vw-tts-model-desc">{model.description}</div>}

@@ -1,9 +1,9 @@
 import { SwapOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
 import { lazy, Suspense, useState } from 'react';
+import { Button } from '@/components/ui/Button.tsx';
 import { usePreviewStore } from '@/features/voices/preview.ts';
 import { useVoiceLibrary } from '@/features/voices/useVoiceLibrary.tsx';
-import { PreviewButton, VoiceAvatar, VoiceName, VoiceTags } from '@/features/voices/VoiceCard.tsx';
+import { PreviewButton, VoiceAvatar, VoiceName, VoiceTags } from '@/features/voices/VoiceParts.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
 
 const t = zhCN.tts;

@@ -5,14 +5,9 @@ import { isLocked } from '@/features/voices/model.ts';
 import type { Voice } from '@/features/voices/types.ts';
 import type { useVoiceLibrary } from '@/features/voices/useVoiceLibrary.tsx';
 import { useVoiceTabs, type VoiceTab } from '@/features/voices/useVoiceTabs.ts';
-import {
-  FavoriteButton,
-  PreviewButton,
-  VoiceAvatar,
-  VoiceName,
-  VoiceTags,
-} from '@/features/voices/VoiceCard.tsx';
+import { FavoriteButton } from '@/features/voices/VoiceCard.tsx';
 import { VoiceFilters } from '@/features/voices/VoiceFilters.tsx';
+import { PreviewButton, VoiceAvatar, VoiceName, VoiceTags } from '@/features/voices/VoiceParts.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
 
 const t = zhCN.tts;

@@ -39,10 +39,13 @@ describe('speed slider mapping', () => {
     const { getByTestId, getByRole } = render(<SpeedSlider value={1.09} onChange={onChange} />);
     expect(getByTestId('speed-slider').dataset.step).toBe('2');
     expect(getByTestId('speed-slider')).toHaveProperty('textContent', expect.stringContaining('1.09x'));
+    // A native range input: the browser's arrow keys move it one step of 1 within -5..5.
     const handle = getByRole('slider');
-    fireEvent.keyDown(handle, { key: 'ArrowRight', keyCode: 39 });
+    expect(handle).toMatchObject({ min: '-5', max: '5', step: '1', value: '2' });
+    expect(handle.getAttribute('aria-valuetext')).toBe('1.09x');
+    fireEvent.change(handle, { target: { value: '3' } });
     expect(onChange).toHaveBeenLastCalledWith(1.13);
-    fireEvent.keyDown(handle, { key: 'ArrowLeft', keyCode: 37 });
+    fireEvent.change(handle, { target: { value: '1' } });
     expect(onChange).toHaveBeenLastCalledWith(1.05);
   });
 });

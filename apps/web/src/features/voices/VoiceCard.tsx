@@ -1,75 +1,12 @@
-import {
-  CaretRightFilled,
-  CheckCircleFilled,
-  CrownFilled,
-  LoadingOutlined,
-  PauseOutlined,
-  StarFilled,
-  StarOutlined,
-} from '@ant-design/icons';
+import { CheckCircleFilled, StarFilled, StarOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { SubscribeTip } from '@/components/SubscribeTip.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
-import { ageName, genderName, genders, isPremiumVoice, styles } from './model.ts';
-import { usePreviewStore } from './preview.ts';
 import type { Voice } from './types.ts';
+import { PreviewButton, VoiceAvatar, VoiceName, VoiceTags } from './VoiceParts.tsx';
 
 const t = zhCN.voices;
-
-const PALETTE = [
-  ['#6366f1', '#8b5cf6'],
-  ['#0ea5e9', '#6366f1'],
-  ['#ec4899', '#f97316'],
-  ['#14b8a6', '#0ea5e9'],
-  ['#f59e0b', '#ef4444'],
-  ['#8b5cf6', '#ec4899'],
-];
-
-/** A stable gradient per voice, so the same voice always looks the same. */
-export function voiceGradient(id: string) {
-  let h = 0;
-  for (const ch of id) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  const [a, b] = PALETTE[h % PALETTE.length];
-  return `linear-gradient(135deg, ${a}, ${b})`;
-}
-
-export function VoiceAvatar({ voice, size = 44 }: { voice: Voice; size?: number }) {
-  const playingId = usePreviewStore((s) => s.playingId);
-  return (
-    <span
-      className={`vw-voice-avatar ${playingId === voice.voice_id ? 'is-playing' : ''}`}
-      style={{ width: size, height: size, background: voiceGradient(voice.voice_id), fontSize: size * 0.42 }}
-      aria-hidden
-    >
-      {[...voice.name][0] ?? '声'}
-    </span>
-  );
-}
-
-export function PreviewButton({ voice, size = 'middle' }: { voice: Voice; size?: 'small' | 'middle' }) {
-  const playing = usePreviewStore((s) => s.playingId === voice.voice_id);
-  const loading = usePreviewStore((s) => s.loadingId === voice.voice_id);
-  const toggle = usePreviewStore((s) => s.toggle);
-  const title = !voice.preview_url ? t.noPreview : playing ? t.stopPreview : t.preview;
-  return (
-    <Tooltip title={title}>
-      <Button
-        shape="circle"
-        size={size}
-        className={`vw-preview-btn ${playing ? 'is-playing' : ''}`}
-        disabled={!voice.preview_url}
-        aria-label={title}
-        data-testid="voice-preview"
-        icon={loading ? <LoadingOutlined /> : playing ? <PauseOutlined /> : <CaretRightFilled />}
-        onClick={(e) => {
-          e.stopPropagation();
-          toggle(voice.voice_id, voice.preview_url);
-        }}
-      />
-    </Tooltip>
-  );
-}
 
 export function FavoriteButton({
   voice,
@@ -96,42 +33,6 @@ export function FavoriteButton({
         }}
       />
     </Tooltip>
-  );
-}
-
-export function VoiceTags({ voice, languageName }: { voice: Voice; languageName: (c: string) => ReactNode }) {
-  const tags: ReactNode[] = [];
-  for (const g of genders(voice)) tags.push(genderName(g));
-  if (voice.labels.language) tags.push(languageName(voice.labels.language));
-  if (voice.labels.age) tags.push(ageName(voice.labels.age));
-  for (const s of styles(voice).slice(0, 2)) tags.push(s);
-  return (
-    <div className="vw-voice-tags">
-      {tags.map((tag, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: tags are positional and never reorder
-        <span key={i} className="vw-voice-tag">
-          {tag}
-        </span>
-      ))}
-    </div>
-  );
-}
-
-/** A voice's name with the premium badge when it needs a membership. */
-export function VoiceName({ voice }: { voice: Voice }) {
-  return (
-    <div className="vw-voice-name">
-      <span className="vw-voice-name-text">{voice.name}</span>
-      {isPremiumVoice(voice) && <PremiumBadge />}
-    </div>
-  );
-}
-
-function PremiumBadge() {
-  return (
-    <span className="vw-premium-badge" data-testid="premium-badge">
-      <CrownFilled /> {t.premium}
-    </span>
   );
 }
 
