@@ -3,8 +3,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../src/errors.ts';
 import { isWellFormedApiKey } from '../src/modules/apikeys/keys.ts';
-import { attemptDelivery } from '../src/modules/apikeys/webhooks.service.ts';
+import { attemptDelivery, checkWebhookUrl } from '../src/modules/apikeys/webhooks.service.ts';
 import { grantMembership } from '../src/modules/credits/membership.service.ts';
 import { priceTask } from '../src/modules/credits/pricing.service.ts';
 import { runSynthesisTask } from '../src/modules/tts/tts.service.ts';
@@ -364,6 +365,11 @@ describe('webhooks', () => {
     for (const bad of ['http://example.com/hook', 'ftp://x/y', 'not a url']) {
       const res = await call(server.app, 'POST', '/v1/webhooks/create', { token: alice, body: { url: bad } });
       expect(res.body.data.detail[0].type).toBe('err_webhook_url_invalid');
+    }
+    // In production a literal address that is not public is refused when registered.
+    for (const bad of ['https://169.254.169.254/x', 'https://[fd00::1]/x', 'https://[::ffff:7f00:1]/x']) {
+      expect(() => checkWebhookUrl(bad, true), bad).toThrow(AppError);
+      expect(checkWebhookUrl(bad, false)).toBe(bad);
     }
     const ok = await call(server.app, 'POST', '/v1/webhooks/create', {
       token: alice,

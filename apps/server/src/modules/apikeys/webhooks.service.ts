@@ -8,6 +8,7 @@ import {
   type WebhookView,
 } from '@vw/contract';
 import { z } from 'zod';
+import { isPublicAddress, postOnce } from '../../adapters/http/outbound.ts';
 import type { AppContext } from '../../context.ts';
 import type { TtsHistoryRow, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -35,11 +36,11 @@ function toView(row: WebhookEndpointRow): WebhookView {
 }
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
-const PRIVATE_V4 = /^(10\.|127\.|0\.|169\.254\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/;
 
 /**
  * HTTPS only. Outside production a loopback http:// address is allowed so a developer can receive
- * events locally; in production addresses that are literally private or loopback are refused.
+ * events locally; in production a literal address that is not public is refused here, and a name
+ * that resolves to one is refused when a delivery connects (see postOnce).
  */
 export function checkWebhookUrl(raw: string, isProduction: boolean): string {
   let url: URL;
@@ -54,7 +55,7 @@ export function checkWebhookUrl(raw: string, isProduction: boolean): string {
     throw AppError.named('err_webhook_url_invalid', 'Webhook 地址不能包含账号密码');
   if (url.protocol === 'https:') {
     const bare = host.replace(/^\[|\]$/g, '');
-    if (isProduction && (loopback || (isIP(bare) === 4 && PRIVATE_V4.test(bare)) || bare === '::1'))
+    if (isProduction && (loopback || (isIP(bare) !== 0 && !isPublicAddress(bare))))
       throw AppError.named('err_webhook_url_invalid', 'Webhook 地址不能是内网地址');
     return url.toString();
   }
@@ -145,7 +146,10 @@ interface SendResult {
   error: string | null;
 }
 
-/** One signed POST; redirects are not followed (the address is what the owner registered). */
+/**
+ * One signed POST; redirects are not followed (the address is what the owner registered). In
+ * production it connects only to public internet addresses.
+ */
 async function send(
   ctx: Ctx,
   endpoint: WebhookEndpointRow,
@@ -153,10 +157,7 @@ async function send(
 ): Promise<SendResult> {
   const t = Math.floor(ctx.clock.now() / 1000);
   try {
-    const res = await fetch(endpoint.url, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(ctx.config.WEBHOOK_TIMEOUT_MS),
+    const { status } = await postOnce(endpoint.url, {
       headers: {
         'content-type': 'application/json',
         'user-agent': 'VoiceWorkbench-Webhooks/1',
@@ -165,13 +166,16 @@ async function send(
         [WEBHOOK_HEADERS.delivery]: delivery.id,
       },
       body: delivery.payload,
+      timeoutMs: ctx.config.WEBHOOK_TIMEOUT_MS,
+      publicOnly: ctx.config.isProduction,
     });
-    await res.arrayBuffer().catch(() => undefined);
-    const ok = res.status >= 200 && res.status < 300;
-    return { ok, statusCode: res.status, error: ok ? null : `HTTP ${res.status}` };
+    const ok = status >= 200 && status < 300;
+    return { ok, statusCode: status, error: ok ? null : `HTTP ${status}` };
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    return { ok: false, statusCode: null, error: (e.cause?.code ?? e.name ?? 'error').slice(0, 200) };
+    const e = err as NodeJS.ErrnoException;
+    // The time limit is the only thing that aborts a delivery.
+    const error = e.name === 'AbortError' ? 'ETIMEDOUT' : (e.code ?? e.name ?? 'error');
+    return { ok: false, statusCode: null, error: error.slice(0, 200) };
   }
 }
 

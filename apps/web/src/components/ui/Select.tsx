@@ -1,13 +1,5 @@
 import { DownOutlined } from '@ant-design/icons';
-import {
-  type CSSProperties,
-  type KeyboardEvent,
-  type ReactNode,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-} from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Floating, useDismiss } from './Floating.tsx';
 
 export interface SelectOption<V extends string> {
