@@ -12,6 +12,7 @@ import {
 import pg from 'pg';
 import { seedPlans } from '../modules/credits/plans.ts';
 import { seedProducts } from '../modules/payments/catalogue.ts';
+import { seedVoices } from '../modules/tts/voices.seed.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { tableWritesPlugin } from './table-writes.ts';
@@ -115,11 +116,15 @@ function withStatementCache(db: SqliteDatabase.Database, max = 1000): SqliteData
   return db;
 }
 
-/** Migrations, then the reference rows every install needs (plan ladder, product catalogue); safe to run from many processes. */
+/**
+ * Migrations, then the reference rows every install needs (plan ladder, product catalogue, built-in
+ * voices); safe to run from many processes.
+ */
 export async function prepareDatabase(db: Kysely<Database>): Promise<void> {
   await migrateToLatest(db);
   await seedPlans(db);
   await seedProducts(db);
+  await seedVoices(db);
 }
 
 async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -18,7 +18,6 @@ import {
   regenerateSentence,
 } from './history.service.ts';
 import { generateSpeech } from './tts.service.ts';
-import { seedVoices } from './voices.seed.ts';
 import {
   favorVoice,
   findModels,
@@ -29,7 +28,6 @@ import {
 
 /** Text to speech, the voice library, history and the pronunciation dictionary. */
 export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await seedVoices(ctx.db, ctx.clock.now());
   const encoders = encoderPool(ctx);
   app.addHook('onClose', async () => encoders.close());
   // Learn the embedded engine's sample rate and keep an MP3 encoder ready for it.

@@ -22,7 +22,7 @@ import {
   removeFavorite,
   setVoicePreview,
 } from './voices.repo.ts';
-import { DEFAULT_VOICE_MAP, ESPEAK_MODEL_ID, seedVoices } from './voices.seed.ts';
+import { DEFAULT_VOICE_MAP, ESPEAK_MODEL_ID } from './voices.seed.ts';
 
 /** Preview links are signed for a day; the web refetches the list at start-up and after payments. */
 const PREVIEW_LINK_SECONDS = 24 * 3600;
@@ -208,7 +208,6 @@ export const voicePreviewJob = defineJob({
   backoffMs: 30_000,
   async handler(_payload, job) {
     const ctx = job.app;
-    await seedVoices(ctx.db, ctx.clock.now());
     const pending = (await findVoicesWithoutPreview(ctx.db)).filter((v) => ctx.engines.has(v.engine));
     let done = 0;
     for (const voice of pending) {
@@ -238,7 +237,6 @@ export const voicePreviewJob = defineJob({
 
 /** Enqueued at start while clips are missing; the key (day, count) keeps concurrent starts to one run. */
 export async function startVoicePreviews(ctx: AppContext): Promise<void> {
-  await seedVoices(ctx.db, ctx.clock.now());
   const missing = await findVoicesWithoutPreview(ctx.db);
   if (missing.length === 0) return;
   const day = new Date(ctx.clock.now()).toISOString().slice(0, 10);
