@@ -1,6 +1,9 @@
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JobContext } from '../src/jobs/index.ts';
 import { addMonthsClamped, DAY_MS } from '../src/modules/credits/calendar.ts';
+import { creditSweepJob } from '../src/modules/credits/credits.jobs.ts';
+import { findUsersWithDueWork } from '../src/modules/credits/credits.repo.ts';
 import { getBalance, grantCredits, spendCredits } from '../src/modules/credits/ledger.service.ts';
 import { getTenantBonus, grantMembership } from '../src/modules/credits/membership.service.ts';
 import { createRedeemBatch } from '../src/modules/redeem/redeem.service.ts';
@@ -94,6 +97,55 @@ describe('membership issuance', () => {
     expect(lots).toHaveLength(7); // Jan 31 … Jul 31 have started by Aug 19
     expect(new Set(lots.map((l) => l.grant_key)).size).toBe(7);
     expect(a.balance).toBe(2000); // only the current month's credits are left
+  });
+
+  it('sweeps only the accounts with work due, each of them once', async () => {
+    const { clock, ctx } = server;
+    clock.advance(JAN_31 - clock.now());
+    const due = () => findUsersWithDueWork(ctx.db, clock.now());
+    const sweep = () => creditSweepJob.handler({}, { app: ctx } as unknown as JobContext);
+    const account = (userId: string) =>
+      ctx.db
+        .selectFrom('credit_accounts')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+    await grantMembership(ctx, { userId: 'u_swept', level: 300, isAnnual: false, months: 2 });
+    await grantCredits(ctx, {
+      userId: 'u_gifted',
+      source: 'gift',
+      amount: 50,
+      expiresAt: clock.now() + DAY_MS,
+      grantKey: 'sweep-gift',
+      remark: '',
+    });
+    await getBalance(ctx, 'u_free'); // a free account with nothing to do
+    expect(await due()).toEqual([]);
+    expect((await account('u_swept')).due_at).toBe(addMonthsClamped(JAN_31, 1));
+
+    // A paid account from before due times were kept is swept once and then has its real one.
+    await ctx.db.updateTable('credit_accounts').set({ due_at: 0 }).where('user_id', '=', 'u_swept').execute();
+    expect(await due()).toEqual(['u_swept']);
+    expect(await sweep()).toEqual({ users: 1 });
+    expect((await account('u_swept')).due_at).toBe(addMonthsClamped(JAN_31, 1));
+
+    clock.advance(2 * DAY_MS); // the gift expired
+    expect(await due()).toEqual(['u_gifted']);
+    expect(await sweep()).toEqual({ users: 1 });
+    expect(await due()).toEqual([]);
+
+    clock.advance(28 * DAY_MS); // Mar 2: the second month is due
+    expect(await due()).toEqual(['u_swept']);
+    await sweep();
+    expect(await due()).toEqual([]);
+    expect(await lotsOf('u_swept')).toHaveLength(2);
+
+    clock.advance(60 * DAY_MS); // past the plan's end
+    expect(await due()).toEqual(['u_swept']);
+    await sweep();
+    expect(await due()).toEqual([]);
+    expect(await account('u_swept')).toMatchObject({ level: 100, due_at: null });
+    expect(await getBalance(ctx, 'u_swept')).toEqual({ balance: 0, held: 0 });
   });
 
   it('extends the same plan, upgrades to a higher one, refuses a lower one (2000) and monthly for annual members (2004)', async () => {

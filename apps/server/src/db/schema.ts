@@ -112,6 +112,8 @@ export interface CreditAccountsTable {
   updated_at: number;
   /** PostgreSQL: bumped by every write to the user's credits (holds planned without a lock compare it). */
   version: number;
+  /** When the plan next has work to catch up (a period to issue, or its end); null on the free plan. */
+  due_at: number | null;
 }
 
 export interface CreditLotsTable {

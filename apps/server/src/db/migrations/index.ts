@@ -5,7 +5,7 @@ import * as m003 from './003_tts.ts';
 import * as m004 from './004_payments.ts';
 import * as m005 from './005_api_keys.ts';
 import * as m006 from './006_onboarding.ts';
-import * as m007 from './007_credit_version.ts';
+import * as m007 from './007_credit_accounts.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -15,5 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004_payments': m004,
   '005_api_keys': m005,
   '006_onboarding': m006,
-  '007_credit_version': m007,
+  '007_credit_accounts': m007,
 };

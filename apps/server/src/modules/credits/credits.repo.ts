@@ -38,6 +38,7 @@ export async function lockAccount(tx: Db, kind: DbKind, userId: string, now: num
       previous: null,
       updated_at: now,
       version: 0,
+      due_at: null,
     })
     .onConflict((oc) => oc.column('user_id').doNothing())
     .execute();
@@ -311,17 +312,21 @@ export async function sumSpentByApiKey(db: Db, apiKeyId: string): Promise<number
   return Number(row.total);
 }
 
-/** Accounts whose issuance or expiry may be due: the sweep job's work list. */
+/** Accounts with catch-up work due: a plan period to issue or a plan's end, or an expired lot with credits. */
 export async function findUsersWithDueWork(db: Db, now: number): Promise<string[]> {
-  const withDueLots = await db
+  const withDuePlans = await db
+    .selectFrom('credit_accounts')
+    .select('user_id')
+    .where('due_at', '<=', now)
+    .execute();
+  const withExpiredLots = await db
     .selectFrom('credit_lots')
     .select('user_id')
     .distinct()
     .where('remaining', '>', 0)
     .where('expires_at', '<=', now)
     .execute();
-  const paid = await db.selectFrom('credit_accounts').select('user_id').where('level', '>', 100).execute();
-  return [...new Set([...withDueLots, ...paid].map((r) => r.user_id))];
+  return [...new Set([...withDuePlans, ...withExpiredLots].map((r) => r.user_id))];
 }
 
 // Writes of a hold and of a settlement ------------------------------------------------------------

@@ -35,11 +35,26 @@ export function isPaid(account: CreditAccount, now: number): boolean {
   return account.level > FREE_LEVEL && account.expires_at !== null && account.expires_at > now;
 }
 
+/** When issueDuePeriods next has work: the start of the next period to issue, or the plan's end. */
+export function nextDueAt(account: CreditAccount): number | null {
+  if (account.level <= FREE_LEVEL || account.anchor_at === null || account.expires_at === null) return null;
+  const issued = account.issued_periods;
+  return issued < periodsOf(account)
+    ? Math.min(periodStart(account, issued), account.expires_at)
+    : account.expires_at;
+}
+
 /** Whether issueDuePeriods has work: a period whose start has come, or a plan that has expired. */
 export function hasDuePeriods(account: CreditAccount, now: number): boolean {
-  if (account.level <= FREE_LEVEL || account.anchor_at === null || account.expires_at === null) return false;
-  const issued = account.issued_periods;
-  return (issued < periodsOf(account) && periodStart(account, issued) <= now) || account.expires_at <= now;
+  const due = nextDueAt(account);
+  return due !== null && due <= now;
+}
+
+/** Writes an account changed inside its credit transaction, with the time it is next due. */
+export async function saveAccount(tx: Db, account: CreditAccount, now: number): Promise<CreditAccount> {
+  const saved = { ...account, due_at: nextDueAt(account), updated_at: now };
+  await updateAccount(tx, account.user_id, saved);
+  return saved;
 }
 
 /**
@@ -53,8 +68,11 @@ export async function issueDuePeriods(
   now: number,
   grant: (tx: Db, input: GrantInput, now: number) => Promise<CreditLot>,
 ): Promise<CreditAccount> {
-  // Nothing due (the usual case on every credit operation): no plan read, no write.
-  if (!hasDuePeriods(account, now)) return account;
+  // Nothing due (the usual case on every credit operation): no plan read, no write (but a due time
+  // not written yet, from an account older than it, is).
+  if (!hasDuePeriods(account, now)) {
+    return account.due_at === nextDueAt(account) ? account : saveAccount(tx, account, now);
+  }
   const anchorAt = account.anchor_at!;
   const expiresAt = account.expires_at!;
   let issued = account.issued_periods;
@@ -101,8 +119,5 @@ export async function issueDuePeriods(
       previous: previousPlanEntry(account, plan.title),
     };
   }
-  if (next.issued_periods !== account.issued_periods || next.level !== account.level) {
-    await updateAccount(tx, account.user_id, { ...next, updated_at: now });
-  }
-  return next;
+  return saveAccount(tx, next, now);
 }

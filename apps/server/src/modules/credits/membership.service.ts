@@ -3,9 +3,9 @@ import type { AppContext } from '../../context.ts';
 import type { CreditAccount } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { sumHeld, sumLedger, sumMembershipRemaining, updateAccount } from './credits.repo.ts';
+import { sumHeld, sumLedger, sumMembershipRemaining } from './credits.repo.ts';
 import { type AccountTx, grantLot, withCreditAccount } from './ledger.service.ts';
-import { isPaid, issueDuePeriods, planEnd, previousPlanEntry } from './membership.rules.ts';
+import { isPaid, issueDuePeriods, planEnd, previousPlanEntry, saveAccount } from './membership.rules.ts';
 import { getPlan } from './plans.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'dbKind' | 'clock'>;
@@ -48,8 +48,7 @@ export async function applyMembership(
         is_annual: grant.isAnnual ? 1 : account.is_annual,
       };
       next.expires_at = planEnd(next);
-      await updateAccount(db, account.user_id, { ...next, updated_at: now });
-      return next;
+      return saveAccount(db, next, now);
     }
   }
   const previousPlan = isPaid(account, now) ? await getPlan(db, account.level) : null;
@@ -66,8 +65,7 @@ export async function applyMembership(
     previous: previousPlan ? previousPlanEntry(account, previousPlan.title) : account.previous,
   };
   next.expires_at = planEnd(next);
-  await updateAccount(db, account.user_id, { ...next, updated_at: now });
-  return issueDuePeriods(db, next, now, grantLot);
+  return issueDuePeriods(db, await saveAccount(db, next, now), now, grantLot);
 }
 
 export async function grantMembership(ctx: Ctx, grant: MembershipGrant): Promise<CreditAccount> {
