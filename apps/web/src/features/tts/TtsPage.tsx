@@ -349,7 +349,7 @@ export function Component() {
                 aria-labelledby={modelLabelId}
                 data-testid="model-select"
               />
-              {model?.description && <div className="vw-tts-model-desc">{model.description}</div>}
+              <div className="vw-tts-model-desc">{model?.description}</div>
             </div>
             <div className="vw-tts-field">
               <div className="vw-tts-label-row">
