@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ApiKeyRow } from '../../db/schema.ts';
+import { holdsSpent } from '../credits/credits.repo.ts';
 
 /** Queries on API keys and their usage; every owner-facing one is scoped by user_id. */
 
@@ -57,12 +58,7 @@ export async function updateApiKey(
 export async function sumCreditsByKey(db: Db, userId: string): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('credit_holds')
-    .select([
-      'api_key_id',
-      sql<number>`coalesce(sum(case when status = 'held' then amount when status = 'captured' then captured else 0 end), 0)`.as(
-        'total',
-      ),
-    ])
+    .select(['api_key_id', holdsSpent.as('total')])
     .where('user_id', '=', userId)
     .where('api_key_id', 'is not', null)
     .groupBy('api_key_id')

@@ -298,15 +298,14 @@ export async function sumMembershipRemaining(
   return Number(row.left ?? 0);
 }
 
-/** What an API key has spent or holds now: captured amounts plus open holds. */
+/** What a set of holds costs: captured amounts plus open holds (a released hold costs nothing). */
+export const holdsSpent = sql<number>`coalesce(sum(case when status = 'held' then amount when status = 'captured' then captured else 0 end), 0)`;
+
+/** What an API key has spent or holds now. */
 export async function sumSpentByApiKey(db: Db, apiKeyId: string): Promise<number> {
   const row = await db
     .selectFrom('credit_holds')
-    .select(
-      sql<number>`coalesce(sum(case when status = 'held' then amount when status = 'captured' then captured else 0 end), 0)`.as(
-        'total',
-      ),
-    )
+    .select(holdsSpent.as('total'))
     .where('api_key_id', '=', apiKeyId)
     .executeTakeFirstOrThrow();
   return Number(row.total);
