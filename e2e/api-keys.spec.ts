@@ -14,8 +14,8 @@ import { APP, operator, shootFull, signInByCode } from './session.ts';
 /**
  * API keys journey (issue 8), in order on one signed-in page: create a key (shown once, copied),
  * call the public TTS endpoint with it from the test, see its usage on the page, register a webhook
- * and send a test delivery to a receiver run by the test, revoke the key and see the call refused,
- * open the public API docs.
+ * and send a test delivery to a receiver run by the test, see it in the delivery log and send it
+ * again, revoke the key and see the call refused, open the public API docs.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -130,6 +130,35 @@ test('register a webhook endpoint and send a signed test delivery', async () => 
   expect(String(received[0].headers['x-vw-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   expect(JSON.parse(received[0].body).event).toBe('ping');
   await shoot('05-webhook');
+});
+
+test('the delivery log shows the ping with its payload, and 重新投递 sends it again', async () => {
+  await page.getByTestId('webhook-deliveries').click();
+  const table = page.getByTestId('delivery-table');
+  const rows = table.locator('.ant-table-row');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByTestId('delivery-status')).toHaveText('成功');
+  await expect(rows.first()).toContainText('测试');
+  await expect(rows.first()).toContainText('200');
+  await rows.first().locator('.ant-table-row-expand-icon').click();
+  const payload = page.getByTestId('delivery-payload');
+  await expect(payload).toContainText('"event": "ping"');
+  // The payload shown is the body the receiver got (indented for reading).
+  expect(JSON.parse((await payload.textContent()) ?? '')).toEqual(JSON.parse(received[0].body));
+
+  await rows.first().getByTestId('delivery-redeliver').click();
+  await expect(page.getByText('已重新投递（HTTP 200）')).toBeVisible();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first().getByTestId('delivery-status')).toHaveText('成功');
+  expect(received).toHaveLength(2);
+  const again = JSON.parse(received[1].body);
+  expect(again.event).toBe('ping');
+  expect(again.id).not.toBe(JSON.parse(received[0].body).id);
+  expect(again.data).toEqual(JSON.parse(received[0].body).data);
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0, { timeout: 10_000 }); // a clear shot
+  await shoot('05b-webhook-deliveries');
+  await page.locator('.ant-drawer-close').click();
+  await expect(table).toBeHidden();
 });
 
 test('revoke the key and see the call refused', async ({ request }) => {

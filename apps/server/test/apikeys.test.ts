@@ -477,6 +477,173 @@ describe('webhooks', () => {
     expect(view).toMatchObject({ status: 'active', consecutive_failures: 0 });
     failuresLeft = 0;
   });
+
+  describe('delivery log', () => {
+    async function addEndpoint(token = alice) {
+      const res = await call(server.app, 'POST', '/v1/webhooks/create', { token, body: { url } });
+      expect(res.body.code).toBe(0);
+      return res.body.data as { endpoint: { endpoint_id: string }; secret: string };
+    }
+    const ping = (endpointId: string) =>
+      call(server.app, 'POST', '/v1/webhooks/test', { token: alice, body: { endpoint_id: endpointId } });
+    const listDeliveries = (endpointId: string, paging = '', token = alice) =>
+      call(server.app, 'GET', `/v1/webhooks/deliveries?endpoint_id=${endpointId}${paging}`, { token });
+    const redeliver = (deliveryId: string, token = alice) =>
+      call(server.app, 'POST', '/v1/webhooks/redeliver', { token, body: { delivery_id: deliveryId } });
+
+    it('lists the owner’s deliveries newest first, paged, with the payload that was sent', async () => {
+      const { endpoint } = await addEndpoint();
+      received.length = 0;
+      const sent: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        server.clock.advance(1000);
+        sent.push((await ping(endpoint.endpoint_id)).body.data.delivery.delivery_id);
+      }
+      const first = await listDeliveries(endpoint.endpoint_id, '&page=1&page_size=2');
+      expect(first.body.data.total).toBe(3);
+      expect(first.body.data.list.map((d: { delivery_id: string }) => d.delivery_id)).toEqual([
+        sent[2],
+        sent[1],
+      ]);
+      const second = await listDeliveries(endpoint.endpoint_id, '&page=2&page_size=2');
+      expect(second.body.data.list.map((d: { delivery_id: string }) => d.delivery_id)).toEqual([sent[0]]);
+      const newest = first.body.data.list[0];
+      expect(newest).toMatchObject({
+        endpoint_id: endpoint.endpoint_id,
+        event: 'ping',
+        status: 'succeeded',
+        attempts: 1,
+        last_status_code: 200,
+        last_error: null,
+        next_attempt_time: null,
+        created_time: Math.floor(server.clock.now() / 1000),
+      });
+      // The payload is the body the receiver got, byte for byte.
+      expect(newest.payload).toBe(received[2].body);
+      expect(JSON.parse(newest.payload)).toMatchObject({
+        id: newest.delivery_id,
+        event: 'ping',
+        data: { endpoint_id: endpoint.endpoint_id },
+      });
+
+      const missing = await call(server.app, 'GET', '/v1/webhooks/deliveries', { token: alice });
+      expect(missing.body.code).toBe(422);
+      expect(missing.body.data.detail[0].type).toBe('value_error.missing');
+      const tooBig = await listDeliveries(endpoint.endpoint_id, '&page_size=101');
+      expect(tooBig.body.code).toBe(422);
+    });
+
+    it('shows and redelivers only the owner’s deliveries', async () => {
+      const { endpoint } = await addEndpoint();
+      const { delivery } = (await ping(endpoint.endpoint_id)).body.data;
+      const foreignList = await listDeliveries(endpoint.endpoint_id, '', bob);
+      expect(foreignList.body.data.detail[0].type).toBe('err_not_found');
+      const foreignRedeliver = await redeliver(delivery.delivery_id, bob);
+      expect(foreignRedeliver.body.data.detail[0].type).toBe('err_not_found');
+      expect((await redeliver('whd_nothing')).body.data.detail[0].type).toBe('err_not_found');
+      expect((await listDeliveries(endpoint.endpoint_id)).body.data.total).toBe(1);
+    });
+
+    it('redelivers an event now as a new delivery, freshly signed, with the same event and data', async () => {
+      const { endpoint, secret } = await addEndpoint();
+      const { secret_key } = await createKey(alice);
+      const { history_id, task_id } = (
+        await tts(secret_key, '投递失败后由用户重新投递。', { mode: 'task' })
+      ).json().data;
+      await runSynthesisTask(server.ctx, history_id);
+      const [original] = await deliveries(endpoint.endpoint_id);
+      failuresLeft = 100;
+      for (let i = 0; i < 3; i++) await attemptDelivery(server.ctx, original.id);
+      failuresLeft = 0;
+      received.length = 0;
+      server.clock.advance(60_000);
+
+      const res = await redeliver(original.id);
+      expect(res.body.data).toMatchObject({ delivered: true, status_code: 200, error: null });
+      const again = res.body.data.delivery;
+      expect(again.delivery_id).not.toBe(original.id);
+      expect(again).toMatchObject({ event: 'task.succeeded', status: 'succeeded', attempts: 1 });
+      expect(res.body.data.endpoint.last_status).toBe('succeeded');
+
+      // The receiver verifies it like any delivery: signed now, over the new body, with the secret.
+      expect(received).toHaveLength(1);
+      const { headers, body } = received[0];
+      const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(headers['x-vw-signature']))!;
+      expect(Number(t)).toBe(Math.floor(server.clock.now() / 1000));
+      expect(createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')).toBe(v1);
+      expect(headers['x-vw-delivery']).toBe(again.delivery_id);
+      expect(headers['x-vw-event']).toBe('task.succeeded');
+      const sentPayload = JSON.parse(body);
+      expect(sentPayload.id).toBe(again.delivery_id);
+      expect(sentPayload.data).toEqual(JSON.parse(original.payload).data);
+      expect(sentPayload.data).toMatchObject({ task_id, history_id });
+
+      // Both are in the log, the redelivery first; the original keeps its outcome.
+      const log = (await listDeliveries(endpoint.endpoint_id)).body.data;
+      expect(log.list.map((d: { delivery_id: string; status: string }) => [d.delivery_id, d.status])).toEqual(
+        [
+          [again.delivery_id, 'succeeded'],
+          [original.id, 'failed'],
+        ],
+      );
+      expect(log.list[1].attempts).toBe(3);
+    });
+
+    it('refuses to redeliver to a disabled endpoint', async () => {
+      const { endpoint } = await addEndpoint();
+      const { delivery } = (await ping(endpoint.endpoint_id)).body.data;
+      await server.ctx.db
+        .updateTable('webhook_endpoints')
+        .set({ status: 'disabled', disabled_at: server.clock.now() })
+        .where('id', '=', endpoint.endpoint_id)
+        .execute();
+      received.length = 0;
+      const res = await redeliver(delivery.delivery_id);
+      expect(res.body.code).toBe(422);
+      expect(res.body.data.detail[0].type).toBe('err_webhook_endpoint_disabled');
+      expect(res.body.msg).toBe('该 Webhook 地址已停用，请先重新启用');
+      expect(received).toHaveLength(0);
+      expect((await listDeliveries(endpoint.endpoint_id)).body.data.total).toBe(1);
+    });
+
+    it('keeps the newest 200 deliveries per endpoint, and any still pending', async () => {
+      const { endpoint } = await addEndpoint();
+      const other = await addEndpoint();
+      await ping(other.endpoint.endpoint_id);
+      const base = server.clock.now() - 1_000_000;
+      const row = (i: number, status: 'succeeded' | 'pending') => ({
+        id: `whd_seed_${endpoint.endpoint_id}_${String(i).padStart(3, '0')}`,
+        endpoint_id: endpoint.endpoint_id,
+        user_id: aliceId,
+        event: 'ping',
+        payload: '{}',
+        status,
+        attempts: 1,
+        next_attempt_at: status === 'pending' ? server.clock.now() : null,
+        last_status_code: status === 'pending' ? 500 : 200,
+        last_error: null,
+        created_at: base + i * 1000,
+        updated_at: base + i * 1000,
+      });
+      // The oldest is still being retried; then 200 finished ones.
+      await server.ctx.db
+        .insertInto('webhook_deliveries')
+        .values([row(0, 'pending'), ...Array.from({ length: 200 }, (_, i) => row(i + 1, 'succeeded'))])
+        .execute();
+
+      const { delivery } = (await ping(endpoint.endpoint_id)).body.data;
+      const kept = await deliveries(endpoint.endpoint_id);
+      const ids = new Set(kept.map((d) => d.id));
+      expect(kept).toHaveLength(201);
+      expect(ids.has(delivery.delivery_id)).toBe(true);
+      expect(ids.has(row(1, 'succeeded').id)).toBe(false); // the oldest finished one went
+      expect(ids.has(row(2, 'succeeded').id)).toBe(true);
+      expect(ids.has(row(0, 'pending').id)).toBe(true);
+      expect((await listDeliveries(endpoint.endpoint_id)).body.data.total).toBe(201);
+      // Another endpoint's log is its own.
+      expect(await deliveries(other.endpoint.endpoint_id)).toHaveLength(1);
+    });
+  });
 });
 
 describe('public API documentation', () => {
@@ -492,6 +659,8 @@ describe('public API documentation', () => {
     const client = (await server.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(client.paths['/api/v1/tts']).toBeUndefined();
     expect(client.paths['/v1/api_keys/create'].post.operationId).toBe('apiKeyCreate');
+    expect(client.paths['/v1/webhooks/deliveries'].get.operationId).toBe('webhookDeliveries');
+    expect(client.paths['/v1/webhooks/redeliver'].post.operationId).toBe('webhookRedeliver');
     const page = await server.app.inject({ method: 'GET', url: '/api/docs' });
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('swagger-ui-bundle.js');

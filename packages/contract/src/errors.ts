@@ -113,6 +113,7 @@ export const namedErrorMessages = {
   err_concurrency_limit: '并发请求过多，请等待进行中的请求完成',
   err_webhook_url_invalid: 'Webhook 地址无效：须为 HTTPS 地址',
   err_webhook_limit_reached: 'Webhook 数量已达上限',
+  err_webhook_endpoint_disabled: '该 Webhook 地址已停用，请先重新启用',
 } as const;
 export type NamedError = keyof typeof namedErrorMessages;
 

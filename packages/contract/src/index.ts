@@ -2,7 +2,7 @@ export * from './call.ts';
 export type { OutboxMessage } from './calls/accounts.ts';
 export * as accountsCalls from './calls/accounts.ts';
 export { accountIdentifier, EMAIL_RE, PHONE_RE, VerificationScene } from './calls/accounts.ts';
-export type { ApiKeyUsageDay, ApiKeyView, WebhookView } from './calls/apikeys.ts';
+export type { ApiKeyUsageDay, ApiKeyView, WebhookDeliveryView, WebhookView } from './calls/apikeys.ts';
 export * as apikeysCalls from './calls/apikeys.ts';
 export type { JobView } from './calls/app.ts';
 export * as appCalls from './calls/app.ts';

@@ -112,6 +112,8 @@ export const api = {
   webhookDelete: ref<X['webhookDelete']>('POST', '/v1/webhooks/delete'),
   webhookEnable: ref<X['webhookEnable']>('POST', '/v1/webhooks/enable'),
   webhookTest: ref<X['webhookTest']>('POST', '/v1/webhooks/test'),
+  webhookDeliveries: ref<X['webhookDeliveries']>('GET', '/v1/webhooks/deliveries'),
+  webhookRedeliver: ref<X['webhookRedeliver']>('POST', '/v1/webhooks/redeliver'),
 };
 
 /** User type 1 is refused (spec §6); mirrors the contract's UserType. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.ts';
-import { WEBHOOK_EVENTS } from '../constants/apikeys.ts';
+import { WEBHOOK_DELIVERIES_KEPT, WEBHOOK_EVENTS } from '../constants/apikeys.ts';
 
 export * from '../constants/apikeys.ts';
 
@@ -177,6 +177,34 @@ export const webhookEnable = defineCall({
   data: z.object({ endpoint: webhookView }),
 });
 
+export const webhookDeliveryView = z.object({
+  delivery_id: z.string(),
+  endpoint_id: z.string(),
+  /** 'task.succeeded' | 'task.failed' | 'ping' */
+  event: z.string(),
+  /** pending: queued or waiting for its next retry; succeeded / failed: done. */
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  attempts: z.number().int(),
+  last_status_code: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  /** The JSON body that was signed and sent, as sent. */
+  payload: z.string(),
+  created_time: z.number().int(),
+  updated_time: z.number().int(),
+  /** When the next retry is due; null once done. */
+  next_attempt_time: z.number().int().nullable(),
+});
+export type WebhookDeliveryView = z.infer<typeof webhookDeliveryView>;
+
+/** What a delivery sent now answers (the test ping, a redelivery). */
+const sentNow = {
+  delivered: z.boolean(),
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  endpoint: webhookView,
+  delivery: webhookDeliveryView,
+};
+
 export const webhookTest = defineCall({
   operationId: 'webhookTest',
   method: 'POST',
@@ -185,10 +213,30 @@ export const webhookTest = defineCall({
   tags: ['api-keys'],
   auth: 'user',
   body: endpointRef,
-  data: z.object({
-    delivered: z.boolean(),
-    status_code: z.number().int().nullable(),
-    error: z.string().nullable(),
-    endpoint: webhookView,
+  data: z.object(sentNow),
+});
+
+export const webhookDeliveries = defineCall({
+  operationId: 'webhookDeliveries',
+  method: 'GET',
+  path: '/v1/webhooks/deliveries',
+  summary: `某个 Webhook 地址的投递记录（分页，新的在前；每个地址保留最近 ${WEBHOOK_DELIVERIES_KEPT} 条）`,
+  tags: ['api-keys'],
+  auth: 'user',
+  query: endpointRef.extend({
+    page: z.coerce.number().int().min(1).default(1),
+    page_size: z.coerce.number().int().min(1).max(100).default(20),
   }),
+  data: z.object({ total: z.number().int(), list: z.array(webhookDeliveryView) }),
+});
+
+export const webhookRedeliver = defineCall({
+  operationId: 'webhookRedeliver',
+  method: 'POST',
+  path: '/v1/webhooks/redeliver',
+  summary: '立即重新投递某条记录的事件（新的投递编号，重新签名），应答对方的状态码；已停用的地址不可重新投递',
+  tags: ['api-keys'],
+  auth: 'user',
+  body: z.object({ delivery_id: z.string().min(1).max(64) }),
+  data: z.object(sentNow),
 });

@@ -62,3 +62,5 @@ export const WEBHOOK_HEADERS = {
   delivery: 'x-vw-delivery',
 } as const;
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+/** Deliveries kept per endpoint for its delivery log (older finished ones are deleted). */
+export const WEBHOOK_DELIVERIES_KEPT = 200;

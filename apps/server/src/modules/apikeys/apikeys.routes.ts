@@ -13,7 +13,9 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   enableWebhookEndpoint,
+  findWebhookDeliveries,
   findWebhookEndpoints,
+  redeliverWebhook,
   testWebhookEndpoint,
 } from './webhooks.service.ts';
 
@@ -54,6 +56,15 @@ export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext): voi
     app,
     apikeysCalls.webhookTest,
     ({ user, body }) => testWebhookEndpoint(ctx, user.uid, body.endpoint_id),
+    write,
+  );
+  registerCall(app, apikeysCalls.webhookDeliveries, ({ user, query }) =>
+    findWebhookDeliveries(ctx, user.uid, query),
+  );
+  registerCall(
+    app,
+    apikeysCalls.webhookRedeliver,
+    ({ user, body }) => redeliverWebhook(ctx, user.uid, body.delivery_id),
     write,
   );
 }

@@ -4,6 +4,7 @@ import {
   MAX_WEBHOOK_ENDPOINTS,
   WEBHOOK_HEADERS,
   WEBHOOK_SECRET_PREFIX,
+  type WebhookDeliveryView,
   type WebhookEvent,
   type WebhookView,
 } from '@vw/contract';
@@ -12,9 +13,10 @@ import { isPublicAddress, postOnce } from '../../adapters/http/outbound.ts';
 import type { AppContext } from '../../context.ts';
 import type { TtsHistoryRow, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { newId } from '../../ids.ts';
+import { newId, newOrderedId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
 import { randomBase62 } from './keys.ts';
+import { findDeliveryForOwner, findDeliveryPage, insertDelivery } from './webhooks.repo.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'log' | 'config' | 'jobs'>;
 const sec = (ms: number | null) => (ms == null ? null : Math.floor(ms / 1000));
@@ -32,6 +34,22 @@ function toView(row: WebhookEndpointRow): WebhookView {
     last_delivery_time: sec(row.last_delivery_at),
     disabled_time: sec(row.disabled_at),
     created_time: sec(row.created_at)!,
+  };
+}
+
+function toDeliveryView(row: WebhookDeliveryRow): WebhookDeliveryView {
+  return {
+    delivery_id: row.id,
+    endpoint_id: row.endpoint_id,
+    event: row.event,
+    status: row.status,
+    attempts: row.attempts,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    payload: row.payload,
+    created_time: sec(row.created_at)!,
+    updated_time: sec(row.updated_at)!,
+    next_attempt_time: sec(row.next_attempt_at),
   };
 }
 
@@ -180,7 +198,8 @@ async function send(
 }
 
 function newDelivery(endpoint: WebhookEndpointRow, event: WebhookEvent, data: unknown, now: number) {
-  const id = newId('whd');
+  // Ordered ids: deliveries recorded in the same millisecond still list in the order they were made.
+  const id = newOrderedId('whd');
   const row: WebhookDeliveryRow = {
     id,
     endpoint_id: endpoint.id,
@@ -319,7 +338,7 @@ export async function emitTaskEvent(
     for (const endpoint of endpoints) {
       if (!(JSON.parse(endpoint.events) as string[]).includes(event)) continue;
       const delivery = newDelivery(endpoint, event, data, now);
-      await ctx.db.insertInto('webhook_deliveries').values(delivery).execute();
+      await insertDelivery(ctx.db, delivery);
       await ctx.jobs.enqueue(
         webhookDeliveryJob,
         { delivery_id: delivery.id },
@@ -332,27 +351,29 @@ export async function emitTaskEvent(
   }
 }
 
-/** A signed `ping` sent once, now, so the owner can check the receiver (recorded as a delivery). */
-export async function testWebhookEndpoint(ctx: Ctx, userId: string, id: string) {
-  const endpoint = await getOwnEndpoint(ctx, userId, id);
-  const now = ctx.clock.now();
-  const delivery = newDelivery(endpoint, 'ping', { endpoint_id: endpoint.id }, now);
+/**
+ * Sends a new delivery once, now, and records its outcome (no retries: the owner is watching and
+ * can send again). The test ping and a redelivery both come this way.
+ */
+async function deliverNow(ctx: Ctx, endpoint: WebhookEndpointRow, event: WebhookEvent, data: unknown) {
+  const delivery = newDelivery(endpoint, event, data, ctx.clock.now());
   const result = await send(ctx, endpoint, delivery);
-  await ctx.db
-    .insertInto('webhook_deliveries')
-    .values({
-      ...delivery,
-      status: result.ok ? 'succeeded' : 'failed',
-      attempts: 1,
-      next_attempt_at: null,
-      last_status_code: result.statusCode,
-      last_error: result.error,
-    })
-    .execute();
+  const now = ctx.clock.now();
+  const status = result.ok ? 'succeeded' : 'failed';
+  const recorded: WebhookDeliveryRow = {
+    ...delivery,
+    status,
+    attempts: 1,
+    next_attempt_at: null,
+    last_status_code: result.statusCode,
+    last_error: result.error,
+    updated_at: now,
+  };
+  await insertDelivery(ctx.db, recorded);
   await ctx.db
     .updateTable('webhook_endpoints')
     .set({
-      last_status: result.ok ? 'succeeded' : 'failed',
+      last_status: status,
       last_status_code: result.statusCode,
       last_error: result.error,
       last_delivery_at: now,
@@ -363,6 +384,43 @@ export async function testWebhookEndpoint(ctx: Ctx, userId: string, id: string) 
     delivered: result.ok,
     status_code: result.statusCode,
     error: result.error,
-    endpoint: toView(await getOwnEndpoint(ctx, userId, id)),
+    endpoint: toView(await getOwnEndpoint(ctx, endpoint.user_id, endpoint.id)),
+    delivery: toDeliveryView(recorded),
   };
+}
+
+/** A signed `ping` sent once, now, so the owner can check the receiver (recorded as a delivery). */
+export async function testWebhookEndpoint(ctx: Ctx, userId: string, id: string) {
+  const endpoint = await getOwnEndpoint(ctx, userId, id);
+  return deliverNow(ctx, endpoint, 'ping', { endpoint_id: endpoint.id });
+}
+
+/** The owner's delivery log of one endpoint, newest first. */
+export async function findWebhookDeliveries(
+  ctx: Ctx,
+  userId: string,
+  query: { endpoint_id: string; page: number; page_size: number },
+) {
+  await getOwnEndpoint(ctx, userId, query.endpoint_id);
+  const { total, rows } = await findDeliveryPage(
+    ctx.db,
+    userId,
+    query.endpoint_id,
+    query.page,
+    query.page_size,
+  );
+  return { total, list: rows.map(toDeliveryView) };
+}
+
+/**
+ * Sends a recorded delivery's event again, now, as a new delivery (new id, freshly signed, the same
+ * event and data). A disabled endpoint is refused rather than recorded as one more failure.
+ */
+export async function redeliverWebhook(ctx: Ctx, userId: string, deliveryId: string) {
+  const original = await findDeliveryForOwner(ctx.db, userId, deliveryId);
+  if (!original) throw AppError.named('err_not_found');
+  const endpoint = await getOwnEndpoint(ctx, userId, original.endpoint_id);
+  if (endpoint.status !== 'active') throw AppError.named('err_webhook_endpoint_disabled');
+  const { data } = JSON.parse(original.payload) as { data: unknown };
+  return deliverNow(ctx, endpoint, original.event as WebhookEvent, data);
 }

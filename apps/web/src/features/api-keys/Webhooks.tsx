@@ -1,4 +1,4 @@
-import { DeleteOutlined, SendOutlined } from '@ant-design/icons';
+import { DeleteOutlined, HistoryOutlined, SendOutlined } from '@ant-design/icons';
 import type { WebhookView } from '@vw/contract';
 import { WEBHOOK_EVENTS, webhookEventNames } from '@vw/contract/constants/apikeys.ts';
 import {
@@ -20,11 +20,12 @@ import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { SecretOnce } from './KeyDialogs.tsx';
 import { useLoadedList } from './useLoadedList.ts';
+import { WebhookDeliveries } from './WebhookDeliveries.tsx';
 
 const t = zhCN.apiKeys;
 const fetchEndpoints = () => request(api.webhookList).then((d) => d.endpoints);
 
-/** The user's webhook endpoints: add (secret shown once), test delivery, re-enable, delete. */
+/** The user's webhook endpoints: add (secret shown once), test delivery, delivery log, re-enable, delete. */
 export function Webhooks() {
   const { message } = App.useApp();
   const { list, loading, reload: load } = useLoadedList(fetchEndpoints);
@@ -33,6 +34,9 @@ export function Webhooks() {
   const [adding, setAdding] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const [testing, setTesting] = useState<string | null>(null);
+  // By id, so the open log follows the endpoint's reloaded status (a redelivery changes it).
+  const [logOf, setLogOf] = useState<string | null>(null);
+  const logEndpoint = list.find((w) => w.endpoint_id === logOf) ?? null;
 
   const add = async () => {
     setAdding(true);
@@ -92,7 +96,7 @@ export function Webhooks() {
     },
     {
       title: t.colActions,
-      width: 230,
+      width: 330,
       render: (_, w) => (
         <Space size={4}>
           <Button
@@ -115,6 +119,14 @@ export function Webhooks() {
             }}
           >
             {t.webhookTest}
+          </Button>
+          <Button
+            size="small"
+            icon={<HistoryOutlined />}
+            data-testid="webhook-deliveries"
+            onClick={() => setLogOf(w.endpoint_id)}
+          >
+            {t.webhookDeliveries}
           </Button>
           {w.status === 'disabled' && (
             <Button
@@ -185,6 +197,11 @@ export function Webhooks() {
         pagination={false}
         locale={{ emptyText: t.webhookEmpty }}
         data-testid="webhook-table"
+      />
+      <WebhookDeliveries
+        endpoint={logEndpoint}
+        onClose={() => setLogOf(null)}
+        onDelivered={() => void load()}
       />
       <SecretOnce
         title={t.webhookSecretTitle}
