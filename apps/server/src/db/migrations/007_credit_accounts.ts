@@ -12,10 +12,4 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Paid accounts from before: due now, so the first sweep or credit operation writes the real time.
   await sql`update credit_accounts set due_at = 0 where level > 100`.execute(db);
   await db.schema.createIndex('credit_accounts_due').on('credit_accounts').column('due_at').execute();
-  await db.schema
-    .createIndex('credit_lots_expiring')
-    .on('credit_lots')
-    .column('expires_at')
-    .where(sql.ref('remaining'), '>', 0)
-    .execute();
 }
