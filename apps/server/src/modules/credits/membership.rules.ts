@@ -70,9 +70,8 @@ export async function issueDuePeriods(
 ): Promise<CreditAccount> {
   // Nothing due (the usual case on every credit operation): no plan read, no write (but a due time
   // not written yet, from an account older than it, is).
-  if (!hasDuePeriods(account, now)) {
-    return account.due_at === nextDueAt(account) ? account : saveAccount(tx, account, now);
-  }
+  const due = nextDueAt(account);
+  if (due === null || due > now) return account.due_at === due ? account : saveAccount(tx, account, now);
   const anchorAt = account.anchor_at!;
   const expiresAt = account.expires_at!;
   let issued = account.issued_periods;

@@ -21,7 +21,7 @@ const PALETTE = [
 ];
 
 /** A stable gradient per voice, so the same voice always looks the same. */
-export function voiceGradient(id: string) {
+function voiceGradient(id: string) {
   let h = 0;
   for (const ch of id) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
   const [a, b] = PALETTE[h % PALETTE.length];
