@@ -114,6 +114,12 @@ export const namedErrorMessages = {
   err_webhook_url_invalid: 'Webhook 地址无效：须为 HTTPS 地址',
   err_webhook_limit_reached: 'Webhook 数量已达上限',
   err_webhook_endpoint_disabled: '该 Webhook 地址已停用，请先重新启用',
+  // Tasks, media and the editor.
+  err_project_version_conflict: '项目已在其他窗口或设备上修改，请刷新后再编辑',
+  err_media_too_long: '媒体时长超出当前套餐的上限',
+  err_media_resolution_too_high: '视频分辨率超出当前套餐的上限',
+  err_task_not_retryable: '该任务当前无法重试',
+  err_task_not_paused: '该任务未在等待确认',
 } as const;
 export type NamedError = keyof typeof namedErrorMessages;
 

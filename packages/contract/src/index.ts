@@ -9,14 +9,31 @@ export * as appCalls from './calls/app.ts';
 export type { Consumption, CreditLot, Plan, TenantBonusWithPrevious } from './calls/credits.ts';
 export * as creditsCalls from './calls/credits.ts';
 export { CreditSource, CreditTool } from './calls/credits.ts';
+export type { MediaAsset, MediaLimits, MediaPeaks, ToolAvailability, UploadTicket } from './calls/media.ts';
+export * as mediaCalls from './calls/media.ts';
 export type { AnalyticsEvent, Question } from './calls/onboarding.ts';
 export * as onboardingCalls from './calls/onboarding.ts';
 export { analyticsEvent } from './calls/onboarding.ts';
 export type { OrderInfo, Product } from './calls/payments.ts';
 export * as paymentsCalls from './calls/payments.ts';
+export type {
+  ProjectDocument,
+  ProjectView,
+  Speaker,
+  SubtitleCue,
+  SubtitleRules,
+  SubtitleTrack,
+} from './calls/projects.ts';
+export * as projectsCalls from './calls/projects.ts';
+export { DEFAULT_SUBTITLE_RULES, projectDocument } from './calls/projects.ts';
 export type { PublicCallDef } from './calls/public-api.ts';
 export * as publicApi from './calls/public-api.ts';
 export { publicApiCalls } from './calls/public-api.ts';
+export type { SttOptions } from './calls/stt.ts';
+export * as sttCalls from './calls/stt.ts';
+export type { TaskEvent, TaskOutput, TaskStageView, TaskView } from './calls/tasks.ts';
+export * as tasksCalls from './calls/tasks.ts';
+export { TASK_EVENTS_PATH } from './calls/tasks.ts';
 export type {
   CharacterReading,
   DictionaryEntry,
@@ -35,6 +52,7 @@ export * from './constants/apikeys.ts';
 export * from './constants/credits.ts';
 export * from './constants/onboarding.ts';
 export * from './constants/payments.ts';
+export * from './constants/tasks.ts';
 export * from './constants/tts.ts';
 export * from './entities.ts';
 export * from './envelope.ts';
@@ -42,6 +60,7 @@ export * from './errors.ts';
 export * from './helpers/mask.ts';
 export * from './helpers/products.ts';
 export * from './helpers/speed.ts';
+export * from './helpers/subtitles.ts';
 export * from './helpers/time.ts';
 export * from './helpers/tts-cache-key.ts';
 export * from './helpers/tts-markup.ts';

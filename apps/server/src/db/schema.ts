@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Times are integer milliseconds since the epoch; booleans are 0/1 (one shape on SQLite and PostgreSQL). */
 export interface UsersTable {
@@ -425,6 +425,114 @@ export interface WebhookDeliveriesTable {
   updated_at: number;
 }
 
+export interface TasksTable {
+  id: string;
+  owner_id: string;
+  tool: string;
+  title: string;
+  status: 'queued' | 'running' | 'paused' | 'succeeded' | 'failed' | 'cancelled';
+  stage: string;
+  progress: number;
+  /** Task failure code of spec §8; 0 when none. */
+  error_code: number;
+  error: string | null;
+  /** The pause point the task waits at (status paused). */
+  pause_point: string | null;
+  credits_estimated: number;
+  credits_held: number;
+  credits_captured: number;
+  /** The credit hold of this task (one per task; capture and release are idempotent by it). */
+  hold_key: string | null;
+  api_key_id: string | null;
+  /** JSON of the tool's parameters. */
+  input: string;
+  /** JSON array of media asset ids. */
+  input_asset_ids: string;
+  /** JSON array of {name, kind, format, size, key}. */
+  outputs: string;
+  project_id: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  updated_at: number;
+}
+
+export interface TaskStagesTable {
+  task_id: string;
+  name: string;
+  seq: number;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  progress: number;
+  attempts: number;
+  /** JSON the stage returned; the next stages read it. */
+  result: string | null;
+  /** JSON array of storage keys the stage wrote. */
+  artifacts: string;
+  error: string | null;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+export interface TaskItemsTable {
+  task_id: string;
+  stage: string;
+  item: string;
+  result: string;
+  created_at: number;
+}
+
+export interface TaskEventsTable {
+  seq: Generated<number>;
+  owner_id: string;
+  task_id: string;
+  type: string;
+  created_at: number;
+}
+
+export interface MediaAssetsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  kind: 'video' | 'audio' | 'image' | 'subtitle' | 'document';
+  mime: string;
+  size: number;
+  duration_ms: number | null;
+  width: number | null;
+  height: number | null;
+  has_audio: number;
+  has_video: number;
+  /** JSON: the ffprobe summary the limits were checked on. */
+  probe: string;
+  sha256: string;
+  storage_key: string;
+  peaks_key: string | null;
+  thumbnail_key: string | null;
+  status: 'processing' | 'ready' | 'failed';
+  created_at: number;
+}
+
+export interface ProjectsTable {
+  id: string;
+  owner_id: string;
+  tool: string;
+  name: string;
+  source_asset_id: string | null;
+  task_id: string | null;
+  engine_label: string;
+  /** JSON of the ProjectDocument (contract). */
+  document: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UserFeaturesTable {
+  user_id: string;
+  feature: string;
+  enabled: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -456,6 +564,13 @@ export interface Database {
   api_key_usage: ApiKeyUsageTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  tasks: TasksTable;
+  task_stages: TaskStagesTable;
+  task_items: TaskItemsTable;
+  task_events: TaskEventsTable;
+  media_assets: MediaAssetsTable;
+  projects: ProjectsTable;
+  user_features: UserFeaturesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -476,3 +591,7 @@ export type SandboxTrade = Selectable<SandboxTradesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type TaskRow = Selectable<TasksTable>;
+export type TaskStageRow = Selectable<TaskStagesTable>;
+export type MediaAssetRow = Selectable<MediaAssetsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;

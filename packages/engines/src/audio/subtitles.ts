@@ -1,27 +1,16 @@
-import { formatTime } from '@vw/contract';
+import { toSrt as srtOfCues, toVtt as vttOfCues } from '@vw/contract';
 
+export { srtTime } from '@vw/contract';
+
+/** A cue as the engines time it (camelCase); the writers themselves live in the contract. */
 export interface Cue {
   startMs: number;
   endMs: number;
   text: string;
 }
 
-/** `hh:mm:ss,mmm` — SRT wants a comma before the milliseconds. */
-export const srtTime = (ms: number) => formatTime(ms).replace('.', ',');
+const timed = (cues: Cue[]) => cues.map((c) => ({ start_ms: c.startMs, end_ms: c.endMs, text: c.text }));
 
-const clean = (text: string) => text.replace(/\r?\n+/g, ' ').trim();
-
-export function toSrt(cues: Cue[]): string {
-  return cues
-    .filter((c) => clean(c.text))
-    .map((c, i) => `${i + 1}\n${srtTime(c.startMs)} --> ${srtTime(c.endMs)}\n${clean(c.text)}\n`)
-    .join('\n');
-}
-
-export function toVtt(cues: Cue[]): string {
-  const body = cues
-    .filter((c) => clean(c.text))
-    .map((c) => `${formatTime(c.startMs)} --> ${formatTime(c.endMs)}\n${clean(c.text)}\n`)
-    .join('\n');
-  return `WEBVTT\n\n${body}`;
-}
+/** One line per cue: synthesised sentences carry no line breaks of their own. */
+export const toSrt = (cues: Cue[]) => srtOfCues(timed(cues), { singleLine: true });
+export const toVtt = (cues: Cue[]) => vttOfCues(timed(cues), { singleLine: true });
