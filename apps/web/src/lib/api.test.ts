@@ -5,8 +5,12 @@ import {
   EMAIL_RE as C_EMAIL,
   PHONE_RE as C_PHONE,
   creditsCalls,
+  mediaCalls,
   onboardingCalls,
   paymentsCalls,
+  projectsCalls,
+  sttCalls,
+  tasksCalls,
   ttsCalls,
   UserType,
 } from '@vw/contract';
@@ -24,6 +28,10 @@ describe('web call mirrors match the contract', () => {
     ...paymentsCalls,
     ...onboardingCalls,
     ...apikeysCalls,
+    ...tasksCalls,
+    ...mediaCalls,
+    ...projectsCalls,
+    ...sttCalls,
   } as unknown as Record<string, { method: string; path: string }>;
   it.each(Object.entries(api))('%s', (name, ep) => {
     expect(contract[name], `${name} is not in the contract`).toBeDefined();

@@ -6,8 +6,12 @@ import type {
   CallData,
   CallQuery,
   creditsCalls,
+  mediaCalls,
   onboardingCalls,
   paymentsCalls,
+  projectsCalls,
+  sttCalls,
+  tasksCalls,
   ttsCalls,
 } from '@vw/contract';
 import { type RawEndpoint, rawEndpoint } from './http/client.ts';
@@ -32,6 +36,10 @@ type T = typeof ttsCalls;
 type Y = typeof paymentsCalls;
 type O = typeof onboardingCalls;
 type X = typeof apikeysCalls;
+type J = typeof tasksCalls;
+type M = typeof mediaCalls;
+type R = typeof projectsCalls;
+type S = typeof sttCalls;
 
 export const api = {
   sendVerificationCode: ref<A['sendVerificationCode']>('POST', '/accounts/v1/send_verification_code'),
@@ -114,6 +122,30 @@ export const api = {
   webhookTest: ref<X['webhookTest']>('POST', '/v1/webhooks/test'),
   webhookDeliveries: ref<X['webhookDeliveries']>('GET', '/v1/webhooks/deliveries'),
   webhookRedeliver: ref<X['webhookRedeliver']>('POST', '/v1/webhooks/redeliver'),
+  // tasks, media, editor projects, speech to text (issue 13)
+  getTask: ref<J['getTask']>('GET', '/v1/tasks/get'),
+  listTasks: ref<J['listTasks']>('GET', '/v1/tasks/list'),
+  cancelTask: ref<J['cancelTask']>('POST', '/v1/tasks/cancel'),
+  retryTask: ref<J['retryTask']>('POST', '/v1/tasks/retry'),
+  resumeTask: ref<J['resumeTask']>('POST', '/v1/tasks/resume'),
+  deleteTask: ref<J['deleteTask']>('DELETE', '/v1/tasks/delete'),
+  generateUploadCredentials: ref<M['generateUploadCredentials']>(
+    'POST',
+    '/v1/misc/generate_obs_temporary_credentials',
+  ),
+  completeUpload: ref<M['completeUpload']>('POST', '/v1/media/complete_upload'),
+  getMediaAsset: ref<M['getMediaAsset']>('GET', '/v1/media/get'),
+  listMediaAssets: ref<M['listMediaAssets']>('GET', '/v1/media/list'),
+  deleteMediaAsset: ref<M['deleteMediaAsset']>('DELETE', '/v1/media/delete'),
+  getMediaPeaks: ref<M['getMediaPeaks']>('GET', '/v1/media/peaks'),
+  getToolCapabilities: ref<M['getToolCapabilities']>('GET', '/v1/tools/capabilities'),
+  listProjects: ref<R['listProjects']>('GET', '/v1/projects/list'),
+  getProject: ref<R['getProject']>('GET', '/v1/projects/get'),
+  saveProject: ref<R['saveProject']>('POST', '/v1/projects/save'),
+  renameProject: ref<R['renameProject']>('POST', '/v1/projects/rename'),
+  deleteProject: ref<R['deleteProject']>('DELETE', '/v1/projects/delete'),
+  exportProject: ref<R['exportProject']>('POST', '/v1/projects/export'),
+  sttCreate: ref<S['sttCreate']>('POST', '/v1/stt/create'),
 };
 
 /** User type 1 is refused (spec §6); mirrors the contract's UserType. */
