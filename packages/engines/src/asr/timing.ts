@@ -10,12 +10,19 @@ const PUNCTUATION_ONLY = /^[\p{P}\p{S}]+$/u;
 const WORD =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[^\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
 
+/** Punctuation that closes what came before (，。!?」) — it belongs to the word before it. */
+const CLOSING = /^[\p{Pe}\p{Pf}\p{Po}]+/u;
+
 /** Words of a text: CJK characters one by one, other scripts by spaces; punctuation stays on the word before. */
 export function splitWords(text: string): string[] {
   const words: string[] = [];
   for (const [piece] of text.matchAll(WORD)) {
-    if (PUNCTUATION_ONLY.test(piece) && words.length) words[words.length - 1] += piece;
-    else words.push(piece);
+    const closing = words.length ? (piece.match(CLOSING)?.[0] ?? '') : '';
+    if (closing) words[words.length - 1] += closing;
+    const rest = piece.slice(closing.length);
+    if (!rest) continue;
+    if (PUNCTUATION_ONLY.test(rest) && words.length) words[words.length - 1] += rest;
+    else words.push(rest);
   }
   return words;
 }
@@ -62,6 +69,9 @@ export function wordsFromTokens(
 ): AsrWord[] | undefined {
   if (!tokens.length || timestamps.length !== tokens.length) return undefined;
   const words: AsrWord[] = [];
+  // SentencePiece vocabularies mark word starts ('▁'): there, a piece without one continues a word.
+  // Elsewhere (paraformer) a token is a whole word unless the one before ended in '@@'.
+  const pieces = tokens.some((t) => t.startsWith('▁'));
   let joinNext = false;
   tokens.forEach((token, i) => {
     if (SPECIAL.test(token)) return;
@@ -88,7 +98,7 @@ export function wordsFromTokens(
       last &&
       (continues ||
         PUNCTUATION_ONLY.test(clean) ||
-        (!startsWord && !UNSPACED.test(clean) && !UNSPACED.test(last.text.slice(-1))));
+        (pieces && !startsWord && !UNSPACED.test(clean) && !UNSPACED.test(last.text.slice(-1))));
     if (attach) {
       last.text += clean;
       last.endMs = Math.max(last.endMs, endMs);
