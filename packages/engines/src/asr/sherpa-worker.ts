@@ -37,6 +37,10 @@ const HAS_PUNCTUATION = /[\p{P}]/u;
 async function run(job: SherpaAsrJob): Promise<void> {
   const { durationMs } = await probeAudio(job.file);
   const sherpa = loadSherpa(job.packageName);
+  // Every model is loaded before any work, so a broken one fails the call at once, not after an hour.
+  const vad = await createVoiceActivityDetector(job.vad);
+  const punctuation = job.punctuation ? new sherpa.OfflinePunctuation(job.punctuation) : undefined;
+  const diarizer = job.diarization ? new sherpa.OfflineSpeakerDiarization(job.diarization) : undefined;
   const recognizer = await sherpa.OfflineRecognizer.createAsync(job.recognizer).catch((err: Error) => {
     throw new EngineError(
       'model_invalid',
@@ -45,7 +49,6 @@ async function run(job: SherpaAsrJob): Promise<void> {
       { cause: err },
     );
   });
-  const vad = await createVoiceActivityDetector(job.vad);
   // Recognition is most of the work; diarization, when asked for, the rest.
   const share = job.diarization ? 0.7 : 1;
   const result = await transcribeChunks(job.file, {
@@ -58,13 +61,11 @@ async function run(job: SherpaAsrJob): Promise<void> {
       return recognizer.decodeAsync(stream);
     },
   });
-  if (job.punctuation) {
-    const punctuation = new sherpa.OfflinePunctuation(job.punctuation);
+  if (punctuation) {
     for (const s of result.segments) if (!HAS_PUNCTUATION.test(s.text)) s.text = punctuation.addPunct(s.text);
   }
   let turns: SpeakerTurn[] | undefined;
-  if (job.diarization) {
-    const diarizer = new sherpa.OfflineSpeakerDiarization(job.diarization);
+  if (diarizer) {
     // Clustering needs the whole recording at once: 64 KB per second of audio, in this process only.
     let total = new Float32Array(Math.ceil((durationMs / 1000 + 1) * diarizer.sampleRate));
     let at = 0;

@@ -224,7 +224,8 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
         else settle(() => reject(new EngineError(reply.error.code, reply.error.zh, reply.error.en)));
       });
       child.on('error', (err) => settle(() => reject(err)));
-      child.on('exit', (code, sig) => {
+      // 'close' comes after the last message has been read.
+      child.on('close', (code, sig) => {
         running.delete(child);
         // Exiting without an answer: sherpa aborted on a model it could not read.
         const tail = stderr.join('').trim().split('\n').slice(-2).join(' | ') || `exit ${code ?? sig}`;

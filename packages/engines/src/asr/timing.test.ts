@@ -36,7 +36,9 @@ describe('words of a text', () => {
   });
 
   it('joins texts with spaces only between spaced scripts', () => {
-    expect(joinTexts(['你好。', '我们走吧', 'OK then', ' done. ', '', '好'])).toBe('你好。我们走吧OK then done.好');
+    expect(joinTexts(['你好。', '我们走吧', 'OK then', ' done. ', '', '好'])).toBe(
+      '你好。我们走吧OK then done.好',
+    );
   });
 });
 
@@ -111,7 +113,10 @@ describe('segments', () => {
       { startMs: 1200, endMs: 3000, speaker: 1 },
       { startMs: 3000, endMs: 4000, speaker: 4 },
     ];
-    const out = assignSpeakers([segment(0, 0, 1000), segment(1, 1000, 2900), segment(2, 3100, 3900), segment(3, 5000, 6000)], turns);
+    const out = assignSpeakers(
+      [segment(0, 0, 1000), segment(1, 1000, 2900), segment(2, 3100, 3900), segment(3, 5000, 6000)],
+      turns,
+    );
     expect(out.map((s) => s.speaker)).toEqual(['S1', 'S2', 'S1', undefined]);
   });
 
