@@ -65,13 +65,13 @@ async function readRequest(req: IncomingMessage): Promise<Request> {
   for await (const c of req) chunks.push(c as Buffer);
   const parts = parseMultipart(Buffer.concat(chunks), req.headers['content-type'] ?? '');
   const fields: Record<string, string[]> = {};
-  let file = Buffer.alloc(0);
+  let file: Buffer = Buffer.alloc(0);
   let filename: string | undefined;
   for (const p of parts) {
     if (p.filename !== undefined) {
       file = p.data;
       filename = p.filename;
-    } else (fields[p.name] ??= []).push(p.data.toString('utf8'));
+    } else fields[p.name] = [...(fields[p.name] ?? []), p.data.toString('utf8')];
   }
   return { url: req.url, auth: req.headers.authorization, fields, file, filename };
 }
