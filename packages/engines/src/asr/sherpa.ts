@@ -91,6 +91,14 @@ export const sherpaDiarizationConfig = (
   minDurationOff: 0.5,
 });
 
+function killGroup(child: ChildProcess) {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 const notConfigured = (modelsDir: string, what: string, en: string) =>
   new EngineError(
     'engine_not_configured',
@@ -190,7 +198,7 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
         } satisfies Transcript;
       },
       async close() {
-        for (const child of running) child.kill();
+        for (const child of running) killGroup(child);
       },
     };
   }
@@ -199,9 +207,11 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
     type Result = Extract<SherpaAsrReply, { type: 'done' }>['result'];
     if (signal?.aborted) return Promise.reject(aborted());
     return new Promise<Result>((resolve, reject) => {
+      // Its own process group, so that killing it also ends the ffmpeg/ffprobe it runs.
       const child = fork(WORKER, [], {
         execArgv: ['--import', 'tsx'],
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        detached: true,
       });
       running.add(child);
       const stderr: string[] = [];
@@ -214,7 +224,7 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
         fn();
       };
       const onAbort = () => {
-        child.kill('SIGKILL');
+        killGroup(child);
         settle(() => reject(aborted()));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
