@@ -205,6 +205,34 @@ describe('openai-compatible transcription', () => {
     ]);
   });
 
+  it('copes with servers that answer plain text or {text} only', async () => {
+    const asr = createOpenAiAsrProvider({ baseURL: base, model: 'whisper-1' });
+    for (const answer of ['hello there', { text: 'hello there' }]) {
+      handler = (_, res) => {
+        if (typeof answer === 'string') {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end(answer);
+        } else json(res, 200, answer);
+      };
+      const transcript = await asr.transcribe(media.wav);
+      // The length comes from the file; the one segment spans it.
+      expect(Math.abs(transcript.durationMs - media.durationMs)).toBeLessThan(50);
+      expect(transcript.language).toBe('und');
+      expect(transcript.segments).toEqual([
+        {
+          id: 0,
+          startMs: 0,
+          endMs: transcript.durationMs,
+          text: 'hello there',
+          words: [
+            { text: 'hello', startMs: 0, endMs: Math.round(transcript.durationMs / 2) },
+            { text: 'there', startMs: Math.round(transcript.durationMs / 2), endMs: transcript.durationMs },
+          ],
+        },
+      ]);
+    }
+  });
+
   it('sends the audio of a video as 16 kHz mono MP3', async () => {
     handler = (_, res) => json(res, 200, VERBOSE);
     const mkv = join(dir, 'speech.mkv');

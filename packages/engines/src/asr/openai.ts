@@ -213,8 +213,11 @@ export function createOpenAiAsrProvider(options: OpenAiAsrOptions): AsrProvider 
             },
             { signal },
           );
-          if (typeof answer !== 'object' || answer === null) throw new Error('not verbose_json');
-          return mapVerboseJson(answer);
+          // Servers that ignore response_format answer plain text or {text}: one segment, its words spread.
+          const verbose: TranscriptionVerbose =
+            typeof answer === 'string' ? { text: answer, duration: 0, language: '' } : answer;
+          if (!verbose.duration) verbose.duration = (await probeAudio(path)).durationMs / 1000;
+          return mapVerboseJson(verbose);
         } catch (err) {
           throw explain(err, signal);
         }
@@ -224,9 +227,7 @@ export function createOpenAiAsrProvider(options: OpenAiAsrOptions): AsrProvider 
       if (size <= maxUploadBytes && ACCEPTED.has(extname(file).toLowerCase())) {
         const { segments, durationMs, language: detected } = await send(file);
         onProgress?.(1);
-        // Servers that leave out the duration: ask the file.
-        const length = durationMs || (await probeAudio(file)).durationMs;
-        return { language: lang ?? detected ?? 'und', durationMs: length, segments, engine };
+        return { language: lang ?? detected ?? 'und', durationMs, segments, engine };
       }
       // Too large or a container the server may not read: the audio alone, small, cut if need be.
       const dir = await mkdtemp(join(tmpdir(), 'vw-asr-'));

@@ -36,6 +36,12 @@ describe('speech recognition registry', () => {
     expect(registry.get('sherpa-onnx:paraformer').id).toBe('sherpa-onnx:paraformer');
     expect(registry.get('sherpa-onnx').id).toBe('sherpa-onnx:sense-voice');
     expect(registry.has('sherpa-onnx:paraformer')).toBe(true);
+    expect(() => registry.get('sherpa-onnx:whisper')).toThrow(
+      expect.objectContaining({
+        code: 'model_not_found',
+        en: 'no recognition model sherpa-onnx:whisper (available: sherpa-onnx:sense-voice, sherpa-onnx:paraformer)',
+      }),
+    );
     expect(registry.list()[1]).toEqual({
       id: 'sherpa-onnx:sense-voice',
       label: 'SHERPA-ONNX:SENSE-VOICE',

@@ -4,6 +4,7 @@ import { EngineError } from '../errors.ts';
 import {
   ASR_TYPES,
   checkModelFiles,
+  isTtsModel,
   loadModelRegistry,
   modelPath,
   type SherpaModel,
@@ -33,6 +34,8 @@ const WORKER = fileURLToPath(new URL('./sherpa-worker.ts', import.meta.url));
 
 /** 'zh-CN' → 'zh'. */
 export const baseLanguage = (code: string) => code.toLowerCase().split(/[-_]/)[0];
+
+const NO_TOKEN_TIMES = new Set(['whisper', 'moonshine', 'fire_red_asr']);
 
 /** Recognizers that take the language in their config; the others recognise what they were trained on. */
 const LANGUAGE_AWARE = new Set(['sense_voice', 'whisper']);
@@ -114,7 +117,8 @@ const notConfigured = (modelsDir: string, what: string, en: string) =>
 export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promise<AsrProvider[]> {
   loadSherpa(options.packageName);
   const { modelsDir } = options;
-  const models = await loadModelRegistry(modelsDir);
+  // Only recognition's own entries are checked: a broken TTS model is the TTS engine's problem.
+  const models = await loadModelRegistry(modelsDir, (m) => !isTtsModel(m));
   const asr = models.filter((m) => m.kind === 'asr');
   if (!asr.length)
     throw notConfigured(modelsDir, '语音识别模型（kind 为 asr）', 'no speech recognition model (kind "asr")');
@@ -144,7 +148,8 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
       label: model.name,
       languages,
       diarization: Boolean(diarization),
-      wordTimes: model.type !== 'whisper',
+      // Attention decoders give no token times; their words are spread over the chunk.
+      wordTimes: !NO_TOKEN_TIMES.has(model.type!),
       async transcribe(file, opts = {}) {
         const language = opts.language && opts.language !== 'auto' ? baseLanguage(opts.language) : undefined;
         if (language && !languages.includes(language)) {
