@@ -170,6 +170,12 @@ describe('sherpa-onnx recognition providers', () => {
     expect(providers.map((p) => p.id)).toEqual(['sherpa-onnx:sense-voice']);
     await expect(
       createSherpaAsrProviders({
+        modelsDir: await modelsDir([senseVoice], garbage),
+        vadModel: join(root, 'no-vad.onnx'),
+      }),
+    ).rejects.toMatchObject({ code: 'model_file_missing' });
+    await expect(
+      createSherpaAsrProviders({
         modelsDir: await modelsDir([senseVoice, vad], garbage),
         packageName: 'sherpa-onnx-missing',
       }),

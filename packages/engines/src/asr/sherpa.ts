@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../errors.ts';
 import {
@@ -130,6 +131,14 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
       '语音活动检测模型（kind 为 vad，silero_vad.onnx）',
       'no voice activity model (kind "vad", silero_vad.onnx)',
     );
+  // A VAD file outside the registry is checked here; registry files were checked by loadModelRegistry.
+  if (!vadEntry && !(await stat(vadFile).catch(() => undefined))?.isFile()) {
+    throw new EngineError(
+      'model_file_missing',
+      `语音活动检测模型不存在：${vadFile}`,
+      `voice activity model not found: ${vadFile}`,
+    );
+  }
   const punctuation = models.find((m) => m.kind === 'punctuation');
   const diarization = models.find((m) => m.kind === 'diarization');
   const vad: VadOptions = {
