@@ -5,6 +5,7 @@ export {
   mapVerboseJson,
   type OpenAiAsrOptions,
   openAiBaseUrl,
+  partLength,
   planParts,
 } from './asr/openai.ts';
 export { type ChunkedTranscription, transcribeChunks } from './asr/pipeline.ts';
