@@ -178,9 +178,8 @@ export function UploadDropzone({
   }
 
   return (
-    <div
+    <fieldset
       className={`vw-upload-drop${over ? ' over' : ''}${disabled ? ' disabled' : ''}`}
-      role="group"
       aria-label={t.drop}
       data-testid="upload-dropzone"
       onDragOver={(e) => {
@@ -221,6 +220,6 @@ export function UploadDropzone({
           {refusal}
         </div>
       )}
-    </div>
+    </fieldset>
   );
 }
