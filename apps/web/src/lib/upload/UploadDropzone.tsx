@@ -63,6 +63,17 @@ export interface UploadDropzoneProps {
   disabled?: boolean;
   /** An upload driven from outside (e.g. a recording uploads through the same hook). */
   upload?: UseUpload;
+  /**
+   * Guard leaving while this upload runs (default). A page that guards its uploads itself passes
+   * false: a router holds one blocker at a time.
+   */
+  leaveGuard?: boolean;
+}
+
+/** The leave guard as a component, so it can be left out (hooks cannot be conditional). */
+export function UploadLeaveGuard({ active }: { active: boolean }) {
+  useUploadLeaveGuard(active);
+  return null;
 }
 
 /**
@@ -76,6 +87,7 @@ export function UploadDropzone({
   onUploaded,
   disabled,
   upload: outer,
+  leaveGuard = true,
 }: UploadDropzoneProps) {
   const own = useUpload();
   const upload = outer ?? own;
@@ -87,7 +99,7 @@ export function UploadDropzone({
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const inputId = useId();
-  useUploadLeaveGuard(upload.active);
+  const guard = leaveGuard && <UploadLeaveGuard active={upload.active} />;
 
   const take = (file: File | undefined) => {
     if (!file || disabled) return;
@@ -123,6 +135,7 @@ export function UploadDropzone({
         : null;
     return (
       <div className="vw-upload-card" data-testid="upload-progress" data-phase={state.phase}>
+        {guard}
         <div className="vw-upload-row">
           <strong className="vw-upload-name">{state.file?.name}</strong>
           <span className="vw-upload-size">{formatBytes(state.total)}</span>
@@ -189,6 +202,7 @@ export function UploadDropzone({
       onDragLeave={() => setOver(false)}
       onDrop={onDrop}
     >
+      {guard}
       <label htmlFor={inputId} className="vw-upload-label">
         <CloudUploadOutlined className="vw-upload-icon" />
         <span className="vw-upload-title">{over ? t.dropActive : t.drop}</span>

@@ -14,6 +14,7 @@ export {
   refuseFile,
   UploadDropzone,
   type UploadDropzoneProps,
+  UploadLeaveGuard,
 } from './UploadDropzone.tsx';
 export {
   startUpload,
