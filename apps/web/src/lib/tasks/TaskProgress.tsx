@@ -11,6 +11,8 @@ import { isFinished } from './useTask.ts';
 import './tasks.css';
 
 const t = zhCN.tasks;
+/** The brand colour for a bar still moving (antd's default is its own blue). */
+const BRAND = '#4f46e5';
 
 /** The current time, ticking every second while `running`. */
 function useNow(running: boolean): number {
@@ -115,6 +117,7 @@ export function TaskProgress({ task, onCancel, onChange, compact }: TaskProgress
             percent={percent}
             size="small"
             status={STATUS_TONE[task.status]}
+            strokeColor={BRAND}
             data-testid="task-percent"
           />
         )}
@@ -133,7 +136,12 @@ export function TaskProgress({ task, onCancel, onChange, compact }: TaskProgress
           </span>
         )}
       </div>
-      <Progress percent={percent} status={STATUS_TONE[task.status]} data-testid="task-percent" />
+      <Progress
+        percent={percent}
+        status={STATUS_TONE[task.status]}
+        strokeColor={finished ? undefined : BRAND}
+        data-testid="task-percent"
+      />
       <div className="vw-task-times">
         <span data-testid="task-elapsed">{t.elapsed(formatDuration(elapsedSeconds(task, now)))}</span>
         {task.status === 'running' && (

@@ -143,6 +143,7 @@ export function UploadDropzone({
         <Progress
           percent={percent}
           status={state.phase === 'error' ? 'exception' : state.phase === 'done' ? 'success' : 'active'}
+          strokeColor={state.phase === 'error' || state.phase === 'done' ? undefined : '#4f46e5'}
           data-testid="upload-percent"
         />
         <div className="vw-upload-row vw-upload-meta">
