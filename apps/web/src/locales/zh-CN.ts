@@ -652,6 +652,8 @@ export const zhCN = {
     checking: '上传完成，正在检查文件…',
     done: '上传完成',
     failed: '上传失败',
+    failedRetry: '上传中断，请检查网络后点击“重新上传”，已传部分会接着传',
+    tooLargeServer: '文件超过当前套餐的上传上限',
     cancelled: '已取消上传',
     pause: '暂停',
     resume: '继续上传',

@@ -13,6 +13,7 @@ import { Component as VideoTranslationPage } from './VideoTranslationPage.tsx';
 
 const tus = vi.hoisted(() => ({
   uploads: [] as Array<{
+    file: File;
     options: { onSuccess: () => void; onProgress: (a: number, b: number) => void };
     url: string | null;
     starts: number;
@@ -23,7 +24,9 @@ vi.mock('tus-js-client', () => ({
     options: never;
     url: string | null = null;
     starts = 0;
-    constructor(_file: File, options: never) {
+    file: File;
+    constructor(file: File, options: never) {
+      this.file = file;
       this.options = options;
       tus.uploads.push(this as never);
     }
@@ -169,7 +172,8 @@ const mount = (path = '/video-translation') => {
   return router;
 };
 
-describe('/video-translation', () => {
+// antd's table renders slowly in jsdom on a busy machine: the page tests get more time.
+describe('/video-translation', { timeout: 20_000 }, () => {
   it('opens the first built tab and shows only built tools; an empty list says so', async () => {
     const router = mount('/video-translation');
     await waitFor(() => expect(router.state.location.pathname).toBe('/video-translation/stt'));
@@ -327,5 +331,43 @@ describe('/video-translation', () => {
     await waitFor(() => expect(onError).toHaveBeenCalled());
     expect(onError.mock.calls[0][0].kind).toBe('credit');
     expect(screen.queryByTestId('stt-started')).toBeNull();
+  });
+
+  it('records in the browser and uploads the recording like a picked file', async () => {
+    const stopped = vi.fn();
+    class FakeRecorder {
+      static isTypeSupported = (m: string) => m === 'audio/webm';
+      mimeType = 'audio/webm';
+      state = 'inactive';
+      ondataavailable: ((e: { data: Blob }) => void) | null = null;
+      onstop: (() => void) | null = null;
+      constructor(public stream: MediaStream) {}
+      start() {
+        this.state = 'recording';
+      }
+      stop() {
+        this.state = 'inactive';
+        this.ondataavailable?.({ data: new Blob([new Uint8Array(64)], { type: 'audio/webm' }) });
+        this.onstop?.();
+      }
+    }
+    vi.stubGlobal('MediaRecorder', FakeRecorder);
+    Object.defineProperty(navigator, 'mediaDevices', {
+      configurable: true,
+      value: { getUserMedia: async () => ({ getTracks: () => [{ stop: stopped }] }) },
+    });
+    mount('/video-translation/stt');
+    fireEvent.click(await screen.findByTestId('project-new'));
+    fireEvent.click(screen.getByText('录音'));
+    fireEvent.click(await screen.findByTestId('record-start'));
+    expect((await screen.findByTestId('recording-time')).textContent).toContain('录音中');
+    fireEvent.click(screen.getByTestId('record-stop'));
+    await waitFor(() => expect(tus.uploads[0]?.starts).toBe(1));
+    expect(tus.uploads[0].file.name).toMatch(/^录音 .+\.webm$/);
+    expect(tus.uploads[0].file.type).toBe('audio/webm');
+    expect(tus.uploads[0].file.size).toBe(64);
+    expect(stopped).toHaveBeenCalled();
+    expect(await screen.findByTestId('upload-progress')).toBeTruthy();
+    Reflect.deleteProperty(navigator, 'mediaDevices');
   });
 });

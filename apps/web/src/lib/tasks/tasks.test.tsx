@@ -140,7 +140,7 @@ describe('useTask over the shared event stream', () => {
   });
 });
 
-describe('TaskProgress', () => {
+describe('TaskProgress', { timeout: 15_000 }, () => {
   let server: ReturnType<typeof stubApi>;
   beforeEach(() => {
     server = stubApi({

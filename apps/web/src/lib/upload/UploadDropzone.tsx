@@ -4,7 +4,7 @@ import { Button, Progress } from 'antd';
 import { type DragEvent, useId, useRef, useState } from 'react';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { api } from '../api.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, describeEnvelopeError } from '../http/errors.ts';
 import { useCall } from '../query/hooks.ts';
 import { formatDuration } from '../tasks/format.ts';
 import { useUploadLeaveGuard } from './guard.ts';
@@ -40,6 +40,28 @@ export function accepts(file: Pick<File, 'name' | 'type'>, accept: string | unde
       if (a.endsWith('/*')) return type.startsWith(a.slice(0, -1));
       return type === a;
     });
+}
+
+/**
+ * What a failed upload tells the user, in Chinese: a refused call's mapped message (spec §8); a
+ * refusal of the tus server carried as an envelope in its body (err_file_not_supported…); the
+ * size limit for a 413; otherwise that the upload failed and can be resumed.
+ */
+export function uploadErrorText(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  const res = (error as { originalResponse?: { getStatus(): number; getBody(): string } | null })
+    ?.originalResponse;
+  if (res) {
+    try {
+      const envelope = JSON.parse(res.getBody()) as { code?: number; msg?: string; data?: unknown };
+      if (typeof envelope?.code === 'number' && envelope.code !== 0)
+        return describeEnvelopeError(envelope.code, envelope.msg, envelope.data).text;
+    } catch {
+      // not an envelope
+    }
+    if (res.getStatus() === 413) return t.tooLargeServer;
+  }
+  return t.failedRetry;
 }
 
 /** Why a file cannot be uploaded here, or null. */
@@ -127,12 +149,7 @@ export function UploadDropzone({
       done: t.done,
       error: t.failed,
     }[state.phase];
-    const errorText =
-      state.phase === 'error'
-        ? state.error instanceof ApiError
-          ? state.error.message
-          : (state.error as Error)?.message || t.failed
-        : null;
+    const errorText = state.phase === 'error' ? uploadErrorText(state.error) : null;
     return (
       <div className="vw-upload-card" data-testid="upload-progress" data-phase={state.phase}>
         {guard}

@@ -15,6 +15,7 @@ export {
   UploadDropzone,
   type UploadDropzoneProps,
   UploadLeaveGuard,
+  uploadErrorText,
 } from './UploadDropzone.tsx';
 export {
   startUpload,

@@ -118,7 +118,7 @@ const inRouter = (element: React.ReactNode) =>
     </App>,
   );
 
-describe('tus uploads', () => {
+describe('tus uploads', { timeout: 15_000 }, () => {
   it('asks for a ticket, uploads with the token and a stored fingerprint, shows progress, pauses, resumes and registers the asset', async () => {
     const onUploaded = vi.fn();
     inRouter(<UploadDropzone accept="audio/*,video/*" onUploaded={onUploaded} />);
@@ -279,7 +279,7 @@ describe('presigned S3 parts', () => {
   });
 });
 
-describe('upload leave guard (spec §4)', () => {
+describe('upload leave guard (spec §4)', { timeout: 15_000 }, () => {
   const mount = () => {
     const router = createMemoryRouter(
       [
@@ -359,5 +359,26 @@ describe('speed', () => {
     expect(m.add(3_000_000, 2000)).toBe(1_500_000);
     // old samples fall out of the window
     expect(m.add(3_000_000, 6000)).toBe(0);
+  });
+});
+
+describe('upload error text', () => {
+  it('maps refusals to Chinese: an envelope in the tus response, a 413, anything else', async () => {
+    const { uploadErrorText } = await import('./UploadDropzone.tsx');
+    const res = (status: number, body: string) => ({
+      originalResponse: { getStatus: () => status, getBody: () => body },
+    });
+    expect(
+      uploadErrorText(
+        res(
+          422,
+          JSON.stringify({ code: 422, msg: 'x', data: { detail: [{ type: 'err_file_not_supported' }] } }),
+        ),
+      ),
+    ).toBe('不支持该文件格式');
+    expect(uploadErrorText(res(413, ''))).toBe('文件超过当前套餐的上传上限');
+    expect(uploadErrorText(new Error('tus: failed to upload chunk'))).toBe(
+      '上传中断，请检查网络后点击“重新上传”，已传部分会接着传',
+    );
   });
 });
