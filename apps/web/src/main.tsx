@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider, type ThemeConfig } from 'antd';
 import zhCNLocale from 'antd/es/locale/zh_CN';
 import { StrictMode } from 'react';
@@ -5,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { dropSession } from '@/lib/auth/session.ts';
 import { http } from '@/lib/http/client.ts';
+import { queryClient } from '@/lib/query/client.ts';
 import { FeedbackBridge } from './layout/FeedbackBridge.tsx';
 import { FeedbackProvider } from './layout/FeedbackProvider.tsx';
 import { loginPath } from './routes/meta.ts';
@@ -50,11 +52,13 @@ http.hooks.onAuthFailure = () => {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <ConfigProvider locale={zhCNLocale} theme={theme}>
-      <FeedbackProvider>
-        <FeedbackBridge />
-        <RouterProvider router={router} />
-      </FeedbackProvider>
-    </ConfigProvider>
+    <QueryClientProvider client={queryClient}>
+      <ConfigProvider locale={zhCNLocale} theme={theme}>
+        <FeedbackProvider>
+          <FeedbackBridge />
+          <RouterProvider router={router} />
+        </FeedbackProvider>
+      </ConfigProvider>
+    </QueryClientProvider>
   </StrictMode>,
 );

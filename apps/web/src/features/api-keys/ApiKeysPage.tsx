@@ -15,13 +15,13 @@ import { Webhooks } from './Webhooks.tsx';
 import './api-keys.css';
 
 const t = zhCN.apiKeys;
-const fetchKeys = () => request(api.apiKeyList).then((d) => d.keys);
+const pickKeys = (d: { keys: ApiKeyView[] }) => d.keys;
 const STATUS_COLORS: Record<string, string> = { active: 'green', revoked: 'default', expired: 'orange' };
 
 /** Route /api-keys: the user's API keys, their usage, a quick start, the docs link and webhooks. */
 export function Component() {
   const { message, modal } = App.useApp();
-  const { list: keys, loading, loads, reload: load } = useLoadedList(fetchKeys);
+  const { list: keys, loading, loads, reload: load } = useLoadedList(api.apiKeyList, pickKeys);
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   /** The key created in this visit: filled into the quick start (it is never fetched again). */

@@ -1,31 +1,24 @@
-import type { ApiKeyUsageDay, ApiKeyView } from '@vw/contract';
+import type { ApiKeyView } from '@vw/contract';
 import { Empty, Skeleton } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { api } from '@/lib/api.ts';
-import { request } from '@/lib/http/client.ts';
+import { invalidateCall, useCall } from '@/lib/query/hooks.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 
 const t = zhCN.apiKeys;
 
 /** Per-day requests and credits of one key, as two rows of small bars. */
 export function KeyUsage({ keyView, version }: { keyView: ApiKeyView; version: number }) {
-  const [days, setDays] = useState<ApiKeyUsageDay[] | null>(null);
-  const [totals, setTotals] = useState({ requests: 0, credits: 0, characters: 0 });
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload when the key or the list changes
+  const usage = useCall(api.apiKeyUsage, { query: { key_id: keyView.key_id, days: 14 } }, { staleTime: 0 });
+  // The key list reloaded (a revoke, a rename, new usage): reload the usage too.
+  const seenVersion = useRef(version);
   useEffect(() => {
-    let live = true;
-    setDays(null);
-    request(api.apiKeyUsage, { query: { key_id: keyView.key_id, days: 14 } })
-      .then((d) => {
-        if (!live) return;
-        setDays(d.days);
-        setTotals(d.totals);
-      })
-      .catch(() => live && setDays([]));
-    return () => {
-      live = false;
-    };
-  }, [keyView.key_id, version]);
+    if (seenVersion.current === version) return;
+    seenVersion.current = version;
+    void invalidateCall(api.apiKeyUsage);
+  }, [version]);
+  const days = usage.isError ? [] : (usage.data?.days ?? null);
+  const totals = usage.data?.totals ?? { requests: 0, credits: 0, characters: 0 };
   if (!days) return <Skeleton active paragraph={{ rows: 3 }} title={false} />;
   if (days.length === 0) return <Empty />;
   const maxReq = Math.max(1, ...days.map((d) => d.requests));

@@ -1,9 +1,8 @@
 import { CopyOutlined } from '@ant-design/icons';
-import type { Voice } from '@vw/contract';
 import { App, Button, Select, Tabs } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { api } from '@/lib/api.ts';
-import { request } from '@/lib/http/client.ts';
+import { useCall } from '@/lib/query/hooks.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { copyText } from './copy.ts';
 import { buildSnippets } from './snippets.ts';
@@ -14,14 +13,10 @@ const SAMPLE = '你好，欢迎使用声音工作台开放接口。';
 /** curl / JavaScript / OpenAI SDK code for the chosen voice, with the key just created (or a placeholder). */
 export function QuickStart({ apiKey }: { apiKey: string | null }) {
   const { message } = App.useApp();
-  const [voices, setVoices] = useState<Voice[]>([]);
+  const voiceList = useCall(api.getAllVoices, { query: { legacy_voice_skip_disabled: true } });
+  const voices = voiceList.data?.voices ?? [];
   const [voiceId, setVoiceId] = useState('espeak-zh-xiaowen');
   const [tab, setTab] = useState<'curl' | 'javascript' | 'openai'>('curl');
-  useEffect(() => {
-    request(api.getAllVoices, { query: { legacy_voice_skip_disabled: true } })
-      .then((d) => setVoices(d.voices))
-      .catch(() => setVoices([]));
-  }, []);
   const snippets = useMemo(
     () =>
       buildSnippets({

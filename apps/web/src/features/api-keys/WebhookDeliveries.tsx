@@ -2,9 +2,10 @@ import { CopyOutlined, ReloadOutlined, SendOutlined } from '@ant-design/icons';
 import type { WebhookDeliveryView, WebhookView } from '@vw/contract';
 import { WEBHOOK_DELIVERIES_KEPT, webhookEventNames } from '@vw/contract/constants/apikeys.ts';
 import { App, Button, Drawer, Table, type TableColumnsType, Tag, Tooltip } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
+import { invalidateCall, useCall } from '@/lib/query/hooks.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { copyText } from './copy.ts';
 import { deliveryStatusTag, formatDeliveryTime, prettyPayload } from './deliveries.ts';
@@ -52,34 +53,25 @@ export function WebhookDeliveries(props: {
   const { endpoint, onDelivered } = props;
   const { message } = App.useApp();
   const [page, setPage] = useState(1);
-  const [data, setData] = useState(NO_DELIVERIES);
-  const [loading, setLoading] = useState(false);
   const [sending, setSending] = useState<string | null>(null);
   const endpointId = endpoint?.endpoint_id;
-
-  const load = useCallback(
-    async (p: number) => {
-      if (!endpointId) return;
-      setLoading(true);
-      try {
-        const d = await request(api.webhookDeliveries, {
-          query: { endpoint_id: endpointId, page: p, page_size: PAGE_SIZE },
-        });
-        setData(d);
-        setPage(p);
-      } catch {
-        // shown by the client
-      } finally {
-        setLoading(false);
-      }
-    },
-    [endpointId],
+  // Another endpoint's log starts at its first page.
+  const [shownFor, setShownFor] = useState(endpointId);
+  if (shownFor !== endpointId) {
+    setShownFor(endpointId);
+    setPage(1);
+  }
+  const deliveries = useCall(
+    api.webhookDeliveries,
+    { query: { endpoint_id: endpointId ?? '', page, page_size: PAGE_SIZE } },
+    { enabled: !!endpointId, staleTime: 0 },
   );
-
-  useEffect(() => {
-    setData(NO_DELIVERIES);
-    void load(1);
-  }, [load]);
+  const data = deliveries.data ?? NO_DELIVERIES;
+  const loading = deliveries.isFetching;
+  const load = (p: number) => {
+    if (p === page) void deliveries.refetch();
+    else setPage(p);
+  };
 
   const redeliver = async (d: WebhookDeliveryView) => {
     setSending(d.delivery_id);
@@ -87,7 +79,9 @@ export function WebhookDeliveries(props: {
       const r = await request(api.webhookRedeliver, { body: { delivery_id: d.delivery_id } });
       if (r.delivered) message.success(t.redeliverOk(r.status_code));
       else message.error(t.redeliverFailed(r.error ?? ''));
-      await load(1);
+      // The new delivery is the newest: back to the first page, fresh.
+      setPage(1);
+      await invalidateCall(api.webhookDeliveries);
       onDelivered();
     } catch {
       // shown by the client
@@ -167,7 +161,7 @@ export function WebhookDeliveries(props: {
       width={960}
       title={endpoint ? t.deliveriesTitle(endpoint.url) : ''}
       extra={
-        <Button icon={<ReloadOutlined />} onClick={() => void load(page)} data-testid="deliveries-refresh">
+        <Button icon={<ReloadOutlined />} onClick={() => load(page)} data-testid="deliveries-refresh">
           {t.deliveriesRefresh}
         </Button>
       }
@@ -187,7 +181,7 @@ export function WebhookDeliveries(props: {
           total: data.total,
           showSizeChanger: false,
           hideOnSinglePage: true,
-          onChange: (p) => void load(p),
+          onChange: (p) => load(p),
         }}
         locale={{ emptyText: t.deliveriesEmpty }}
         data-testid="delivery-table"

@@ -23,12 +23,12 @@ import { useLoadedList } from './useLoadedList.ts';
 import { WebhookDeliveries } from './WebhookDeliveries.tsx';
 
 const t = zhCN.apiKeys;
-const fetchEndpoints = () => request(api.webhookList).then((d) => d.endpoints);
+const pickEndpoints = (d: { endpoints: WebhookView[] }) => d.endpoints;
 
 /** The user's webhook endpoints: add (secret shown once), test delivery, delivery log, re-enable, delete. */
 export function Webhooks() {
   const { message } = App.useApp();
-  const { list, loading, reload: load } = useLoadedList(fetchEndpoints);
+  const { list, loading, reload: load } = useLoadedList(api.webhookList, pickEndpoints);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENTS]);
   const [adding, setAdding] = useState(false);

@@ -1,25 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
+import type { AnyCall, DataOf } from '@/lib/http/client.ts';
+import { useCall } from '@/lib/query/hooks.ts';
 
 /**
- * A list fetched on mount and again by `reload()` (`fetch` must be stable). A failure is shown by the
- * client and keeps the last list; `loads` counts the successful fetches, for views that follow the list.
+ * A list loaded through the query cache on mount and again by `reload()` (`pick` must be stable).
+ * A failure is shown by the client and keeps the last list; `loads` changes with every successful
+ * fetch, for views that follow the list.
  */
-export function useLoadedList<T>(fetch: () => Promise<T[]>) {
-  const [state, setState] = useState<{ list: T[]; loading: boolean; loads: number }>({
-    list: [],
-    loading: true,
-    loads: 0,
-  });
-  const reload = useCallback(async () => {
-    try {
-      const list = await fetch();
-      setState((s) => ({ list, loading: false, loads: s.loads + 1 }));
-    } catch {
-      setState((s) => ({ ...s, loading: false }));
-    }
-  }, [fetch]);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-  return { ...state, reload };
+export function useLoadedList<C extends AnyCall, T>(call: C, pick: (data: DataOf<C>) => T[]) {
+  const q = useCall(call, undefined, { staleTime: 0 });
+  const list = q.data ? pick(q.data) : [];
+  return {
+    list,
+    loading: q.isPending && q.fetchStatus !== 'idle',
+    loads: q.dataUpdatedAt,
+    reload: async () => {
+      await q.refetch();
+    },
+  };
 }

@@ -8,12 +8,12 @@ import {
 } from '@ant-design/icons';
 import type { Plan, TenantBonusWithPrevious } from '@vw/contract';
 import { Alert, Button, Skeleton, Tooltip } from 'antd';
-import { useEffect, useState } from 'react';
+
 import { PlanBadge } from '@/components/PlanBadge.tsx';
 import { formatCredits, formatDate } from '@/features/credits/format.ts';
 import { api } from '@/lib/api.ts';
 import { CreditType, FREE_LEVEL, SUBSCRIPTION_SHORTCUT_LEVEL } from '@/lib/credits.ts';
-import { request } from '@/lib/http/client.ts';
+import { useCall } from '@/lib/query/hooks.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { useCatalogueStore } from '@/stores/data.ts';
 import { useDialogStore } from '@/stores/dialogs.ts';
@@ -148,19 +148,13 @@ function PlanCard({ plan, currentLevel }: { plan: Plan; currentLevel: number }) 
   );
 }
 
+const sortPlans = (d: { plans: Plan[] }) => [...d.plans].sort((a, b) => a.level - b.level);
+
 function PlanComparison() {
   const level = useUserStore((s) => s.tenantBonus.level);
-  const [plans, setPlans] = useState<Plan[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let live = true;
-    request(api.getPlans, {}, { suppressError: true })
-      .then((d) => live && setPlans([...d.plans].sort((a, b) => a.level - b.level)))
-      .catch(() => live && setFailed(true));
-    return () => {
-      live = false;
-    };
-  }, []);
+  const q = useCall(api.getPlans, undefined, { suppressError: true, select: sortPlans });
+  const plans: Plan[] | null = q.data ?? null;
+  const failed = q.isError;
   return (
     <section className="vw-card">
       <div className="vw-card-head">

@@ -1,9 +1,7 @@
 import { DeleteOutlined } from '@ant-design/icons';
-import type { DictionaryEntry } from '@vw/contract';
 import { Button, Empty, Modal } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
 import { api } from '@/lib/api.ts';
-import { request } from '@/lib/http/client.ts';
+import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { toneMarks } from './polyphone.ts';
 
@@ -11,15 +9,10 @@ const t = zhCN.tts;
 
 /** The pronunciation dictionary dialog (loaded when first opened). */
 export default function DictionaryDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [items, setItems] = useState<DictionaryEntry[] | null>(null);
-  const load = useCallback(() => {
-    request(api.listDictionary)
-      .then((d) => setItems(d.items))
-      .catch(() => setItems([]));
-  }, []);
-  useEffect(() => {
-    if (open) load();
-  }, [open, load]);
+  // Loaded each time the dialog opens (entries are added from the editor meanwhile).
+  const list = useCall(api.listDictionary, undefined, { enabled: open, staleTime: 0, retry: false });
+  const items = list.isError ? [] : (list.data?.items ?? null);
+  const remove = useCallMutation(api.deleteDictionary, { invalidates: [api.listDictionary] });
   return (
     <Modal open={open} onCancel={onClose} footer={null} title={t.dictionary} width={480} destroyOnHidden>
       {items && items.length === 0 ? (
@@ -35,10 +28,7 @@ export default function DictionaryDialog({ open, onClose }: { open: boolean; onC
                 size="small"
                 icon={<DeleteOutlined />}
                 aria-label={t.dictionaryRemove}
-                onClick={async () => {
-                  await request(api.deleteDictionary, { body: { word: e.word } });
-                  load();
-                }}
+                onClick={() => remove.mutate({ body: { word: e.word } })}
               />
             </li>
           ))}

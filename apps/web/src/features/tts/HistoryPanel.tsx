@@ -7,9 +7,10 @@ import {
   HistoryOutlined,
   LoadingOutlined,
 } from '@ant-design/icons';
+import { keepPreviousData } from '@tanstack/react-query';
 import type { HistoryItem } from '@vw/contract';
 import useApp from 'antd/es/app/useApp';
-import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { HoverTip } from '@/components/HoverTip.tsx';
 import { Button } from '@/components/ui/Button.tsx';
 import { Checkbox } from '@/components/ui/Checkbox.tsx';
@@ -18,6 +19,7 @@ import { EmptyState, SkeletonLines } from '@/components/ui/Placeholder.tsx';
 import { Popconfirm } from '@/components/ui/Popover.tsx';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
+import { invalidateCall, useCall } from '@/lib/query/hooks.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { formatClock } from './AudioPlayer.tsx';
 import { canDownload, type DownloadKind, queueDownloads } from './downloads.ts';
@@ -27,6 +29,8 @@ import { useTtsStore } from './store.ts';
 
 const t = zhCN.tts;
 const PAGE_SIZE = 20;
+const NO_ITEMS: HistoryItem[] = [];
+const isBusy = (i: HistoryItem) => i.status === 'queued' || i.status === 'running';
 
 const fmtTime = (sec: number) => {
   const d = new Date(sec * 1000);
@@ -89,49 +93,35 @@ export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }
   const version = useTtsStore((s) => s.historyVersion);
   const bump = useTtsStore((s) => s.bumpHistory);
   const activeId = useTtsStore((s) => s.gen.item?.history_id);
-  const [items, setItems] = useState<HistoryItem[]>([]);
-  const [total, setTotal] = useState(0);
   const [pages, setPages] = useState(1);
-  const [loading, setLoading] = useState(true);
   const [sel, setSel] = useState<Set<string>>(new Set());
-  const seq = useRef(0);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the reload signal
-  const load = useCallback(async () => {
-    const mine = ++seq.current;
-    setLoading(true);
-    try {
-      const d = await request(
-        api.getHistory,
-        { query: { tool: 'tts', page: 1, page_size: PAGE_SIZE * pages } },
-        { suppressError: true },
-      );
-      if (mine !== seq.current) return;
-      setItems(d.list);
-      setTotal(d.total);
-      setSel((s) =>
-        prune(
-          s,
-          d.list.map((i) => i.history_id),
-        ),
-      );
-    } catch {
-      // the panel keeps what it had
-    } finally {
-      if (mine === seq.current) setLoading(false);
-    }
-  }, [pages, version]);
+  const history = useCall(
+    api.getHistory,
+    { query: { tool: 'tts', page: 1, page_size: PAGE_SIZE * pages } },
+    {
+      suppressError: true,
+      staleTime: 0,
+      // "Load more" keeps the rows shown while the longer page loads.
+      placeholderData: keepPreviousData,
+      // Items still being made refresh on their own.
+      refetchInterval: (q) => (q.state.data?.list.some(isBusy) ? 2000 : false),
+    },
+  );
+  const items = history.data?.list ?? NO_ITEMS;
+  const total = history.data?.total ?? 0;
+  const loading = history.isFetching;
   useEffect(() => {
-    void load();
-  }, [load]);
-
-  // Items still being made refresh on their own.
-  const busy = items.some((i) => i.status === 'queued' || i.status === 'running');
+    const ids = history.data?.list.map((i) => i.history_id);
+    if (ids) setSel((s) => prune(s, ids));
+  }, [history.data]);
+  // A generation, rename or delete bumps the version: reload the list.
+  const seenVersion = useRef(version);
   useEffect(() => {
-    if (!busy) return;
-    const id = setTimeout(() => void load(), 2000);
-    return () => clearTimeout(id);
-  }, [busy, load]);
+    if (seenVersion.current === version) return;
+    seenVersion.current = version;
+    void invalidateCall(api.getHistory);
+  }, [version]);
 
   const ids = items.map((i) => i.history_id);
   const state = allState(sel, ids);

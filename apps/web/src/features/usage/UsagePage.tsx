@@ -1,4 +1,5 @@
 import { CrownOutlined, DownloadOutlined, ReloadOutlined, ShoppingOutlined } from '@ant-design/icons';
+import { keepPreviousData } from '@tanstack/react-query';
 import type { CallData, Consumption, CreditLot, CreditSource, CreditTool, creditsCalls } from '@vw/contract';
 import {
   App,
@@ -12,7 +13,7 @@ import {
   Tag,
   Tooltip,
 } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PlanBadge } from '@/components/PlanBadge.tsx';
 import { type ExportOutcome, runExport } from '@/features/credits/exportPoller.ts';
@@ -23,7 +24,8 @@ import { useTenantBalance } from '@/features/credits/useTenantBalance.ts';
 import { api } from '@/lib/api.ts';
 import { creditSourceNames, creditSources, creditToolNames, creditTools } from '@/lib/credits.ts';
 import dayjs, { type Dayjs } from '@/lib/dayjs.ts';
-import { request } from '@/lib/http/client.ts';
+import type { DataOf, QueryOf, RequestInput } from '@/lib/http/client.ts';
+import { useCall } from '@/lib/query/hooks.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { openCreditTopUp } from '@/stores/dialogs.ts';
 import { planOf, useUserStore } from '@/stores/user.ts';
@@ -45,30 +47,14 @@ const lastDays = (n: number): Range => [
   dayjs().startOf('day'),
 ];
 
-/** A server-paged list that reloads when its query changes. */
-function usePaged<Q, R>(fetch: (q: Q) => Promise<{ total: number; list: R[] }>, query: Q) {
-  const [state, setState] = useState<{ total: number; list: R[]; loading: boolean }>({
-    total: 0,
-    list: [],
-    loading: true,
-  });
-  const key = JSON.stringify(query);
-  const seq = useRef(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the serialised query is the dependency
-  const load = useCallback(async () => {
-    const mine = ++seq.current;
-    setState((s) => ({ ...s, loading: true }));
-    try {
-      const d = await fetch(query);
-      if (mine === seq.current) setState({ total: d.total, list: d.list, loading: false });
-    } catch {
-      if (mine === seq.current) setState((s) => ({ ...s, loading: false }));
-    }
-  }, [key]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  return { ...state, reload: load };
+/** A server-paged list that reloads when its query changes (the rows shown stay while it loads). */
+function usePaged<C extends typeof api.getConsumeDetails | typeof api.getEarnDetails>(
+  call: C,
+  query: QueryOf<C>,
+) {
+  const q = useCall(call, { query } as RequestInput<C>, { staleTime: 0, placeholderData: keepPreviousData });
+  const data = q.data as { total: number; list: DataOf<C>['list'] } | undefined;
+  return { total: data?.total ?? 0, list: data?.list ?? [], loading: q.isFetching, reload: q.refetch };
 }
 
 function BalanceCard() {
@@ -135,22 +121,10 @@ function BalanceCard() {
 type Usage = CallData<typeof creditsCalls.getCreditUsage>;
 
 function ChartCard({ range }: { range: Range }) {
-  const [usage, setUsage] = useState<Usage | null>(null);
-  const [loading, setLoading] = useState(true);
   const seconds = toSeconds(range);
-  const key = `${seconds.start_time}-${seconds.end_time}`;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the range key is the dependency
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    request(api.getCreditUsage, { body: seconds })
-      .then((d) => live && setUsage(d))
-      .catch(() => live && setUsage(null))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [key]);
+  const q = useCall(api.getCreditUsage, { body: seconds }, { staleTime: 0 });
+  const usage: Usage | null = q.isError ? null : (q.data ?? null);
+  const loading = q.isFetching;
   return (
     <section className="vw-card vw-usage-chart-card">
       <div className="vw-card-head">
@@ -291,7 +265,7 @@ function ConsumeTab({ range, exportButton }: { range: Range; exportButton: React
   const seconds = toSeconds(range);
   const { paging, pagination } = usePage(`${tool}|${seconds.start_time}|${seconds.end_time}`);
   const query = { ...paging, ...seconds, tool };
-  const list = usePaged((q: typeof query) => request(api.getConsumeDetails, { query: q }), query);
+  const list = usePaged(api.getConsumeDetails, query);
   return (
     <>
       <div className="vw-usage-filters">
@@ -325,7 +299,7 @@ function EarnTab({ range }: { range: Range }) {
   const seconds = toSeconds(range);
   const { paging, pagination } = usePage(`${source}|${seconds.start_time}|${seconds.end_time}`);
   const query = { ...paging, ...seconds, source };
-  const list = usePaged((q: typeof query) => request(api.getEarnDetails, { query: q }), query);
+  const list = usePaged(api.getEarnDetails, query);
   return (
     <>
       <div className="vw-usage-filters">

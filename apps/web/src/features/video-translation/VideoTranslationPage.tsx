@@ -1,6 +1,63 @@
-import { FeaturePlaceholder } from '@/components/FeaturePlaceholder.tsx';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Tabs } from 'antd';
+import { useState } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router';
+import { zhCN } from '@/locales/zh-CN.ts';
+import { ProjectList } from './ProjectList.tsx';
+import { builtTools } from './tools.tsx';
+import './video-tools.css';
 
-/** Route /video-translation/:tab? — replaced by the issue that builds this tool. */
+const t = zhCN.videoTools;
+
+/** One tool's tab: its project list, or its "new" flow. */
+function ToolTab({ tab }: { tab: (typeof builtTools)[number] }) {
+  const [creating, setCreating] = useState(false);
+  const desc = tab.tab === 'stt' ? t.stt.desc : tab.desc;
+  if (creating)
+    return (
+      <section className="vw-card vw-vt-panel">
+        <tab.New onBack={() => setCreating(false)} />
+      </section>
+    );
+  return (
+    <section className="vw-card vw-vt-panel">
+      <div className="vw-vt-toolbar">
+        <p className="vw-vt-muted">{desc}</p>
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setCreating(true)}
+          data-testid="project-new"
+        >
+          {t.newProject}
+        </Button>
+      </div>
+      <ProjectList tool={tab.tool} />
+    </section>
+  );
+}
+
+/**
+ * Route /video-translation/:tab? (design §10): every video tool as a tab; only the built ones
+ * appear. Without a tab (or with one not built) the first built tab opens.
+ */
 export function Component() {
-  return <FeaturePlaceholder feature="videoTranslation" />;
+  const { tab } = useParams();
+  const navigate = useNavigate();
+  const current = builtTools.find((b) => b.tab === tab);
+  if (!current) return <Navigate to={`/video-translation/${builtTools[0].tab}`} replace />;
+  return (
+    <div className="vw-page vw-vt" data-testid="video-tools-page">
+      <header className="vw-page-header">
+        <h1>{zhCN.features.videoTranslation.name}</h1>
+      </header>
+      <Tabs
+        activeKey={current.tab}
+        onChange={(key) => navigate(`/video-translation/${key}`)}
+        items={builtTools.map((b) => ({ key: b.tab, label: t.tabs[b.tab] }))}
+        data-testid="video-tools-tabs"
+      />
+      <ToolTab key={current.tab} tab={current} />
+    </div>
+  );
 }
