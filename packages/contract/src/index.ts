@@ -45,3 +45,4 @@ export * from './helpers/speed.ts';
 export * from './helpers/time.ts';
 export * from './helpers/tts-cache-key.ts';
 export * from './helpers/tts-markup.ts';
+export * from './helpers/input-safety.ts';

@@ -6,6 +6,7 @@ import {
   md5,
   stripTtsMarkup,
   TTS_HEADERS,
+  taskFailureMessages,
   TTS_SYNC_MAX_CHARS,
   TtsFailureCode,
   type TtsSentence,
@@ -33,6 +34,7 @@ import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
 import { emitTaskEvent } from '../apikeys/webhooks.service.ts';
+import { keepHoldLease, newHoldLease, onAbandonedHold } from '../credits/hold-leases.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
@@ -234,8 +236,30 @@ export async function generateSpeech(
       taskId: row.id,
       taskName: row.name,
       apiKey: via.apiKey,
+      // A task's hold is settled by its job (retries, then failure and refund); a stream's hold
+      // only by this process, which vouches for it with a lease while it works (hold-leases.ts).
+      lease: asTask ? undefined : newHoldLease(ctx),
     });
   }
+  const lease = row.hold_key && !asTask ? keepHoldLease(ctx, row.hold_key) : undefined;
+  try {
+    return await startSynthesis(ctx, row, plan, units, plain, asTask, reply);
+  } finally {
+    lease?.stop();
+  }
+}
+
+async function startSynthesis(
+  ctx: AppContext,
+  row: TtsHistoryRow,
+  plan: SynthesisPlan,
+  units: SentenceUnit[],
+  plain: string,
+  asTask: boolean,
+  reply: FastifyReply,
+): Promise<GenerateOutcome> {
+  const userId = row.user_id;
+  const price = row.credits;
   await insertHistory(ctx.db, row);
 
   if (!(await auditText(ctx, plain))) {
@@ -255,6 +279,16 @@ export async function generateSpeech(
   await streamSynthesis(ctx, row, plan, units, reply);
   return sent(reply);
 }
+
+// A stream whose process died: its hold's lease ran out and the sweep gave the credits back; the
+// item is marked failed like any engine failure (code 1, refunded). Sentence regenerations lease
+// holds on finished items too, which stay as they are.
+onAbandonedHold('tts', async (ctx, hold) => {
+  const row = await findHistoryById(ctx.db, hold.task_id);
+  if (row && row.hold_key === hold.hold_key && (row.status === 'running' || row.status === 'queued')) {
+    await failSynthesis(ctx, row, TtsFailureCode.GenerationFailed, taskFailureMessages[1]);
+  }
+});
 
 /** Marks the row failed and gives the held credits back (every failure code refunds). */
 export async function failSynthesis(ctx: AppContext, row: TtsHistoryRow, code: number, message: string) {
