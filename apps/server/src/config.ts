@@ -91,6 +91,11 @@ const envSchema = z
     PUBLIC_API_KEY_RPM: z.coerce.number().int().min(1).default(600),
     PUBLIC_API_ACCOUNT_RPM: z.coerce.number().int().min(1).default(1200),
     PUBLIC_API_CONCURRENCY: z.coerce.number().int().min(1).optional(),
+    /**
+     * How long a process vouches for the hold of a stream it runs without renewing (renewed every
+     * quarter of it); a dead process's holds are released within about twice this.
+     */
+    HOLD_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
     WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(30_000),
     WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(5),

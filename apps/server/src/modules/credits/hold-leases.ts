@@ -16,29 +16,32 @@ import { releaseCredits } from './ledger.service.ts';
  * the hold's tool, which marks its item failed (code 1, refunded).
  */
 
-/** How long a hold is vouched for without renewal: a dead owner's holds come back within it plus a sweep. */
-export const HOLD_LEASE_MS = 60_000;
-const RENEW_EVERY_MS = 15_000;
-export const HOLD_LEASE_SWEEP_EVERY_MS = 60_000;
+// How long a hold is vouched for without renewal is HOLD_LEASE_MS (default a minute); it is renewed
+// every quarter of that, and the sweep runs as often as the lease lasts, so a dead owner's holds
+// come back within about two leases.
 
 /** This process, as the owner of leased holds (the name and pid help an operator reading the table). */
 export const PROCESS_INSTANCE = `${hostname()}:${process.pid}:${randomToken(6)}`;
 
 /** The lease to write with a new hold (HoldInput.lease). */
-export function newHoldLease(ctx: Pick<AppContext, 'clock'>): { owner: string; until: number } {
-  return { owner: PROCESS_INSTANCE, until: ctx.clock.now() + HOLD_LEASE_MS };
+export function newHoldLease(ctx: Pick<AppContext, 'clock' | 'config'>): { owner: string; until: number } {
+  return { owner: PROCESS_INSTANCE, until: ctx.clock.now() + ctx.config.HOLD_LEASE_MS };
 }
 
 /**
- * Renews the lease of an open hold every 15 s until `stop()` (call it once the hold is settled). A
- * renewal that fails (database away) is tried again at the next tick; the lease outlasts three.
+ * Renews the lease of an open hold every quarter lease until `stop()` (call it once the hold is
+ * settled). A renewal that fails (database away) is tried again at the next tick; the lease outlasts three.
  */
-export function keepHoldLease(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>, holdKey: string): { stop(): void } {
+export function keepHoldLease(
+  ctx: Pick<AppContext, 'db' | 'clock' | 'log' | 'config'>,
+  holdKey: string,
+): { stop(): void } {
+  const lease = ctx.config.HOLD_LEASE_MS;
   const timer = setInterval(() => {
-    renewHoldLease(ctx.db, holdKey, ctx.clock.now() + HOLD_LEASE_MS).catch((err) =>
+    renewHoldLease(ctx.db, holdKey, ctx.clock.now() + lease).catch((err) =>
       ctx.log.warn({ err, holdKey }, 'could not renew a hold lease'),
     );
-  }, RENEW_EVERY_MS);
+  }, lease / 4);
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }
