@@ -1,4 +1,4 @@
-import { codeMessages, type ErrorDetail, ErrorCode, type NamedError, namedErrorMessages } from '@vw/contract';
+import { codeMessages, ErrorCode, type ErrorDetail, type NamedError, namedErrorMessages } from '@vw/contract';
 
 /**
  * The one error class of the server. A numeric code travels as the envelope code; a named error

@@ -56,7 +56,9 @@ describe('accounts that have ended', () => {
     expect((await userInfo(token)).status).toBe(200);
     expect((await balanceByKey(key)).statusCode).toBe(200);
 
-    expect(await admin('users', 'refuse', '--user', a.user_info.uid, '--reason', '滥用接口')).toMatch(/refused/);
+    expect(await admin('users', 'refuse', '--user', a.user_info.uid, '--reason', '滥用接口')).toMatch(
+      /refused/,
+    );
     // Written by another process: this one sees it within its one-second user cache.
     await expect.poll(async () => (await userInfo(token)).status, { timeout: 3000 }).toBe(401);
     const byKey = await balanceByKey(key);
@@ -104,9 +106,9 @@ describe('accounts that have ended', () => {
       body: { account: '13900000102', scene: 'cancel_account' },
     });
     const code = await latestCode(server.app, '13900000102');
-    expect((await call(server.app, 'POST', '/accounts/v1/cancel_account', { token, body: { code } })).body.code).toBe(
-      0,
-    );
+    expect(
+      (await call(server.app, 'POST', '/accounts/v1/cancel_account', { token, body: { code } })).body.code,
+    ).toBe(0);
 
     // The access token is unexpired, but every call with it is refused.
     for (const url of ['/v1/api_keys/create', '/v1/webhooks/create', '/v1/tts/generate']) {
@@ -117,8 +119,12 @@ describe('accounts that have ended', () => {
     const db = server.ctx.db;
     const keys = await db.selectFrom('api_keys').select('revoked_at').where('user_id', '=', uid).execute();
     expect(keys.map((k) => k.revoked_at !== null)).toEqual([true]);
-    expect(await db.selectFrom('webhook_endpoints').selectAll().where('user_id', '=', uid).execute()).toEqual([]);
-    expect(await db.selectFrom('push_subscriptions').selectAll().where('user_id', '=', uid).execute()).toEqual([]);
+    expect(await db.selectFrom('webhook_endpoints').selectAll().where('user_id', '=', uid).execute()).toEqual(
+      [],
+    );
+    expect(
+      await db.selectFrom('push_subscriptions').selectAll().where('user_id', '=', uid).execute(),
+    ).toEqual([]);
     const open = await db
       .selectFrom('refresh_tokens')
       .selectAll()
@@ -149,10 +155,14 @@ describe('password guessing', () => {
     let ip = 0;
     const nextIp = () => `10.1.${Math.floor(++ip / 250)}.${ip % 250}`;
     for (let i = 0; i < 5; i++) {
-      expect(detailType(await tryPassword(account, `Wrong${i}xyz1`, nextIp()))).toBe('err_password_incorrect');
+      expect(detailType(await tryPassword(account, `Wrong${i}xyz1`, nextIp()))).toBe(
+        'err_password_incorrect',
+      );
     }
     // A new address changes nothing, and even the right password waits now.
-    expect(detailType(await tryPassword(account, 'Right12345', nextIp()))).toBe('err_password_attempts_backoff');
+    expect(detailType(await tryPassword(account, 'Right12345', nextIp()))).toBe(
+      'err_password_attempts_backoff',
+    );
     for (let i = 5; i < 10; i++) {
       server.clock.advance(30_000 * 2 ** (i - 5));
       const wrong = await tryPassword(account, `Wrong${i}xyz1`, nextIp());
@@ -201,7 +211,12 @@ describe('exposure', () => {
     const lines: string[] = [];
     const log = { info: (o: unknown, m: string) => lines.push(JSON.stringify(o) + m) };
     const sender = createOutboxSender('sms', server.ctx.db, log as never, () => 0);
-    await sender.send({ to: '13900000105', subject: 's', text: '验证码是 493817', params: { code: '493817' } });
+    await sender.send({
+      to: '13900000105',
+      subject: 's',
+      text: '验证码是 493817',
+      params: { code: '493817' },
+    });
     expect(lines).toHaveLength(1);
     expect(lines.join()).not.toContain('493817');
   });
@@ -221,7 +236,12 @@ describe('exposure', () => {
   it('push endpoints get the webhooks guard in production', async () => {
     expect(() => checkPushEndpoint('http://push.example.com/a', false)).toThrow();
     expect(() => checkPushEndpoint('https://127.0.0.1:9/a', false)).not.toThrow();
-    for (const bad of ['https://127.0.0.1:9/a', 'https://localhost/a', 'https://[::1]/a', 'https://10.0.0.1/a']) {
+    for (const bad of [
+      'https://127.0.0.1:9/a',
+      'https://localhost/a',
+      'https://[::1]/a',
+      'https://10.0.0.1/a',
+    ]) {
       expect(() => checkPushEndpoint(bad, true), bad).toThrow();
     }
     expect(() => checkPushEndpoint('https://fcm.googleapis.com/fcm/send/abc', true)).not.toThrow();

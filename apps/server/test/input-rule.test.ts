@@ -81,7 +81,11 @@ async function send(op: Operation, query: string, body?: unknown) {
     payload: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
   });
   const json = res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : null;
-  return { status: res.statusCode, code: json?.code, type: json?.data?.detail?.[0]?.type as string | undefined };
+  return {
+    status: res.statusCode,
+    code: json?.code,
+    type: json?.data?.detail?.[0]?.type as string | undefined,
+  };
 }
 
 describe('the input rule covers every operation of both OpenAPI documents', () => {
@@ -95,14 +99,20 @@ describe('the input rule covers every operation of both OpenAPI documents', () =
     const failures: string[] = [];
     const expect422 = (op: Operation, what: string, r: Awaited<ReturnType<typeof send>>, type: string) => {
       const refused = r.code === 422 && r.type === type && (op.surface === 'workbench' || r.status === 422);
-      if (!refused) failures.push(`${op.method} ${op.path} (${what}): HTTP ${r.status} code ${r.code} ${r.type}`);
+      if (!refused)
+        failures.push(`${op.method} ${op.path} (${what}): HTTP ${r.status} code ${r.code} ${r.type}`);
     };
     for (const op of ops) {
       const nulQuery = `?${[...op.queryParams, 'probe'].map((p) => `${p}=a%00b`).join('&')}`;
       const body = op.hasBody ? bodyWith(op, 'a\u0000b') : undefined;
       expect422(op, 'U+0000', await send(op, nulQuery, body), 'value_error.text_malformed');
       if (op.hasBody) {
-        expect422(op, 'lone surrogate', await send(op, '', bodyWith(op, '\ud800')), 'value_error.text_malformed');
+        expect422(
+          op,
+          'lone surrogate',
+          await send(op, '', bodyWith(op, '\ud800')),
+          'value_error.text_malformed',
+        );
         const deepBody = JSON.stringify(bodyWith(op, 'DEEP')).replace('"DEEP"', deepJson(5000));
         expect422(op, 'deep', await send(op, '', deepBody), 'value_error.too_deep');
       }

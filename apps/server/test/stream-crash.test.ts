@@ -96,7 +96,12 @@ describe('a stream killed with its process', () => {
 
     const config = loadConfig(env);
     database = openDatabase(config.database);
-    const ctx: AppContext = createContext({ config, database, clock: systemClock, log: createLogger('silent') });
+    const ctx: AppContext = createContext({
+      config,
+      database,
+      clock: systemClock,
+      log: createLogger('silent'),
+    });
     await grantCredits(ctx, {
       userId: uid,
       source: 'gift',
@@ -119,7 +124,11 @@ describe('a stream killed with its process', () => {
 
     // 20,000 characters, streamed: the process dies once the first bytes are out.
     const text = '这是一段用来测试中途崩溃的文字。'.repeat(1250);
-    const res = await post('/v1/tts/generate', { text, voice_id: 'espeak-zh-xiaowen', mode: 'stream' }, token);
+    const res = await post(
+      '/v1/tts/generate',
+      { text, voice_id: 'espeak-zh-xiaowen', mode: 'stream' },
+      token,
+    );
     expect(res.headers.get('content-type')).toBe('audio/mpeg');
     const reader = res.body!.getReader();
     expect((await reader.read()).done).toBe(false);
@@ -127,7 +136,11 @@ describe('a stream killed with its process', () => {
     await new Promise((r) => child!.once('exit', r));
     await reader.cancel().catch(() => {});
 
-    const row = await ctx.db.selectFrom('tts_history').selectAll().where('user_id', '=', uid).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('tts_history')
+      .selectAll()
+      .where('user_id', '=', uid)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('running');
     const hold = await ctx.db
       .selectFrom('credit_holds')
@@ -142,13 +155,22 @@ describe('a stream killed with its process', () => {
     await expect
       .poll(
         async () =>
-          (await ctx.db.selectFrom('credit_holds').select('status').where('id', '=', hold.id).executeTakeFirstOrThrow())
-            .status,
+          (
+            await ctx.db
+              .selectFrom('credit_holds')
+              .select('status')
+              .where('id', '=', hold.id)
+              .executeTakeFirstOrThrow()
+          ).status,
         { timeout: 20_000, interval: 250 },
       )
       .toBe('released');
     expect(await balance()).toBe(before);
-    const failed = await ctx.db.selectFrom('tts_history').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    const failed = await ctx.db
+      .selectFrom('tts_history')
+      .selectAll()
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
     expect(failed).toMatchObject({ status: 'failed', failure_code: 1 });
   }, 90_000);
 });

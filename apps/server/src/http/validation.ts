@@ -52,7 +52,11 @@ export function registerInputRule(app: FastifyInstance): void {
     for (const [part, value] of parts) {
       const unsafe = findUnsafeInput(value);
       if (unsafe) {
-        const detail = { type: unsafe.type, msg: namedErrorMessage(unsafe.type), loc: [part, ...unsafe.path] };
+        const detail = {
+          type: unsafe.type,
+          msg: namedErrorMessage(unsafe.type),
+          loc: [part, ...unsafe.path],
+        };
         return done(new RequestValidationError([detail]));
       }
     }

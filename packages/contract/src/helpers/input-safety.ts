@@ -20,20 +20,25 @@ export interface UnsafeInput {
   path: (string | number)[];
 }
 
-/** U+0000, or a surrogate without its pair (matched on UTF-16 code units: no `u` flag). */
-const UNSAFE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** A surrogate without its pair (matched on UTF-16 code units: no `u` flag). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** True when `s` is well-formed UTF-16 (no lone surrogate) and has no U+0000. */
 export function isSafeText(s: string): boolean {
-  return !UNSAFE_TEXT.test(s);
+  return !s.includes('\0') && !LONE_SURROGATE.test(s);
 }
 
 /**
  * The first place in `value` that breaks the rule, or null. Walks without recursion, so a value
  * nested deeper than the stack allows is reported, not crashed on.
  */
-export function findUnsafeInput(value: unknown, maxDepth: number = INPUT_LIMITS.maxDepth): UnsafeInput | null {
-  const stack: { v: unknown; depth: number; path: (string | number)[] }[] = [{ v: value, depth: 0, path: [] }];
+export function findUnsafeInput(
+  value: unknown,
+  maxDepth: number = INPUT_LIMITS.maxDepth,
+): UnsafeInput | null {
+  const stack: { v: unknown; depth: number; path: (string | number)[] }[] = [
+    { v: value, depth: 0, path: [] },
+  ];
   while (stack.length > 0) {
     const { v, depth, path } = stack.pop()!;
     if (typeof v === 'string') {

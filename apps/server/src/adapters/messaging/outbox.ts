@@ -43,7 +43,10 @@ export function createOperatorLogSender(channel: 'sms' | 'mail', log: FastifyBas
     channel,
     provider: 'operator-log',
     async send(message) {
-      log.warn({ channel, to: message.to, text: message.text }, 'verification message for the operator to pass on');
+      log.warn(
+        { channel, to: message.to, text: message.text },
+        'verification message for the operator to pass on',
+      );
     },
   };
 }

@@ -140,7 +140,9 @@ const PASSWORD_BACKOFF_BASE_MS = 30_000;
 const PASSWORD_TRY_MS = 10_000;
 
 export function passwordBackoffMs(failures: number): number {
-  return failures < PASSWORD_FREE_TRIES ? 0 : PASSWORD_BACKOFF_BASE_MS * 2 ** (failures - PASSWORD_FREE_TRIES);
+  return failures < PASSWORD_FREE_TRIES
+    ? 0
+    : PASSWORD_BACKOFF_BASE_MS * 2 ** (failures - PASSWORD_FREE_TRIES);
 }
 
 export async function signInWithPassword(

@@ -111,7 +111,8 @@ export async function notifyUser(
     } catch (err) {
       failed++;
       const status = (err as { statusCode?: number }).statusCode;
-      if (status === 404 || status === 410 || err instanceof AppError) await deleteEndpoint(ctx.db, sub.endpoint);
+      if (status === 404 || status === 410 || err instanceof AppError)
+        await deleteEndpoint(ctx.db, sub.endpoint);
       else ctx.log.warn({ status, userId, err: (err as Error).message }, 'web push failed');
     }
   }

@@ -6,10 +6,10 @@ import {
   md5,
   stripTtsMarkup,
   TTS_HEADERS,
-  taskFailureMessages,
   TTS_SYNC_MAX_CHARS,
   TtsFailureCode,
   type TtsSentence,
+  taskFailureMessages,
   ttsCacheKey,
   ttsMaxChars,
 } from '@vw/contract';

@@ -92,7 +92,9 @@ describe('export polling schedule (spec §9)', () => {
   });
 
   it("status 3 with the server's message shows that message (spec §8 Export)", async () => {
-    const failed = new Response(JSON.stringify({ code: 0, msg: '导出失败，请重新导出', data: { status: 3 } }));
+    const failed = new Response(
+      JSON.stringify({ code: 0, msg: '导出失败，请重新导出', data: { status: 3 } }),
+    );
     const f = fake([{ status: 0 }, failed]);
     const p = runExport(range, undefined, { client: f.client, save: vi.fn() });
     await vi.advanceTimersByTimeAsync(100_000);

@@ -27,10 +27,10 @@ import { useUserStore } from '@/stores/user.ts';
 import { type OrderOutcome, OrderSession, type OrderView } from './orderSession.ts';
 import {
   buyerOf,
+  createFailedMessage,
   creditProducts,
   defaultCreditSelection,
   defaultMemberSelection,
-  createFailedMessage,
   disabledReason,
   memberProducts,
   openingFor,

@@ -1,6 +1,7 @@
 import type { Product, TenantBonus } from '@vw/contract';
 import { clientMessages } from '@vw/contract/errors.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, describeEnvelopeError, networkDisplay } from '@/lib/http/errors.ts';
 import {
   type CreatedOrder,
   type OrderOutcome,
@@ -8,7 +9,6 @@ import {
   type OrderView,
   outcomeOf,
 } from './orderSession.ts';
-import { ApiError, describeEnvelopeError, networkDisplay } from '@/lib/http/errors.ts';
 import {
   type Buyer,
   buyerOf,
