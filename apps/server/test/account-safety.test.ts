@@ -5,10 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOutboxSender } from '../src/adapters/messaging/outbox.ts';
 import { loadConfig } from '../src/config.ts';
 import { findOrCreateUser } from '../src/modules/accounts/accounts.service.ts';
+import { renewHoldLease } from '../src/modules/credits/credits.repo.ts';
+import { newHoldLease, releaseAbandonedHolds } from '../src/modules/credits/hold-leases.ts';
+import { holdCredits } from '../src/modules/credits/ledger.service.ts';
 import { isLoopbackRequest } from '../src/modules/dev/dev.routes.ts';
 import { checkPushEndpoint } from '../src/modules/notifications/notifications.service.ts';
 import { updateSetting } from '../src/modules/settings/settings.service.ts';
-import { call, createTestServer, latestCode, signIn, type TestServer } from './harness.ts';
+import { call, createTestServer, fund, latestCode, signIn, type TestServer } from './harness.ts';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -293,5 +296,61 @@ describe('the free plan', () => {
     // Next month: this month's credits are gone, the new month's are there.
     server.clock.advance(32 * 24 * 3600_000);
     expect((await bonus()).credit_balance).toBe(500);
+  });
+});
+
+describe('leased holds', () => {
+  it('a task hands its hold to the job; the sweep releases only holds whose lease ran out', async () => {
+    const a = await signIn(server.app, '13900000108');
+    const uid = a.user_info.uid;
+    await fund(server, uid, 10_000);
+    const task = await call(server.app, 'POST', '/v1/tts/generate', {
+      token: a.secure_tokens.access_token,
+      body: { text: '一个交给后台任务的合成。', voice_id: 'espeak-zh-xiaowen', mode: 'task' },
+    });
+    expect(task.body.code).toBe(0);
+    const held = await server.ctx.db
+      .selectFrom('credit_holds')
+      .selectAll()
+      .where('task_id', '=', task.body.data.history_id)
+      .executeTakeFirstOrThrow();
+    expect(held).toMatchObject({ status: 'held', lease_owner: null, lease_until: null });
+
+    const leased = (key: string) =>
+      holdCredits(server.ctx, {
+        userId: uid,
+        holdKey: key,
+        amount: 10,
+        tool: 'test',
+        taskId: key,
+        taskName: key,
+        lease: newHoldLease(server.ctx),
+      });
+    await leased('lease:a');
+    await leased('lease:b');
+    server.clock.advance(server.config.HOLD_LEASE_MS - 1);
+    expect(await releaseAbandonedHolds(server.ctx)).toBe(0);
+    await renewHoldLease(server.ctx.db, 'lease:b', server.clock.now() + server.config.HOLD_LEASE_MS);
+    server.clock.advance(2);
+    expect(await releaseAbandonedHolds(server.ctx)).toBe(1);
+    const statuses = await server.ctx.db
+      .selectFrom('credit_holds')
+      .select(['hold_key', 'status'])
+      .where('hold_key', 'in', ['lease:a', 'lease:b'])
+      .orderBy('hold_key')
+      .execute();
+    expect(statuses).toEqual([
+      { hold_key: 'lease:a', status: 'released' },
+      { hold_key: 'lease:b', status: 'held' },
+    ]);
+    // The task's hold, owned by its job, is never the sweep's.
+    server.clock.advance(10 * server.config.HOLD_LEASE_MS);
+    await releaseAbandonedHolds(server.ctx);
+    const taskHold = await server.ctx.db
+      .selectFrom('credit_holds')
+      .select('status')
+      .where('id', '=', held.id)
+      .executeTakeFirstOrThrow();
+    expect(taskHold.status).toBe('held');
   });
 });

@@ -619,3 +619,13 @@ export async function findExpiredLeaseHolds(db: Db, now: number, limit: number):
     .limit(limit)
     .execute();
 }
+
+/** Durable work (a job) took the hold over: it is no longer leased, the job settles it. */
+export async function clearHoldLease(db: Db, holdKey: string): Promise<void> {
+  await db
+    .updateTable('credit_holds')
+    .set({ lease_owner: null, lease_until: null })
+    .where('hold_key', '=', holdKey)
+    .where('status', '=', 'held')
+    .execute();
+}

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { CreditHold } from '../../db/schema.ts';
 import { randomToken } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
-import { findExpiredLeaseHolds, renewHoldLease } from './credits.repo.ts';
+import { clearHoldLease, findExpiredLeaseHolds, renewHoldLease } from './credits.repo.ts';
 import { releaseCredits } from './ledger.service.ts';
 
 /**
@@ -44,6 +44,14 @@ export function keepHoldLease(
   }, lease / 4);
   timer.unref();
   return { stop: () => clearInterval(timer) };
+}
+
+/**
+ * Hands a leased hold over to durable work that now settles it (a job was enqueued for it): the
+ * lease is cleared, so the sweep leaves it to the job. Until then a crash is covered by the lease.
+ */
+export async function handOverHold(ctx: Pick<AppContext, 'db'>, holdKey: string): Promise<void> {
+  await clearHoldLease(ctx.db, holdKey);
 }
 
 /** What a tool does with its item when the sweep released the hold of a dead owner. */

@@ -34,7 +34,7 @@ import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
 import { emitTaskEvent } from '../apikeys/webhooks.service.ts';
-import { keepHoldLease, newHoldLease, onAbandonedHold } from '../credits/hold-leases.ts';
+import { handOverHold, keepHoldLease, newHoldLease, onAbandonedHold } from '../credits/hold-leases.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
@@ -236,12 +236,12 @@ export async function generateSpeech(
       taskId: row.id,
       taskName: row.name,
       apiKey: via.apiKey,
-      // A task's hold is settled by its job (retries, then failure and refund); a stream's hold
-      // only by this process, which vouches for it with a lease while it works (hold-leases.ts).
-      lease: asTask ? undefined : newHoldLease(ctx),
+      // Until a job owns it (a task) or for good (a stream), only this process can settle the
+      // hold: it vouches for it with a lease while it works (hold-leases.ts).
+      lease: newHoldLease(ctx),
     });
   }
-  const lease = row.hold_key && !asTask ? keepHoldLease(ctx, row.hold_key) : undefined;
+  const lease = row.hold_key ? keepHoldLease(ctx, row.hold_key) : undefined;
   try {
     return await startSynthesis(ctx, row, plan, units, plain, asTask, reply);
   } finally {
@@ -274,15 +274,17 @@ async function startSynthesis(
       { ownerId: userId, idempotencyKey: `tts:${row.id}` },
     );
     await updateHistory(ctx.db, row.id, { task_id: job.id });
+    // The job settles the hold from now on (its retries end in failure and refund).
+    if (row.hold_key) await handOverHold(ctx, row.hold_key);
     return { kind: 'task', data: { task_id: job.id, history_id: row.id, credits: price, cache_hit: false } };
   }
   await streamSynthesis(ctx, row, plan, units, reply);
   return sent(reply);
 }
 
-// A stream whose process died: its hold's lease ran out and the sweep gave the credits back; the
-// item is marked failed like any engine failure (code 1, refunded). Sentence regenerations lease
-// holds on finished items too, which stay as they are.
+// A stream (or a task not yet handed to its job) whose process died: its hold's lease ran out and
+// the sweep gave the credits back; the item is marked failed like any engine failure (code 1,
+// refunded). Sentence regenerations lease holds on finished items too, which stay as they are.
 onAbandonedHold('tts', async (ctx, hold) => {
   const row = await findHistoryById(ctx.db, hold.task_id);
   if (row && row.hold_key === hold.hold_key && (row.status === 'running' || row.status === 'queued')) {
