@@ -152,25 +152,28 @@ describe('a stream killed with its process', () => {
     expect(await balance()).toBe(before - 2000);
 
     child = await startServer();
-    await expect
-      .poll(
-        async () =>
-          (
-            await ctx.db
-              .selectFrom('credit_holds')
-              .select('status')
-              .where('id', '=', hold.id)
-              .executeTakeFirstOrThrow()
-          ).status,
-        { timeout: 20_000, interval: 250 },
-      )
-      .toBe('released');
-    expect(await balance()).toBe(before);
+    // The sweep gives the credits back, then the tool marks the item: wait for the item, the last step.
+    const itemStatus = async () =>
+      (
+        await ctx.db
+          .selectFrom('tts_history')
+          .select('status')
+          .where('id', '=', row.id)
+          .executeTakeFirstOrThrow()
+      ).status;
+    await expect.poll(itemStatus, { timeout: 20_000, interval: 250 }).toBe('failed');
     const failed = await ctx.db
       .selectFrom('tts_history')
       .selectAll()
       .where('id', '=', row.id)
       .executeTakeFirstOrThrow();
     expect(failed).toMatchObject({ status: 'failed', failure_code: 1 });
+    const released = await ctx.db
+      .selectFrom('credit_holds')
+      .select('status')
+      .where('id', '=', hold.id)
+      .executeTakeFirstOrThrow();
+    expect(released.status).toBe('released');
+    expect(await balance()).toBe(before);
   }, 90_000);
 });

@@ -15,7 +15,7 @@ describe('the input rule', () => {
       type: 'value_error.text_malformed',
       path: ['a', 1, 'b'],
     });
-    expect(findUnsafeInput({ ['k\ud800']: 1 })?.type).toBe('value_error.text_malformed');
+    expect(findUnsafeInput({ 'k\ud800': 1 })?.type).toBe('value_error.text_malformed');
     let deep: unknown = 'x';
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(findUnsafeInput(deep)?.type).toBe('value_error.too_deep');
