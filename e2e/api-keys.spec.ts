@@ -29,6 +29,11 @@ let receiver: Server;
 const received: Array<{ headers: Record<string, unknown>; body: string }> = [];
 
 const shoot = (name: string) => shootFull(page, `${SHOTS}/${name}.png`);
+/**
+ * Closing an antd dialog animates its wrapper out, and the wrapper takes clicks until it is hidden:
+ * the next click waits for no dialog to be left on the page, not for time.
+ */
+const dialogsGone = () => expect(page.locator('.ant-modal-wrap:visible')).toHaveCount(0);
 
 const speak = (request: APIRequestContext, key: string, text: string) =>
   request.post('/api/v1/tts', {
@@ -65,7 +70,7 @@ test('create a key: shown once with a copy button and a warning', async ({ reque
   await page.goto(`${APP}/api-keys`);
   await expect(page.getByTestId('api-keys-page')).toBeVisible();
   await expect(page.getByTestId('key-table')).toContainText('还没有 API 密钥');
-  await shoot('01-empty');
+  await expect(page.getByTestId('webhook-table')).toBeVisible();
 
   await page.getByTestId('create-key').click();
   await page.getByTestId('create-key-name').fill('我的脚本');
@@ -78,8 +83,8 @@ test('create a key: shown once with a copy button and a warning', async ({ reque
   await page.getByTestId('secret-copy').click();
   await expect(page.getByText('已复制到剪贴板')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-  await shoot('02-created-once');
   await page.getByTestId('secret-done').click();
+  await dialogsGone();
 
   // The list shows only the recognisable parts; the quick start carries the new key.
   await expect(page.getByTestId('key-masked').first()).toHaveText(
@@ -90,6 +95,7 @@ test('create a key: shown once with a copy button and a warning', async ({ reque
   await page.getByTestId('key-rename').first().click();
   await page.getByTestId('rename-input').fill('我的脚本（生产）');
   await page.getByTestId('rename-submit').click();
+  await dialogsGone();
   await expect(page.getByTestId('key-name').first()).toHaveText('我的脚本（生产）');
   await expect(page.getByTestId('quick-start-code')).toContainText(`X-API-Key: ${secret}`);
   await page.getByRole('tab', { name: 'OpenAI SDK' }).click();
@@ -113,7 +119,6 @@ test('call the TTS endpoint with the key and see the usage on the page', async (
   await expect(page.getByTestId('key-usage-totals')).toHaveText(
     `合计 1 次请求 · ${credits} 积分 · ${characters} 字`,
   );
-  await shoot('04-usage');
 });
 
 test('register a webhook endpoint and send a signed test delivery', async () => {
@@ -122,6 +127,7 @@ test('register a webhook endpoint and send a signed test delivery', async () => 
   await page.getByTestId('webhook-add').click();
   await expect(page.getByTestId('secret-value')).toHaveValue(/^whsec_/);
   await page.getByTestId('secret-done').click();
+  await dialogsGone();
   await expect(page.getByTestId('webhook-table')).toContainText(url);
   await page.getByTestId('webhook-test').click();
   await expect(page.getByText('测试事件已送达（HTTP 200）')).toBeVisible();
@@ -129,7 +135,6 @@ test('register a webhook endpoint and send a signed test delivery', async () => 
   expect(received).toHaveLength(1);
   expect(String(received[0].headers['x-vw-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   expect(JSON.parse(received[0].body).event).toBe('ping');
-  await shoot('05-webhook');
 });
 
 test('the delivery log shows the ping with its payload, and 重新投递 sends it again', async () => {
@@ -155,8 +160,6 @@ test('the delivery log shows the ping with its payload, and 重新投递 sends i
   expect(again.event).toBe('ping');
   expect(again.id).not.toBe(JSON.parse(received[0].body).id);
   expect(again.data).toEqual(JSON.parse(received[0].body).data);
-  await expect(page.locator('.ant-message-notice')).toHaveCount(0, { timeout: 10_000 }); // a clear shot
-  await shoot('05b-webhook-deliveries');
   await page.locator('.ant-drawer-close').click();
   await expect(table).toBeHidden();
 });
@@ -164,21 +167,20 @@ test('the delivery log shows the ping with its payload, and 重新投递 sends i
 test('revoke the key and see the call refused', async ({ request }) => {
   await page.getByTestId('key-revoke').first().click();
   await expect(page.locator('.ant-modal-confirm-title')).toHaveText('撤销这个密钥？');
-  await shoot('06-revoke-confirm');
   await page.getByTestId('revoke-confirm').click();
+  await dialogsGone();
   await expect(page.getByTestId('key-status').first()).toHaveText('已撤销');
   const refused = await speak(request, secret, '撤销之后不能再调用。');
   expect(refused.status()).toBe(401);
   const body = await refused.json();
   expect(body.data.detail[0].type).toBe('err_apikey_revoked');
   expect(body.msg).toBe('API 密钥已撤销');
-  await shoot('07-revoked');
 });
 
 test('the docs link opens the public API documentation', async () => {
   const [docs] = await Promise.all([context.waitForEvent('page'), page.getByTestId('api-docs-link').click()]);
   await expect(docs.getByText('声音工作台开放接口').first()).toBeVisible({ timeout: 20_000 });
   await expect(docs.getByText('/api/v1/audio/speech').first()).toBeVisible();
-  await docs.screenshot({ path: `${SHOTS}/08-docs.png` });
+  await expect(docs.getByText('/api/v1/tts').first()).toBeVisible();
   await docs.close();
 });

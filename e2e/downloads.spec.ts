@@ -116,8 +116,6 @@ test('a batch of three downloads streams into the chosen folder; the panel count
     expect(files[`${name}.mp3`]?.size).toBeGreaterThan(1000);
     expect(isMp3(files[`${name}.mp3`].head)).toBe(true);
   }
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: `${SHOTS}/panel-3of3.png` });
 });
 
 test('the same files again get numbered names in the folder', async () => {
@@ -153,8 +151,6 @@ test('a running download is cancelled and shows 已取消; a failed one is retri
   const first = panel().locator('[data-state="normal"]').last();
   await first.hover();
   await expect(first.getByTestId('download-cancel')).toBeVisible();
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: `${SHOTS}/panel-running.png` });
   await first.getByTestId('download-cancel').click();
   await expect(panel().getByText('已取消')).toHaveCount(1);
   releaseSlow();
@@ -175,8 +171,6 @@ test('a running download is cancelled and shows 已取消; a failed one is retri
   await expect(failed).toHaveCount(1);
   await expect(page.getByText(`${NAMES[2]}.wav 下载失败：HTTP 错误 500`)).toBeVisible();
   await expect(failed.getByTestId('download-retry')).toHaveText('重新下载');
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: `${SHOTS}/panel-error.png` });
   await page.unroute('**/files/**');
   const saved = page.waitForEvent('download');
   await failed.getByTestId('download-retry').click();

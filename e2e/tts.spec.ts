@@ -58,7 +58,6 @@ test('the /tts page opens with the default voice and the editor', async ({ reque
   await expect(page.getByTestId('speed-slider')).toHaveAttribute('data-rate', '1');
   await expect(page.getByTestId('char-count')).toHaveAttribute('data-count', '0');
   await expect(page.getByTestId('generate')).toBeDisabled();
-  await shoot('tts-empty');
 });
 
 test('type Chinese text, insert a pause, pick a voice and a speed', async () => {
@@ -86,7 +85,6 @@ test('type Chinese text, insert a pause, pick a voice and a speed', async () => 
     await expect(page.getByTestId('subscribe-tip')).toContainText('需要订阅高级会员使用');
     await expect(page.getByTestId('subscribe-tip')).toContainText('去订阅');
   }
-  await shoot('voice-picker');
   const voice = picker
     .locator('[data-testid="picker-voice"]:not([data-locked])', { hasText: '晓雅' })
     .first();
@@ -154,7 +152,6 @@ test('fix a polyphone: the server reports the new reading, and the next SRT carr
     'data-pinyin',
     'hang2',
   );
-  await shoot('tts-polyphone');
 
   // The server now reads 行走 with the dictionary entry.
   const res = await request.post('/v1/tts/readings', {
@@ -219,7 +216,6 @@ test('the voice library: filters, favourite, premium tip, use this voice', async
     await locked.getByTestId('voice-use').hover({ force: true });
     await expect(page.getByTestId('subscribe-tip')).toBeVisible();
   }
-  await shoot('voices');
 
   const card = grid.getByTestId('voice-card').filter({ hasText: '云飞' }).first();
   const fav = card.getByTestId('voice-favorite');

@@ -1,15 +1,16 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ErrorCode, namedErrorMessages } from '@vw/contract';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
+import { sendWorkbenchError } from './http/errors.ts';
 import { clientIds } from './http/request-context.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { RequestValidationError, zodValidatorCompiler } from './http/validation.ts';
+import { registerInputRule, zodValidatorCompiler } from './http/validation.ts';
+import { isAccountActive } from './modules/accounts/accounts.service.ts';
 import { registerModules } from './modules/index.ts';
 
 declare module 'fastify' {
@@ -73,7 +74,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.decorateRequest('user', null);
-  // One synchronous hook on the hot path: security headers, then the Bearer token.
+  // One hook on the hot path: security headers, then the Bearer token and its account.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
     // The client sends `Content-Type: application/json` on bodiless calls too; without a body there
@@ -89,37 +90,18 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
     const uid = token ? ctx.accessTokens.verify(token) : null;
-    if (uid) request.user = { uid };
-    else if (request.routeOptions.config.auth === 'user') return done(AppError.unauthorized());
-    done();
+    const required = request.routeOptions.config.auth === 'user';
+    if (!uid) return done(required ? AppError.unauthorized() : undefined);
+    // A token outlives a refusal or a cancellation by up to 15 minutes: the account decides, read
+    // per request (at most a second old, so every process sees an operator's refusal within it).
+    isAccountActive(ctx, uid).then((active) => {
+      if (active) request.user = { uid };
+      done(active || !required ? undefined : AppError.unauthorized());
+    }, done);
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.headers) reply.headers(error.headers);
-      return reply.status(error.httpStatus).send({ code: error.code, msg: error.message, data: error.data });
-    }
-    if (error instanceof RequestValidationError) {
-      const detail = error.details;
-      return reply.status(200).send({ code: ErrorCode.Validation, msg: detail[0].msg, data: { detail } });
-    }
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status === 413 || (error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      const e = AppError.named('err_file_too_large', undefined, 413);
-      return reply.status(413).send({ code: e.code, msg: e.message, data: e.data });
-    }
-    if (status && status >= 400 && status < 500) {
-      // Malformed JSON, wrong content type and the like: the client's fault, say so plainly.
-      const e = AppError.named('err_invalid_param');
-      return reply.status(status).send({ code: e.code, msg: e.message, data: e.data });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({
-      code: 500,
-      msg: namedErrorMessages.err_system,
-      data: { detail: [{ type: 'err_system', msg: namedErrorMessages.err_system }] },
-    });
-  });
+  app.setErrorHandler(sendWorkbenchError);
+  registerInputRule(app);
 
   await registerModules(app, ctx);
 

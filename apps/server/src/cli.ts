@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { QuestionnaireStatus } from '@vw/contract';
+import { QuestionnaireStatus, UserType } from '@vw/contract';
 import { systemClock } from './clock.ts';
 import { ensureDataDir, loadConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
@@ -8,6 +8,7 @@ import { openDatabase, prepareDatabase } from './db/database.ts';
 import { createLogger } from './logger.ts';
 import { toAccountKey } from './modules/accounts/account-key.ts';
 import { findUserByAccount, findUserById } from './modules/accounts/accounts.repo.ts';
+import { liftRefusal, refuseAccount } from './modules/accounts/accounts.service.ts';
 import { activityReport } from './modules/analytics/analytics.service.ts';
 import { DAY_MS } from './modules/credits/calendar.ts';
 import { grantCredits } from './modules/credits/ledger.service.ts';
@@ -57,6 +58,10 @@ const USAGE = `Operator commands (npm run admin -- …), run with the server's e
   questionnaire skip --user U            marks a pending survey as skipped (status 3: no survey, no trial)
   analytics stats [--days 7] [--top 10]  daily active users, visitors and the most frequent events
   notify test --user U                   sends a test Web Push notification to the user's browsers
+  users show --user U                    type, refusal, password lock and cancellation of an account
+  users refuse --user U --reason T       refuses the account (type 1): every request, key and sign-in
+                                         is refused within a second; sessions and keys are kept
+  users unrefuse --user U                lifts the refusal (type 2 again)
 U is a phone number, an e-mail address or a user id.`;
 
 type Options = Record<string, string | boolean | undefined>;
@@ -83,6 +88,7 @@ const OPTIONS = {
   disable: { type: 'boolean' },
   status: { type: 'string' },
   top: { type: 'string' },
+  reason: { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -313,6 +319,22 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
       body: '通知已开启：任务完成时会在这里提醒您',
     });
     console.log(`sent ${sent}, failed ${failed}`);
+  } else if (group === 'users' && verb === 'show') {
+    const user = await findUser(ctx, required(options.user as string, 'user'));
+    console.log(
+      `${user.id}  type ${user.type}${user.type === UserType.Refused ? ` (refused ${date(user.refused_at)}: ${user.refused_reason ?? ''})` : ''}  ${user.phone ?? ''} ${user.email ?? ''}`,
+    );
+    console.log(`password failures ${user.password_failures}, next try ${date(user.password_retry_at)}`);
+  } else if (group === 'users' && verb === 'refuse') {
+    const user = await findUser(ctx, required(options.user as string, 'user'));
+    const reason = String(required(options.reason, 'reason')).trim();
+    if (!reason) throw new UsageError('--reason must say why');
+    await refuseAccount(ctx, user.id, reason);
+    console.log(`${user.id} refused: ${reason}`);
+  } else if (group === 'users' && verb === 'unrefuse') {
+    const user = await findUser(ctx, required(options.user as string, 'user'));
+    await liftRefusal(ctx, user.id);
+    console.log(`${user.id}: refusal lifted`);
   } else {
     throw new UsageError(`unknown command "${[group, verb].filter(Boolean).join(' ')}"`);
   }

@@ -14,7 +14,8 @@ const optionalUrl = z.url().optional();
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    HOST: z.string().default('0.0.0.0'),
+    /** Unset: loopback in development (the dev outbox must not face the network), all interfaces otherwise. */
+    HOST: z.string().optional(),
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
     PUBLIC_URL: optionalUrl,
     DATA_DIR: z.string().default('data'),
@@ -46,6 +47,11 @@ const envSchema = z
       .optional(),
     MAIL_FROM: z.string().default('声音工作台 <no-reply@voice-workbench.local>'),
     SMS_PROVIDER: z.enum(['outbox', 'aliyun']).default('outbox'),
+    /**
+     * Production without a real sender for a channel: its verification codes are written to the
+     * server log for the operator to pass on (the only log lines that ever hold a code).
+     */
+    VERIFICATION_CODES_TO_LOG: bool.default(false),
     ALIYUN_SMS_ACCESS_KEY_ID: z.string().optional(),
     ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().optional(),
     ALIYUN_SMS_SIGN_NAME: z.string().optional(),
@@ -85,6 +91,11 @@ const envSchema = z
     PUBLIC_API_KEY_RPM: z.coerce.number().int().min(1).default(600),
     PUBLIC_API_ACCOUNT_RPM: z.coerce.number().int().min(1).default(1200),
     PUBLIC_API_CONCURRENCY: z.coerce.number().int().min(1).optional(),
+    /**
+     * How long a process vouches for the hold of a stream it runs without renewing (renewed every
+     * quarter of it); a dead process's holds are released within about twice this.
+     */
+    HOLD_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
     WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(30_000),
     WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(5),
@@ -137,6 +148,20 @@ const envSchema = z
         'PAYMENT_ALIPAY_PROVIDER=alipay',
       );
     }
+    if (
+      env.NODE_ENV === 'production' &&
+      env.SMS_PROVIDER === 'outbox' &&
+      !env.SMTP_URL &&
+      !env.VERIFICATION_CODES_TO_LOG
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMS_PROVIDER'],
+        message:
+          'production needs a real sender of verification codes: SMS_PROVIDER=aliyun and/or SMTP_URL ' +
+          '(or VERIFICATION_CODES_TO_LOG=true to read codes from the server log and pass them on yourself)',
+      });
+    }
     if (env.DATABASE_URL && !env.JWT_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -148,7 +173,9 @@ const envSchema = z
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Env {
+export interface Config extends Omit<Env, 'HOST'> {
+  /** Where the server listens: HOST, else 127.0.0.1 in development and 0.0.0.0 otherwise. */
+  HOST: string;
   dataDir: string;
   filesDir: string;
   webDistDir: string;
@@ -171,6 +198,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR);
   return {
     ...env,
+    HOST: env.HOST ?? (env.NODE_ENV === 'development' ? '127.0.0.1' : '0.0.0.0'),
     dataDir,
     filesDir: path.join(dataDir, 'files'),
     webDistDir: path.resolve(REPO_ROOT, env.WEB_DIST_DIR),

@@ -2,7 +2,11 @@ import { createEngineRegistry, type EngineRegistry } from '@vw/engines';
 import type { FastifyBaseLogger } from 'fastify';
 import { createAliyunSmsSender } from './adapters/messaging/aliyun-sms.ts';
 import type { MessageSender } from './adapters/messaging/messaging.ts';
-import { createOutboxSender } from './adapters/messaging/outbox.ts';
+import {
+  createOperatorLogSender,
+  createOutboxSender,
+  createUnavailableSender,
+} from './adapters/messaging/outbox.ts';
 import { createSmtpSender } from './adapters/messaging/smtp.ts';
 import { createPaymentProviders, type PaymentProviders } from './adapters/payments/providers.ts';
 import type { ObjectStorage } from './adapters/storage/storage.ts';
@@ -41,6 +45,14 @@ export function createContext(options: {
 }): AppContext {
   const { config, database, clock, log } = options;
   const now = () => clock.now();
+  // A channel without a real sender: the dev outbox outside production; in production the
+  // operator's log when VERIFICATION_CODES_TO_LOG says so, else no codes to that channel.
+  const fallbackSender = (channel: 'sms' | 'mail') =>
+    !config.isProduction
+      ? createOutboxSender(channel, database.db, log, now)
+      : config.VERIFICATION_CODES_TO_LOG
+        ? createOperatorLogSender(channel, log)
+        : createUnavailableSender(channel);
   const sms =
     config.SMS_PROVIDER === 'aliyun'
       ? createAliyunSmsSender(
@@ -53,10 +65,8 @@ export function createContext(options: {
           },
           now,
         )
-      : createOutboxSender('sms', database.db, log, now);
-  const mail = config.SMTP_URL
-    ? createSmtpSender(config.SMTP_URL, config.MAIL_FROM)
-    : createOutboxSender('mail', database.db, log, now);
+      : fallbackSender('sms');
+  const mail = config.SMTP_URL ? createSmtpSender(config.SMTP_URL, config.MAIL_FROM) : fallbackSender('mail');
   const secret = loadSigningSecret(config);
   const ctx: AppContext = {
     config,

@@ -1,4 +1,4 @@
-import { codeMessages, ErrorCode, type NamedError, namedErrorMessages } from '@vw/contract';
+import { codeMessages, ErrorCode, type ErrorDetail, type NamedError, namedErrorMessages } from '@vw/contract';
 
 /**
  * The one error class of the server. A numeric code travels as the envelope code; a named error
@@ -27,6 +27,16 @@ export class AppError extends Error {
     return new AppError(ErrorCode.Unauthorized, codeMessages[ErrorCode.Unauthorized], undefined, 401);
   }
 
+  /** A request that breaks its contract: code 422 with every detail found (`loc` says where). */
+  static validation(details: ErrorDetail[]): AppError {
+    const e = new AppError(ErrorCode.Validation, details[0].msg, details[0].type);
+    e.details = details;
+    return e;
+  }
+
+  /** Set by `validation`: the details of a refused request (otherwise one detail from detailType). */
+  details?: ErrorDetail[];
+
   static tooManyRequests(retryAfterSeconds: number): AppError {
     return new AppError(ErrorCode.TooManyRequests, codeMessages[ErrorCode.TooManyRequests], undefined, 429, {
       'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
@@ -34,6 +44,7 @@ export class AppError extends Error {
   }
 
   get data(): unknown {
+    if (this.details) return { detail: this.details };
     return this.detailType ? { detail: [{ type: this.detailType, msg: this.message }] } : null;
   }
 }

@@ -12,6 +12,9 @@ const SECRET_KEYS = new Set([
   'code_hash',
   'password_hash',
   'token_hash',
+  // Verification codes: message params (SMS templates) and a code field anywhere.
+  'params',
+  'verification_code',
 ]);
 
 /**

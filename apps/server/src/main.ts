@@ -8,6 +8,7 @@ import { scheduleEvery } from './jobs/schedule.ts';
 import { createLogger } from './logger.ts';
 import { seedDemoAccount } from './modules/accounts/demo.ts';
 import { creditSweepJob } from './modules/credits/credits.jobs.ts';
+import { holdLeaseSweepJob } from './modules/credits/hold-leases.ts';
 import { ensureVapidKeys } from './modules/notifications/notifications.service.ts';
 import { paymentReconcileJob, RECONCILE_EVERY_MS } from './modules/payments/payments.jobs.ts';
 import { createEnginesFromConfig } from './modules/tts/tts.engines.ts';
@@ -38,9 +39,11 @@ async function main(role: Role): Promise<void> {
     await ctx.jobs.startWorker({ concurrency: config.JOB_CONCURRENCY });
     const stopSweep = scheduleEvery(ctx.jobs, creditSweepJob, CREDIT_SWEEP_EVERY_MS, ctx.clock);
     const stopReconcile = scheduleEvery(ctx.jobs, paymentReconcileJob, RECONCILE_EVERY_MS, ctx.clock);
+    const stopLeases = scheduleEvery(ctx.jobs, holdLeaseSweepJob, config.HOLD_LEASE_MS, ctx.clock);
     closers.push(async () => {
       stopSweep();
       stopReconcile();
+      stopLeases();
     });
   }
   if (role !== 'worker') {

@@ -708,13 +708,26 @@ describe('webhooks through the job worker', () => {
         for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
         expect(check()).toBe(true);
       };
+      const deliveryJobs = () =>
+        s.ctx.db.selectFrom('jobs').selectAll().where('name', '=', 'webhooks.deliver').execute();
+      const settled = async (check: (jobs: Awaited<ReturnType<typeof deliveryJobs>>) => boolean) => {
+        for (let i = 0; i < 200 && !check(await deliveryJobs()); i++)
+          await new Promise((r) => setTimeout(r, 50));
+        expect(check(await deliveryJobs())).toBe(true);
+      };
       await until(() => hits.length === 1);
-      // The retry waits for its delay (on the server's clock); then it succeeds, and nothing follows.
-      await new Promise((r) => setTimeout(r, 300));
+      // The retry waits for its delay on the server's clock: it is queued to run 5 s from now, and
+      // the queue runs nothing before its time (db-queue.test.ts), so no second hit can come yet.
+      await settled(
+        (jobs) =>
+          jobs.some((j) => j.status === 'queued' && j.run_at === s.clock.now() + 5_000) &&
+          jobs.every((j) => j.status !== 'running'),
+      );
       expect(hits).toHaveLength(1);
       s.clock.advance(5_000);
       await until(() => hits.length === 2);
-      await new Promise((r) => setTimeout(r, 500));
+      // Then it succeeds and nothing follows: no delivery job is left to run.
+      await settled((jobs) => jobs.length === 2 && jobs.every((j) => j.status === 'succeeded'));
       expect(hits).toHaveLength(2);
       expect(JSON.parse(hits[1]).event).toBe('task.succeeded');
       const view = (await call(s.app, 'GET', '/v1/webhooks/list', { token })).body.data.endpoints[0];

@@ -289,6 +289,9 @@ describe('credits over HTTP', () => {
       token,
       body: { credits: 5, tool: 'voice_changer', task_name: '变声' },
     });
+    // No export yet: status 3 with a message the client shows (spec §8 Export).
+    const none = await call(server.app, 'POST', '/v1/balance/credit/export-task-status', { token });
+    expect(none.body).toMatchObject({ code: 0, msg: '没有进行中的导出，请重新导出', data: { status: 3 } });
     const now = Math.floor(server.clock.now() / 1000);
     const range = { start_time: now - 3600, end_time: now + 3600 };
     const started = await call(server.app, 'POST', '/v1/balance/credit/download-consume-details', {

@@ -10,6 +10,7 @@ import { type AppContext, createContext } from '../src/context.ts';
 import { type DatabaseHandle, openDatabase, prepareDatabase } from '../src/db/database.ts';
 import { createLogger } from '../src/logger.ts';
 import { grantCredits } from '../src/modules/credits/ledger.service.ts';
+import { upsertSetting } from '../src/modules/settings/settings.repo.ts';
 import { createEnginesFromConfig } from '../src/modules/tts/tts.engines.ts';
 
 /** Which database the server tests run on: the test command runs the suite once per kind. */
@@ -90,6 +91,9 @@ export async function createTestServer(
   ensureDataDir(config);
   const database = openDatabase(config.database);
   await prepareDatabase(database.db);
+  // The free plan issues no monthly credits in tests unless a test turns it on (free-credits tests):
+  // every balance a test checks is then exactly what it granted.
+  await upsertSetting(database.db, 'free_monthly_credits', '0', Date.now());
   const clock = new TestClock();
   const engines = await createEnginesFromConfig(config);
   const ctx = createContext({ config, database, clock, log: createLogger(config.LOG_LEVEL), engines });

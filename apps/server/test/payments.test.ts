@@ -344,7 +344,11 @@ describe('configuration', () => {
   });
 
   it('refuses the sandbox in production and says what to configure', async () => {
-    const prod = await createTestServer({ NODE_ENV: 'production', JWT_SECRET: SECRET });
+    const prod = await createTestServer({
+      NODE_ENV: 'production',
+      JWT_SECRET: SECRET,
+      VERIFICATION_CODES_TO_LOG: 'true',
+    });
     try {
       expect(prod.ctx.payments.forChannel('WECHAT')).toBeNull();
       expect(prod.ctx.payments.problems.join()).toMatch(/PAYMENT_WECHAT_PROVIDER=wechatpay/);

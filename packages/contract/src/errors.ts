@@ -80,6 +80,9 @@ export const namedErrorMessages = {
   err_system: '系统错误，请稍后再试',
   'value_error.missing': '缺少必填字段',
   'value_error.invalid': '字段格式不正确',
+  // Input the server refuses before any operation sees it (issue 14: U+0000, lone surrogates, nesting).
+  'value_error.text_malformed': '内容包含无法识别的字符',
+  'value_error.too_deep': '数据层级过深',
   query_status_failed: '查询状态失败',
   err_voice_cannot_access_other_voice: '该声音需要升级到高级套餐才能使用',
   // Accounts (designed here; the spec marks these calls "not shown").
@@ -93,6 +96,8 @@ export const namedErrorMessages = {
   err_password_too_weak: '密码需为 8-64 位，且同时包含字母和数字',
   err_account_already_bound: '该手机号或邮箱已被其他账号绑定',
   err_account_refused: '该账号无法登录',
+  err_password_attempts_backoff: '密码错误次数过多，请稍后再试',
+  err_password_locked: '密码错误次数过多，账号密码登录已锁定，请使用验证码登录或重置密码',
   err_refresh_token_invalid: '登录已失效，请重新登录',
   err_file_too_large: '文件过大',
   err_not_found: '内容不存在',

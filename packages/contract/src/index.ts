@@ -57,6 +57,7 @@ export * from './constants/tts.ts';
 export * from './entities.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
+export * from './helpers/input-safety.ts';
 export * from './helpers/mask.ts';
 export * from './helpers/products.ts';
 export * from './helpers/speed.ts';

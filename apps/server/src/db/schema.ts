@@ -14,6 +14,13 @@ export interface UsersTable {
   updated_at: number;
   /** Set when the account is cancelled; personal data is removed, the row stays for the ledger. */
   cancelled_at: number | null;
+  /** Why an operator refused the account (type 1), and when (`users refuse`). */
+  refused_reason: Generated<string | null>;
+  refused_at: Generated<number | null>;
+  /** Wrong passwords in a row; reset by a right one, a code sign-in or a password reset. */
+  password_failures: Generated<number>;
+  /** The next password try is heard from this time on (backoff). */
+  password_retry_at: Generated<number | null>;
 }
 
 export interface RefreshTokensTable {
@@ -114,6 +121,8 @@ export interface CreditAccountsTable {
   version: number;
   /** When the plan next has work to catch up (a period to issue, or its end); null on the free plan. */
   due_at: number | null;
+  /** `YYYY-MM` (China time) whose free-plan credits were issued; null before the first. */
+  free_month: string | null;
 }
 
 export interface CreditLotsTable {
@@ -143,6 +152,12 @@ export interface CreditHoldsTable {
   settled_at: number | null;
   /** The API key that started the task (null for the workbench). */
   api_key_id: string | null;
+  /**
+   * A hold owned by a live process (a stream): the process instance and until when it vouches for
+   * the hold (renewed while it works). The lease sweep releases an expired one. Null: durable work owns it.
+   */
+  lease_owner: Generated<string | null>;
+  lease_until: Generated<number | null>;
 }
 
 export interface CreditHoldLotsTable {

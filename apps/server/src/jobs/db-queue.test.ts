@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TestClock } from '../../test/harness.ts';
@@ -82,6 +83,32 @@ function queue(db: Db = t.db, c: TestClock = clock): JobQueue {
   return q;
 }
 
+/**
+ * A queue whose statements are counted, so a test that expects the worker to leave a job alone can
+ * wait for the worker to have looked (a whole poll pass begun after the call) instead of sleeping.
+ * Only for moments when no job runs: then every statement is the poll's (two reclaim updates and
+ * one claim per pass), and 2 × 3 statements after the call contain one whole pass begun after it.
+ */
+function watchedQueue(c: TestClock = clock): { q: JobQueue; pollPass: () => Promise<void> } {
+  let finished = 0;
+  const counter: KyselyPlugin = {
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
+      finished++;
+      return args.result;
+    },
+  };
+  const q = queue(t.db.withPlugin(counter), c);
+  const pollPass = async () => {
+    const from = finished;
+    for (let i = 0; finished < from + 6; i++) {
+      if (i > 500) throw new Error('the worker did not poll');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  return { q, pollPass };
+}
+
 beforeEach(async () => {
   t = await createJobTestDatabase();
   clock = new TestClock();
@@ -127,18 +154,18 @@ describe('database job queue', () => {
   });
 
   it('runs a delayed job only once its time has come', async () => {
-    const q = queue();
+    const { q, pollPass } = watchedQueue();
     await q.startWorker({ concurrency: 1 });
     gate.resolve();
     const job = await q.enqueue(double, { n: 1 }, { delayMs: 5_000 });
-    await new Promise((r) => setTimeout(r, 100));
+    await pollPass();
     expect((await readJob(t.db, job.id)).status).toBe('queued');
     clock.advance(5_000);
     await waitForJob(t.db, job.id, (j) => j.status === 'succeeded');
   });
 
   it('retries a failing job with exponential backoff until it succeeds', async () => {
-    const q = queue();
+    const { q, pollPass } = watchedQueue();
     await q.startWorker({ concurrency: 1 });
     const job = await q.enqueue(flaky, {});
     failuresBeforeSuccess.set(job.id, 2);
@@ -147,7 +174,7 @@ describe('database job queue', () => {
     expect(first.run_at).toBe(clock.now() + 1_000);
     expect(first.error).toBe('系统错误，请稍后再试');
     clock.advance(999);
-    await new Promise((r) => setTimeout(r, 100));
+    await pollPass();
     expect((await readJob(t.db, job.id)).attempts).toBe(1);
 
     clock.advance(1);
@@ -161,14 +188,15 @@ describe('database job queue', () => {
   });
 
   it('fails a job for good after its last attempt, keeping the error for its owner', async () => {
-    const q = queue();
+    const { q, pollPass } = watchedQueue();
     await q.startWorker({ concurrency: 1 });
     const job = await q.enqueue(doomed, {}, { ownerId: 'usr_a' });
     await waitForJob(t.db, job.id, (j) => j.attempts === 1 && j.status === 'queued');
     clock.advance(10);
     const failed = await waitForJob(t.db, job.id, (j) => j.status === 'failed');
     expect(failed).toMatchObject({ attempts: 2, error: '音频解码失败', locked_by: null });
-    await new Promise((r) => setTimeout(r, 100));
+    clock.advance(60_000); // long past any backoff
+    await pollPass();
     expect((await readJob(t.db, job.id)).attempts).toBe(2);
   });
 
@@ -241,8 +269,9 @@ describe('database job queue', () => {
 
     // Still leased: a new worker leaves the jobs alone.
     const later = new TestClock(Date.now());
-    await queue(t.db, later).startWorker({ concurrency: 1 });
-    await new Promise((r) => setTimeout(r, 100));
+    const { q, pollPass } = watchedQueue(later);
+    await q.startWorker({ concurrency: 1 });
+    await pollPass();
     expect((await readJob(t.db, resumable.id)).status).toBe('running');
 
     later.advance(childLeaseMs + 1);

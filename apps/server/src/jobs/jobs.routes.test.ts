@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { call, createTestServer, type TestServer } from '../../test/harness.ts';
+import { findOrCreateUser } from '../modules/accounts/accounts.service.ts';
 import { defineJob, type JobQueue } from './index.ts';
 
 const echo = defineJob({
@@ -29,9 +30,12 @@ afterAll(async () => {
 
 describe('GET /v1/jobs/get', () => {
   it("shows a job's status, progress and result to its owner only", async () => {
-    const alice = server.ctx.accessTokens.sign('usr_alice');
-    const bob = server.ctx.accessTokens.sign('usr_bob');
-    const job = await jobs.enqueue(echo, { text: '你好' }, { ownerId: 'usr_alice' });
+    // Tokens of real accounts: the auth hook refuses a token whose account does not exist.
+    const aliceId = (await findOrCreateUser(server.ctx, '13900000401')).user.id;
+    const bobId = (await findOrCreateUser(server.ctx, '13900000402')).user.id;
+    const alice = server.ctx.accessTokens.sign(aliceId);
+    const bob = server.ctx.accessTokens.sign(bobId);
+    const job = await jobs.enqueue(echo, { text: '你好' }, { ownerId: aliceId });
 
     const queued = await call(app, 'GET', `/v1/jobs/get?id=${job.id}`, { token: alice });
     expect(queued.body).toMatchObject({
@@ -42,7 +46,7 @@ describe('GET /v1/jobs/get', () => {
     });
 
     await jobs.startWorker({ concurrency: 1 });
-    for (let i = 0; i < 200 && (await jobs.getJobForOwner(job.id, 'usr_alice')).status !== 'succeeded'; i++) {
+    for (let i = 0; i < 200 && (await jobs.getJobForOwner(job.id, aliceId)).status !== 'succeeded'; i++) {
       await new Promise((r) => setTimeout(r, 20));
     }
     const done = await call(app, 'GET', `/v1/jobs/get?id=${job.id}`, { token: alice });

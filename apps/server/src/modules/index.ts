@@ -33,6 +33,6 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerNotificationRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   await registerPublicApiRoutes(app, ctx);
-  if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
+  if (!ctx.config.isProduction) await registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);
 }

@@ -67,6 +67,23 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
+/**
+ * Whether a URL's host may be on the public internet: not a loopback name, and not a literal
+ * address that is not public. (A name is only known when connecting: see publicOnlyLookup.)
+ */
+export function mayBePublicHost(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return false;
+  return isIP(host) === 0 || isPublicAddress(host);
+}
+
+/**
+ * An HTTPS agent that connects only to public internet addresses, for clients that take an agent
+ * rather than going through postOnce (web-push). Literal addresses are not looked up: check them
+ * with mayBePublicHost first.
+ */
+export const publicOnlyHttpsAgent = new https.Agent({ lookup: publicOnlyLookup, keepAlive: false });
+
 export interface OutboundPost {
   headers: Record<string, string>;
   body: string;

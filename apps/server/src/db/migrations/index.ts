@@ -6,6 +6,7 @@ import * as m004 from './004_payments.ts';
 import * as m005 from './005_api_keys.ts';
 import * as m006 from './006_onboarding.ts';
 import * as m007 from './007_credit_accounts.ts';
+import * as m008 from './008_account_safety.ts';
 import * as m009 from './009_tasks_media.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   '005_api_keys': m005,
   '006_onboarding': m006,
   '007_credit_accounts': m007,
+  '008_account_safety': m008,
   '009_tasks_media': m009,
 };

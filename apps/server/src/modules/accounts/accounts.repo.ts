@@ -60,6 +60,27 @@ export async function updateUser(db: Db, id: string, update: UserUpdate): Promis
   await db.updateTable('users').set(update).where('id', '=', id).execute();
 }
 
+/**
+ * One password try's turn: succeeds only while the failure count is still `failures` and no
+ * backoff (or other try in flight) runs, and blocks others until `busyUntil` or the outcome.
+ */
+export async function claimPasswordTry(
+  db: Db,
+  id: string,
+  failures: number,
+  now: number,
+  busyUntil: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ password_retry_at: busyUntil })
+    .where('id', '=', id)
+    .where('password_failures', '=', failures)
+    .where((eb) => eb.or([eb('password_retry_at', 'is', null), eb('password_retry_at', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 // Refresh tokens --------------------------------------------------------------------------------
 
 export async function insertRefreshToken(db: Db, token: RefreshToken): Promise<void> {

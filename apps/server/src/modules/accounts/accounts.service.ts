@@ -4,8 +4,12 @@ import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { revokeApiKeysOfUser } from '../apikeys/apikeys.repo.ts';
+import { deleteWebhooksOfUser } from '../apikeys/webhooks.repo.ts';
+import { deleteSubscriptionsOfUser } from '../notifications/notifications.repo.ts';
 import { toAccountKey } from './account-key.ts';
 import {
+  claimPasswordTry,
   findUserByAccount,
   findUserById,
   findUserByIdCached,
@@ -48,6 +52,16 @@ export async function getUserForDisplay(ctx: AppContext, userId: string): Promis
   return user;
 }
 
+/**
+ * Whether a signed-in user may still act: not cancelled (findUserById skips cancelled rows) and not
+ * refused (type 1). Read through the one-second user cache, so it costs no query on the hot path
+ * and an operator's refusal written by another process shows within a second.
+ */
+export async function isAccountActive(ctx: Pick<AppContext, 'db'>, userId: string): Promise<boolean> {
+  const user = await findUserByIdCached(ctx.db, userId);
+  return user !== undefined && user.type !== UserType.Refused;
+}
+
 function defaultNickname(key: ReturnType<typeof toAccountKey>): string {
   return key.column === 'phone' ? `用户${key.value.slice(-4)}` : key.value.split('@')[0].slice(0, 32);
 }
@@ -73,6 +87,10 @@ export async function findOrCreateUser(
     created_at: now,
     updated_at: now,
     cancelled_at: null,
+    refused_reason: null,
+    refused_at: null,
+    password_failures: 0,
+    password_retry_at: null,
   };
   try {
     await insertUser(ctx.db, user);
@@ -102,7 +120,29 @@ export async function signInWithCode(
   const key = toAccountKey(input.account);
   await verifyCode(ctx, [key.value], 'login', input.code);
   const { user, created } = await findOrCreateUser(ctx, input.account);
+  // Proving the account by a code lifts a password backoff or lock.
+  if (user.password_failures > 0 || user.password_retry_at !== null) {
+    await updateUser(ctx.db, user.id, { password_failures: 0, password_retry_at: null });
+  }
   return startSession(ctx, user, input.deviceId, created);
+}
+
+/**
+ * Password guessing is limited per account, in the database, whatever the client address: the
+ * first PASSWORD_FREE_TRIES wrong passwords in a row cost nothing, each further one makes the
+ * next try wait (30 s, doubling), and PASSWORD_LOCK_AFTER of them lock password sign-in until a
+ * code sign-in or a password reset. A right password resets the count.
+ */
+export const PASSWORD_FREE_TRIES = 5;
+export const PASSWORD_LOCK_AFTER = 10;
+const PASSWORD_BACKOFF_BASE_MS = 30_000;
+/** How long one try holds the account's turn while its password is checked (a crash frees it). */
+const PASSWORD_TRY_MS = 10_000;
+
+export function passwordBackoffMs(failures: number): number {
+  return failures < PASSWORD_FREE_TRIES
+    ? 0
+    : PASSWORD_BACKOFF_BASE_MS * 2 ** (failures - PASSWORD_FREE_TRIES);
 }
 
 export async function signInWithPassword(
@@ -111,9 +151,23 @@ export async function signInWithPassword(
 ): Promise<SignInResult> {
   const user = await findUserByAccount(ctx.db, toAccountKey(input.account));
   // The same answer for an unknown account and a wrong password: no account probing.
-  if (!user?.password_hash || !(await verify(user.password_hash, input.password))) {
-    throw AppError.named('err_password_incorrect');
+  if (!user?.password_hash) throw AppError.named('err_password_incorrect');
+  const now = ctx.clock.now();
+  if (user.password_failures >= PASSWORD_LOCK_AFTER) throw AppError.named('err_password_locked');
+  // Takes the account's turn by compare-and-set on the count read, so concurrent tries (from any
+  // number of addresses) are heard one at a time and every wrong one counts.
+  const turn = await claimPasswordTry(ctx.db, user.id, user.password_failures, now, now + PASSWORD_TRY_MS);
+  if (!turn) throw AppError.named('err_password_attempts_backoff');
+  if (!(await verify(user.password_hash, input.password))) {
+    const failures = user.password_failures + 1;
+    const wait = passwordBackoffMs(failures);
+    await updateUser(ctx.db, user.id, {
+      password_failures: failures,
+      password_retry_at: wait > 0 ? now + wait : null,
+    });
+    throw AppError.named(failures >= PASSWORD_LOCK_AFTER ? 'err_password_locked' : 'err_password_incorrect');
   }
+  await updateUser(ctx.db, user.id, { password_failures: 0, password_retry_at: null });
   return startSession(ctx, user, input.deviceId, false);
 }
 
@@ -135,7 +189,12 @@ export async function resetPassword(
   const user = await findUserByAccount(ctx.db, key);
   if (!user || user.cancelled_at !== null) throw AppError.named('err_user_not_fount');
   const now = ctx.clock.now();
-  await updateUser(ctx.db, user.id, { password_hash: passwordHash, updated_at: now });
+  await updateUser(ctx.db, user.id, {
+    password_hash: passwordHash,
+    password_failures: 0,
+    password_retry_at: null,
+    updated_at: now,
+  });
   await revokeRefreshTokensOfUser(ctx.db, user.id, now);
 }
 
@@ -192,7 +251,13 @@ export async function cancelAccount(
   const targets = [user.phone, user.email].filter((t): t is string => Boolean(t));
   await verifyCode(ctx, targets, 'cancel_account', code);
   const now = ctx.clock.now();
+  // Everything that acts for the account without signing in stops now: sessions, API keys,
+  // webhooks (addresses the user gave) and push subscriptions. The access token in hand is refused
+  // by the auth hook once cancelled_at is set.
   await revokeRefreshTokensOfUser(ctx.db, user.id, now);
+  await revokeApiKeysOfUser(ctx.db, user.id, now);
+  await deleteWebhooksOfUser(ctx.db, user.id);
+  await deleteSubscriptionsOfUser(ctx.db, user.id);
   await updateUser(ctx.db, user.id, {
     phone: null,
     email: null,
@@ -203,4 +268,32 @@ export async function cancelAccount(
     updated_at: now,
   });
   await removeFiles(user.id);
+}
+
+/**
+ * The operator's refusal (spec §3: type 1 is refused): every request of the account is refused
+ * within a second in every process (see isAccountActive), sign-ins and token refreshes too; its
+ * sessions and keys are kept, so lifting the refusal restores them.
+ */
+export async function refuseAccount(ctx: AppContext, userId: string, reason: string): Promise<User> {
+  const user = await getUser(ctx, userId);
+  const now = ctx.clock.now();
+  await updateUser(ctx.db, user.id, {
+    type: UserType.Refused,
+    refused_reason: reason,
+    refused_at: now,
+    updated_at: now,
+  });
+  return getUser(ctx, userId);
+}
+
+export async function liftRefusal(ctx: AppContext, userId: string): Promise<User> {
+  const user = await getUser(ctx, userId);
+  await updateUser(ctx.db, user.id, {
+    type: UserType.User,
+    refused_reason: null,
+    refused_at: null,
+    updated_at: ctx.clock.now(),
+  });
+  return getUser(ctx, userId);
 }

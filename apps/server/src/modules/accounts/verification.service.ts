@@ -81,6 +81,7 @@ export async function sendVerificationCode(
   } catch (err) {
     // An undelivered code must not count against the user's limits.
     await deleteVerificationCode(ctx.db, id);
+    if (err instanceof AppError) throw err; // a channel this server does not serve
     ctx.log.error(
       { err, channel: sender.channel, provider: sender.provider },
       'verification code delivery failed',

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ANALYTICS_LIMITS, analyticsEvent } from '@vw/contract';
+import { ANALYTICS_LIMITS, analyticsEvent, findUnsafeInput, INPUT_LIMITS } from '@vw/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -36,7 +36,8 @@ const events = z.array(analyticsEvent);
 
 /**
  * Verifies and stores one report: signature over `${ts}.${data}` with the device key, timestamp
- * within ±10 minutes, at most 100 events and 128 KiB of base64, every event well-formed. A report is
+ * within ±10 minutes, at most 100 events and 128 KiB of base64, properties nested at most 8 deep,
+ * every event well-formed. A report is
  * stored whole or not at all.
  */
 export async function ingestReport(
@@ -64,6 +65,10 @@ export async function ingestReport(
   }
   if (Array.isArray(decoded) && decoded.length > ANALYTICS_LIMITS.maxEvents)
     throw AppError.named('err_batch_too_large');
+  // Free-form properties: the input rule of every request (well-formed text, no U+0000) with a
+  // nesting limit, before anything (zod, JSON.stringify, the database) walks them.
+  const unsafe = findUnsafeInput(decoded, INPUT_LIMITS.maxFreeFormDepth + 2);
+  if (unsafe) throw AppError.named(unsafe.type);
   const parsed = events.safeParse(decoded);
   if (!parsed.success) throw AppError.named('value_error.invalid', '事件格式不正确');
   await insertEvents(

@@ -118,3 +118,13 @@ export async function addUsage(
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', lastUsedAt)]))
     .execute();
 }
+
+/** Account cancellation: every key of the user stops (kept, revoked, for the usage records). */
+export async function revokeApiKeysOfUser(db: Db, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

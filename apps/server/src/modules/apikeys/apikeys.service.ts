@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { ApiKeyRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { isAccountActive } from '../accounts/accounts.service.ts';
 import { businessDate } from '../credits/calendar.ts';
 import {
   countApiKeys,
@@ -158,5 +159,7 @@ export async function authenticateApiKey(ctx: AppContext, key: string | null): P
   if (row.revoked_at != null) throw AppError.named('err_apikey_revoked', undefined, 401);
   if (row.expires_at != null && row.expires_at <= ctx.clock.now())
     throw AppError.named('err_apikey_expired', undefined, 401);
+  // A refused or cancelled account's keys stop at once (cancellation also revokes them).
+  if (!(await isAccountActive(ctx, row.user_id))) throw AppError.named('err_account_refused', undefined, 403);
   return { id: row.id, userId: row.user_id, creditLimit: row.credit_limit };
 }

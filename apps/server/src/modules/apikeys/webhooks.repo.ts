@@ -63,3 +63,12 @@ export async function findDeliveryForOwner(
     .where('user_id', '=', userId)
     .executeTakeFirst();
 }
+
+/** Account cancellation: the user's endpoints (addresses they gave) and their deliveries go. */
+export async function deleteWebhooksOfUser(db: Db, userId: string): Promise<void> {
+  await db
+    .deleteFrom('webhook_deliveries')
+    .where('endpoint_id', 'in', db.selectFrom('webhook_endpoints').select('id').where('user_id', '=', userId))
+    .execute();
+  await db.deleteFrom('webhook_endpoints').where('user_id', '=', userId).execute();
+}

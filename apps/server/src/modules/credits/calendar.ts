@@ -31,3 +31,14 @@ export function addMonthsClamped(anchorMs: number, months: number): number {
 export function businessDate(ms: number): string {
   return new Date(ms + OFFSET_MS).toISOString().slice(0, 10);
 }
+
+/** `YYYY-MM` of a moment in the business time zone (the free plan's credits are issued per month). */
+export function businessMonth(ms: number): string {
+  return businessDate(ms).slice(0, 7);
+}
+
+/** The start (00:00 China time) of the month after the one `ms` falls in. */
+export function nextMonthStart(ms: number): number {
+  const local = new Date(ms + OFFSET_MS);
+  return Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 1) - OFFSET_MS;
+}

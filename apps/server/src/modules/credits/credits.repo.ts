@@ -39,6 +39,7 @@ export async function lockAccount(tx: Db, kind: DbKind, userId: string, now: num
       updated_at: now,
       version: 0,
       due_at: null,
+      free_month: null,
     })
     .onConflict((oc) => oc.column('user_id').doNothing())
     .execute();
@@ -193,6 +194,8 @@ const insertHoldIfNew = preparedQuery((db, v: CreditHold) =>
       created_at: v.created_at,
       settled_at: v.settled_at,
       api_key_id: v.api_key_id,
+      lease_owner: v.lease_owner,
+      lease_until: v.lease_until,
     })
     .onConflict((oc) => oc.column('hold_key').doNothing()),
 );
@@ -372,9 +375,10 @@ const insertHoldDrawingPg = preparedQuery(
       ),
       h as (
         insert into credit_holds (id, user_id, hold_key, tool, task_id, task_name, amount, captured,
-          status, created_at, settled_at, api_key_id)
+          status, created_at, settled_at, api_key_id, lease_owner, lease_until)
         select ${v.id}, ${v.user_id}, ${v.hold_key}, ${v.tool}, ${v.task_id}, ${v.task_name},
-          ${v.amount}, ${v.captured}, ${v.status}, ${v.created_at}, ${v.settled_at}, ${v.api_key_id}
+          ${v.amount}, ${v.captured}, ${v.status}, ${v.created_at}, ${v.settled_at}, ${v.api_key_id},
+          ${v.lease_owner}, ${v.lease_until}::bigint
         where exists (select 1 from a)
         on conflict (hold_key) do nothing
         returning id
@@ -463,6 +467,8 @@ const selectHoldWithLotsPg = preparedQuery((db, v: { holdKey: string }) =>
       'h.created_at',
       'h.settled_at',
       'h.api_key_id',
+      'h.lease_owner',
+      'h.lease_until',
       'hl.lot_id',
       'hl.amount as lot_amount',
       'hl.seq',
@@ -501,6 +507,8 @@ export async function findHoldToSettle(
     created_at: r.created_at,
     settled_at: r.settled_at,
     api_key_id: r.api_key_id,
+    lease_owner: r.lease_owner,
+    lease_until: r.lease_until === null ? null : Number(r.lease_until),
   };
   const lots = rows
     .filter((row) => row.lot_id !== null)
@@ -587,4 +595,37 @@ export async function settleHoldGivingBack(
   }
   await insertLedger(tx, ledger);
   return { settled: true, version: null };
+}
+
+// Leased holds (hold-leases.ts) ------------------------------------------------------------------
+
+export async function renewHoldLease(db: Db, holdKey: string, until: number): Promise<void> {
+  await db
+    .updateTable('credit_holds')
+    .set({ lease_until: until })
+    .where('hold_key', '=', holdKey)
+    .where('status', '=', 'held')
+    .execute();
+}
+
+/** Open holds whose lease ran out, oldest first (the partial index credit_holds_lease finds them). */
+export async function findExpiredLeaseHolds(db: Db, now: number, limit: number): Promise<CreditHold[]> {
+  return db
+    .selectFrom('credit_holds')
+    .selectAll()
+    .where('lease_until', '<', now)
+    .where('status', '=', 'held')
+    .orderBy('lease_until')
+    .limit(limit)
+    .execute();
+}
+
+/** Durable work (a job) took the hold over: it is no longer leased, the job settles it. */
+export async function clearHoldLease(db: Db, holdKey: string): Promise<void> {
+  await db
+    .updateTable('credit_holds')
+    .set({ lease_owner: null, lease_until: null })
+    .where('hold_key', '=', holdKey)
+    .where('status', '=', 'held')
+    .execute();
 }

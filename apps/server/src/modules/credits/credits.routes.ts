@@ -23,5 +23,10 @@ export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): voi
   registerCall(app, creditsCalls.downloadConsumeDetails, ({ user, body }) =>
     startConsumptionExport(ctx, user.uid, body),
   );
-  registerCall(app, creditsCalls.exportTaskStatus, ({ user }) => getExportStatus(ctx, user.uid));
+  registerCall(app, creditsCalls.exportTaskStatus, async ({ user, reply }) => {
+    const { message, ...data } = await getExportStatus(ctx, user.uid);
+    // A failure's reason travels as the envelope's msg (spec §3 export status: code, msg, data).
+    if (message) return reply.send({ code: 0, msg: message, data });
+    return data;
+  });
 }

@@ -109,10 +109,16 @@ export async function startConsumptionExport(
   return { task_id: id };
 }
 
-/** Status of the user's latest export: 0 waiting, 2 done (with a signed link), 3 failed or none. */
-export async function getExportStatus(ctx: AppContext, userId: string) {
+/**
+ * Status of the user's latest export: 0 waiting, 2 done (with a signed link), 3 failed or none.
+ * A status 3 comes with a message for the client to show (spec §4: "3 failed, show message").
+ */
+export async function getExportStatus(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ status: number; download_url?: string; file_name?: string; message?: string }> {
   const latest = await findLatestExport(ctx.db, userId);
-  if (!latest) return { status: ExportTaskStatus.Failed };
+  if (!latest) return { status: ExportTaskStatus.Failed, message: '没有进行中的导出，请重新导出' };
   if (!latest.job_id) return { status: ExportTaskStatus.Waiting };
   const job = await ctx.jobs.getJobForOwner(latest.job_id, userId);
   if (job.status === 'succeeded' && latest.file_key) {
@@ -125,5 +131,6 @@ export async function getExportStatus(ctx: AppContext, userId: string) {
       }),
     };
   }
-  return { status: job.status === 'failed' ? ExportTaskStatus.Failed : ExportTaskStatus.Waiting };
+  if (job.status === 'failed') return { status: ExportTaskStatus.Failed, message: '导出失败，请重新导出' };
+  return { status: ExportTaskStatus.Waiting };
 }

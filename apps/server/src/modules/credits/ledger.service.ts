@@ -141,6 +141,11 @@ export interface HoldInput {
   taskName: string;
   /** The API key that spends (public API): recorded on the hold and its ledger rows, its limit checked. */
   apiKey?: { id: string; creditLimit: number | null };
+  /**
+   * For a hold owned by a live process rather than durable work (a stream): the process and the
+   * lease's end, written with the hold so no crash can leave it unleased. See hold-leases.ts.
+   */
+  lease?: { owner: string; until: number };
 }
 
 /**
@@ -227,6 +232,8 @@ function planHold(input: HoldInput, spendable: CreditLot[], now: number): Planne
     created_at: now,
     settled_at: null,
     api_key_id: input.apiKey?.id ?? null,
+    lease_owner: input.lease?.owner ?? null,
+    lease_until: input.lease?.until ?? null,
   };
   const draws: PlannedHold['draws'] = [];
   let need = input.amount;

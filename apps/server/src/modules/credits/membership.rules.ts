@@ -1,7 +1,8 @@
 import { FREE_LEVEL } from '@vw/contract';
 import type { Db } from '../../db/database.ts';
 import type { CreditAccount, CreditLot } from '../../db/schema.ts';
-import { addMonthsClamped, DAY_MS } from './calendar.ts';
+import { getSetting } from '../settings/settings.service.ts';
+import { addMonthsClamped, businessMonth, DAY_MS, nextMonthStart } from './calendar.ts';
 import { updateAccount } from './credits.repo.ts';
 import type { GrantInput } from './ledger.service.ts';
 import { getPlan } from './plans.ts';
@@ -44,10 +45,21 @@ export function nextDueAt(account: CreditAccount): number | null {
     : account.expires_at;
 }
 
-/** Whether issueDuePeriods has work: a period whose start has come, or a plan that has expired. */
+/**
+ * Whether the free plan's credits of this month are still to issue. Issued lazily, by the first
+ * credit operation or read of the month (not by the sweep: dormant free accounts get nothing).
+ */
+export function freeCreditsDue(account: CreditAccount, now: number): boolean {
+  return account.level <= FREE_LEVEL && account.free_month !== businessMonth(now);
+}
+
+/**
+ * Whether issueDuePeriods has work: a period whose start has come, a plan that has expired, or the
+ * free plan's month not issued yet.
+ */
 export function hasDuePeriods(account: CreditAccount, now: number): boolean {
   const due = nextDueAt(account);
-  return due !== null && due <= now;
+  return (due !== null && due <= now) || freeCreditsDue(account, now);
 }
 
 /** Writes an account changed inside its credit transaction, with the time it is next due. */
@@ -71,7 +83,53 @@ export async function issueDuePeriods(
   // Nothing due (the usual case on every credit operation): no plan read, no write (but a due time
   // not written yet, from an account older than it, is).
   const due = nextDueAt(account);
-  if (due === null || due > now) return account.due_at === due ? account : saveAccount(tx, account, now);
+  const planDue = due !== null && due <= now;
+  if (!planDue && !freeCreditsDue(account, now)) {
+    return account.due_at === due ? account : saveAccount(tx, account, now);
+  }
+  let next = planDue ? await issuePlanPeriods(tx, account, now, grant) : account;
+  // After a plan ended, too: the free plan's credits of the month start at once.
+  if (freeCreditsDue(next, now)) next = await issueFreeMonth(tx, next, now, grant);
+  return saveAccount(tx, next, now);
+}
+
+/**
+ * The free plan's credits of the current month (runtime setting free_monthly_credits), so a new
+ * user can try every tool a little; they expire when the month ends. The grant key names the user
+ * and the month, so never twice; the month is recorded even when the setting is 0.
+ */
+async function issueFreeMonth(
+  tx: Db,
+  account: CreditAccount,
+  now: number,
+  grant: (tx: Db, input: GrantInput, now: number) => Promise<CreditLot>,
+): Promise<CreditAccount> {
+  const month = businessMonth(now);
+  const amount = await getSetting({ db: tx }, 'free_monthly_credits');
+  if (amount > 0) {
+    await grant(
+      tx,
+      {
+        userId: account.user_id,
+        source: 'membership',
+        amount,
+        expiresAt: nextMonthStart(now),
+        grantKey: `free:${account.user_id}:${month}`,
+        remark: `免费版 ${month} 月积分`,
+      },
+      now,
+    );
+  }
+  return { ...account, free_month: month };
+}
+
+/** Issues the due periods of a paid plan and ends it when it expired (the account is not saved). */
+async function issuePlanPeriods(
+  tx: Db,
+  account: CreditAccount,
+  now: number,
+  grant: (tx: Db, input: GrantInput, now: number) => Promise<CreditLot>,
+): Promise<CreditAccount> {
   const anchorAt = account.anchor_at!;
   const expiresAt = account.expires_at!;
   let issued = account.issued_periods;
@@ -118,5 +176,5 @@ export async function issueDuePeriods(
       previous: previousPlanEntry(account, plan.title),
     };
   }
-  return saveAccount(tx, next, now);
+  return next;
 }

@@ -1,13 +1,15 @@
-import type { Plan } from '@vw/contract';
+import { FREE_LEVEL, type Plan } from '@vw/contract';
 import type { Db } from '../../db/database.ts';
+import { getSetting } from '../settings/settings.service.ts';
 
 /** The plan ladder; 100 is the free plan, anything above is a membership. Seeded once, editable in the table. */
 export const DEFAULT_PLANS: Plan[] = [
   {
     level: 100,
     title: '免费版',
+    // Shown and issued from the runtime setting free_monthly_credits (see findPlans).
     monthly_credits: 0,
-    features: ['标准引擎文字转语音', '声音库试听', '历史记录保留 7 天'],
+    features: ['每月赠送积分，可试用各项工具', '标准引擎文字转语音', '声音库试听', '历史记录保留 7 天'],
   },
   {
     level: 200,
@@ -39,9 +41,15 @@ export async function seedPlans(db: Db): Promise<void> {
   }
 }
 
+/** The plans; the free plan's monthly credits are the runtime setting free_monthly_credits. */
 export async function findPlans(db: Db): Promise<Plan[]> {
   const rows = await db.selectFrom('plans').selectAll().orderBy('level').execute();
-  return rows.map((r) => ({ ...r, features: JSON.parse(r.features) as string[] }));
+  const freeCredits = await getSetting({ db }, 'free_monthly_credits');
+  return rows.map((r) => ({
+    ...r,
+    monthly_credits: r.level === FREE_LEVEL ? freeCredits : r.monthly_credits,
+    features: JSON.parse(r.features) as string[],
+  }));
 }
 
 /** The plan of a level; unknown levels read as the nearest plan below (or the free plan). */

@@ -30,3 +30,8 @@ export async function deleteEndpoint(db: Db, endpoint: string): Promise<void> {
 export async function findSubscriptionsOfUser(db: Db, userId: string) {
   return db.selectFrom('push_subscriptions').selectAll().where('user_id', '=', userId).execute();
 }
+
+/** Account cancellation: no browser hears from this account again. */
+export async function deleteSubscriptionsOfUser(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute();
+}

@@ -1,5 +1,7 @@
 import webpush from 'web-push';
+import { mayBePublicHost, publicOnlyHttpsAgent } from '../../adapters/http/outbound.ts';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
 import { getOrCreateSecret } from '../onboarding/app-secrets.ts';
 import {
   deleteEndpoint,
@@ -31,11 +33,25 @@ export async function ensureVapidKeys(ctx: AppContext): Promise<VapidKeys> {
   return JSON.parse(raw) as VapidKeys;
 }
 
+/**
+ * The server later connects to a push endpoint the browser (or anyone with a token) gave, so it gets
+ * the webhooks' guard: HTTPS, and in production nothing but public internet addresses (checked here
+ * for literal addresses and loopback names, and again when connecting).
+ */
+export function checkPushEndpoint(raw: string, isProduction: boolean): void {
+  const url = new URL(raw);
+  if (url.protocol !== 'https:' || url.username || url.password)
+    throw AppError.named('err_invalid_param', '推送地址须为 HTTPS 地址');
+  if (isProduction && !mayBePublicHost(url))
+    throw AppError.named('err_invalid_param', '推送地址不能是内网地址');
+}
+
 export async function subscribe(
   ctx: AppContext,
   userId: string,
   sub: { endpoint: string; keys: { p256dh: string; auth: string } },
 ): Promise<void> {
+  checkPushEndpoint(sub.endpoint, ctx.config.isProduction);
   await upsertSubscription(ctx.db, {
     endpoint: sub.endpoint,
     user_id: userId,
@@ -76,18 +92,27 @@ export async function notifyUser(
   };
   let sent = 0;
   let failed = 0;
+  const isProduction = ctx.config.isProduction;
   for (const sub of subs) {
     try {
+      // Subscriptions from before the guard are checked again; production connects to public addresses only.
+      checkPushEndpoint(sub.endpoint, isProduction);
       await webpush.sendNotification(
         { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
         JSON.stringify(message),
-        { vapidDetails, TTL: 24 * 3600, timeout: 10_000 },
+        {
+          vapidDetails,
+          TTL: 24 * 3600,
+          timeout: 10_000,
+          ...(isProduction ? { agent: publicOnlyHttpsAgent } : {}),
+        },
       );
       sent++;
     } catch (err) {
       failed++;
       const status = (err as { statusCode?: number }).statusCode;
-      if (status === 404 || status === 410) await deleteEndpoint(ctx.db, sub.endpoint);
+      if (status === 404 || status === 410 || err instanceof AppError)
+        await deleteEndpoint(ctx.db, sub.endpoint);
       else ctx.log.warn({ status, userId, err: (err as Error).message }, 'web push failed');
     }
   }

@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { RequestValidationError } from '../../http/validation.ts';
+import { sendPublicError } from '../../http/errors.ts';
 import {
   type AuthKey,
   authenticateApiKey,
@@ -65,34 +65,6 @@ function keyFrom(request: FastifyRequest): string | null {
   if (typeof header === 'string' && header) return header.trim();
   const auth = request.headers.authorization;
   return auth?.startsWith('Bearer ') ? auth.slice(7).trim() : null;
-}
-
-/** The public API's HTTP status for an error: the envelope code stays, the status tells HTTP clients. */
-function statusOf(e: AppError): number {
-  if (e.httpStatus !== 200) return e.httpStatus;
-  if (e.code === ErrorCode.InsufficientBalance) return 402;
-  switch (e.detailType) {
-    case 'err_apikey_credit_limit':
-    case 'err_balance_insufficient':
-      return 402;
-    case 'err_not_found':
-    case 'err_tenant_apikey_not_found':
-      return 404;
-    case 'err_voice_cannot_access_other_voice':
-    case 'err_permission_deny':
-      return 403;
-    case 'err_generate_voice_failed':
-    case 'err_interface_unavailable':
-      return 503;
-    default:
-      return 400;
-  }
-}
-
-function errorBody(e: AppError) {
-  const type =
-    e.detailType ?? (e.code === ErrorCode.InsufficientBalance ? 'insufficient_quota' : `code_${e.code}`);
-  return { code: e.code, msg: e.message, data: e.data, error: { message: e.message, type, code: type } };
 }
 
 /** Runs `fn` once when the answer is over, whether it was sent whole or the client went away. */
@@ -185,27 +157,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
       });
     });
 
-    scope.setErrorHandler((error, request, reply) => {
-      let e: AppError;
-      if (error instanceof AppError) e = error;
-      else if (error instanceof RequestValidationError) {
-        const detail = error.details;
-        e = new AppError(ErrorCode.Validation, detail[0].msg, detail[0].type, 422);
-        return reply.status(422).send({ ...errorBody(e), data: { detail } });
-      } else {
-        const status = (error as { statusCode?: number }).statusCode;
-        if (status === 413 || (error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-          e = AppError.named('err_file_too_large', undefined, 413);
-        } else if (status && status >= 400 && status < 500) {
-          e = AppError.named('err_invalid_param', undefined, status);
-        } else {
-          request.log.error({ err: error }, 'unhandled public API error');
-          e = new AppError(500, namedErrorMessages.err_system, 'err_system', 500);
-        }
-      }
-      if (e.headers) reply.headers(e.headers);
-      return reply.status(statusOf(e)).send(errorBody(e));
-    });
+    scope.setErrorHandler(sendPublicError);
 
     const ok = <T>(data: T) => ({ code: 0, msg: codeMessages[0] ?? 'success', data });
     const keyOf = (request: FastifyRequest) => request.apiKey!;

@@ -42,6 +42,11 @@ export const runtimeSettings = {
     default: [] as string[],
     description: '敏感词列表（文字转语音等：命中即拒绝，失败码 3，积分退还）',
   },
+  free_monthly_credits: {
+    schema: z.number().int().min(0),
+    default: 500,
+    description: '免费版每月赠送积分（按自然月发放，当月有效；0 表示不赠送）',
+  },
   questionnaire_trial_level: {
     schema: z.number().int().min(101),
     default: 200,
@@ -55,7 +60,10 @@ export function isSettingKey(key: string): key is SettingKey {
   return key in runtimeSettings;
 }
 
-export async function getSetting<K extends SettingKey>(ctx: AppContext, key: K): Promise<SettingValue<K>> {
+export async function getSetting<K extends SettingKey>(
+  ctx: Pick<AppContext, 'db'>,
+  key: K,
+): Promise<SettingValue<K>> {
   const raw = await findSetting(ctx.db, key);
   if (raw === undefined) return runtimeSettings[key].default as SettingValue<K>;
   const parsed = runtimeSettings[key].schema.safeParse(JSON.parse(raw));

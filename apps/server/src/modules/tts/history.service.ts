@@ -4,6 +4,7 @@ import { decodeAudio, encodeAudio, encodeWav, type Pcm } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import type { TtsHistoryRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { keepHoldLease, newHoldLease } from '../credits/hold-leases.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
@@ -261,8 +262,11 @@ export async function regenerateSentence(
       tool: 'tts',
       taskId: row.id,
       taskName: `${row.name}（重新生成一句）`,
+      lease: newHoldLease(ctx),
     });
   }
+  // Made within this request: the process vouches for the hold while it works (hold-leases.ts).
+  const lease = price > 0 ? keepHoldLease(ctx, holdKey) : undefined;
   try {
     const parts: Pcm[] = [];
     for (const u of units) parts.push(await synthesizeUnit(ctx, plan, row, u));
@@ -354,5 +358,7 @@ export async function regenerateSentence(
     if (err instanceof AppError) throw err;
     ctx.log.error({ err, history: row.id }, 'sentence regeneration failed');
     throw AppError.named('err_generate_voice_failed');
+  } finally {
+    lease?.stop();
   }
 }

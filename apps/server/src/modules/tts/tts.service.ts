@@ -9,6 +9,7 @@ import {
   TTS_SYNC_MAX_CHARS,
   TtsFailureCode,
   type TtsSentence,
+  taskFailureMessages,
   ttsCacheKey,
   ttsMaxChars,
 } from '@vw/contract';
@@ -33,6 +34,7 @@ import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
 import { emitTaskEvent } from '../apikeys/webhooks.service.ts';
+import { handOverHold, keepHoldLease, newHoldLease, onAbandonedHold } from '../credits/hold-leases.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
@@ -234,8 +236,30 @@ export async function generateSpeech(
       taskId: row.id,
       taskName: row.name,
       apiKey: via.apiKey,
+      // Until a job owns it (a task) or for good (a stream), only this process can settle the
+      // hold: it vouches for it with a lease while it works (hold-leases.ts).
+      lease: newHoldLease(ctx),
     });
   }
+  const lease = row.hold_key ? keepHoldLease(ctx, row.hold_key) : undefined;
+  try {
+    return await startSynthesis(ctx, row, plan, units, plain, asTask, reply);
+  } finally {
+    lease?.stop();
+  }
+}
+
+async function startSynthesis(
+  ctx: AppContext,
+  row: TtsHistoryRow,
+  plan: SynthesisPlan,
+  units: SentenceUnit[],
+  plain: string,
+  asTask: boolean,
+  reply: FastifyReply,
+): Promise<GenerateOutcome> {
+  const userId = row.user_id;
+  const price = row.credits;
   await insertHistory(ctx.db, row);
 
   if (!(await auditText(ctx, plain))) {
@@ -250,11 +274,23 @@ export async function generateSpeech(
       { ownerId: userId, idempotencyKey: `tts:${row.id}` },
     );
     await updateHistory(ctx.db, row.id, { task_id: job.id });
+    // The job settles the hold from now on (its retries end in failure and refund).
+    if (row.hold_key) await handOverHold(ctx, row.hold_key);
     return { kind: 'task', data: { task_id: job.id, history_id: row.id, credits: price, cache_hit: false } };
   }
   await streamSynthesis(ctx, row, plan, units, reply);
   return sent(reply);
 }
+
+// A stream (or a task not yet handed to its job) whose process died: its hold's lease ran out and
+// the sweep gave the credits back; the item is marked failed like any engine failure (code 1,
+// refunded). Sentence regenerations lease holds on finished items too, which stay as they are.
+onAbandonedHold('tts', async (ctx, hold) => {
+  const row = await findHistoryById(ctx.db, hold.task_id);
+  if (row && row.hold_key === hold.hold_key && (row.status === 'running' || row.status === 'queued')) {
+    await failSynthesis(ctx, row, TtsFailureCode.GenerationFailed, taskFailureMessages[1]);
+  }
+});
 
 /** Marks the row failed and gives the held credits back (every failure code refunds). */
 export async function failSynthesis(ctx: AppContext, row: TtsHistoryRow, code: number, message: string) {

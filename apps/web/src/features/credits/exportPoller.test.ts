@@ -26,6 +26,7 @@ function fake(
       const s = statuses.length > 1 ? statuses.shift() : statuses[0];
       if (s === 'network') throw new TypeError('Failed to fetch');
       if (s === 'http500') return new Response('oops', { status: 500 });
+      if (s instanceof Response) return s;
       return ok(s);
     }
     throw new Error(`unexpected ${path}`);
@@ -88,6 +89,16 @@ describe('export polling schedule (spec §9)', () => {
     await vi.advanceTimersByTimeAsync(100_000);
     await expect(p).resolves.toEqual({ kind: 'failed', text: '操作失败，请稍后再试' });
     expect(f.times).toEqual([1000, 3000]);
+  });
+
+  it("status 3 with the server's message shows that message (spec §8 Export)", async () => {
+    const failed = new Response(
+      JSON.stringify({ code: 0, msg: '导出失败，请重新导出', data: { status: 3 } }),
+    );
+    const f = fake([{ status: 0 }, failed]);
+    const p = runExport(range, undefined, { client: f.client, save: vi.fn() });
+    await vi.advanceTimersByTimeAsync(100_000);
+    await expect(p).resolves.toEqual({ kind: 'failed', text: '导出失败，请重新导出' });
   });
 
   it('falls back to opening the link when the file cannot be fetched', async () => {

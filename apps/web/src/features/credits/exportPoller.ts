@@ -42,6 +42,11 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** The envelope's msg when it says something (spec §8 Export: "server message or 操作失败"). */
+function serverMessage(msg: string | undefined): string | undefined {
+  return msg && !/^(success|ok)$/i.test(msg.trim()) ? msg : undefined;
+}
+
 /** A file name safe to offer to the browser (no path separators). */
 function safeName(name: string): string {
   return name.replace(/[\\/]/g, '_').trim() || 'export.xlsx';
@@ -76,7 +81,8 @@ export async function saveExportFile(url: string, fileName: string): Promise<'do
  * Exports the consumption details of [start_time, end_time) (spec §4, credit consumption export):
  * starts the job (its errors are kept from the general handler: the failure text is the server
  * message or 操作失败，请稍后再试), then polls the status: 0 keep waiting; 2 save the file;
- * 3 failed; any other value or a failed status request polls again.
+ * 3 failed, with the server's message when it sends one; any other value or a failed status
+ * request polls again.
  */
 export async function runExport(
   range: { start_time: number; end_time: number },
@@ -100,8 +106,13 @@ export async function runExport(
     if (signal?.aborted) return { kind: 'cancelled' };
     deps.onPoll?.(attempt);
     let status: ExportStatus;
+    let msg: string | undefined;
     try {
-      status = await client.request(api.exportTaskStatus, {}, { suppressError: true, signal });
+      ({ data: status, msg } = await client.requestWithMessage(
+        api.exportTaskStatus,
+        {},
+        { suppressError: true, signal },
+      ));
     } catch {
       if (signal?.aborted) return { kind: 'cancelled' };
       continue; // a failed status request polls again
@@ -115,7 +126,7 @@ export async function runExport(
         : { kind: 'opened', url: status.download_url };
     }
     if (status?.status === ExportTaskStatus.Failed)
-      return { kind: 'failed', text: clientMessages.exportFailed };
+      return { kind: 'failed', text: serverMessage(msg) ?? clientMessages.exportFailed };
     // 0 waiting, or any other value (2 without a link included): poll again
   }
 }

@@ -19,7 +19,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { loadProducts, loadTenantBonus, loadVoices } from '@/lib/auth/session.ts';
 import { request } from '@/lib/http/client.ts';
-import { isApiError } from '@/lib/http/errors.ts';
 import { qrDataUrl } from '@/lib/qrcode.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { useCatalogueStore } from '@/stores/data.ts';
@@ -28,6 +27,7 @@ import { useUserStore } from '@/stores/user.ts';
 import { type OrderOutcome, OrderSession, type OrderView } from './orderSession.ts';
 import {
   buyerOf,
+  createFailedMessage,
   creditProducts,
   defaultCreditSelection,
   defaultMemberSelection,
@@ -213,7 +213,7 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
   const { message } = App.useApp();
   const products = useCatalogueStore((s) => s.products);
   const bonus = useUserStore((s) => s.tenantBonus);
-  const buyer = useMemo(() => buyerOf(bonus), [bonus]);
+  const buyer = useMemo(() => buyerOf(bonus, products), [bonus, products]);
   const [tab, setTab] = useState<PaymentTab>(ProductType.Member);
   const [type, setType] = useState<number>(PaymentDialogType.Multi);
   const [fixed, setFixed] = useState<Product | null>(null);
@@ -254,11 +254,7 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
         closeRef.current();
         return;
       case 'create_failed': {
-        const e = outcome.error;
-        message.error(
-          (isApiError(e) && e.kind !== 'network' && (e.serverMessage || e.message)) ||
-            clientMessages.paymentCreateFailed,
-        );
+        message.error(createFailedMessage(outcome.error));
         closeRef.current();
       }
     }
@@ -322,7 +318,7 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
 
   const members = memberProducts(products);
   const packs = creditProducts(products);
-  const topLevel = showTopLevelTip(products, buyer, selected);
+  const topLevel = showTopLevelTip(products, buyer);
   const list =
     type === PaymentDialogType.Single ? (fixed ? [fixed] : []) : tab === ProductType.Member ? members : packs;
   const pricing = selected ? deriveProductPricing(selected) : null;

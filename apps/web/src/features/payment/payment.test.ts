@@ -1,6 +1,7 @@
-import type { Product } from '@vw/contract';
+import type { Product, TenantBonus } from '@vw/contract';
 import { clientMessages } from '@vw/contract/errors.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, describeEnvelopeError, networkDisplay } from '@/lib/http/errors.ts';
 import {
   type CreatedOrder,
   type OrderOutcome,
@@ -10,6 +11,8 @@ import {
 } from './orderSession.ts';
 import {
   type Buyer,
+  buyerOf,
+  createFailedMessage,
   defaultCreditSelection,
   defaultMemberSelection,
   disabledReason,
@@ -58,8 +61,11 @@ const catalogue = [
 const free: Buyer = { level: 100, hasMembership: false, isAnnual: false };
 const basic: Buyer = { level: 200, hasMembership: true, isAnnual: false };
 const proAnnual: Buyer = { level: 300, hasMembership: true, isAnnual: true };
-const topMonthly: Buyer = { level: 400, hasMembership: true, isAnnual: false };
-const topAnnual: Buyer = { level: 400, hasMembership: true, isAnnual: true };
+const topMonthly = buyerOf(
+  { level: 400, is_free_package: 0, is_annual_package: 0 } as TenantBonus,
+  catalogue,
+) satisfies Buyer;
+const topAnnual: Buyer = { level: 400, hasMembership: true, isAnnual: true, topLevel: 400 };
 
 describe('payment dialog rules', () => {
   it('disables lower plans, monthly plans for annual members and packs without a membership, with their tips', () => {
@@ -94,16 +100,44 @@ describe('payment dialog rules', () => {
     expect(openingFor({ mode: 'next_level' }, catalogue, basic).selected?.product_id).toBe('m300m');
     expect(openingFor({ mode: 'next_level' }, catalogue, proAnnual).selected?.product_id).toBe('m400y');
     expect(openingFor({ mode: 'level_300' }, catalogue, free).selected?.product_id).toBe('m300m');
-    expect(openingFor({ mode: 'level_300' }, catalogue, topMonthly).selected?.product_id).toBe('m400m');
+    // A top-level member cannot buy the top plan again: nothing to select.
+    expect(openingFor({ mode: 'level_300' }, catalogue, topMonthly).selected).toBeNull();
     const single = openingFor({ mode: 'product', productId: 'c5000' }, catalogue, basic);
     expect(single).toMatchObject({ type: PaymentDialogType.Single, tab: 1, fixed: { product_id: 'c5000' } });
   });
 
-  it('says so when a top-level member has no product selected', () => {
-    expect(showTopLevelTip(catalogue, topAnnual, defaultMemberSelection(catalogue, topAnnual))).toBe(true);
-    expect(showTopLevelTip(catalogue, topMonthly, defaultMemberSelection(catalogue, topMonthly))).toBe(false);
-    expect(showTopLevelTip(catalogue, proAnnual, null)).toBe(false);
-    expect(showTopLevelTip(catalogue, free, null)).toBe(false);
+  it('makes no plan selectable for a top-level member, and says so whatever is selected or how it opened', () => {
+    expect(topMonthly).toMatchObject({ level: 400, hasMembership: true, topLevel: 400 });
+    for (const buyer of [topMonthly, topAnnual]) {
+      expect(disabledReason(member(400), buyer)).not.toBeNull();
+      expect(disabledReason(member(400, true), buyer)).toBe(clientMessages.topPlanAlready);
+      expect(defaultMemberSelection(catalogue, buyer)).toBeNull();
+      expect(showTopLevelTip(catalogue, buyer)).toBe(true);
+      for (const mode of ['next_level', 'level_300', 'credit'] as const) {
+        const opening = openingFor({ mode }, catalogue, buyer);
+        if (opening.tab === 0) expect(opening.selected).toBeNull();
+      }
+    }
+    expect(showTopLevelTip(catalogue, proAnnual)).toBe(false);
+    expect(showTopLevelTip(catalogue, { ...basic, topLevel: 400 })).toBe(false);
+    expect(showTopLevelTip(catalogue, free)).toBe(false);
+  });
+
+  it('a failed order creation shows the server message, a known code, or 网络异常稍后重试', () => {
+    const failed = (code: number, serverMessage?: string) =>
+      new ApiError({
+        kind: 'business',
+        code,
+        display: describeEnvelopeError(code, serverMessage, null),
+        serverMessage,
+      });
+    expect(createFailedMessage(failed(9999))).toBe('网络异常稍后重试');
+    expect(createFailedMessage(failed(9999, '渠道维护中'))).toBe('渠道维护中');
+    expect(createFailedMessage(failed(2003))).toBe('检测到未支付订单，请继续支付');
+    expect(createFailedMessage(new ApiError({ kind: 'network', display: networkDisplay() }))).toBe(
+      '网络异常稍后重试',
+    );
+    expect(createFailedMessage(new Error('boom'))).toBe('网络异常稍后重试');
   });
 });
 

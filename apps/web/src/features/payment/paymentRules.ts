@@ -1,8 +1,9 @@
 import type { Product, TenantBonus } from '@vw/contract';
 import { ProductType } from '@vw/contract/constants/payments.ts';
-import { clientMessages } from '@vw/contract/errors.ts';
+import { clientMessages, codeMessages } from '@vw/contract/errors.ts';
 import { deriveProductPricing } from '@vw/contract/helpers/products.ts';
 import { FREE_LEVEL, SUBSCRIPTION_SHORTCUT_LEVEL } from '@/lib/credits.ts';
+import { isApiError } from '@/lib/http/errors.ts';
 import type { PaymentOpenMode } from '@/stores/dialogs.ts';
 
 /** Dialog type: one fixed product (single, 0) or tabs of members and credit packs (multi, 1). */
@@ -14,12 +15,23 @@ export interface Buyer {
   level: number;
   hasMembership: boolean;
   isAnnual: boolean;
+  /** The highest level the catalogue sells (a member there buys no plan again, spec §5). */
+  topLevel?: number;
 }
 
-export function buyerOf(bonus: TenantBonus): Buyer {
+export function buyerOf(bonus: TenantBonus, products: Product[] = []): Buyer {
   const hasMembership = bonus.level > FREE_LEVEL && bonus.is_free_package !== 1;
-  return { level: bonus.level, hasMembership, isAnnual: hasMembership && bonus.is_annual_package === 1 };
+  const levels = memberProducts(products).map((p) => p.level);
+  return {
+    level: bonus.level,
+    hasMembership,
+    isAnnual: hasMembership && bonus.is_annual_package === 1,
+    topLevel: levels.length > 0 ? Math.max(...levels) : undefined,
+  };
 }
+
+const atTopLevel = (buyer: Buyer) =>
+  buyer.hasMembership && buyer.topLevel !== undefined && buyer.level >= buyer.topLevel;
 
 /** Purchasable member plans (non-free, priced for CN) by level, monthly first; credit packs by price then credits. */
 export function memberProducts(products: Product[]): Product[] {
@@ -45,6 +57,7 @@ export function disabledReason(product: Product, buyer: Buyer): string | null {
   if (!buyer.hasMembership) return null;
   if (buyer.isAnnual && product.is_annual !== 1) return clientMessages.annualMemberNoMonthly;
   if (product.level < buyer.level) return clientMessages.noLowerPlan;
+  if (atTopLevel(buyer)) return clientMessages.topPlanAlready;
   return null;
 }
 
@@ -61,13 +74,23 @@ export function defaultCreditSelection(products: Product[], buyer: Buyer): Produ
 }
 
 /**
- * 您已是最高级套餐用户，暂不支持重复购买套餐: a member at the top level with no member product
- * selected (annual members get no default selection).
+ * 您已是最高级套餐用户，暂不支持重复购买套餐 (spec §5): a member at the top level when no member
+ * product can be selected — whatever is selected now and however the dialog was opened.
  */
-export function showTopLevelTip(products: Product[], buyer: Buyer, selected: Product | null): boolean {
+export function showTopLevelTip(products: Product[], buyer: Buyer): boolean {
   const members = memberProducts(products);
-  if (!buyer.hasMembership || members.length === 0 || selected) return false;
-  return buyer.level >= Math.max(...members.map((p) => p.level));
+  return atTopLevel(buyer) && members.length > 0 && members.every((p) => disabledReason(p, buyer) !== null);
+}
+
+/**
+ * The message of a failed order creation (spec §8 Payment): the server's message, else the
+ * message of a code the client knows, else 网络异常稍后重试 (network errors and unknown codes).
+ */
+export function createFailedMessage(error: unknown): string {
+  if (!isApiError(error) || error.kind === 'network') return clientMessages.paymentCreateFailed;
+  if (error.serverMessage) return error.serverMessage;
+  const known = error.code in codeMessages || error.type !== undefined;
+  return known ? error.message : clientMessages.paymentCreateFailed;
 }
 
 export interface PaymentOpening {

@@ -67,6 +67,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Internal: do not try a refresh on 401 (the refresh call itself, retried requests). */
   noRefresh?: boolean;
+  /** Internal (requestWithMessage): answer `{data, msg}` instead of the data. */
+  withMessage?: boolean;
 }
 
 export interface HttpHooks {
@@ -126,6 +128,18 @@ export class HttpClient {
     options: RequestOptions = {},
   ): Promise<DataOf<C>> {
     return this.execute(call, input, options, false) as Promise<DataOf<C>>;
+  }
+
+  /** Like `request`, with the envelope's `msg` too (export status 3 shows what the server says). */
+  async requestWithMessage<C extends AnyCall>(
+    call: C,
+    input: RequestInput<C> = {},
+    options: RequestOptions = {},
+  ): Promise<{ data: DataOf<C>; msg: string | undefined }> {
+    return this.execute(call, input, { ...options, withMessage: true }, false) as Promise<{
+      data: DataOf<C>;
+      msg: string | undefined;
+    }>;
   }
 
   /**
@@ -219,7 +233,7 @@ export class HttpClient {
       });
     }
 
-    if (res.ok && hasEnvelope && code === 0) return data;
+    if (res.ok && hasEnvelope && code === 0) return options.withMessage ? { data, msg } : data;
     if (res.ok && !hasEnvelope) {
       // A 2xx without an envelope is a server bug; report it as a failed operation.
       return this.fail(
