@@ -11,6 +11,7 @@ import { registerFileRoutes } from './files/files.routes.ts';
 import { registerNotificationRoutes } from './notifications/notifications.routes.ts';
 import { registerOnboardingRoutes } from './onboarding/onboarding.routes.ts';
 import { registerPaymentRoutes } from './payments/payments.routes.ts';
+import { registerProjectRoutes } from './projects/projects.routes.ts';
 import { registerPublicApiRoutes } from './public-api/public-api.routes.ts';
 import { registerRedeemRoutes } from './redeem/redeem.routes.ts';
 import { registerTtsRoutes } from './tts/tts.routes.ts';
@@ -32,6 +33,7 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerAnalyticsRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
+  registerProjectRoutes(app, ctx);
   await registerPublicApiRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);

@@ -1,0 +1,201 @@
+import type { Db } from '../../db/database.ts';
+import type { ProjectsTable } from '../../db/schema.ts';
+
+/** A project with what its list row shows: the latest task's state and the source asset's cover and length. */
+export interface ProjectListRow {
+  id: string;
+  owner_id: string;
+  tool: string;
+  name: string;
+  source_asset_id: string | null;
+  task_id: string | null;
+  engine_label: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+  task_status: string | null;
+  task_progress: number | null;
+  asset_duration_ms: number | null;
+  asset_thumbnail_key: string | null;
+}
+
+// Every read joins the task and the asset of the same owner only, so a stray id cannot leak another's row.
+function listQuery(db: Db, ownerId: string) {
+  return db
+    .selectFrom('projects')
+    .leftJoin('tasks', (join) =>
+      join.onRef('tasks.id', '=', 'projects.task_id').on('tasks.owner_id', '=', ownerId),
+    )
+    .leftJoin('media_assets', (join) =>
+      join
+        .onRef('media_assets.id', '=', 'projects.source_asset_id')
+        .on('media_assets.owner_id', '=', ownerId),
+    )
+    .select([
+      'projects.id',
+      'projects.owner_id',
+      'projects.tool',
+      'projects.name',
+      'projects.source_asset_id',
+      'projects.task_id',
+      'projects.engine_label',
+      'projects.version',
+      'projects.created_at',
+      'projects.updated_at',
+      'tasks.status as task_status',
+      'tasks.progress as task_progress',
+      'media_assets.duration_ms as asset_duration_ms',
+      'media_assets.thumbnail_key as asset_thumbnail_key',
+    ])
+    .where('projects.owner_id', '=', ownerId);
+}
+
+export async function findProjectPage(
+  db: Db,
+  ownerId: string,
+  tool: string,
+  page: number,
+  pageSize: number,
+): Promise<{ total: number; rows: ProjectListRow[] }> {
+  const [count, rows] = await Promise.all([
+    db
+      .selectFrom('projects')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner_id', '=', ownerId)
+      .where('tool', '=', tool)
+      .executeTakeFirstOrThrow(),
+    listQuery(db, ownerId)
+      .where('projects.tool', '=', tool)
+      // The id breaks ties between projects made in the same millisecond, so pages never overlap.
+      .orderBy('projects.created_at', 'desc')
+      .orderBy('projects.id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+  ]);
+  return { total: Number(count.n), rows: rows as ProjectListRow[] };
+}
+
+export async function findProjectListRow(db: Db, ownerId: string, projectId: string) {
+  return (await listQuery(db, ownerId).where('projects.id', '=', projectId).executeTakeFirst()) as
+    | ProjectListRow
+    | undefined;
+}
+
+export async function findProject(db: Db, ownerId: string, projectId: string) {
+  return db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', projectId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+}
+
+export async function insertProject(db: Db, row: ProjectsTable): Promise<void> {
+  await db.insertInto('projects').values(row).execute();
+}
+
+/**
+ * Writes the document only if nobody saved since `version` was read (optimistic concurrency);
+ * false when the version moved on (or the project is not the owner's).
+ */
+export async function updateDocumentAtVersion(
+  db: Db,
+  ownerId: string,
+  projectId: string,
+  version: number,
+  document: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set({ document, version: version + 1, updated_at: now })
+    .where('id', '=', projectId)
+    .where('owner_id', '=', ownerId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function updateProject(
+  db: Db,
+  ownerId: string,
+  projectId: string,
+  set: Partial<Pick<ProjectsTable, 'name' | 'task_id' | 'engine_label' | 'updated_at'>>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set(set)
+    .where('id', '=', projectId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A tool's result: the whole document, a new version whatever the current one is. */
+export async function replaceDocument(
+  db: Db,
+  ownerId: string,
+  projectId: string,
+  document: string,
+  engineLabel: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set((eb) => ({ document, version: eb('version', '+', 1), engine_label: engineLabel, updated_at: now }))
+    .where('id', '=', projectId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function deleteProjectRow(db: Db, ownerId: string, projectId: string): Promise<number> {
+  const result = await db
+    .deleteFrom('projects')
+    .where('id', '=', projectId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function findOwnedAssetRow(db: Db, ownerId: string, assetId: string) {
+  return db
+    .selectFrom('media_assets')
+    .selectAll()
+    .where('id', '=', assetId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+}
+
+/** The project's task rows and the storage keys they wrote (outputs and stage artifacts). */
+export async function findTaskFilesOfProject(db: Db, ownerId: string, projectId: string) {
+  const tasks = await db
+    .selectFrom('tasks')
+    .select(['id', 'outputs'])
+    .where('owner_id', '=', ownerId)
+    .where('project_id', '=', projectId)
+    .execute();
+  if (tasks.length === 0) return { taskIds: [], keys: [] };
+  const taskIds = tasks.map((t) => t.id);
+  const stages = await db
+    .selectFrom('task_stages')
+    .select('artifacts')
+    .where('task_id', 'in', taskIds)
+    .execute();
+  const keys = new Set<string>();
+  for (const t of tasks)
+    for (const o of JSON.parse(t.outputs) as Array<{ key?: string }>) if (o.key) keys.add(o.key);
+  for (const s of stages) for (const k of JSON.parse(s.artifacts) as string[]) keys.add(k);
+  return { taskIds, keys: [...keys] };
+}
+
+export async function deleteTaskRows(db: Db, taskIds: string[]): Promise<number> {
+  if (taskIds.length === 0) return 0;
+  return db.transaction().execute(async (tx) => {
+    await tx.deleteFrom('task_items').where('task_id', 'in', taskIds).execute();
+    await tx.deleteFrom('task_stages').where('task_id', 'in', taskIds).execute();
+    const result = await tx.deleteFrom('tasks').where('id', 'in', taskIds).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+}
