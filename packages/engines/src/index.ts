@@ -1,3 +1,31 @@
+export * from './asr/formats.ts';
+export {
+  createOpenAiAsrProvider,
+  languageCode,
+  mapVerboseJson,
+  type OpenAiAsrOptions,
+  openAiBaseUrl,
+  planParts,
+} from './asr/openai.ts';
+export { type ChunkedTranscription, transcribeChunks } from './asr/pipeline.ts';
+export * from './asr/registry.ts';
+export {
+  createSherpaAsrProviders,
+  type SherpaAsrOptions,
+  sherpaAsrConfig,
+} from './asr/sherpa.ts';
+export {
+  assignSpeakers,
+  assignWords,
+  joinTexts,
+  offsetSegment,
+  type SpeakerTurn,
+  splitWords,
+  spreadWords,
+  type TokenTimes,
+  wordsFromTokens,
+} from './asr/timing.ts';
+export type * from './asr/types.ts';
 export * from './audio/ffmpeg.ts';
 export * from './audio/subtitles.ts';
 export * from './audio/wav.ts';
@@ -23,7 +51,10 @@ export * from './espeak/personas.ts';
 export { createOpenAiEngine, type OpenAiEngineOptions, speechUrl } from './openai/engine.ts';
 export { createSherpaEngine, type SherpaEngine, type SherpaEngineOptions } from './sherpa/engine.ts';
 export {
+  ASR_TYPES,
+  type AsrModelType,
   checkModelFiles,
+  isTtsModel,
   loadModelRegistry,
   MODEL_KINDS,
   type ModelKind,
@@ -31,9 +62,12 @@ export {
   parseModelRegistry,
   REGISTRY_FILE,
   type SherpaModel,
+  TTS_KINDS,
+  type TtsModelKind,
 } from './sherpa/models.ts';
 export {
   createVoiceActivityDetector,
+  type SpeechChunk,
   type SpeechSpan,
   type VadOptions,
   type VoiceActivityDetector,

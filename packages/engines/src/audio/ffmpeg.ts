@@ -319,3 +319,76 @@ export async function concatAudioFiles(
     );
   });
 }
+
+export interface PcmStreamOptions {
+  /** Output rate; 16 kHz suits every recognizer and Silero VAD. */
+  sampleRate?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Decodes any audio or video file ffmpeg reads into mono float samples, yielded as ffmpeg produces
+ * them (about 64 KiB at a time), so an hour of video never sits in memory. Reading pauses ffmpeg
+ * (pipe backpressure); an abort or leaving the loop early kills it.
+ */
+export async function* streamPcmFloat(
+  path: string,
+  { sampleRate = 16_000, signal }: PcmStreamOptions = {},
+): AsyncGenerator<Float32Array> {
+  const args = [...SAFE_INPUT, '-i', path, '-vn', '-ac', '1', '-ar', String(sampleRate), '-f', 'f32le'];
+  const { child, done } = start('ffmpeg', [...FFMPEG_BASE, ...args, 'pipe:1'], signal);
+  child.stdin.end();
+  // Awaited after the output ends; until then a failure shows up as the output ending.
+  done.catch(() => {});
+  let rest: Buffer | undefined;
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      const bytes = rest ? Buffer.concat([rest, chunk]) : chunk;
+      const usable = bytes.length - (bytes.length % 4);
+      rest = usable < bytes.length ? Buffer.from(bytes.subarray(usable)) : undefined;
+      // A copy: Float32Array needs 4-byte alignment, which pooled Buffers do not promise.
+      if (usable) yield new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + usable));
+    }
+    await done;
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+  }
+}
+
+export interface TranscodeOptions {
+  format: AudioFormat;
+  sampleRate?: number;
+  bitrate?: string;
+  /** Cut a part: where to start and how long (ms). */
+  startMs?: number;
+  durationMs?: number;
+  signal?: AbortSignal;
+}
+
+/** File in, mono audio file out (e.g. the audio track of a video as 16 kHz MP3 for an upload). */
+export async function transcodeAudioFile(
+  input: string,
+  output: string,
+  { format, sampleRate, bitrate, startMs, durationMs, signal }: TranscodeOptions,
+): Promise<void> {
+  const seek = startMs ? ['-ss', (startMs / 1000).toFixed(3)] : [];
+  const length = durationMs !== undefined ? ['-t', (durationMs / 1000).toFixed(3)] : [];
+  const rate = sampleRate ? ['-ar', String(sampleRate)] : [];
+  await ffmpeg(
+    [
+      ...SAFE_INPUT,
+      ...seek,
+      '-i',
+      input,
+      ...length,
+      '-vn',
+      '-ac',
+      '1',
+      ...rate,
+      ...codecArgs(format, bitrate),
+      '-y',
+      output,
+    ],
+    { signal },
+  );
+}

@@ -2,7 +2,7 @@ import { floatToPcm } from '../audio/wav.ts';
 import { EngineError } from '../errors.ts';
 import { createSentenceEngine } from '../tts/sentence-engine.ts';
 import type { SherpaVoice, TtsEngine } from '../tts/types.ts';
-import { checkModelFiles, loadModelRegistry, modelPath, type SherpaModel } from './models.ts';
+import { checkModelFiles, isTtsModel, loadModelRegistry, modelPath, type SherpaModel } from './models.ts';
 import { loadSherpa, type SherpaOfflineTts } from './module.ts';
 
 export interface SherpaEngineOptions {
@@ -48,12 +48,13 @@ export function sherpaTtsConfig(modelsDir: string, model: SherpaModel, numThread
  */
 export async function createSherpaEngine(options: SherpaEngineOptions): Promise<SherpaEngine> {
   const sherpa = loadSherpa(options.packageName);
-  const models = await loadModelRegistry(options.modelsDir);
+  // The folder also holds recognition models and their helpers; only the speaking ones are voices.
+  const models = (await loadModelRegistry(options.modelsDir)).filter(isTtsModel);
   if (models.length === 0) {
     throw new EngineError(
       'engine_not_configured',
-      `模型目录 ${options.modelsDir} 中没有登记任何模型`,
-      `no model is registered in ${options.modelsDir}`,
+      `模型目录 ${options.modelsDir} 中没有登记任何语音合成模型`,
+      `no speech synthesis model is registered in ${options.modelsDir}`,
     );
   }
   const loaded = new Map<string, Promise<SherpaOfflineTts>>();

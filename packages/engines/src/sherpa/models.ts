@@ -5,14 +5,56 @@ import { EngineError } from '../errors.ts';
 /** The registry file every models folder holds (written by `npm run models:fetch`). */
 export const REGISTRY_FILE = 'models.json';
 
-/** Files each model kind needs (required) or may use (optional), as sherpa-onnx names them. */
+interface FileSpec {
+  readonly required: readonly string[];
+  readonly optional: readonly string[];
+}
+
+/**
+ * Files each model kind needs (required) or may use (optional), as sherpa-onnx names them. The three
+ * TTS kinds name their architecture; the others name a role, and `asr` entries say their architecture
+ * in `type` (ASR_TYPES), because one folder serves speech synthesis, recognition and its helpers.
+ */
 export const MODEL_KINDS = {
   vits: { required: ['model', 'tokens'], optional: ['lexicon', 'dataDir', 'dictDir'] },
   matcha: { required: ['acousticModel', 'vocoder', 'tokens'], optional: ['lexicon', 'dataDir', 'dictDir'] },
   kokoro: { required: ['model', 'voices', 'tokens'], optional: ['lexicon', 'dataDir', 'dictDir'] },
-} as const;
+  /** Offline recognizer; its files depend on `type`. */
+  asr: { required: [], optional: [] },
+  /** Silero VAD: cuts long audio at speech boundaries before recognition. */
+  vad: { required: ['model'], optional: [] },
+  /** CT-Transformer: adds punctuation to recognizers that give none (paraformer). */
+  punctuation: { required: ['model'], optional: [] },
+  /** pyannote segmentation + speaker embedding: who spoke when. */
+  diarization: { required: ['segmentation', 'embedding'], optional: [] },
+} as const satisfies Record<string, FileSpec>;
 
 export type ModelKind = keyof typeof MODEL_KINDS;
+
+export const TTS_KINDS = ['vits', 'matcha', 'kokoro'] as const;
+export type TtsModelKind = (typeof TTS_KINDS)[number];
+
+/** Offline recognizer architectures: their files, and the key of sherpa-onnx's model config they fill. */
+export const ASR_TYPES = {
+  sense_voice: { config: 'senseVoice', required: ['model', 'tokens'], optional: [] },
+  paraformer: { config: 'paraformer', required: ['model', 'tokens'], optional: [] },
+  whisper: { config: 'whisper', required: ['encoder', 'decoder', 'tokens'], optional: [] },
+  fire_red_asr: { config: 'fireRedAsr', required: ['encoder', 'decoder', 'tokens'], optional: [] },
+  moonshine: {
+    config: 'moonshine',
+    required: ['preprocessor', 'encoder', 'uncachedDecoder', 'cachedDecoder', 'tokens'],
+    optional: [],
+  },
+  transducer: { config: 'transducer', required: ['encoder', 'decoder', 'joiner', 'tokens'], optional: [] },
+  nemo_ctc: { config: 'nemoCtc', required: ['model', 'tokens'], optional: [] },
+  zipformer_ctc: { config: 'zipformerCtc', required: ['model', 'tokens'], optional: [] },
+  dolphin: { config: 'dolphin', required: ['model', 'tokens'], optional: [] },
+} as const satisfies Record<string, FileSpec & { config: string }>;
+
+export type AsrModelType = keyof typeof ASR_TYPES;
+
+export const isTtsModel = (m: SherpaModel): m is SherpaModel & { kind: TtsModelKind } =>
+  (TTS_KINDS as readonly string[]).includes(m.kind);
 
 export interface ModelSpeaker {
   id: number;
@@ -24,7 +66,10 @@ export interface ModelSpeaker {
 export interface SherpaModel {
   id: string;
   kind: ModelKind;
+  /** The recognizer architecture of an `asr` entry. */
+  type?: AsrModelType;
   name: string;
+  /** Required for TTS and ASR models; empty for the helpers (VAD, punctuation, diarization). */
   languages: string[];
   speakers: ModelSpeaker[];
   /** A list (kokoro's lexicons per language) is handed to sherpa-onnx comma-joined. */
@@ -90,21 +135,35 @@ export function parseModelRegistry(json: unknown): SherpaModel[] {
         `unsupported kind ${String(kind)}; expected one of ${Object.keys(MODEL_KINDS).join(', ')}`,
       );
     }
-    const spec = MODEL_KINDS[kind as ModelKind];
+    let spec: FileSpec = MODEL_KINDS[kind as ModelKind];
+    if (kind === 'asr') {
+      const type = entry.type;
+      if (typeof type !== 'string' || !(type in ASR_TYPES)) {
+        invalid(
+          `${where}.type`,
+          `不支持的识别模型类型 ${String(type)}，可用：${Object.keys(ASR_TYPES).join('、')}`,
+          `unsupported asr type ${String(type)}; expected one of ${Object.keys(ASR_TYPES).join(', ')}`,
+        );
+      }
+      spec = ASR_TYPES[type as AsrModelType];
+    }
+    const label = kind === 'asr' ? `${kind} ${String(entry.type)}` : kind;
     if (!isObject(files)) invalid(`${where}.files`, '缺少 files', 'files is missing');
     for (const key of spec.required) {
       if (!isPath(files[key])) {
-        invalid(`${where}.files.${key}`, `${kind} 模型必须有 ${key}`, `a ${kind} model needs files.${key}`);
+        invalid(`${where}.files.${key}`, `${label} 模型必须有 ${key}`, `a ${label} model needs files.${key}`);
       }
     }
     const known = new Set<string>([...spec.required, ...spec.optional]);
     for (const [key, value] of Object.entries(files)) {
       if (!known.has(key))
-        invalid(`${where}.files.${key}`, `${kind} 模型不用 ${key}`, `a ${kind} model has no file ${key}`);
+        invalid(`${where}.files.${key}`, `${label} 模型不用 ${key}`, `a ${label} model has no file ${key}`);
       if (!isPath(value))
         invalid(`${where}.files.${key}`, '应为路径或路径列表', 'expected a path or a list of paths');
     }
-    if (!isStringList(entry.languages) || entry.languages.length === 0) {
+    const needsLanguages = kind === 'asr' || (TTS_KINDS as readonly string[]).includes(kind);
+    const languages = entry.languages ?? [];
+    if (!isStringList(languages) || (needsLanguages && languages.length === 0)) {
       invalid(`${where}.languages`, '需要至少一种语言', 'needs at least one language code');
     }
     for (const key of ['ruleFsts', 'ruleFars']) {
@@ -115,8 +174,9 @@ export function parseModelRegistry(json: unknown): SherpaModel[] {
     return {
       id,
       kind: kind as ModelKind,
+      ...(kind === 'asr' ? { type: entry.type as AsrModelType } : {}),
       name: typeof entry.name === 'string' && entry.name ? entry.name : id,
-      languages: entry.languages,
+      languages,
       speakers: parseSpeakers(where, entry.speakers),
       files: files as Record<string, string | string[]>,
       ruleFsts: (entry.ruleFsts as string[] | undefined) ?? [],

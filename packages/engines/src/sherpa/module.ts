@@ -19,9 +19,44 @@ export interface SherpaVad {
   flush(): void;
 }
 
+/** What an offline recognizer says about one stream (fields vary by model; times in seconds). */
+export interface SherpaRecognitionResult {
+  text: string;
+  /** sense_voice: '<|zh|>'. */
+  lang?: string;
+  tokens?: string[];
+  timestamps?: number[];
+  durations?: number[];
+}
+
+export interface SherpaOfflineStream {
+  acceptWaveform(wave: { samples: Float32Array; sampleRate: number }): void;
+}
+
+export interface SherpaOfflineRecognizer {
+  createStream(): SherpaOfflineStream;
+  decodeAsync(stream: SherpaOfflineStream): Promise<SherpaRecognitionResult>;
+}
+
+export interface SherpaPunctuation {
+  addPunct(text: string): string;
+}
+
+export interface SherpaDiarization {
+  readonly sampleRate: number;
+  process(samples: Float32Array): Array<{ start: number; end: number; speaker: number }>;
+}
+
+/**
+ * Only OfflineTts and OfflineRecognizer have async factories that reject on a corrupt model; the
+ * synchronous constructors (Vad, OfflinePunctuation, OfflineSpeakerDiarization) abort the process.
+ */
 export interface SherpaModule {
   OfflineTts: { createAsync(config: object): Promise<SherpaOfflineTts> };
+  OfflineRecognizer: { createAsync(config: object): Promise<SherpaOfflineRecognizer> };
   Vad: new (config: object, bufferSizeInSeconds: number) => SherpaVad;
+  OfflinePunctuation: new (config: object) => SherpaPunctuation;
+  OfflineSpeakerDiarization: new (config: object) => SherpaDiarization;
 }
 
 const require = createRequire(import.meta.url);

@@ -1,0 +1,137 @@
+import { EngineError } from '../errors.ts';
+import type { Hint } from '../tts/registry.ts';
+import { createOpenAiAsrProvider, type OpenAiAsrOptions } from './openai.ts';
+import { createSherpaAsrProviders, type SherpaAsrOptions } from './sherpa.ts';
+import type { AsrCapabilities, AsrProvider } from './types.ts';
+
+export type AsrFamily = 'sherpa-onnx' | 'openai-compatible';
+
+/** What to configure for each kind of provider; the server may replace these with its own wording. */
+export const DEFAULT_ASR_HINTS: Record<AsrFamily, Hint> = {
+  'sherpa-onnx': {
+    zh: '请设置 SHERPA_ONNX_MODELS_DIR 为含语音识别模型（kind 为 asr）和 VAD 模型的模型目录（可用 npm run models:fetch -w @vw/engines -- sense-voice-zh-en-ja-ko-yue-int8 silero-vad 下载）',
+    en: 'set SHERPA_ONNX_MODELS_DIR to a models folder with an ASR model (kind "asr") and a VAD model (npm run models:fetch -w @vw/engines -- sense-voice-zh-en-ja-ko-yue-int8 silero-vad)',
+  },
+  'openai-compatible': {
+    zh: '请设置 OPENAI_ASR_BASE_URL 和 OPENAI_ASR_MODEL（需要时再设置 OPENAI_ASR_API_KEY）',
+    en: 'set OPENAI_ASR_BASE_URL and OPENAI_ASR_MODEL (and OPENAI_ASR_API_KEY if the server needs one)',
+  },
+};
+
+export interface AsrProblem {
+  provider: AsrFamily;
+  error: EngineError;
+}
+
+export interface AsrRegistry {
+  /** The providers that work, with what each can do (the UI offers only these). */
+  list(): AsrCapabilities[];
+  has(id: string): boolean;
+  /**
+   * By id ('sherpa-onnx:<model>', 'openai-compatible'; a family name picks its first provider), the
+   * first provider without one — or an EngineError that says what is wrong or what to configure.
+   */
+  get(id?: string): AsrProvider;
+  /** Providers that were configured but failed to start, for the start-up log. */
+  readonly problems: readonly AsrProblem[];
+  close(): Promise<void>;
+}
+
+const family = (id: string) => id.split(':')[0];
+
+export function createAsrRegistry(
+  providers: AsrProvider[],
+  {
+    problems = [],
+    hints = DEFAULT_ASR_HINTS,
+  }: { problems?: AsrProblem[]; hints?: Partial<Record<AsrFamily, Hint>> } = {},
+): AsrRegistry {
+  const hint = (f: AsrFamily) => hints[f] ?? DEFAULT_ASR_HINTS[f];
+
+  function get(id?: string): AsrProvider {
+    const found =
+      id === undefined
+        ? providers[0]
+        : (providers.find((p) => p.id === id) ?? providers.find((p) => family(p.id) === id));
+    if (found) return found;
+    // A provider that was configured but broke says why; that is the operator's next step.
+    const failed = problems.find((p) => id === undefined || p.provider === family(id));
+    if (failed) throw failed.error;
+    if (id === undefined) {
+      const [local, remote] = [hint('sherpa-onnx'), hint('openai-compatible')];
+      throw new EngineError(
+        'engine_not_configured',
+        `未配置语音识别引擎：${local.zh}；或${remote.zh}`,
+        `no speech recognition engine is configured: ${local.en}; or ${remote.en}`,
+      );
+    }
+    const known =
+      (hints as Record<string, Hint | undefined>)[family(id)] ?? DEFAULT_ASR_HINTS[family(id) as AsrFamily];
+    if (!known) {
+      throw new EngineError(
+        'invalid_request',
+        `没有名为 ${id} 的语音识别引擎`,
+        `there is no speech recognition engine called ${id}`,
+      );
+    }
+    throw new EngineError(
+      'engine_not_configured',
+      `语音识别引擎 ${id} 未配置：${known.zh}`,
+      `speech recognition engine ${id} is not configured: ${known.en}`,
+    );
+  }
+
+  return {
+    list: () =>
+      providers.map(({ id, label, languages, diarization, wordTimes }) => ({
+        id,
+        label,
+        languages,
+        diarization,
+        wordTimes,
+      })),
+    has: (id) => providers.some((p) => p.id === id),
+    get,
+    problems,
+    close: async () => {
+      await Promise.all(providers.map((p) => p.close()));
+    },
+  };
+}
+
+export interface AsrConfig {
+  /** SHERPA_ONNX_MODELS_DIR: on when given. */
+  sherpaModelsDir?: string;
+  /** More sherpa settings (threads, a fallback VAD file). */
+  sherpa?: Omit<SherpaAsrOptions, 'modelsDir'>;
+  /** OPENAI_ASR_BASE_URL / _API_KEY / _MODEL: on when given. */
+  openai?: OpenAiAsrOptions;
+  hints?: Partial<Record<AsrFamily, Hint>>;
+}
+
+/**
+ * Starts every configured recognizer. One that fails (no ASR model in the folder, bad URL) does not
+ * stop the others: it is reported in `problems`, and its error is what `get()` answers.
+ */
+export async function createAsrProviders(
+  config: AsrConfig = {},
+): Promise<{ registry: AsrRegistry; problems: AsrProblem[] }> {
+  const providers: AsrProvider[] = [];
+  const problems: AsrProblem[] = [];
+  const attempt = async (provider: AsrFamily, start: () => AsrProvider[] | Promise<AsrProvider[]>) => {
+    try {
+      providers.push(...(await start()));
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err;
+      problems.push({ provider, error: err });
+    }
+  };
+  const { sherpaModelsDir, openai } = config;
+  if (sherpaModelsDir) {
+    await attempt('sherpa-onnx', () =>
+      createSherpaAsrProviders({ ...config.sherpa, modelsDir: sherpaModelsDir }),
+    );
+  }
+  if (openai) await attempt('openai-compatible', () => [createOpenAiAsrProvider(openai)]);
+  return { registry: createAsrRegistry(providers, { problems, hints: config.hints }), problems };
+}

@@ -1,0 +1,255 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { EngineError } from '../errors.ts';
+import {
+  ASR_TYPES,
+  checkModelFiles,
+  loadModelRegistry,
+  modelPath,
+  type SherpaModel,
+} from '../sherpa/models.ts';
+import { loadSherpa } from '../sherpa/module.ts';
+import type { VadOptions } from '../sherpa/vad.ts';
+import { aborted, mostFrequent } from './pipeline.ts';
+import type { SherpaAsrJob, SherpaAsrReply } from './sherpa-worker.ts';
+import { assignSpeakers } from './timing.ts';
+import type { AsrProvider, TranscribeOptions, Transcript } from './types.ts';
+
+export interface SherpaAsrOptions {
+  /** Folder holding models.json: `asr` models, one `vad` model, optional `punctuation`, `diarization`. */
+  modelsDir: string;
+  numThreads?: number;
+  provider?: 'cpu' | 'cuda' | 'coreml';
+  /** A Silero VAD file to use when the registry has no `vad` entry. */
+  vadModel?: string;
+  /** Chunks longer than this are cut (default 20 s; whisper reads at most 30 s). */
+  maxChunkMs?: number;
+  /** Diarization clustering threshold when the speaker count is not given (default 0.5). */
+  clusterThreshold?: number;
+  packageName?: string;
+}
+
+const WORKER = fileURLToPath(new URL('./sherpa-worker.ts', import.meta.url));
+
+/** 'zh-CN' → 'zh'. */
+export const baseLanguage = (code: string) => code.toLowerCase().split(/[-_]/)[0];
+
+/** Recognizers that take the language in their config; the others recognise what they were trained on. */
+const LANGUAGE_AWARE = new Set(['sense_voice', 'whisper']);
+
+/** The sherpa-onnx OfflineRecognizer config for an `asr` entry, paths absolute. */
+export function sherpaAsrConfig(
+  modelsDir: string,
+  model: SherpaModel,
+  {
+    language,
+    numThreads = 1,
+    provider = 'cpu',
+  }: { language?: string; numThreads?: number; provider?: string } = {},
+) {
+  const type = model.type!;
+  const path = (key: string) => modelPath(modelsDir, model.files[key] as string);
+  const own = Object.fromEntries(
+    Object.keys(model.files)
+      .filter((key) => key !== 'tokens')
+      .map((key) => [key, path(key)]),
+  );
+  const lang = language && language !== 'auto' ? baseLanguage(language) : '';
+  const extra =
+    type === 'sense_voice'
+      ? { language: lang || 'auto', useInverseTextNormalization: 1 }
+      : type === 'whisper'
+        ? { language: lang, task: 'transcribe', tailPaddings: -1 }
+        : {};
+  return {
+    featConfig: { sampleRate: 16_000, featureDim: 80 },
+    modelConfig: {
+      [ASR_TYPES[type].config]: { ...own, ...extra },
+      tokens: path('tokens'),
+      numThreads,
+      provider,
+      debug: 0,
+    },
+  };
+}
+
+/** Configs of the helper models, paths absolute. */
+export const sherpaPunctuationConfig = (modelsDir: string, model: SherpaModel) => ({
+  model: { ctTransformer: modelPath(modelsDir, model.files.model as string), numThreads: 1, debug: 0 },
+});
+
+export const sherpaDiarizationConfig = (
+  modelsDir: string,
+  model: SherpaModel,
+  { speakers, threshold = 0.5 }: { speakers?: number; threshold?: number } = {},
+) => ({
+  segmentation: { pyannote: { model: modelPath(modelsDir, model.files.segmentation as string) }, debug: 0 },
+  embedding: { model: modelPath(modelsDir, model.files.embedding as string), debug: 0 },
+  // A known speaker count fixes the clusters; otherwise the threshold decides how many there are.
+  clustering: speakers ? { numClusters: speakers } : { numClusters: -1, threshold },
+  minDurationOn: 0.3,
+  minDurationOff: 0.5,
+});
+
+function killGroup(child: ChildProcess) {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+const notConfigured = (modelsDir: string, what: string, en: string) =>
+  new EngineError(
+    'engine_not_configured',
+    `模型目录 ${modelsDir} 中没有${what}（可用 npm run models:fetch -w @vw/engines 下载）`,
+    `${en} in ${modelsDir} (npm run models:fetch -w @vw/engines fetches one)`,
+  );
+
+/**
+ * One provider per `asr` model of the folder (id `sherpa-onnx:<model id>`), sharing its VAD and the
+ * optional punctuation and diarization models. Every file is checked now and again before each call;
+ * each transcription runs in its own child process (sherpa-worker.ts).
+ */
+export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promise<AsrProvider[]> {
+  loadSherpa(options.packageName);
+  const { modelsDir } = options;
+  const models = await loadModelRegistry(modelsDir);
+  const asr = models.filter((m) => m.kind === 'asr');
+  if (!asr.length)
+    throw notConfigured(modelsDir, '语音识别模型（kind 为 asr）', 'no speech recognition model (kind "asr")');
+  const vadEntry = models.find((m) => m.kind === 'vad');
+  const vadFile = vadEntry ? modelPath(modelsDir, vadEntry.files.model as string) : options.vadModel;
+  if (!vadFile)
+    throw notConfigured(
+      modelsDir,
+      '语音活动检测模型（kind 为 vad，silero_vad.onnx）',
+      'no voice activity model (kind "vad", silero_vad.onnx)',
+    );
+  const punctuation = models.find((m) => m.kind === 'punctuation');
+  const diarization = models.find((m) => m.kind === 'diarization');
+  const vad: VadOptions = {
+    model: vadFile,
+    minSilenceMs: 500,
+    maxSpeechMs: options.maxChunkMs ?? 20_000,
+    packageName: options.packageName,
+  };
+  const running = new Set<ChildProcess>();
+  return asr.map((model) => createProvider(model));
+
+  function createProvider(model: SherpaModel): AsrProvider {
+    const languages = model.languages.map(baseLanguage);
+    return {
+      id: `sherpa-onnx:${model.id}`,
+      label: model.name,
+      languages,
+      diarization: Boolean(diarization),
+      wordTimes: model.type !== 'whisper',
+      async transcribe(file, opts = {}) {
+        const language = opts.language && opts.language !== 'auto' ? baseLanguage(opts.language) : undefined;
+        if (language && !languages.includes(language)) {
+          throw new EngineError(
+            'invalid_request',
+            `模型 ${model.id} 不支持语言 ${language}（支持：${languages.join('、')}）`,
+            `model ${model.id} does not recognise ${language} (it knows ${languages.join(', ')})`,
+          );
+        }
+        const diarize = opts.diarize && diarization;
+        if (opts.diarize && !diarization) {
+          throw notConfigured(
+            modelsDir,
+            '说话人分离模型（kind 为 diarization）',
+            'no diarization model (kind "diarization")',
+          );
+        }
+        // sherpa must never see a missing file (a VAD without its model silently finds nothing).
+        await checkModelFiles(modelsDir, model);
+        if (vadEntry) await checkModelFiles(modelsDir, vadEntry);
+        if (punctuation) await checkModelFiles(modelsDir, punctuation);
+        if (diarize) await checkModelFiles(modelsDir, diarize);
+        const job: SherpaAsrJob = {
+          file,
+          packageName: options.packageName,
+          recognizer: sherpaAsrConfig(modelsDir, model, {
+            language: LANGUAGE_AWARE.has(model.type!) ? language : undefined,
+            numThreads: options.numThreads,
+            provider: options.provider,
+          }),
+          vad,
+          ...(punctuation ? { punctuation: sherpaPunctuationConfig(modelsDir, punctuation) } : {}),
+          ...(diarize
+            ? {
+                diarization: sherpaDiarizationConfig(modelsDir, diarize, {
+                  speakers: opts.speakers,
+                  threshold: options.clusterThreshold,
+                }),
+              }
+            : {}),
+        };
+        const result = await runWorker(job, opts);
+        const segments = result.turns ? assignSpeakers(result.segments, result.turns) : result.segments;
+        return {
+          // Given, else what the recognizer said most, else the model's only language, else undetermined.
+          language:
+            language ?? mostFrequent(result.languages) ?? (languages.length === 1 ? languages[0] : 'und'),
+          durationMs: result.durationMs,
+          segments,
+          engine: `sherpa-onnx:${model.id}`,
+        } satisfies Transcript;
+      },
+      async close() {
+        for (const child of running) killGroup(child);
+      },
+    };
+  }
+
+  function runWorker(job: SherpaAsrJob, { signal, onProgress }: TranscribeOptions) {
+    type Result = Extract<SherpaAsrReply, { type: 'done' }>['result'];
+    if (signal?.aborted) return Promise.reject(aborted());
+    return new Promise<Result>((resolve, reject) => {
+      // Its own process group, so that killing it also ends the ffmpeg/ffprobe it runs.
+      const child = fork(WORKER, [], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        detached: true,
+      });
+      running.add(child);
+      const stderr: string[] = [];
+      child.stderr?.on('data', (c: Buffer) => stderr.push(c.toString('utf8')));
+      let settled = false;
+      const settle = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        fn();
+      };
+      const onAbort = () => {
+        killGroup(child);
+        settle(() => reject(aborted()));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      child.on('message', (reply: SherpaAsrReply) => {
+        if (reply.type === 'progress') onProgress?.(reply.fraction);
+        else if (reply.type === 'done') settle(() => resolve(reply.result));
+        else settle(() => reject(new EngineError(reply.error.code, reply.error.zh, reply.error.en)));
+      });
+      child.on('error', (err) => settle(() => reject(err)));
+      // 'close' comes after the last message has been read.
+      child.on('close', (code, sig) => {
+        running.delete(child);
+        // Exiting without an answer: sherpa aborted on a model it could not read.
+        const tail = stderr.join('').trim().split('\n').slice(-2).join(' | ') || `exit ${code ?? sig}`;
+        settle(() =>
+          reject(
+            new EngineError(
+              'model_invalid',
+              `语音识别进程异常退出：${tail}`,
+              `the recognition process died: ${tail}`,
+            ),
+          ),
+        );
+      });
+      child.send(job);
+    });
+  }
+}
