@@ -59,6 +59,10 @@ const envSchema = z
     SHERPA_ONNX_MODELS_DIR: z.string().optional(),
     OPENAI_TTS_BASE_URL: optionalUrl,
     OPENAI_TTS_API_KEY: z.string().optional(),
+    /** An OpenAI-compatible /v1/audio/transcriptions server (faster-whisper-server, whisper.cpp, vLLM…). */
+    OPENAI_ASR_BASE_URL: optionalUrl,
+    OPENAI_ASR_API_KEY: z.string().optional(),
+    OPENAI_ASR_MODEL: z.string().min(1).optional(),
     PAYMENT_WECHAT_PROVIDER: z.enum(['sandbox', 'wechatpay']).default('sandbox'),
     PAYMENT_ALIPAY_PROVIDER: z.enum(['sandbox', 'alipay']).default('sandbox'),
     /** The sandbox grants what is "paid" on its own page, so production refuses it unless this says otherwise. */
@@ -137,6 +141,7 @@ const envSchema = z
         'PAYMENT_ALIPAY_PROVIDER=alipay',
       );
     }
+    if (env.OPENAI_ASR_BASE_URL) requireAll(['OPENAI_ASR_MODEL'], 'OPENAI_ASR_BASE_URL is set');
     if (env.DATABASE_URL && !env.JWT_SECRET) {
       ctx.addIssue({
         code: 'custom',

@@ -1,4 +1,4 @@
-import { createEngineRegistry, type EngineRegistry } from '@vw/engines';
+import { type AsrRegistry, createAsrRegistry, createEngineRegistry, type EngineRegistry } from '@vw/engines';
 import type { FastifyBaseLogger } from 'fastify';
 import { createAliyunSmsSender } from './adapters/messaging/aliyun-sms.ts';
 import type { MessageSender } from './adapters/messaging/messaging.ts';
@@ -28,6 +28,8 @@ export interface AppContext {
   jobs: JobQueue;
   /** Speech engines (created at start-up by createEnginesFromConfig; empty when not given). */
   engines: EngineRegistry;
+  /** Speech recognizers (created at start-up by createAsrFromConfig; empty when not given: get() says what to configure). */
+  asr: AsrRegistry;
   /** Payment providers by channel (sandbox, WeChat Pay, Alipay). */
   payments: PaymentProviders;
 }
@@ -38,6 +40,7 @@ export function createContext(options: {
   clock: Clock;
   log: FastifyBaseLogger;
   engines?: EngineRegistry;
+  asr?: AsrRegistry;
 }): AppContext {
   const { config, database, clock, log } = options;
   const now = () => clock.now();
@@ -70,6 +73,7 @@ export function createContext(options: {
     storage: createStorage(config, secret, now),
     jobs: createJobQueue({ db: database.db, clock, log, redisUrl: config.REDIS_URL, app: () => ctx }),
     engines: options.engines ?? createEngineRegistry([]),
+    asr: options.asr ?? createAsrRegistry([]),
     payments: createPaymentProviders({ config, db: database.db, now, signingSecret: secret }),
   };
   return ctx;

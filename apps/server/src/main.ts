@@ -10,6 +10,7 @@ import { seedDemoAccount } from './modules/accounts/demo.ts';
 import { creditSweepJob } from './modules/credits/credits.jobs.ts';
 import { ensureVapidKeys } from './modules/notifications/notifications.service.ts';
 import { paymentReconcileJob, RECONCILE_EVERY_MS } from './modules/payments/payments.jobs.ts';
+import { createAsrFromConfig } from './modules/stt/stt.engines.ts';
 import { createEnginesFromConfig } from './modules/tts/tts.engines.ts';
 import { startVoicePreviews } from './modules/tts/voices.service.ts';
 
@@ -26,7 +27,8 @@ async function main(role: Role): Promise<void> {
   await prepareDatabase(database.db);
   const engines = await createEnginesFromConfig(config);
   for (const p of engines.problems) log.warn({ engine: p.engine }, p.error.message);
-  const ctx = createContext({ config, database, clock: systemClock, log, engines });
+  const asr = await createAsrFromConfig(config, log);
+  const ctx = createContext({ config, database, clock: systemClock, log, engines, asr });
   for (const problem of ctx.payments.problems) log.warn(problem);
   // Preview clips of the voice catalogue are made once, by whichever worker takes the job.
   await startVoicePreviews(ctx);
@@ -58,6 +60,7 @@ async function main(role: Role): Promise<void> {
   closers.push(() => ctx.jobs.close());
   closers.push(() => database.close());
   closers.push(() => engines.close());
+  closers.push(() => asr.close());
 
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'shutting down');

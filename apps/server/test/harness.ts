@@ -10,6 +10,7 @@ import { type AppContext, createContext } from '../src/context.ts';
 import { type DatabaseHandle, openDatabase, prepareDatabase } from '../src/db/database.ts';
 import { createLogger } from '../src/logger.ts';
 import { grantCredits } from '../src/modules/credits/ledger.service.ts';
+import { createAsrFromConfig } from '../src/modules/stt/stt.engines.ts';
 import { createEnginesFromConfig } from '../src/modules/tts/tts.engines.ts';
 
 /** Which database the server tests run on: the test command runs the suite once per kind. */
@@ -92,7 +93,9 @@ export async function createTestServer(
   await prepareDatabase(database.db);
   const clock = new TestClock();
   const engines = await createEnginesFromConfig(config);
-  const ctx = createContext({ config, database, clock, log: createLogger(config.LOG_LEVEL), engines });
+  const log = createLogger(config.LOG_LEVEL);
+  const asr = await createAsrFromConfig(config, log);
+  const ctx = createContext({ config, database, clock, log, engines, asr });
   const app = await buildApp(ctx);
   extendApp?.(app);
   await app.ready();
@@ -107,6 +110,7 @@ export async function createTestServer(
       await app.close();
       await database.close();
       await engines.close();
+      await asr.close();
       await testDb.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
