@@ -30,6 +30,7 @@ import { generateSpeech, type TtsRequest } from '../tts/tts.service.ts';
 import { DEFAULT_VOICE_MAP } from '../tts/voices.seed.ts';
 import { findModels, findVoices, getUserLevel } from '../tts/voices.service.ts';
 import { DOCS_HTML, DOCS_INIT_JS, publicOpenApiDocument } from './openapi.ts';
+import { registerTranscriptionRoutes } from './transcriptions.routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -252,6 +253,8 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
     scope.post(openaiSpeech.path, openaiOptions, openaiHandler);
     // Clients configured with the bare origin + /v1 as base URL reach the same route.
     scope.post('/v1/audio/speech', openaiOptions, openaiHandler);
+
+    await registerTranscriptionRoutes(scope, ctx);
 
     scope.get(
       publicTtsTask.path,

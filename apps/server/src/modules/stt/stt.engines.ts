@@ -15,7 +15,11 @@ export async function createAsrFromConfig(config: Config, log?: FastifyBaseLogge
       : undefined,
     openai:
       config.OPENAI_ASR_BASE_URL && config.OPENAI_ASR_MODEL
-        ? { baseURL: config.OPENAI_ASR_BASE_URL, apiKey: config.OPENAI_ASR_API_KEY, model: config.OPENAI_ASR_MODEL }
+        ? {
+            baseURL: config.OPENAI_ASR_BASE_URL,
+            apiKey: config.OPENAI_ASR_API_KEY,
+            model: config.OPENAI_ASR_MODEL,
+          }
         : undefined,
   });
   for (const p of problems) {
