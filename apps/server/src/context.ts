@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
 import { createJobQueue, type JobQueue } from './jobs/index.ts';
 import { loadSigningSecret } from './secrets.ts';
+import { createTaskEventHub, type TaskEventHub } from './tasks/events.ts';
 
 /** Everything a service needs, built once at start-up from the config. */
 export interface AppContext {
@@ -30,6 +31,8 @@ export interface AppContext {
   engines: EngineRegistry;
   /** Payment providers by channel (sandbox, WeChat Pay, Alipay). */
   payments: PaymentProviders;
+  /** Task events for the SSE streams of this process (through Redis pub/sub when REDIS_URL is set). */
+  taskEvents: TaskEventHub;
 }
 
 export function createContext(options: {
@@ -71,6 +74,7 @@ export function createContext(options: {
     jobs: createJobQueue({ db: database.db, clock, log, redisUrl: config.REDIS_URL, app: () => ctx }),
     engines: options.engines ?? createEngineRegistry([]),
     payments: createPaymentProviders({ config, db: database.db, now, signingSecret: secret }),
+    taskEvents: createTaskEventHub({ redisUrl: config.REDIS_URL, log }),
   };
   return ctx;
 }
