@@ -27,6 +27,8 @@ const envSchema = z
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
       .optional(),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /** Heavy lane (ffmpeg, engines): separate from the light jobs so they never wait behind media. */
+    JOB_HEAVY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
     S3_ENDPOINT: optionalUrl,
     S3_REGION: z.string().default('us-east-1'),
     S3_BUCKET: z.string().optional(),

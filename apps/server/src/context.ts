@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
 import { createJobQueue, type JobQueue } from './jobs/index.ts';
 import { loadSigningSecret } from './secrets.ts';
+import { createTaskEventHub, type TaskEventHub } from './tasks/events.ts';
 
 /** Everything a service needs, built once at start-up from the config. */
 export interface AppContext {
@@ -32,6 +33,8 @@ export interface AppContext {
   asr: AsrRegistry;
   /** Payment providers by channel (sandbox, WeChat Pay, Alipay). */
   payments: PaymentProviders;
+  /** Task events for the SSE streams of this process (through Redis pub/sub when REDIS_URL is set). */
+  taskEvents: TaskEventHub;
 }
 
 export function createContext(options: {
@@ -75,6 +78,7 @@ export function createContext(options: {
     engines: options.engines ?? createEngineRegistry([]),
     asr: options.asr ?? createAsrRegistry([]),
     payments: createPaymentProviders({ config, db: database.db, now, signingSecret: secret }),
+    taskEvents: createTaskEventHub({ redisUrl: config.REDIS_URL, log }),
   };
   return ctx;
 }

@@ -37,7 +37,10 @@ async function main(role: Role): Promise<void> {
 
   const closers: Array<() => Promise<unknown>> = [];
   if (role !== 'api') {
-    await ctx.jobs.startWorker({ concurrency: config.JOB_CONCURRENCY });
+    await ctx.jobs.startWorker({
+      concurrency: config.JOB_CONCURRENCY,
+      heavyConcurrency: config.JOB_HEAVY_CONCURRENCY,
+    });
     const stopSweep = scheduleEvery(ctx.jobs, creditSweepJob, CREDIT_SWEEP_EVERY_MS, ctx.clock);
     const stopReconcile = scheduleEvery(ctx.jobs, paymentReconcileJob, RECONCILE_EVERY_MS, ctx.clock);
     closers.push(async () => {

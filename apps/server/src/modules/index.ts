@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { registerJobRoutes } from '../jobs/jobs.routes.ts';
+import { registerTaskRoutes } from '../tasks/tasks.routes.ts';
 import { registerAccountRoutes } from './accounts/accounts.routes.ts';
 import { registerAnalyticsRoutes } from './analytics/analytics.routes.ts';
 import { registerApiKeyRoutes } from './apikeys/apikeys.routes.ts';
@@ -25,6 +26,7 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerAppConfigRoutes(app, ctx);
   registerFileRoutes(app, ctx);
   registerJobRoutes(app, ctx);
+  registerTaskRoutes(app, ctx);
   registerCreditRoutes(app, ctx);
   registerRedeemRoutes(app, ctx);
   await registerTtsRoutes(app, ctx);

@@ -32,7 +32,7 @@ import type { TtsHistoryRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
-import { emitTaskEvent } from '../apikeys/webhooks.service.ts';
+import { emitTaskWebhook } from '../apikeys/webhooks.service.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
@@ -265,7 +265,30 @@ export async function failSynthesis(ctx: AppContext, row: TtsHistoryRow, code: n
     updated_at: ctx.clock.now(),
   });
   if (row.hold_key) await releaseCredits(ctx, row.hold_key);
-  if (row.api_key_id && row.task_id) await emitTaskEvent(ctx, row, 'task.failed', { code, message });
+  if (row.api_key_id && row.task_id) {
+    await emitTaskWebhook(ctx, taskOf(row), 'task.failed', ttsWebhookData(row, 'failed', { code, message }));
+  }
+}
+
+const taskOf = (row: TtsHistoryRow) => ({ id: row.task_id!, owner_id: row.user_id, api_key_id: row.api_key_id });
+
+/** The body of a TTS task's webhook event. */
+export function ttsWebhookData(
+  row: Pick<TtsHistoryRow, 'id' | 'task_id' | 'api_key_id' | 'tool' | 'characters' | 'credits'>,
+  status: 'succeeded' | 'failed',
+  failure?: { code: number; message: string },
+) {
+  return {
+    task_id: row.task_id,
+    history_id: row.id,
+    tool: row.tool,
+    status,
+    api_key_id: row.api_key_id,
+    characters: row.characters,
+    credits: status === 'succeeded' ? row.credits : 0,
+    failure_code: failure?.code ?? null,
+    error: failure?.message ?? null,
+  };
 }
 
 function failureOf(err: unknown): { code: number; message: string } {
@@ -444,7 +467,9 @@ async function finishSynthesis(
     updated_at: ctx.clock.now(),
   });
   if (row.hold_key) await captureCredits(ctx, row.hold_key);
-  if (row.api_key_id && row.task_id) await emitTaskEvent(ctx, row, 'task.succeeded');
+  if (row.api_key_id && row.task_id) {
+    await emitTaskWebhook(ctx, taskOf(row), 'task.succeeded', ttsWebhookData(row, 'succeeded'));
+  }
 }
 
 /**
