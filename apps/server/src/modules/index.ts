@@ -7,6 +7,7 @@ import { registerApiKeyRoutes } from './apikeys/apikeys.routes.ts';
 import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
 import { registerCreditRoutes } from './credits/credits.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
+import { registerFeatureRoutes } from './features/features.routes.ts';
 import { registerFileRoutes } from './files/files.routes.ts';
 import { registerNotificationRoutes } from './notifications/notifications.routes.ts';
 import { registerOnboardingRoutes } from './onboarding/onboarding.routes.ts';
@@ -14,6 +15,7 @@ import { registerPaymentRoutes } from './payments/payments.routes.ts';
 import { registerPublicApiRoutes } from './public-api/public-api.routes.ts';
 import { registerRedeemRoutes } from './redeem/redeem.routes.ts';
 import { registerTtsRoutes } from './tts/tts.routes.ts';
+import { registerUploadRoutes } from './uploads/uploads.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
 import { registerWebApp } from './web/web.routes.ts';
 
@@ -32,6 +34,8 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerAnalyticsRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
+  await registerUploadRoutes(app, ctx);
+  registerFeatureRoutes(app, ctx);
   await registerPublicApiRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);

@@ -7,6 +7,7 @@ import * as m005 from './005_api_keys.ts';
 import * as m006 from './006_onboarding.ts';
 import * as m007 from './007_credit_accounts.ts';
 import * as m009 from './009_tasks_media.ts';
+import * as m010media from './010_media_uploads.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '006_onboarding': m006,
   '007_credit_accounts': m007,
   '009_tasks_media': m009,
+  '010_media_uploads': m010media,
 };
