@@ -36,7 +36,7 @@ export function tusClient(base: string, token: string) {
           'upload-offset': String(offset),
           'content-type': 'application/offset+octet-stream',
         },
-        body: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+        body: new Uint8Array(bytes),
       });
       await res.arrayBuffer();
       return { status: res.status, offset: Number(res.headers.get('upload-offset') ?? -1) };
