@@ -12,6 +12,7 @@ import { activityReport } from './modules/analytics/analytics.service.ts';
 import { DAY_MS } from './modules/credits/calendar.ts';
 import { grantCredits } from './modules/credits/ledger.service.ts';
 import { getTenantBonus, grantMembership } from './modules/credits/membership.service.ts';
+import { runFeaturesCommand } from './modules/features/features.cli.ts';
 import { notifyUser } from './modules/notifications/notifications.service.ts';
 import { switchQuestionnaireStatus } from './modules/onboarding/onboarding.repo.ts';
 import {
@@ -57,6 +58,9 @@ const USAGE = `Operator commands (npm run admin -- …), run with the server's e
   questionnaire skip --user U            marks a pending survey as skipped (status 3: no survey, no trial)
   analytics stats [--days 7] [--top 10]  daily active users, visitors and the most frequent events
   notify test --user U                   sends a test Web Push notification to the user's browsers
+  features show --user U                 the user's feature switches (video_translate, subtitle_erase, …) and why
+  features set --user U --feature F (--on | --off | --default)
+                                         overrides one switch for the user (--default: back to the plan's)
 U is a phone number, an e-mail address or a user id.`;
 
 type Options = Record<string, string | boolean | undefined>;
@@ -83,6 +87,10 @@ const OPTIONS = {
   disable: { type: 'boolean' },
   status: { type: 'string' },
   top: { type: 'string' },
+  feature: { type: 'string' },
+  on: { type: 'boolean' },
+  off: { type: 'boolean' },
+  default: { type: 'boolean' },
 } as const;
 
 class UsageError extends Error {}
@@ -313,6 +321,12 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
       body: '通知已开启：任务完成时会在这里提醒您',
     });
     console.log(`sent ${sent}, failed ${failed}`);
+  } else if (group === 'features') {
+    const user = await findUser(ctx, required(options.user as string, 'user'));
+    const lines = await runFeaturesCommand(ctx, verb, user.id, options).catch((error: Error) => {
+      throw new UsageError(error.message);
+    });
+    for (const line of lines) console.log(line);
   } else {
     throw new UsageError(`unknown command "${[group, verb].filter(Boolean).join(' ')}"`);
   }

@@ -6,6 +6,7 @@ import { createContext } from './context.ts';
 import { openDatabase, prepareDatabase } from './db/database.ts';
 import { scheduleEvery } from './jobs/schedule.ts';
 import { createLogger } from './logger.ts';
+import { MEDIA_SWEEP_EVERY_MS, mediaSweepJob } from './media/gc.ts';
 import { seedDemoAccount } from './modules/accounts/demo.ts';
 import { creditSweepJob } from './modules/credits/credits.jobs.ts';
 import { ensureVapidKeys } from './modules/notifications/notifications.service.ts';
@@ -43,9 +44,11 @@ async function main(role: Role): Promise<void> {
     });
     const stopSweep = scheduleEvery(ctx.jobs, creditSweepJob, CREDIT_SWEEP_EVERY_MS, ctx.clock);
     const stopReconcile = scheduleEvery(ctx.jobs, paymentReconcileJob, RECONCILE_EVERY_MS, ctx.clock);
+    const stopMediaSweep = scheduleEvery(ctx.jobs, mediaSweepJob, MEDIA_SWEEP_EVERY_MS, ctx.clock);
     closers.push(async () => {
       stopSweep();
       stopReconcile();
+      stopMediaSweep();
     });
   }
   if (role !== 'worker') {

@@ -75,3 +75,4 @@ export {
 export { splitSentences, type TextPiece } from './text/sentences.ts';
 export * from './tts/registry.ts';
 export type * from './tts/types.ts';
+export * from './media/index.ts';

@@ -8,6 +8,7 @@ import { registerApiKeyRoutes } from './apikeys/apikeys.routes.ts';
 import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
 import { registerCreditRoutes } from './credits/credits.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
+import { registerFeatureRoutes } from './features/features.routes.ts';
 import { registerFileRoutes } from './files/files.routes.ts';
 import { registerNotificationRoutes } from './notifications/notifications.routes.ts';
 import { registerOnboardingRoutes } from './onboarding/onboarding.routes.ts';
@@ -16,6 +17,7 @@ import { registerProjectRoutes } from './projects/projects.routes.ts';
 import { registerPublicApiRoutes } from './public-api/public-api.routes.ts';
 import { registerRedeemRoutes } from './redeem/redeem.routes.ts';
 import { registerTtsRoutes } from './tts/tts.routes.ts';
+import { registerUploadRoutes } from './uploads/uploads.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
 import { registerWebApp } from './web/web.routes.ts';
 
@@ -36,6 +38,8 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerNotificationRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerProjectRoutes(app, ctx);
+  await registerUploadRoutes(app, ctx);
+  registerFeatureRoutes(app, ctx);
   await registerPublicApiRoutes(app, ctx);
   if (!ctx.config.isProduction) registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);

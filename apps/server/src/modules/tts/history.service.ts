@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { countTtsCharacters, type HistoryItem, md5, type TtsSentence, ttsCacheKey } from '@vw/contract';
-import { decodeAudio, encodeAudio, encodeWav, type Pcm } from '@vw/engines';
+import { decodeAudio, encodeAudio, encodeWav, type Pcm, transcodeStream } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import type { TtsHistoryRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { localPathOf } from '../../media/files.ts';
+import { withScratchDir } from '../../media/scratch.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
@@ -207,11 +210,16 @@ export async function getDownloadUrl(
   if (input.format && input.format !== 'srt' && !isAudio) throw AppError.named('err_invalid_param');
   if (input.format === 'wav' && key !== row.wav_key && row.format !== 'wav') {
     if (!row.wav_key) {
-      const mp3 = await buffer(await ctx.storage.read(row.audio_key!));
-      const wav = encodeWav(await decodeAudio(mp3));
+      // ffmpeg reads the MP3 file and its WAV streams into storage: nothing whole in memory.
       const wavKey = audioKey(row, 'wav');
-      await ctx.storage.put(wavKey, wav, 'audio/wav');
-      await updateHistory(ctx.db, row.id, { wav_key: wavKey, wav_size: wav.length });
+      const { size } = await withScratchDir(ctx, `wav-${randomUUID()}`, async (dir) =>
+        ctx.storage.put(
+          wavKey,
+          transcodeStream(await localPathOf(ctx, row.audio_key!, dir), 'wav'),
+          'audio/wav',
+        ),
+      );
+      await updateHistory(ctx.db, row.id, { wav_key: wavKey, wav_size: size });
       row.wav_key = wavKey;
     }
     key = row.wav_key;
