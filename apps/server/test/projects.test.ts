@@ -51,7 +51,7 @@ function taskRow(ownerId: string, over: Partial<TaskRow> & { id: string }): Task
     title: 't',
     status: 'running',
     stage: 'recognize',
-    progress: 0.425,
+    progress: 42.5,
     error_code: 0,
     error: null,
     pause_point: null,

@@ -1,5 +1,4 @@
 import {
-  type MediaAsset,
   type ProjectDocument,
   type ProjectView,
   projectDocument,
@@ -10,13 +9,15 @@ import {
 } from '@vw/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import type { MediaAssetRow, ProjectRow } from '../../db/schema.ts';
+import type { ProjectRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { deleteTasksOfProject } from '../../tasks/tasks.service.ts';
+import { findAssetOfOwner } from '../uploads/uploads.repo.ts';
+import { toAssetView } from '../uploads/uploads.service.ts';
 import { type ExportFormat, renderExport } from './projects.export.ts';
 import {
   deleteProjectRow,
-  findOwnedAssetRow,
   findProject,
   findProjectListRow,
   findProjectPage,
@@ -26,7 +27,6 @@ import {
   updateDocumentAtVersion,
   updateProject,
 } from './projects.repo.ts';
-import { deleteTasksOfProjectRows } from './projects.tasks.ts';
 
 const LINK_SECONDS = 3600;
 const sec = (ms: number) => Math.floor(ms / 1000);
@@ -56,37 +56,10 @@ async function toProjectView(ctx: AppContext, row: ProjectListRow): Promise<Proj
   };
 }
 
-/** The tasks row keeps progress as a fraction (0–1) or a percentage; the view speaks 0–100. */
+/** The tasks row keeps progress as a percentage (0–100). */
 function taskPercent(progress: number, status: TaskStatus): number {
   if (status === 'succeeded') return 100;
-  const percent = progress <= 1 ? progress * 100 : progress;
-  return Math.round(Math.min(100, Math.max(0, percent)) * 10) / 10;
-}
-
-/**
- * The contract view of a media asset with signed links.
- * MERGE: the media slice's `toAssetView` (modules/uploads/uploads.service.ts) replaces this.
- */
-export async function assetView(ctx: AppContext, row: MediaAssetRow): Promise<MediaAsset> {
-  return {
-    asset_id: row.id,
-    name: row.name,
-    kind: row.kind,
-    mime: row.mime,
-    size: Number(row.size),
-    duration_ms: row.duration_ms === null ? null : Number(row.duration_ms),
-    width: row.width,
-    height: row.height,
-    has_audio: row.has_audio === 1,
-    has_video: row.has_video === 1,
-    sha256: row.sha256,
-    status: row.status,
-    url: await ctx.storage.signedUrl(row.storage_key, { expiresInSeconds: LINK_SECONDS }),
-    thumbnail_url: row.thumbnail_key
-      ? await ctx.storage.signedUrl(row.thumbnail_key, { expiresInSeconds: LINK_SECONDS })
-      : '',
-    created_time: sec(row.created_at),
-  };
+  return Math.round(Math.min(100, Math.max(0, progress)) * 10) / 10;
 }
 
 async function viewOf(ctx: AppContext, ownerId: string, projectId: string): Promise<ProjectView> {
@@ -145,14 +118,15 @@ export async function listProjects(
 export async function getProject(ctx: AppContext, ownerId: string, projectId: string) {
   const row = await findProject(ctx.db, ownerId, projectId);
   if (!row) throw notFound();
+  // A deleted source asset leaves the project editable, without a player.
   const asset = row.source_asset_id
-    ? await findOwnedAssetRow(ctx.db, ownerId, row.source_asset_id)
+    ? await findAssetOfOwner(ctx.db, ownerId, row.source_asset_id)
     : undefined;
   return {
     project: await viewOf(ctx, ownerId, projectId),
     document: readDocument(row),
     version: row.version,
-    media: asset ? await assetView(ctx, asset) : null,
+    media: asset ? await toAssetView(ctx, asset) : null,
   };
 }
 
@@ -190,7 +164,7 @@ export async function renameProject(ctx: AppContext, ownerId: string, projectId:
 export async function deleteProject(ctx: AppContext, ownerId: string, projectId: string) {
   const row = await findProject(ctx.db, ownerId, projectId);
   if (!row) throw notFound();
-  await deleteTasksOfProjectRows(ctx, ownerId, projectId);
+  await deleteTasksOfProject(ctx, ownerId, projectId);
   await Promise.all(exportKeys(ownerId, projectId).map((key) => ctx.storage.remove(key)));
   return { deleted: await deleteProjectRow(ctx.db, ownerId, projectId) };
 }

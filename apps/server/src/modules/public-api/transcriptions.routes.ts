@@ -1,6 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, open, rename, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
@@ -11,8 +10,10 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { RequestValidationError } from '../../http/validation.ts';
+import { newId } from '../../ids.ts';
+import { withScratchDir } from '../../media/scratch.ts';
+import { getMediaLimits } from '../features/features.service.ts';
 import { SNIFF_BYTES, sniffFileType } from '../files/sniff.ts';
-import { uploadLimitsOf } from '../stt/stt.spine.ts';
 import { transcribeForApi } from '../stt/transcribe.service.ts';
 
 const { openaiTranscription, openaiTranscriptionForm } = publicApi;
@@ -25,11 +26,8 @@ type Form = z.output<typeof openaiTranscriptionForm>;
  */
 export async function registerTranscriptionRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
   await scope.register(async (route) => {
-    // MERGE: while the avatar route registers multipart app-wide, this scope reuses it (limits are
-    // given per request below); once uploads are scoped, this scope has its own.
-    if (!route.hasRequestDecorator('isMultipart')) {
-      await route.register(multipart, { limits: { files: 1, fields: 20, parts: 25 } });
-    }
+    // The size limit is the account's plan's, given per request (readUpload).
+    await route.register(multipart, { limits: { files: 1, fields: 20, parts: 25 } });
     const handler = (request: FastifyRequest, reply: FastifyReply) => transcribe(ctx, request, reply);
     route.post(openaiTranscription.path, { schema: { hide: true } }, handler);
     // Clients configured with the bare origin + /v1 as base URL reach the same route.
@@ -42,15 +40,15 @@ async function transcribe(ctx: AppContext, request: FastifyRequest, reply: Fasti
   if (!request.isMultipart()) {
     throw AppError.named('err_invalid_param', '请以 multipart/form-data 上传音频文件（字段 file）');
   }
-  const dir = await mkdtemp(join(tmpdir(), 'vw-transcribe-'));
   // The client going away stops the recognizer (and releases the credits held for it).
   const abort = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
   });
-  try {
-    const { maxBytes } = await uploadLimitsOf(ctx, key.userId);
-    const upload = await readUpload(request, dir, maxBytes);
+  const { max_upload_bytes } = await getMediaLimits(ctx, key.userId);
+  // Under DATA_DIR/scratch (a disk, not a tmpfs); the media sweep removes it if this process dies.
+  const answer = await withScratchDir(ctx, `transcribe-${newId('asr')}`, async (dir) => {
+    const upload = await readUpload(request, dir, max_upload_bytes);
     const transcript = await transcribeForApi(ctx, key.userId, {
       filePath: upload.path,
       model: upload.form.model,
@@ -59,11 +57,9 @@ async function transcribe(ctx: AppContext, request: FastifyRequest, reply: Fasti
       apiKey: { id: key.id, creditLimit: key.creditLimit },
       signal: abort.signal,
     });
-    const answer = render(transcript, upload.form);
-    return reply.type(answer.contentType).send(answer.body);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+    return render(transcript, upload.form);
+  });
+  return reply.type(answer.contentType).send(answer.body);
 }
 
 /** Reads the parts in any order: the file to disk (named by its sniffed type), the fields validated. */

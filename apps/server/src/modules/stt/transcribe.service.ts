@@ -4,8 +4,8 @@ import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
+import { getMediaLimits } from '../features/features.service.ts';
 import { asAppError, pickRecognizer } from './stt.asr.ts';
-import { uploadLimitsOf } from './stt.spine.ts';
 
 export interface TranscribeRequest {
   /** The uploaded file on disk (its extension from the sniffed bytes). */
@@ -37,8 +37,8 @@ export async function transcribeForApi(
     throw AppError.named('err_file_not_supported', '无法读取文件中的音频');
   }
   if (durationMs <= 0) throw AppError.named('err_file_empty', '文件中没有可识别的音频');
-  const limits = await uploadLimitsOf(ctx, userId);
-  if (durationMs > limits.maxSeconds * 1000) throw AppError.named('err_media_too_long');
+  const limits = await getMediaLimits(ctx, userId);
+  if (durationMs > limits.max_duration_seconds * 1000) throw AppError.named('err_media_too_long');
 
   const id = newId('asr');
   const amount = await priceTask(ctx, 'speech_to_text', { seconds: Math.ceil(durationMs / 1000) });
