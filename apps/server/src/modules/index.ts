@@ -16,6 +16,7 @@ import { registerPaymentRoutes } from './payments/payments.routes.ts';
 import { registerProjectRoutes } from './projects/projects.routes.ts';
 import { registerPublicApiRoutes } from './public-api/public-api.routes.ts';
 import { registerRedeemRoutes } from './redeem/redeem.routes.ts';
+import { registerSttRoutes } from './stt/stt.routes.ts';
 import { registerTtsRoutes } from './tts/tts.routes.ts';
 import { registerUploadRoutes } from './uploads/uploads.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
@@ -38,6 +39,7 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerNotificationRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerProjectRoutes(app, ctx);
+  registerSttRoutes(app, ctx);
   await registerUploadRoutes(app, ctx);
   registerFeatureRoutes(app, ctx);
   await registerPublicApiRoutes(app, ctx);

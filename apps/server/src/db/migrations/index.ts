@@ -7,8 +7,8 @@ import * as m005 from './005_api_keys.ts';
 import * as m006 from './006_onboarding.ts';
 import * as m007 from './007_credit_accounts.ts';
 import * as m009 from './009_tasks_media.ts';
-import * as m010tasks from './010_tasks.ts';
 import * as m010media from './010_media_uploads.ts';
+import * as m010tasks from './010_tasks.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {

@@ -249,6 +249,13 @@ export async function attachTask(ctx: AppContext, ownerId: string, projectId: st
   await updateProject(ctx.db, ownerId, projectId, { task_id: taskId, updated_at: ctx.clock.now() });
 }
 
+/** The stored document of one of the owner's projects (a tool reads the rules it should follow). */
+export async function readProjectDocument(ctx: AppContext, ownerId: string, projectId: string) {
+  const row = await findProject(ctx.db, ownerId, projectId);
+  if (!row) throw notFound();
+  return readDocument(row);
+}
+
 /** Removes a project that never got its task (e.g. the task was refused for want of credits). */
 export async function discardProject(ctx: AppContext, ownerId: string, projectId: string): Promise<void> {
   await deleteProjectRow(ctx.db, ownerId, projectId);

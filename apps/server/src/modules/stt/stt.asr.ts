@@ -30,7 +30,10 @@ export function recognizerStatus(ctx: AppContext): { available: boolean; reason:
   }
 }
 
-/** An engine's failure as the error a user sees (Chinese sentence of the engine kept). */
+/**
+ * An engine's failure as the error a user sees (Chinese sentence of the engine kept). HTTP 200 like
+ * every business error; the public API answers err_interface_unavailable with 503.
+ */
 export function asAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isEngineError(err)) {
@@ -40,14 +43,14 @@ export function asAppError(err: unknown): AppError {
       case 'model_not_found':
       case 'model_file_missing':
       case 'model_invalid':
-        return AppError.named('err_interface_unavailable', err.zh, 503);
+        return AppError.named('err_interface_unavailable', err.zh);
       case 'media_failed':
         return AppError.named('err_file_not_supported', err.zh);
       case 'invalid_request':
         return AppError.named('err_invalid_param', err.zh);
       default:
         // remote_error, timeout, aborted: the recognizer did not answer usefully this time.
-        return AppError.named('err_interface_unavailable', `语音识别失败：${err.zh}`, 503);
+        return AppError.named('err_interface_unavailable', `语音识别失败：${err.zh}`);
     }
   }
   return AppError.named('err_system');
