@@ -164,6 +164,15 @@ describe('POST /api/v1/audio/transcriptions (OpenAI-compatible)', () => {
       type: 'err_file_not_supported',
     });
 
+    // A playlist naming other files is text to the sniffer, and never reaches ffmpeg.
+    const playlist = join(dir, 'list.mp3');
+    await writeFile(playlist, '#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n');
+    const hostile = (await client.audio.transcriptions
+      .create({ file: createReadStream(playlist), model: 'whisper-1' })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    expect(hostile.status).toBe(400);
+    expect(hostile.error).toMatchObject({ type: 'err_file_not_supported' });
+
     const form = new FormData();
     form.append('model', 'whisper-1');
     const noFile = await fetch(`${base}/api/v1/audio/transcriptions`, {

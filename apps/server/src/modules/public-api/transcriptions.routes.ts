@@ -13,7 +13,7 @@ import { RequestValidationError } from '../../http/validation.ts';
 import { newId } from '../../ids.ts';
 import { withScratchDir } from '../../media/scratch.ts';
 import { getMediaLimits } from '../features/features.service.ts';
-import { SNIFF_BYTES, sniffFileType } from '../files/sniff.ts';
+import { DEMUXER_OF_EXT, SNIFF_BYTES, sniffFileType } from '../files/sniff.ts';
 import { transcribeForApi } from '../stt/transcribe.service.ts';
 
 const { openaiTranscription, openaiTranscriptionForm } = publicApi;
@@ -51,6 +51,7 @@ async function transcribe(ctx: AppContext, request: FastifyRequest, reply: Fasti
     const upload = await readUpload(request, dir, max_upload_bytes);
     const transcript = await transcribeForApi(ctx, key.userId, {
       filePath: upload.path,
+      demuxer: upload.demuxer,
       model: upload.form.model,
       language: upload.form.language,
       prompt: upload.form.prompt,
@@ -95,11 +96,11 @@ async function readUpload(request: FastifyRequest, dir: string, maxBytes: number
     'timestamp_granularities[]': fields['timestamp_granularities[]'] ?? fields.timestamp_granularities,
   });
   if (!parsed.success) throw new RequestValidationError('body', parsed.error.issues);
-  return { path: await nameBySniffedType(path), form: parsed.data };
+  return { ...(await nameBySniffedType(path)), form: parsed.data };
 }
 
 /** Refuses what is not audio or video by its bytes; gives the file the extension its bytes say. */
-async function nameBySniffedType(path: string): Promise<string> {
+async function nameBySniffedType(path: string): Promise<{ path: string; demuxer: string }> {
   const handle = await open(path, 'r');
   let head: Buffer;
   try {
@@ -111,10 +112,12 @@ async function nameBySniffedType(path: string): Promise<string> {
   }
   if (head.length === 0) throw AppError.named('err_file_empty');
   const type = sniffFileType(head);
-  if (!type || !(type.mimes.audio || type.mimes.video)) throw AppError.named('err_file_not_supported');
+  const demuxer = type ? DEMUXER_OF_EXT[type.ext] : undefined;
+  if (!type || !demuxer || !(type.mimes.audio || type.mimes.video))
+    throw AppError.named('err_file_not_supported');
   const named = `${path}.${type.ext}`;
   await rename(path, named);
-  return named;
+  return { path: named, demuxer };
 }
 
 /** The answer in the format asked for; verbose_json holds segments and words as the granularities say. */

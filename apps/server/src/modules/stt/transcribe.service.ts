@@ -1,4 +1,4 @@
-import { probeAudio, type Transcript } from '@vw/engines';
+import { probeFile, type Transcript } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -10,6 +10,8 @@ import { asAppError, pickRecognizer } from './stt.asr.ts';
 export interface TranscribeRequest {
   /** The uploaded file on disk (its extension from the sniffed bytes). */
   filePath: string;
+  /** The ffmpeg demuxer of its sniffed type: the probe may open it with that one only. */
+  demuxer: string;
   /** A recognizer id, or any name (OpenAI clients send 'whisper-1'): the configured recognizer answers. */
   model: string;
   language?: string;
@@ -32,8 +34,11 @@ export async function transcribeForApi(
   const recognizer = pickRecognizer(ctx, input.model);
   let durationMs: number;
   try {
-    ({ durationMs } = await probeAudio(input.filePath));
-  } catch {
+    const probe = await probeFile(input.filePath, { format: input.demuxer, signal: input.signal });
+    if (!probe.hasAudio) throw AppError.named('err_file_not_supported', '文件中没有音频');
+    durationMs = probe.durationMs;
+  } catch (err) {
+    if (err instanceof AppError) throw err;
     throw AppError.named('err_file_not_supported', '无法读取文件中的音频');
   }
   if (durationMs <= 0) throw AppError.named('err_file_empty', '文件中没有可识别的音频');
