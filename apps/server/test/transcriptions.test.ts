@@ -166,7 +166,10 @@ describe('POST /api/v1/audio/transcriptions (OpenAI-compatible)', () => {
 
     // A playlist naming other files is text to the sniffer, and never reaches ffmpeg.
     const playlist = join(dir, 'list.mp3');
-    await writeFile(playlist, '#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n');
+    await writeFile(
+      playlist,
+      '#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n',
+    );
     const hostile = (await client.audio.transcriptions
       .create({ file: createReadStream(playlist), model: 'whisper-1' })
       .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
