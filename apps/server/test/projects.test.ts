@@ -184,6 +184,33 @@ describe('projects', () => {
     expect(ocrList.body.data.list.map((p: { project_id: string }) => p.project_id)).toEqual([ocr]);
   });
 
+  it('shows a task that names the project before the tool attached it (never "finished" while starting)', async () => {
+    const starting = await createProject(server.ctx, {
+      ownerId: aliceId,
+      tool: 'ocr',
+      name: '启动中',
+      sourceAssetId: null,
+      document: { speakers: [], tracks: [], rules: DEFAULT_SUBTITLE_RULES },
+    });
+    await server.ctx.db
+      .insertInto('tasks')
+      .values(
+        taskRow(aliceId, {
+          id: 'task_new',
+          tool: 'ocr',
+          status: 'queued',
+          progress: 0,
+          project_id: starting.id,
+        }),
+      )
+      .execute();
+    const list = await call(server.app, 'GET', '/v1/projects/list?tool=ocr', { token: alice });
+    const view = list.body.data.list.find((p: { project_id: string }) => p.project_id === starting.id);
+    expect(view).toMatchObject({ status: 'queued', progress: 0, task_id: 'task_new' });
+    await server.ctx.db.deleteFrom('tasks').where('id', '=', 'task_new').execute();
+    await server.ctx.db.deleteFrom('projects').where('id', '=', starting.id).execute();
+  });
+
   it('opens a project with its document, version and source media; the stored document is normalised', async () => {
     const res = await call(server.app, 'GET', `/v1/projects/get?project_id=${sttB}`, { token: alice });
     expect(res.body.code).toBe(0);

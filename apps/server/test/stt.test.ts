@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FINISHED_TASK_STATUSES } from '@vw/contract';
-import { createAsrRegistry } from '@vw/engines';
+import { type AsrProvider, createAsrRegistry } from '@vw/engines';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaAssetRow, TaskRow } from '../src/db/schema.ts';
 import { getBalance } from '../src/modules/credits/ledger.service.ts';
@@ -25,17 +25,23 @@ let asset: MediaAssetRow;
 const namedError = (body: { code: number; data: { detail?: Array<{ type: string; msg: string }> } }) =>
   body.code === 0 ? null : (body.data?.detail?.[0]?.type ?? body.code);
 
-/** Waits for the task to reach a finished state (polling its row; no fixed sleeps). */
+/**
+ * Waits for the task's final event (written after its credits are settled; the status changes just
+ * before), then answers the row. Polls the events table; no fixed sleeps.
+ */
 async function finished(taskId: string, timeoutMs = 30_000): Promise<TaskRow> {
   const until = Date.now() + timeoutMs;
+  const finalEvents = FINISHED_TASK_STATUSES.map((s) => `task.${s}`);
   for (;;) {
-    const row = await server.ctx.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('id', '=', taskId)
-      .executeTakeFirstOrThrow();
-    if (FINISHED_TASK_STATUSES.includes(row.status)) return row;
-    if (Date.now() > until) throw new Error(`task ${taskId} still ${row.status} after ${timeoutMs} ms`);
+    const event = await server.ctx.db
+      .selectFrom('task_events')
+      .select('type')
+      .where('task_id', '=', taskId)
+      .where('type', 'in', finalEvents)
+      .executeTakeFirst();
+    if (event)
+      return server.ctx.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+    if (Date.now() > until) throw new Error(`task ${taskId} not finished after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -238,6 +244,68 @@ describe('speech to text (tool stt)', () => {
       available: true,
       engines: [{ id: 'openai-compatible', label: 'fake-whisper' }],
     });
+  });
+
+  it('names diarized speakers, passes the options to the recognizer, and refuses a language it lacks', async () => {
+    const heard: Array<{ language?: string; speakers?: number; diarize?: boolean }> = [];
+    const local: AsrProvider = {
+      id: 'sherpa-onnx:test-zh',
+      label: '中文识别（测试）',
+      languages: ['zh'],
+      diarization: true,
+      wordTimes: true,
+      async transcribe(file, options = {}) {
+        heard.push({ language: options.language, speakers: options.speakers, diarize: options.diarize });
+        expect(file.endsWith('audio-16k.wav')).toBe(true);
+        options.onProgress?.(0.5);
+        return {
+          language: 'zh',
+          durationMs: 3000,
+          engine: 'sherpa-onnx:test-zh',
+          segments: [
+            { id: 0, startMs: 0, endMs: 1200, text: '主持人你好。', words: [], speaker: 'S1' },
+            { id: 1, startMs: 1300, endMs: 2500, text: '你好，谢谢邀请。', words: [], speaker: 'S2' },
+          ],
+        };
+      },
+      async close() {},
+    };
+    const configured = server.ctx.asr;
+    server.ctx.asr = createAsrRegistry([local]);
+    try {
+      const english = await call(server.app, 'POST', '/v1/stt/create', {
+        token: alice,
+        body: { asset_id: asset.id, language: 'en' },
+      });
+      expect(namedError(english.body)).toBe('err_invalid_param');
+      expect(english.body.data.detail[0].msg).toContain('不支持该语言：en');
+
+      const created = await call(server.app, 'POST', '/v1/stt/create', {
+        token: alice,
+        body: { asset_id: asset.id, language: 'zh', speakers: 2 },
+      });
+      expect((await finished(created.body.data.task_id)).status).toBe('succeeded');
+      expect(heard).toEqual([{ language: 'zh', speakers: 2, diarize: true }]);
+      const opened = await call(
+        server.app,
+        'GET',
+        `/v1/projects/get?project_id=${created.body.data.project_id}`,
+        {
+          token: alice,
+        },
+      );
+      expect(opened.body.data.project.engine_label).toBe('sherpa-onnx · test-zh');
+      expect(opened.body.data.document.speakers).toEqual([
+        { id: 'S1', name: '说话人1' },
+        { id: 'S2', name: '说话人2' },
+      ]);
+      expect(opened.body.data.document.tracks[0].cues).toEqual([
+        { id: 'c1', start_ms: 0, end_ms: 1200, text: '主持人你好。', speaker_id: 'S1' },
+        { id: 'c2', start_ms: 1300, end_ms: 2500, text: '你好，谢谢邀请。', speaker_id: 'S2' },
+      ]);
+    } finally {
+      server.ctx.asr = configured;
+    }
   });
 
   it('deleting the project deletes its task and the task’s files', async () => {

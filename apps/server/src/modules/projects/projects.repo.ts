@@ -13,6 +13,7 @@ export interface ProjectListRow {
   version: number;
   created_at: number;
   updated_at: number;
+  latest_task_id: string | null;
   task_status: string | null;
   task_progress: number | null;
   asset_duration_ms: number | null;
@@ -21,33 +22,48 @@ export interface ProjectListRow {
 
 // Every read joins the task and the asset of the same owner only, so a stray id cannot leak another's row.
 function listQuery(db: Db, ownerId: string) {
-  return db
-    .selectFrom('projects')
-    .leftJoin('tasks', (join) =>
-      join.onRef('tasks.id', '=', 'projects.task_id').on('tasks.owner_id', '=', ownerId),
-    )
-    .leftJoin('media_assets', (join) =>
-      join
-        .onRef('media_assets.id', '=', 'projects.source_asset_id')
-        .on('media_assets.owner_id', '=', ownerId),
-    )
-    .select([
-      'projects.id',
-      'projects.owner_id',
-      'projects.tool',
-      'projects.name',
-      'projects.source_asset_id',
-      'projects.task_id',
-      'projects.engine_label',
-      'projects.version',
-      'projects.created_at',
-      'projects.updated_at',
+  return (
+    db
+      .selectFrom('projects')
+      // The project's task; in the moment between a tool creating the task and attaching it to the
+      // project, the task that names the project (so a new project never shows as finished).
+      .leftJoin('tasks', (join) =>
+        join
+          .on('tasks.owner_id', '=', ownerId)
+          .on((eb) =>
+            eb.or([
+              eb('tasks.id', '=', eb.ref('projects.task_id')),
+              eb.and([
+                eb('projects.task_id', 'is', null),
+                eb('tasks.project_id', '=', eb.ref('projects.id')),
+              ]),
+            ]),
+          ),
+      )
+      .leftJoin('media_assets', (join) =>
+        join
+          .onRef('media_assets.id', '=', 'projects.source_asset_id')
+          .on('media_assets.owner_id', '=', ownerId),
+      )
+      .select([
+        'projects.id',
+        'projects.owner_id',
+        'projects.tool',
+        'projects.name',
+        'projects.source_asset_id',
+        'projects.task_id',
+        'projects.engine_label',
+        'projects.version',
+        'projects.created_at',
+        'projects.updated_at',
+        'tasks.id as latest_task_id',
       'tasks.status as task_status',
-      'tasks.progress as task_progress',
-      'media_assets.duration_ms as asset_duration_ms',
-      'media_assets.thumbnail_key as asset_thumbnail_key',
-    ])
-    .where('projects.owner_id', '=', ownerId);
+        'tasks.progress as task_progress',
+        'media_assets.duration_ms as asset_duration_ms',
+        'media_assets.thumbnail_key as asset_thumbnail_key',
+      ])
+      .where('projects.owner_id', '=', ownerId)
+  );
 }
 
 export async function findProjectPage(

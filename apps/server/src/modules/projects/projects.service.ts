@@ -44,7 +44,7 @@ async function toProjectView(ctx: AppContext, row: ProjectListRow): Promise<Proj
     // A project without a task (made by hand, or its task deleted) is simply there to edit.
     status,
     progress: row.task_status ? taskPercent(row.task_progress ?? 0, status) : 100,
-    task_id: row.task_id,
+    task_id: row.latest_task_id ?? row.task_id,
     source_asset_id: row.source_asset_id,
     duration_ms: row.asset_duration_ms === null ? null : Number(row.asset_duration_ms),
     cover_url: row.asset_thumbnail_key

@@ -19,7 +19,17 @@ type SttCreateBody = z.output<NonNullable<typeof sttCalls.sttCreate.body>>;
 export async function createSttTask(ctx: AppContext, userId: string, body: SttCreateBody) {
   await assertFeature(ctx, userId, 'subtitle_generate');
   // Refused before anything is held or written when no recognizer is configured.
-  pickRecognizer(ctx);
+  const recognizer = pickRecognizer(ctx);
+  if (
+    body.language !== 'auto' &&
+    recognizer.languages !== 'any' &&
+    !recognizer.languages.includes(body.language)
+  ) {
+    throw AppError.named(
+      'err_invalid_param',
+      `当前识别引擎（${recognizer.label}）不支持该语言：${body.language}；可选：${recognizer.languages.join('、')} 或自动识别`,
+    );
+  }
   const asset = await getOwnedAsset(ctx, userId, body.asset_id);
   if (!asset.has_audio) throw AppError.named('err_file_not_supported', '该素材没有音轨，无法识别语音');
   const seconds = Math.ceil(Number(asset.duration_ms ?? 0) / 1000);
