@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalance } from '../src/modules/credits/ledger.service.ts';
 import { priceTask } from '../src/modules/credits/pricing.service.ts';
+import { getMediaLimits } from '../src/modules/features/features.service.ts';
 import { type FakeAsr, makeSpeechWav, startFakeAsr } from './fake-asr.ts';
 import { call, createTestServer, fund, signIn, type TestServer } from './harness.ts';
 
@@ -196,6 +197,51 @@ describe('POST /api/v1/audio/transcriptions (OpenAI-compatible)', () => {
 
     const noKey = await fetch(`${base}/api/v1/audio/transcriptions`, { method: 'POST', body: form });
     expect(noKey.status).toBe(401);
+  });
+
+  it('streams the upload to disk and refuses a file over the plan’s size limit with 413', async () => {
+    const { max_upload_bytes } = await getMediaLimits(server.ctx, userId);
+    const before = await balance();
+    const boundary = 'vw-test-boundary';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\n` +
+        'Content-Type: audio/wav\r\n\r\n',
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    // One byte over the limit, made a megabyte at a time (the test holds no more than that either).
+    let left = max_upload_bytes + 1;
+    const chunk = Buffer.alloc(1024 * 1024);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(head);
+      },
+      pull(controller) {
+        if (left <= 0) {
+          controller.enqueue(tail);
+          controller.close();
+          return;
+        }
+        const n = Math.min(left, chunk.length);
+        controller.enqueue(chunk.subarray(0, n));
+        left -= n;
+      },
+    });
+    const res = await fetch(`${base}/api/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${secret}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toMatchObject({ type: 'err_file_too_large' });
+    expect(await balance()).toBe(before);
+    // Nothing is left in the scratch folder.
+    const scratch = await readdir(join(server.config.dataDir, 'scratch')).catch(() => []);
+    expect(scratch.filter((name) => name.startsWith('transcribe-'))).toEqual([]);
   });
 
   it('gives the credits back when the recognizer fails', async () => {
