@@ -1,6 +1,6 @@
 /**
- * Downloads sherpa-onnx TTS models into a models folder and registers them in its models.json.
- * For machines with internet access; the tests never run it.
+ * Downloads sherpa-onnx models (speech synthesis, recognition, VAD, punctuation, diarization) into a
+ * models folder and registers them in its models.json. The catalogue is src/sherpa/catalogue.ts. For machines with internet access; the tests never run it.
  *
  *   npm run models:fetch -w @vw/engines -- --list
  *   npm run models:fetch -w @vw/engines -- [--dir ./data/models] [--base-url URL] <model id>...
@@ -16,8 +16,10 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
+  CATALOGUE_GROUPS,
   checkModelFiles,
   loadModelRegistry,
+  MODEL_CATALOGUE,
   parseModelRegistry,
   REGISTRY_FILE,
   type SherpaModel,
@@ -25,104 +27,6 @@ import {
 
 // The sherpa-onnx project publishes converted models as release assets.
 const DEFAULT_BASE_URL = 'https://github.com/k2-fsa/sherpa-onnx/releases/download';
-
-interface CatalogueEntry {
-  model: Omit<SherpaModel, 'speakers' | 'ruleFsts' | 'ruleFars'> & {
-    speakers: number;
-    ruleFsts?: string[];
-    ruleFars?: string[];
-  };
-  /** Archives (release path) unpacked into the models folder, and single files downloaded next to them. */
-  archives: string[];
-  files?: string[];
-}
-
-const CATALOGUE: CatalogueEntry[] = [
-  {
-    model: {
-      id: 'vits-icefall-zh-aishell3',
-      kind: 'vits',
-      name: 'AISHELL-3 多说话人中文',
-      languages: ['zh-CN'],
-      speakers: 174,
-      files: {
-        model: 'vits-icefall-zh-aishell3/model.onnx',
-        tokens: 'vits-icefall-zh-aishell3/tokens.txt',
-        lexicon: 'vits-icefall-zh-aishell3/lexicon.txt',
-      },
-      ruleFsts: ['date', 'phone', 'number', 'new_heteronym'].map((f) => `vits-icefall-zh-aishell3/${f}.fst`),
-      ruleFars: ['vits-icefall-zh-aishell3/rule.far'],
-    },
-    archives: ['tts-models/vits-icefall-zh-aishell3.tar.bz2'],
-  },
-  {
-    model: {
-      id: 'sherpa-onnx-vits-zh-ll',
-      kind: 'vits',
-      name: '中文 5 说话人',
-      languages: ['zh-CN'],
-      speakers: 5,
-      files: {
-        model: 'sherpa-onnx-vits-zh-ll/model.onnx',
-        tokens: 'sherpa-onnx-vits-zh-ll/tokens.txt',
-        lexicon: 'sherpa-onnx-vits-zh-ll/lexicon.txt',
-        dictDir: 'sherpa-onnx-vits-zh-ll/dict',
-      },
-      ruleFsts: ['date', 'phone', 'number'].map((f) => `sherpa-onnx-vits-zh-ll/${f}.fst`),
-    },
-    archives: ['tts-models/sherpa-onnx-vits-zh-ll.tar.bz2'],
-  },
-  {
-    model: {
-      id: 'matcha-icefall-zh-baker',
-      kind: 'matcha',
-      name: '标贝中文女声（Matcha）',
-      languages: ['zh-CN'],
-      speakers: 1,
-      files: {
-        acousticModel: 'matcha-icefall-zh-baker/model-steps-3.onnx',
-        vocoder: 'vocos-22khz-univ.onnx',
-        tokens: 'matcha-icefall-zh-baker/tokens.txt',
-        lexicon: 'matcha-icefall-zh-baker/lexicon.txt',
-      },
-      ruleFsts: ['phone', 'date', 'number'].map((f) => `matcha-icefall-zh-baker/${f}.fst`),
-    },
-    archives: ['tts-models/matcha-icefall-zh-baker.tar.bz2'],
-    files: ['vocoder-models/vocos-22khz-univ.onnx'],
-  },
-  {
-    model: {
-      id: 'kokoro-multi-lang-v1_0',
-      kind: 'kokoro',
-      name: 'Kokoro 中英双语',
-      languages: ['zh-CN', 'en-US'],
-      speakers: 53,
-      files: {
-        model: 'kokoro-multi-lang-v1_0/model.onnx',
-        voices: 'kokoro-multi-lang-v1_0/voices.bin',
-        tokens: 'kokoro-multi-lang-v1_0/tokens.txt',
-        dataDir: 'kokoro-multi-lang-v1_0/espeak-ng-data',
-        lexicon: ['kokoro-multi-lang-v1_0/lexicon-us-en.txt', 'kokoro-multi-lang-v1_0/lexicon-zh.txt'],
-      },
-    },
-    archives: ['tts-models/kokoro-multi-lang-v1_0.tar.bz2'],
-  },
-  {
-    model: {
-      id: 'vits-piper-en_US-amy-low',
-      kind: 'vits',
-      name: 'Piper Amy (English)',
-      languages: ['en-US'],
-      speakers: 1,
-      files: {
-        model: 'vits-piper-en_US-amy-low/en_US-amy-low.onnx',
-        tokens: 'vits-piper-en_US-amy-low/tokens.txt',
-        dataDir: 'vits-piper-en_US-amy-low/espeak-ng-data',
-      },
-    },
-    archives: ['tts-models/vits-piper-en_US-amy-low.tar.bz2'],
-  },
-];
 
 function parseArgs(argv: string[]) {
   const out = {
@@ -169,19 +73,25 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.list || args.ids.length === 0) {
     console.log('Available models (npm run models:fetch -w @vw/engines -- <id>...):');
-    for (const { model } of CATALOGUE)
-      console.log(
-        `  ${model.id.padEnd(28)} ${model.kind.padEnd(7)} ${model.languages.join(',').padEnd(12)} ${model.name}`,
-      );
+    for (const group of CATALOGUE_GROUPS) {
+      console.log(`\n${group.title}`);
+      for (const { model } of MODEL_CATALOGUE.filter((c) => group.kinds.includes(c.model.kind))) {
+        const what = model.type ?? model.kind;
+        const all = model.languages ?? [];
+        const languages = all.length > 5 ? `${all.slice(0, 5).join(',')},…` : all.join(',');
+        console.log(`  ${model.id.padEnd(34)} ${what.padEnd(12)} ${languages.padEnd(16)} ${model.name}`);
+      }
+    }
+    console.log('\nRecognition needs an asr model and silero-vad; punctuation and diarization are optional.');
     return;
   }
-  const unknown = args.ids.filter((id) => !CATALOGUE.some((c) => c.model.id === id));
+  const unknown = args.ids.filter((id) => !MODEL_CATALOGUE.some((c) => c.model.id === id));
   if (unknown.length) throw new Error(`unknown model ${unknown.join(', ')}; see --list`);
 
   await mkdir(args.dir, { recursive: true });
   let registry = await readRegistry(args.dir);
   for (const id of args.ids) {
-    const entry = CATALOGUE.find((c) => c.model.id === id)!;
+    const entry = MODEL_CATALOGUE.find((c) => c.model.id === id)!;
     const [model] = parseModelRegistry({ models: [entry.model] });
     const present =
       registry.some((m) => m.id === id) &&

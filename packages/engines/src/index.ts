@@ -5,6 +5,7 @@ export {
   mapVerboseJson,
   type OpenAiAsrOptions,
   openAiBaseUrl,
+  partLength,
   planParts,
 } from './asr/openai.ts';
 export { type ChunkedTranscription, transcribeChunks } from './asr/pipeline.ts';
@@ -49,6 +50,7 @@ export {
 } from './espeak/input.ts';
 export * from './espeak/personas.ts';
 export { createOpenAiEngine, type OpenAiEngineOptions, speechUrl } from './openai/engine.ts';
+export { CATALOGUE_GROUPS, type CatalogueEntry, MODEL_CATALOGUE } from './sherpa/catalogue.ts';
 export { createSherpaEngine, type SherpaEngine, type SherpaEngineOptions } from './sherpa/engine.ts';
 export {
   ASR_TYPES,

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { probeAudioBuffer } from '../audio/ffmpeg.ts';
 import { makeSpeechMedia, type SpeechMedia } from './media.fixture.ts';
-import { createOpenAiAsrProvider, languageCode, mapVerboseJson, openAiBaseUrl, planParts } from './openai.ts';
+import {
+  createOpenAiAsrProvider,
+  languageCode,
+  mapVerboseJson,
+  openAiBaseUrl,
+  partLength,
+  planParts,
+} from './openai.ts';
 
 /** One part of a multipart/form-data body. */
 interface Part {
@@ -205,6 +212,34 @@ describe('openai-compatible transcription', () => {
     ]);
   });
 
+  it('copes with servers that answer plain text or {text} only', async () => {
+    const asr = createOpenAiAsrProvider({ baseURL: base, model: 'whisper-1' });
+    for (const answer of ['hello there', { text: 'hello there' }]) {
+      handler = (_, res) => {
+        if (typeof answer === 'string') {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end(answer);
+        } else json(res, 200, answer);
+      };
+      const transcript = await asr.transcribe(media.wav);
+      // The length comes from the file; the one segment spans it.
+      expect(Math.abs(transcript.durationMs - media.durationMs)).toBeLessThan(50);
+      expect(transcript.language).toBe('und');
+      expect(transcript.segments).toEqual([
+        {
+          id: 0,
+          startMs: 0,
+          endMs: transcript.durationMs,
+          text: 'hello there',
+          words: [
+            { text: 'hello', startMs: 0, endMs: Math.round(transcript.durationMs / 2) },
+            { text: 'there', startMs: Math.round(transcript.durationMs / 2), endMs: transcript.durationMs },
+          ],
+        },
+      ]);
+    }
+  });
+
   it('sends the audio of a video as 16 kHz mono MP3', async () => {
     handler = (_, res) => json(res, 200, VERBOSE);
     const mkv = join(dir, 'speech.mkv');
@@ -225,40 +260,47 @@ describe('openai-compatible transcription', () => {
     expect(transcript.segments).toHaveLength(2);
   });
 
-  it('splits audio larger than the server takes and offsets each part', async () => {
-    // Each part answers one segment covering its first second, saying how long the upload was.
+  it('splits audio larger than the server takes in a silence, and offsets each part', async () => {
+    // Each part answers one segment covering its first second.
     handler = async (req, res) => {
       const { durationMs } = await probeAudioBuffer(req.file);
       json(res, 200, {
         language: 'english',
         duration: durationMs / 1000,
-        text: `part of ${durationMs}`,
+        text: `part ${requests.indexOf(req)}`,
         segments: [{ id: 0, start: 0.2, end: 1.2, text: `part ${requests.indexOf(req)}` }],
         words: [{ word: 'part', start: 0.2, end: 0.7 }],
       });
     };
-    // 32 kbit/s MP3: 4000 bytes a second, so 12 000 bytes hold (with headroom) 2.7 s.
-    const asr = createOpenAiAsrProvider({ baseURL: base, model: 'whisper-1', maxUploadBytes: 12_000 });
+    // 32 kbit/s MP3 is 4000 bytes a second: 24 500 bytes hold (with headroom) 5.5 s. A cut at 5.5 s
+    // would split the second phrase; the cut goes in the silence between the phrases instead.
+    const maxUploadBytes = 24_500;
+    expect(partLength(4000, maxUploadBytes)).toBe(5512);
+    const asr = createOpenAiAsrProvider({ baseURL: base, model: 'whisper-1', maxUploadBytes });
     const progress: number[] = [];
     const transcript = await asr.transcribe(media.wav, { onProgress: (f) => progress.push(f) });
-    const parts = planParts(transcript.durationMs, 4000, 12_000);
-    expect(parts.map((p) => p.startMs)).toEqual([0, 2700, 5400, 8100]);
-    expect(requests).toHaveLength(parts.length);
+    expect(requests).toHaveLength(2);
+    const [first, second] = media.phrases;
+    const cut = transcript.segments[1].startMs - 200;
+    expect(cut).toBeGreaterThan(first.endMs - 300);
+    expect(cut).toBeLessThan(second.startMs);
+    const starts = [0, cut];
     for (const [i, r] of requests.entries()) {
-      expect(r.file.length).toBeLessThanOrEqual(12_000);
+      expect(r.file.length).toBeLessThanOrEqual(maxUploadBytes);
       const { durationMs } = await probeAudioBuffer(r.file);
-      expect(Math.abs(durationMs - parts[i].durationMs)).toBeLessThan(100);
+      const expected = i === 0 ? cut : transcript.durationMs - cut;
+      expect(Math.abs(durationMs - expected)).toBeLessThan(100);
     }
     expect(transcript.segments.map((s) => [s.id, s.text, s.startMs, s.endMs, s.words])).toEqual(
-      parts.map((p, i) => [
+      starts.map((at, i) => [
         i,
         `part ${i}`,
-        p.startMs + 200,
-        p.startMs + 1200,
-        [{ text: 'part', startMs: p.startMs + 200, endMs: p.startMs + 700 }],
+        at + 200,
+        at + 1200,
+        [{ text: 'part', startMs: at + 200, endMs: at + 700 }],
       ]),
     );
-    expect(progress).toEqual([0.25, 0.5, 0.75, 1]);
+    expect(progress).toEqual([0.5, 1]);
   });
 
   it('reports server errors, timeouts, refused connections and bad configuration clearly', async () => {
@@ -322,6 +364,30 @@ describe('openai-compatible transcription', () => {
 });
 
 describe('openai-compatible helpers', () => {
+  it('plans parts: cut in the last silence before each limit, else at the limit', () => {
+    const parts = (d: number, p: number, s?: Array<{ startMs: number; endMs: number }>) =>
+      planParts(d, p, s).map((x) => [x.startMs, x.startMs + x.durationMs]);
+    expect(parts(2500, 1000)).toEqual([
+      [0, 1000],
+      [1000, 2000],
+      [2000, 2500],
+    ]);
+    expect(parts(800, 1000)).toEqual([[0, 800]]);
+    const silences = [
+      { startMs: 0, endMs: 300 }, // at the very start: no cut there
+      { startMs: 400, endMs: 600 },
+      { startMs: 700, endMs: 800 },
+      { startMs: 2500, endMs: 3600 }, // its middle is past the limit: cut at the limit, still silent
+    ];
+    expect(parts(4000, 1000, silences)).toEqual([
+      [0, 750],
+      [750, 1750],
+      [1750, 2750],
+      [2750, 3750],
+      [3750, 4000],
+    ]);
+  });
+
   it('normalises the base URL and language names', () => {
     expect(openAiBaseUrl('http://h:8000')).toBe('http://h:8000/v1');
     expect(openAiBaseUrl('http://h:8000/v1/')).toBe('http://h:8000/v1');

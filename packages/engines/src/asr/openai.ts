@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { TranscriptionVerbose } from 'openai/resources/audio/transcriptions';
-import { probeAudio, transcodeAudioFile } from '../audio/ffmpeg.ts';
+import { detectSilences, probeAudio, type Silence, transcodeAudioFile } from '../audio/ffmpeg.ts';
 import { EngineError } from '../errors.ts';
 import { aborted } from './pipeline.ts';
 import { assignWords, offsetSegment, spreadWords } from './timing.ts';
@@ -110,15 +110,28 @@ export function mapVerboseJson(answer: TranscriptionVerbose): {
   };
 }
 
-/** Where to cut an audio of `durationMs` so that each part, at `bytesPerSecond`, stays under `maxBytes`. */
-export function planParts(durationMs: number, bytesPerSecond: number, maxBytes: number) {
-  // 10 % headroom for the container and the encoder's bitrate wobble.
-  const partMs = Math.max(1000, Math.floor(((maxBytes * 0.9) / bytesPerSecond) * 1000));
+/** The longest part (ms) that, at `bytesPerSecond`, stays under `maxBytes` (10 % headroom for the container and bitrate wobble). */
+export const partLength = (bytesPerSecond: number, maxBytes: number) =>
+  Math.max(1000, Math.floor(((maxBytes * 0.9) / bytesPerSecond) * 1000));
+
+/**
+ * Where to cut audio of `durationMs` into parts of at most `partMs`: in the middle of the last silence
+ * that starts before each limit (or at the limit, if the silence runs past it), else at the limit.
+ */
+export function planParts(durationMs: number, partMs: number, silences: Silence[] = []) {
   const parts: Array<{ startMs: number; durationMs: number }> = [];
-  for (let startMs = 0; startMs < durationMs; startMs += partMs) {
-    parts.push({ startMs, durationMs: Math.min(partMs, durationMs - startMs) });
+  let startMs = 0;
+  while (durationMs - startMs > partMs) {
+    const limit = startMs + partMs;
+    const cuts = silences
+      .filter((s) => s.startMs > startMs && s.startMs < limit)
+      .map((s) => Math.min(limit, Math.round((s.startMs + s.endMs) / 2)));
+    const cut = cuts.length ? Math.max(...cuts) : limit;
+    parts.push({ startMs, durationMs: cut - startMs });
+    startMs = cut;
   }
-  return parts.length ? parts : [{ startMs: 0, durationMs }];
+  parts.push({ startMs, durationMs: durationMs - startMs });
+  return parts;
 }
 
 /**
@@ -213,8 +226,11 @@ export function createOpenAiAsrProvider(options: OpenAiAsrOptions): AsrProvider 
             },
             { signal },
           );
-          if (typeof answer !== 'object' || answer === null) throw new Error('not verbose_json');
-          return mapVerboseJson(answer);
+          // Servers that ignore response_format answer plain text or {text}: one segment, its words spread.
+          const verbose: TranscriptionVerbose =
+            typeof answer === 'string' ? { text: answer, duration: 0, language: '' } : answer;
+          if (!verbose.duration) verbose.duration = (await probeAudio(path)).durationMs / 1000;
+          return mapVerboseJson(verbose);
         } catch (err) {
           throw explain(err, signal);
         }
@@ -224,9 +240,7 @@ export function createOpenAiAsrProvider(options: OpenAiAsrOptions): AsrProvider 
       if (size <= maxUploadBytes && ACCEPTED.has(extname(file).toLowerCase())) {
         const { segments, durationMs, language: detected } = await send(file);
         onProgress?.(1);
-        // Servers that leave out the duration: ask the file.
-        const length = durationMs || (await probeAudio(file)).durationMs;
-        return { language: lang ?? detected ?? 'und', durationMs: length, segments, engine };
+        return { language: lang ?? detected ?? 'und', durationMs, segments, engine };
       }
       // Too large or a container the server may not read: the audio alone, small, cut if need be.
       const dir = await mkdtemp(join(tmpdir(), 'vw-asr-'));
@@ -240,10 +254,15 @@ export function createOpenAiAsrProvider(options: OpenAiAsrOptions): AsrProvider 
         };
         await transcodeAudioFile(file, audio, encode);
         const { durationMs } = await probeAudio(audio);
+        // Too large still: cut in silences, so that no word is split between two requests.
         const parts =
           (await stat(audio)).size <= maxUploadBytes
             ? [{ startMs: 0, durationMs }]
-            : planParts(durationMs, UPLOAD_BITRATE / 8, maxUploadBytes);
+            : planParts(
+                durationMs,
+                partLength(UPLOAD_BITRATE / 8, maxUploadBytes),
+                await detectSilences(audio, { signal }),
+              );
         const segments: AsrSegment[] = [];
         const detected: string[] = [];
         for (const [i, part] of parts.entries()) {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streamPcmFloat } from '../audio/ffmpeg.ts';
+import { detectSilences, streamPcmFloat } from '../audio/ffmpeg.ts';
 import { createVoiceActivityDetector, type SpeechChunk, type VoiceActivityDetector } from '../sherpa/vad.ts';
 import { makeSpeechMedia, SILERO_MODEL, type SpeechMedia } from './media.fixture.ts';
 import { transcribeChunks } from './pipeline.ts';
@@ -40,6 +40,22 @@ describe('16 kHz PCM streamed from a file by ffmpeg', () => {
       }
     };
     await expect(read()).rejects.toMatchObject({ code: 'media_failed' });
+  });
+});
+
+describe('silences found by ffmpeg', () => {
+  it('lie before, between and after the phrases', async () => {
+    const silences = await detectSilences(media.mp4);
+    const [first, second] = media.phrases;
+    expect(silences).toHaveLength(3);
+    expect(silences[0].startMs).toBe(0);
+    expect(Math.abs(silences[0].endMs - first.startMs)).toBeLessThan(100);
+    // espeak ends each phrase with ~250 ms of its own silence.
+    expect(silences[1].startMs).toBeGreaterThan(first.endMs - 400);
+    expect(silences[1].startMs).toBeLessThan(first.endMs);
+    expect(Math.abs(silences[1].endMs - second.startMs)).toBeLessThan(100);
+    expect(silences[2].startMs).toBeGreaterThan(second.endMs - 400);
+    expect(Math.abs(silences[2].endMs - media.durationMs)).toBeLessThan(50);
   });
 });
 

@@ -36,6 +36,12 @@ describe('speech recognition registry', () => {
     expect(registry.get('sherpa-onnx:paraformer').id).toBe('sherpa-onnx:paraformer');
     expect(registry.get('sherpa-onnx').id).toBe('sherpa-onnx:sense-voice');
     expect(registry.has('sherpa-onnx:paraformer')).toBe(true);
+    expect(() => registry.get('sherpa-onnx:whisper')).toThrow(
+      expect.objectContaining({
+        code: 'model_not_found',
+        en: 'no recognition model sherpa-onnx:whisper (available: sherpa-onnx:sense-voice, sherpa-onnx:paraformer)',
+      }),
+    );
     expect(registry.list()[1]).toEqual({
       id: 'sherpa-onnx:sense-voice',
       label: 'SHERPA-ONNX:SENSE-VOICE',
@@ -52,7 +58,9 @@ describe('speech recognition registry', () => {
     expect(() => registry.get()).toThrow(
       expect.objectContaining({
         code: 'engine_not_configured',
-        zh: expect.stringMatching(/^未配置语音识别引擎：请设置 SHERPA_ONNX_MODELS_DIR.*；或请设置 OPENAI_ASR_BASE_URL 和 OPENAI_ASR_MODEL/),
+        zh: expect.stringMatching(
+          /^未配置语音识别引擎：请设置 SHERPA_ONNX_MODELS_DIR.*；或请设置 OPENAI_ASR_BASE_URL 和 OPENAI_ASR_MODEL/,
+        ),
       }),
     );
     expect(() => registry.get('openai-compatible')).toThrow(
@@ -63,7 +71,9 @@ describe('speech recognition registry', () => {
     );
     expect(() => registry.get('sherpa-onnx:sense-voice')).toThrow(/SHERPA_ONNX_MODELS_DIR/);
     expect(() => registry.get('kaldi')).toThrow(expect.objectContaining({ code: 'invalid_request' }));
-    const custom = createAsrRegistry([], { hints: { 'openai-compatible': { zh: '请联系管理员', en: 'ask the operator' } } });
+    const custom = createAsrRegistry([], {
+      hints: { 'openai-compatible': { zh: '请联系管理员', en: 'ask the operator' } },
+    });
     expect(() => custom.get('openai-compatible')).toThrow(/ask the operator/);
   });
 });
@@ -76,7 +86,10 @@ describe('createAsrProviders', () => {
     });
     expect(registry.list().map((p) => p.id)).toEqual(['openai-compatible']);
     expect(problems).toEqual([
-      { provider: 'sherpa-onnx', error: expect.objectContaining({ en: expect.stringMatching(/models folder does not exist/) }) },
+      {
+        provider: 'sherpa-onnx',
+        error: expect.objectContaining({ en: expect.stringMatching(/models folder does not exist/) }),
+      },
     ]);
     expect(registry.problems).toBe(problems);
     expect(registry.get().id).toBe('openai-compatible');
@@ -84,7 +97,9 @@ describe('createAsrProviders', () => {
   });
 
   it('answers get() with the first problem when nothing started', async () => {
-    const { registry, problems } = await createAsrProviders({ openai: { baseURL: 'gpu-box', model: 'whisper-1' } });
+    const { registry, problems } = await createAsrProviders({
+      openai: { baseURL: 'gpu-box', model: 'whisper-1' },
+    });
     expect(problems.map((p) => p.provider)).toEqual(['openai-compatible']);
     expect(() => registry.get()).toThrow(/invalid OpenAI-compatible transcription base URL: gpu-box/);
   });
@@ -98,7 +113,13 @@ describe('createAsrProviders', () => {
       join(dir, 'models.json'),
       JSON.stringify({
         models: [
-          { id: 'paraformer-zh', kind: 'asr', type: 'paraformer', languages: ['zh'], files: { model: 'p/model.onnx', tokens: 'p/tokens.txt' } },
+          {
+            id: 'paraformer-zh',
+            kind: 'asr',
+            type: 'paraformer',
+            languages: ['zh'],
+            files: { model: 'p/model.onnx', tokens: 'p/tokens.txt' },
+          },
           { id: 'silero', kind: 'vad', files: { model: SILERO_MODEL } },
         ],
       }),
@@ -106,7 +127,13 @@ describe('createAsrProviders', () => {
     const { registry, problems } = await createAsrProviders({ sherpaModelsDir: dir });
     expect(problems).toEqual([]);
     expect(registry.list()).toEqual([
-      { id: 'sherpa-onnx:paraformer-zh', label: 'paraformer-zh', languages: ['zh'], diarization: false, wordTimes: true },
+      {
+        id: 'sherpa-onnx:paraformer-zh',
+        label: 'paraformer-zh',
+        languages: ['zh'],
+        diarization: false,
+        wordTimes: true,
+      },
     ]);
   });
 

@@ -54,6 +54,15 @@ export function createAsrRegistry(
         ? providers[0]
         : (providers.find((p) => p.id === id) ?? providers.find((p) => family(p.id) === id));
     if (found) return found;
+    const siblings = id === undefined ? [] : providers.filter((p) => family(p.id) === family(id));
+    if (siblings.length) {
+      const ids = siblings.map((p) => p.id).join(', ');
+      throw new EngineError(
+        'model_not_found',
+        `没有识别模型 ${id}（可用：${ids}）`,
+        `no recognition model ${id} (available: ${ids})`,
+      );
+    }
     // A provider that was configured but broke says why; that is the operator's next step.
     const failed = problems.find((p) => id === undefined || p.provider === family(id));
     if (failed) throw failed.error;

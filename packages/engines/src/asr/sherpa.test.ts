@@ -7,6 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseModelRegistry } from '../sherpa/models.ts';
 import { makeSpeechMedia, SILERO_MODEL, type SpeechMedia } from './media.fixture.ts';
 import { createSherpaAsrProviders, sherpaAsrConfig, sherpaDiarizationConfig } from './sherpa.ts';
+import {
+  TINY_CTC_EMISSIONS,
+  TINY_CTC_FRAME_MS,
+  TINY_CTC_TOKENS,
+  tinyCtcModel,
+  tinyCtcTokens,
+} from './tiny-ctc.fixture.ts';
 
 const run = promisify(execFile);
 let root: string;
@@ -163,6 +170,12 @@ describe('sherpa-onnx recognition providers', () => {
     expect(providers.map((p) => p.id)).toEqual(['sherpa-onnx:sense-voice']);
     await expect(
       createSherpaAsrProviders({
+        modelsDir: await modelsDir([senseVoice], garbage),
+        vadModel: join(root, 'no-vad.onnx'),
+      }),
+    ).rejects.toMatchObject({ code: 'model_file_missing' });
+    await expect(
+      createSherpaAsrProviders({
         modelsDir: await modelsDir([senseVoice, vad], garbage),
         packageName: 'sherpa-onnx-missing',
       }),
@@ -170,7 +183,9 @@ describe('sherpa-onnx recognition providers', () => {
   });
 
   it('offer one provider per asr model with what it can do', async () => {
-    const dir = await modelsDir([tts, senseVoice, whisper, vad, diarization], garbage);
+    // A TTS model with a file missing is the TTS engine's problem, not recognition's.
+    const { 'tts/tokens.txt': _, ...withoutTtsTokens } = garbage;
+    const dir = await modelsDir([tts, senseVoice, whisper, vad, diarization], withoutTtsTokens);
     const providers = await createSherpaAsrProviders({ modelsDir: dir });
     expect(
       providers.map(({ id, label, languages, diarization, wordTimes }) => ({
@@ -257,5 +272,53 @@ describe('sherpa-onnx recognition providers', () => {
     await expect.poll(workers, { timeout: 10_000, interval: 50 }).toHaveLength(0);
     // Its ffprobe, blocked on the pipe, went with it.
     await expect.poll(() => processes(fifo), { timeout: 10_000, interval: 50 }).toHaveLength(0);
+  }, 30_000);
+});
+
+describe('sherpa-onnx recognition end to end (a tiny generated CTC model, the real Silero VAD)', () => {
+  it('transcribes a video chunk by chunk in the child process, with token times in file time', async () => {
+    const dir = await modelsDir(
+      [
+        {
+          id: 'tiny-ctc',
+          kind: 'asr',
+          type: 'zipformer_ctc',
+          languages: ['zh'],
+          files: { model: 'ctc/model.onnx', tokens: 'ctc/tokens.txt' },
+        },
+        vad,
+      ],
+      { 'ctc/tokens.txt': tinyCtcTokens() },
+    );
+    await writeFile(join(dir, 'ctc/model.onnx'), tinyCtcModel());
+    const [asr] = await createSherpaAsrProviders({ modelsDir: dir });
+    const progress: number[] = [];
+    const transcript = await asr.transcribe(media.mp4, { onProgress: (f) => progress.push(f) });
+
+    expect(transcript).toMatchObject({ engine: 'sherpa-onnx:tiny-ctc', language: 'zh' });
+    expect(Math.abs(transcript.durationMs - media.durationMs)).toBeLessThan(100);
+    expect(transcript.segments).toHaveLength(2);
+    for (const [i, segment] of transcript.segments.entries()) {
+      const truth = media.phrases[i];
+      expect(segment.id).toBe(i);
+      // Chunks start where the speech was placed (Silero, as in the VAD test).
+      expect(Math.abs(segment.startMs - truth.startMs)).toBeLessThan(150);
+      expect(Math.abs(segment.endMs - truth.endMs)).toBeLessThan(400);
+      // The model speaks the tokens whose frame falls inside the chunk, at their frame's time.
+      const lengthMs = segment.endMs - segment.startMs;
+      const said = TINY_CTC_EMISSIONS.filter(([frame]) => frame < Math.floor(lengthMs / TINY_CTC_FRAME_MS));
+      expect(segment.text).toBe(said.map(([, token]) => TINY_CTC_TOKENS[token]).join(''));
+      expect(segment.words).toEqual(
+        said.map(([frame, token], k) => ({
+          text: TINY_CTC_TOKENS[token],
+          startMs: segment.startMs + frame * TINY_CTC_FRAME_MS,
+          endMs: k + 1 < said.length ? segment.startMs + said[k + 1][0] * TINY_CTC_FRAME_MS : segment.endMs,
+        })),
+      );
+    }
+    // Phrase 1 (~1.5 s) ends before the last emission at 2 s; phrase 2 (~2.5 s) reaches it.
+    expect(transcript.segments.map((s) => s.text)).toEqual(['你好世', '你好世界']);
+    expect(progress.at(-1)).toBe(1);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
   }, 30_000);
 });

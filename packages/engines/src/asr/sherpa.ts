@@ -1,9 +1,11 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../errors.ts';
 import {
   ASR_TYPES,
   checkModelFiles,
+  isTtsModel,
   loadModelRegistry,
   modelPath,
   type SherpaModel,
@@ -33,6 +35,8 @@ const WORKER = fileURLToPath(new URL('./sherpa-worker.ts', import.meta.url));
 
 /** 'zh-CN' → 'zh'. */
 export const baseLanguage = (code: string) => code.toLowerCase().split(/[-_]/)[0];
+
+const NO_TOKEN_TIMES = new Set(['whisper', 'moonshine', 'fire_red_asr']);
 
 /** Recognizers that take the language in their config; the others recognise what they were trained on. */
 const LANGUAGE_AWARE = new Set(['sense_voice', 'whisper']);
@@ -114,7 +118,8 @@ const notConfigured = (modelsDir: string, what: string, en: string) =>
 export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promise<AsrProvider[]> {
   loadSherpa(options.packageName);
   const { modelsDir } = options;
-  const models = await loadModelRegistry(modelsDir);
+  // Only recognition's own entries are checked: a broken TTS model is the TTS engine's problem.
+  const models = await loadModelRegistry(modelsDir, (m) => !isTtsModel(m));
   const asr = models.filter((m) => m.kind === 'asr');
   if (!asr.length)
     throw notConfigured(modelsDir, '语音识别模型（kind 为 asr）', 'no speech recognition model (kind "asr")');
@@ -126,6 +131,14 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
       '语音活动检测模型（kind 为 vad，silero_vad.onnx）',
       'no voice activity model (kind "vad", silero_vad.onnx)',
     );
+  // A VAD file outside the registry is checked here; registry files were checked by loadModelRegistry.
+  if (!vadEntry && !(await stat(vadFile).catch(() => undefined))?.isFile()) {
+    throw new EngineError(
+      'model_file_missing',
+      `语音活动检测模型不存在：${vadFile}`,
+      `voice activity model not found: ${vadFile}`,
+    );
+  }
   const punctuation = models.find((m) => m.kind === 'punctuation');
   const diarization = models.find((m) => m.kind === 'diarization');
   const vad: VadOptions = {
@@ -144,7 +157,8 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
       label: model.name,
       languages,
       diarization: Boolean(diarization),
-      wordTimes: model.type !== 'whisper',
+      // Attention decoders give no token times; their words are spread over the chunk.
+      wordTimes: !NO_TOKEN_TIMES.has(model.type!),
       async transcribe(file, opts = {}) {
         const language = opts.language && opts.language !== 'auto' ? baseLanguage(opts.language) : undefined;
         if (language && !languages.includes(language)) {

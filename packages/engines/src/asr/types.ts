@@ -31,7 +31,7 @@ export interface AsrSegment {
 }
 
 export interface Transcript {
-  /** Detected or given language (ISO 639-1 where known). */
+  /** Given or detected language (ISO 639-1 where known; 'und' when neither the caller nor the engine said). */
   language: string;
   durationMs: number;
   segments: AsrSegment[];

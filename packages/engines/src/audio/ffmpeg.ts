@@ -392,3 +392,53 @@ export async function transcodeAudioFile(
     { signal },
   );
 }
+
+export interface Silence {
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * Stretches of silence in a file (ffmpeg silencedetect), e.g. where to cut long audio without cutting
+ * a word. ffmpeg 5 closes a silence that runs to the end of the file there; one left open is dropped.
+ */
+export async function detectSilences(
+  path: string,
+  {
+    noiseDb = -35,
+    minSilenceMs = 400,
+    signal,
+  }: { noiseDb?: number; minSilenceMs?: number; signal?: AbortSignal } = {},
+): Promise<Silence[]> {
+  // silencedetect reports at the info level, on stderr; -nostats keeps the progress lines out.
+  const args = [
+    '-hide_banner',
+    '-nostdin',
+    '-nostats',
+    '-loglevel',
+    'info',
+    ...SAFE_INPUT,
+    '-i',
+    path,
+    '-vn',
+  ];
+  const filter = `silencedetect=noise=${noiseDb}dB:d=${minSilenceMs / 1000}`;
+  const { child, done } = start('ffmpeg', [...args, '-af', filter, '-f', 'null', '-'], signal);
+  let log = '';
+  child.stderr.on('data', (c: Buffer) => {
+    log += c.toString('utf8');
+  });
+  child.stdin.end();
+  await done;
+  const silences: Silence[] = [];
+  let open: number | undefined;
+  for (const [, what, seconds] of log.matchAll(/silence_(start|end): (-?[\d.]+)/g)) {
+    const ms = Math.max(0, Math.round(Number(seconds) * 1000));
+    if (what === 'start') open = ms;
+    else if (open !== undefined) {
+      silences.push({ startMs: open, endMs: ms });
+      open = undefined;
+    }
+  }
+  return silences;
+}

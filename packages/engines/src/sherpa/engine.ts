@@ -49,7 +49,7 @@ export function sherpaTtsConfig(modelsDir: string, model: SherpaModel, numThread
 export async function createSherpaEngine(options: SherpaEngineOptions): Promise<SherpaEngine> {
   const sherpa = loadSherpa(options.packageName);
   // The folder also holds recognition models and their helpers; only the speaking ones are voices.
-  const models = (await loadModelRegistry(options.modelsDir)).filter(isTtsModel);
+  const models = await loadModelRegistry(options.modelsDir, isTtsModel);
   if (models.length === 0) {
     throw new EngineError(
       'engine_not_configured',

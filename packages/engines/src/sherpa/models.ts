@@ -213,8 +213,14 @@ export async function checkModelFiles(modelsDir: string, model: SherpaModel): Pr
   }
 }
 
-/** Reads and validates `<modelsDir>/models.json`, then checks every file of every model. */
-export async function loadModelRegistry(modelsDir: string): Promise<SherpaModel[]> {
+/**
+ * Reads and validates `<modelsDir>/models.json`, then checks every file of the models `select` keeps
+ * (all by default) and returns those: a half-downloaded recognizer does not stop speech synthesis.
+ */
+export async function loadModelRegistry(
+  modelsDir: string,
+  select: (model: SherpaModel) => boolean = () => true,
+): Promise<SherpaModel[]> {
   const dir = await stat(modelsDir).catch(() => undefined);
   if (!dir?.isDirectory()) {
     throw new EngineError(
@@ -245,7 +251,7 @@ export async function loadModelRegistry(modelsDir: string): Promise<SherpaModel[
       },
     );
   }
-  const models = parseModelRegistry(json);
+  const models = parseModelRegistry(json).filter(select);
   for (const model of models) await checkModelFiles(modelsDir, model);
   return models;
 }
