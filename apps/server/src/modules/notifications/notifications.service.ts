@@ -97,7 +97,16 @@ export async function notifyUser(
 }
 
 /** Tools whose results open in the video editor (design §10): their notification leads there. */
-const EDITOR_TOOLS = new Set(['stt', 'ocr', 'erase', 'watermark', 'dubbing', 'srt_dubbing', 'synthesis', 'translate']);
+const EDITOR_TOOLS = new Set([
+  'stt',
+  'ocr',
+  'erase',
+  'watermark',
+  'dubbing',
+  'srt_dubbing',
+  'synthesis',
+  'translate',
+]);
 
 /**
  * A long task finished: a video tool's notification carries `video-edit` with the task id and its

@@ -270,7 +270,11 @@ export async function failSynthesis(ctx: AppContext, row: TtsHistoryRow, code: n
   }
 }
 
-const taskOf = (row: TtsHistoryRow) => ({ id: row.task_id!, owner_id: row.user_id, api_key_id: row.api_key_id });
+const taskOf = (row: TtsHistoryRow) => ({
+  id: row.task_id!,
+  owner_id: row.user_id,
+  api_key_id: row.api_key_id,
+});
 
 /** The body of a TTS task's webhook event. */
 export function ttsWebhookData(
