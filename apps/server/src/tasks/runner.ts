@@ -173,7 +173,7 @@ async function tellOwner(
       credits: task.credits_captured,
       failure_code: task.status === 'failed' ? task.error_code : null,
       error: task.status === 'failed' ? task.error : null,
-      ...pipeline?.webhookData?.(task),
+      ...(await pipeline?.webhookData?.(ctx, task).catch(() => ({}))),
     });
   }
   if (task.started_at !== null && now - task.started_at > PUSH_AFTER_MS) {
@@ -334,7 +334,9 @@ export async function runStage(
       return result;
     },
     async saveArtifact(from, opts) {
-      const key = `tasks/${task.owner_id}/${taskId}/${stageName}/${opts.name}`;
+      // Storage keys keep to a narrow alphabet: the name is for telling files apart, not for display.
+      const safe = opts.name.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_');
+      const key = `tasks/${task.owner_id}/${taskId}/${stageName}/${safe}`;
       // Recorded before the write, so a crash mid-write still leaves the key to be removed with the task.
       if (!artifacts.includes(key)) {
         artifacts.push(key);
@@ -368,7 +370,8 @@ export async function runStage(
       await updateStage(db, taskId, stageName, { status: 'failed', error: CANCELLED });
       return { cancelled: true };
     }
-    if (attempts < (def.attempts ?? 1)) {
+    const final = err instanceof AppError && [3, 4, 5].includes(err.code);
+    if (!final && attempts < (def.attempts ?? 1)) {
       ctx.log.warn({ err, taskId, stage: stageName, attempts }, 'task stage failed; trying again');
       await updateStage(db, taskId, stageName, { status: 'pending', error: String(err) });
       throw err;
@@ -393,4 +396,36 @@ export async function runStage(
   });
   await advance(ctx, pipeline, taskId, stageName);
   return { stage: stageName };
+}
+
+/**
+ * Runs a task's remaining stages here and now, without the queue (tools' own entry points and
+ * tests drive a task this way). Throws what a stage throws while it still has runs left.
+ */
+export async function runTaskInline(
+  ctx: AppContext,
+  pipeline: Pipeline<unknown>,
+  taskId: string,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<TaskRow | undefined> {
+  for (;;) {
+    const task = await findTask(ctx.db, taskId);
+    if (!task || (task.status !== 'queued' && task.status !== 'running')) return task;
+    const next = firstUnfinishedStage(pipeline, await findStages(ctx.db, taskId));
+    if (!next) return task;
+    await runStage(pipeline, next.name, taskId, {
+      id: `inline:${taskId}`,
+      ownerId: task.owner_id,
+      attempt: 1,
+      maxAttempts: 1,
+      signal,
+      app: ctx,
+      progress: async () => {},
+    });
+    const after = await findStages(ctx.db, taskId);
+    // A stage that did not finish (cancelled, or waiting for a pause point) ends the run.
+    if (after.find((r) => r.name === next.name)?.status !== 'done') return findTask(ctx.db, taskId);
+    const now = await findTask(ctx.db, taskId);
+    if (now?.status === 'paused') return now;
+  }
 }

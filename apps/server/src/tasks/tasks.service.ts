@@ -46,6 +46,11 @@ export async function createTask<I>(
     projectId?: string | null;
     credits?: { tool: CreditTool; amount: number } | null;
     apiKeyId?: string | null;
+    /**
+     * Writes the tool's own rows knowing the task (after the hold and the task row, before the first
+     * stage is enqueued); when it throws, the task fails, its credits go back and the error is rethrown.
+     */
+    prepare?: (task: TaskRow) => Promise<void>;
   },
 ): Promise<TaskRow> {
   const input = pipeline.input.parse(opts.input);
@@ -117,6 +122,17 @@ export async function createTask<I>(
   }
   await recordTaskEvent(ctx, 'task.created', task);
   const p = pipeline as Pipeline<unknown>;
+  if (opts.prepare) {
+    try {
+      await opts.prepare(task);
+    } catch (err) {
+      await finishTask(ctx, p, id, 'failed', {
+        code: 1,
+        message: err instanceof AppError ? err.message : '任务无法开始',
+      });
+      throw err;
+    }
+  }
   try {
     await enqueueStage(ctx, p, task, { name: stages[0].name, row: { ...stages[0] } });
   } catch (err) {
