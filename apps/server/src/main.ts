@@ -12,6 +12,7 @@ import { ensureVapidKeys } from './modules/notifications/notifications.service.t
 import { paymentReconcileJob, RECONCILE_EVERY_MS } from './modules/payments/payments.jobs.ts';
 import { createEnginesFromConfig } from './modules/tts/tts.engines.ts';
 import { startVoicePreviews } from './modules/tts/voices.service.ts';
+import { TASK_SWEEP_EVERY_MS, taskSweepJob } from './tasks/tasks.jobs.ts';
 
 const CREDIT_SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -41,9 +42,11 @@ async function main(role: Role): Promise<void> {
     });
     const stopSweep = scheduleEvery(ctx.jobs, creditSweepJob, CREDIT_SWEEP_EVERY_MS, ctx.clock);
     const stopReconcile = scheduleEvery(ctx.jobs, paymentReconcileJob, RECONCILE_EVERY_MS, ctx.clock);
+    const stopTaskSweep = scheduleEvery(ctx.jobs, taskSweepJob, TASK_SWEEP_EVERY_MS, ctx.clock);
     closers.push(async () => {
       stopSweep();
       stopReconcile();
+      stopTaskSweep();
     });
   }
   if (role !== 'worker') {
@@ -59,6 +62,7 @@ async function main(role: Role): Promise<void> {
     }
   }
   closers.push(() => ctx.jobs.close());
+  closers.push(() => ctx.taskEvents.close());
   closers.push(() => database.close());
   closers.push(() => engines.close());
 

@@ -12,8 +12,10 @@ import { systemClock } from '../clock.ts';
 import { createJobQueue } from '../jobs/index.ts';
 import { createLogger } from '../logger.ts';
 import { getBalance } from '../modules/credits/ledger.service.ts';
+import { taskFinishedMessage } from '../modules/notifications/notifications.service.ts';
 import { definePipeline } from './pipeline.ts';
 import { finishTask, taskFailure } from './runner.ts';
+import { taskSweepJob } from './tasks.jobs.ts';
 import { createTask } from './tasks.service.ts';
 import { itemsPipeline } from './test-fixtures/pipelines.ts';
 
@@ -508,5 +510,40 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
     const list = await call(server.app, 'GET', '/v1/tasks/list?page_size=5', { token: alice.token });
     expect(list.body.data.total).toBe(1);
     expect((await readTask(server, id))?.status).toBe('queued');
+  });
+
+  it('settles the credits of a finished task whose settlement was lost, once', async () => {
+    const task = await createTask(server.ctx, retryPipeline, {
+      ownerId: alice.uid,
+      title: '结算补救',
+      input: {},
+      credits: { tool: 'tts', amount: 10 },
+    });
+    // As if the process died right after the status change: succeeded, hold still open.
+    const long = Date.now() - 5 * 60_000;
+    await server.ctx.db
+      .updateTable('tasks')
+      .set({ status: 'succeeded', credits_captured: 7, finished_at: long })
+      .where('id', '=', task.id)
+      .execute();
+    const sweep = () =>
+      taskSweepJob.handler({}, { app: server.ctx, signal: new AbortController().signal } as never);
+    expect(await sweep()).toMatchObject({ settled: 1 });
+    expect(await sweep()).toMatchObject({ settled: 0 });
+    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 93, held: 0 });
+  });
+});
+
+describe('task notifications', () => {
+  it('lead a video tool to its editor project; other tools just say so', () => {
+    expect(taskFinishedMessage({ id: 't1', name: '访谈', tool: 'stt', projectId: 'prj_1' })).toMatchObject({
+      action: 'video-edit',
+      task_id: 't1',
+      project_id: 'prj_1',
+      title: '任务已完成',
+    });
+    const tts = taskFinishedMessage({ id: 't2', name: '长文', tool: 'tts', failed: true });
+    expect(tts).toMatchObject({ task_id: 't2', title: '任务失败' });
+    expect(tts).not.toHaveProperty('action');
   });
 });
