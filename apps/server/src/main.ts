@@ -14,6 +14,7 @@ import { paymentReconcileJob, RECONCILE_EVERY_MS } from './modules/payments/paym
 import { createAsrFromConfig } from './modules/stt/stt.engines.ts';
 import { createEnginesFromConfig } from './modules/tts/tts.engines.ts';
 import { startVoicePreviews } from './modules/tts/voices.service.ts';
+import { TASK_SWEEP_EVERY_MS, taskSweepJob } from './tasks/tasks.jobs.ts';
 
 const CREDIT_SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -45,10 +46,12 @@ async function main(role: Role): Promise<void> {
     const stopSweep = scheduleEvery(ctx.jobs, creditSweepJob, CREDIT_SWEEP_EVERY_MS, ctx.clock);
     const stopReconcile = scheduleEvery(ctx.jobs, paymentReconcileJob, RECONCILE_EVERY_MS, ctx.clock);
     const stopMediaSweep = scheduleEvery(ctx.jobs, mediaSweepJob, MEDIA_SWEEP_EVERY_MS, ctx.clock);
+    const stopTaskSweep = scheduleEvery(ctx.jobs, taskSweepJob, TASK_SWEEP_EVERY_MS, ctx.clock);
     closers.push(async () => {
       stopSweep();
       stopReconcile();
       stopMediaSweep();
+      stopTaskSweep();
     });
   }
   if (role !== 'worker') {
@@ -64,6 +67,7 @@ async function main(role: Role): Promise<void> {
     }
   }
   closers.push(() => ctx.jobs.close());
+  closers.push(() => ctx.taskEvents.close());
   closers.push(() => database.close());
   closers.push(() => engines.close());
   closers.push(() => asr.close());

@@ -223,7 +223,10 @@ export async function assertJobsDefined(db: Db): Promise<void> {
 }
 
 /** The queue gave a job up without a finished handler: let its definition clean up after it. */
-export async function abandonJob(deps: JobQueueDeps, row: Pick<Job, 'id' | 'name' | 'payload'>): Promise<void> {
+export async function abandonJob(
+  deps: JobQueueDeps,
+  row: Pick<Job, 'id' | 'name' | 'payload'>,
+): Promise<void> {
   const def = findJobDefinition(row.name);
   if (!def?.onAbandoned || !deps.app) return;
   const parsed = def.payload.safeParse(JSON.parse(row.payload));

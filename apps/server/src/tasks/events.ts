@@ -37,6 +37,7 @@ export function createTaskEventHub(options: {
   let publisher: Redis | null = null;
   let subscriber: Redis | null = null;
   let subscribed: Promise<unknown> = Promise.resolve();
+  let publishing: Promise<unknown> = Promise.resolve();
 
   const deliver = (message: TaskEventMessage) => local.emit(message.task.owner_id, message);
 
@@ -63,11 +64,17 @@ export function createTaskEventHub(options: {
         deliver(message);
         return;
       }
-      publisher ??= new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+      if (!publisher) {
+        publisher = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+        publisher.on('error', (err) => log.warn({ err }, 'task event publisher error'));
+      }
+      const redis = publisher;
+      // One after another: a command issued while the connection is still coming up can otherwise
+      // overtake one queued before it, and a stream would see a task's events out of order.
       // The event row is stored already: a lost publish is caught up by the client's Last-Event-ID.
-      publisher.publish(channel, JSON.stringify(message)).catch((err) => {
-        log.warn({ err }, 'could not publish a task event');
-      });
+      publishing = publishing
+        .then(() => redis.publish(channel, JSON.stringify(message)))
+        .catch((err) => log.warn({ err }, 'could not publish a task event'));
     },
     async subscribe(ownerId, listener) {
       local.on(ownerId, listener);
@@ -78,6 +85,7 @@ export function createTaskEventHub(options: {
     },
     async close() {
       local.removeAllListeners();
+      await publishing;
       await publisher?.quit().catch(() => {});
       await subscriber?.quit().catch(() => {});
       publisher = null;

@@ -1,5 +1,5 @@
 export { definePipeline, findPipeline, type Pipeline, type StageContext, type StageDef } from './pipeline.ts';
-export { taskFailure } from './runner.ts';
+export { runTaskInline, taskFailure } from './runner.ts';
 export {
   createTask,
   deleteTasksOfProject,

@@ -39,7 +39,10 @@ export interface StageDef<I> {
   weight: number;
   /** The task goes to status paused after this stage, with pause_point = this name, until resumed. */
   pauseAfter?: string;
-  /** How many runs an error may take before the task fails (default 1: the first error fails it). */
+  /**
+   * How many runs an error may take before the task fails (default 1: the first error fails it).
+   * A task failure other than 1 (refused content, language, mismatch) is final at once.
+   */
   attempts?: number;
   run(ctx: StageContext<I>): Promise<unknown>;
 }
@@ -53,7 +56,7 @@ export interface PipelineDef<I> {
   /** Called once after success/failure/cancel (e.g. to update a project). */
   onFinished?(ctx: { app: AppContext; task: TaskRow; results: Record<string, unknown> }): Promise<void>;
   /** Extra fields for the task's webhook events (e.g. TTS: history id and characters). */
-  webhookData?(task: TaskRow): Record<string, unknown>;
+  webhookData?(app: AppContext, task: TaskRow): Promise<Record<string, unknown>>;
 }
 
 export interface Pipeline<I> extends PipelineDef<I> {

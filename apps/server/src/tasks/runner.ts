@@ -10,7 +10,15 @@ import { emitTaskWebhook } from '../modules/apikeys/webhooks.service.ts';
 import { captureCredits, releaseCredits } from '../modules/credits/ledger.service.ts';
 import { notifyTaskFinished } from '../modules/notifications/notifications.service.ts';
 import type { Pipeline, StageContext } from './pipeline.ts';
-import { findItem, findStages, findTask, insertEvent, insertItem, updateStage, updateTask } from './tasks.repo.ts';
+import {
+  findItem,
+  findStages,
+  findTask,
+  insertEvent,
+  insertItem,
+  updateStage,
+  updateTask,
+} from './tasks.repo.ts';
 
 /** How often a running stage looks at its task row for a cancel (made by any process). */
 const CANCEL_POLL_MS = 400;
@@ -99,7 +107,22 @@ export async function finishTask(
 ): Promise<TaskRow | undefined> {
   const now = ctx.clock.now();
   const from = outcome === 'succeeded' ? (['running'] as const) : ACTIVE_STATUSES;
-  let task = await updateTask(
+  const before = await findTask(ctx.db, taskId);
+  if (!before || !(from as readonly string[]).includes(before.status)) return undefined;
+  const results = pipeline && outcome === 'succeeded' ? await resultsOf(ctx, taskId) : {};
+  // What a success captures is known before the change, so the row never shows it succeeded
+  // with nothing captured; the capture below is idempotent by the task's hold key.
+  const captured =
+    outcome === 'succeeded' && before.hold_key
+      ? Math.max(
+          0,
+          Math.min(
+            before.credits_held,
+            Math.round(pipeline?.finalCredits?.(results, before.credits_held) ?? before.credits_held),
+          ),
+        )
+      : 0;
+  const task = await updateTask(
     ctx.db,
     taskId,
     {
@@ -107,6 +130,7 @@ export async function finishTask(
       finished_at: now,
       updated_at: now,
       pause_point: null,
+      credits_captured: captured,
       ...(outcome === 'succeeded' ? { progress: 100, error_code: 0, error: null } : {}),
       ...(outcome === 'failed' ? { error_code: failure?.code ?? 1, error: failure?.message ?? null } : {}),
       ...(outcome === 'cancelled' ? { error: CANCELLED } : {}),
@@ -114,17 +138,10 @@ export async function finishTask(
     from,
   );
   if (!task) return undefined;
-  const results = pipeline && outcome === 'succeeded' ? await resultsOf(ctx, taskId) : {};
   if (task.hold_key) {
     try {
-      if (outcome === 'succeeded') {
-        const wanted = pipeline?.finalCredits?.(results, task.credits_held) ?? task.credits_held;
-        const amount = Math.max(0, Math.min(task.credits_held, Math.round(wanted)));
-        const hold = await captureCredits(ctx, task.hold_key, amount);
-        task = (await updateTask(ctx.db, taskId, { credits_captured: hold.captured ?? amount })) ?? task;
-      } else {
-        await releaseCredits(ctx, task.hold_key);
-      }
+      if (outcome === 'succeeded') await captureCredits(ctx, task.hold_key, captured);
+      else await releaseCredits(ctx, task.hold_key);
     } catch (err) {
       ctx.log.error({ err, taskId }, 'could not settle the credits of a task');
     }
@@ -140,7 +157,12 @@ export async function finishTask(
 }
 
 /** Webhooks for tasks an API key started; Web Push for tasks that ran longer than a minute. */
-async function tellOwner(ctx: AppContext, pipeline: Pipeline<unknown> | undefined, task: TaskRow, now: number) {
+async function tellOwner(
+  ctx: AppContext,
+  pipeline: Pipeline<unknown> | undefined,
+  task: TaskRow,
+  now: number,
+) {
   const event = task.status === 'succeeded' ? 'task.succeeded' : 'task.failed';
   if (task.api_key_id) {
     await emitTaskWebhook(ctx, task, event, {
@@ -151,7 +173,7 @@ async function tellOwner(ctx: AppContext, pipeline: Pipeline<unknown> | undefine
       credits: task.credits_captured,
       failure_code: task.status === 'failed' ? task.error_code : null,
       error: task.status === 'failed' ? task.error : null,
-      ...pipeline?.webhookData?.(task),
+      ...(await pipeline?.webhookData?.(ctx, task).catch(() => ({}))),
     });
   }
   if (task.started_at !== null && now - task.started_at > PUSH_AFTER_MS) {
@@ -293,7 +315,9 @@ export async function runStage(
       lastProgress = at;
       await updateStage(db, taskId, stageName, { progress: f });
       const overall = Math.round((doneWeight + weights.get(stageName)! * f) * 1000) / 10;
-      const row = await updateTask(db, taskId, { progress: overall, updated_at: ctx.clock.now() }, ['running']);
+      const row = await updateTask(db, taskId, { progress: overall, updated_at: ctx.clock.now() }, [
+        'running',
+      ]);
       if (row) await recordTaskEvent(ctx, 'task.progress', row);
     },
     async item(key, run) {
@@ -310,7 +334,9 @@ export async function runStage(
       return result;
     },
     async saveArtifact(from, opts) {
-      const key = `tasks/${task.owner_id}/${taskId}/${stageName}/${opts.name}`;
+      // Storage keys keep to a narrow alphabet: the name is for telling files apart, not for display.
+      const safe = opts.name.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_');
+      const key = `tasks/${task.owner_id}/${taskId}/${stageName}/${safe}`;
       // Recorded before the write, so a crash mid-write still leaves the key to be removed with the task.
       if (!artifacts.includes(key)) {
         artifacts.push(key);
@@ -326,7 +352,9 @@ export async function runStage(
     async addOutput(output) {
       const current = await findTask(db, taskId);
       if (!current) return;
-      const outputs = (JSON.parse(current.outputs) as Array<{ key: string }>).filter((o) => o.key !== output.key);
+      const outputs = (JSON.parse(current.outputs) as Array<{ key: string }>).filter(
+        (o) => o.key !== output.key,
+      );
       outputs.push(output);
       await updateTask(db, taskId, { outputs: JSON.stringify(outputs), updated_at: ctx.clock.now() });
     },
@@ -338,11 +366,12 @@ export async function runStage(
   } catch (err) {
     if (job.signal.aborted && !cancel.signal.aborted) throw err; // shutdown: the job runs again elsewhere
     const current = await findTask(db, taskId);
-    if (!current || current.status !== 'running') {
+    if (current?.status !== 'running') {
       await updateStage(db, taskId, stageName, { status: 'failed', error: CANCELLED });
       return { cancelled: true };
     }
-    if (attempts < (def.attempts ?? 1)) {
+    const final = err instanceof AppError && [3, 4, 5].includes(err.code);
+    if (!final && attempts < (def.attempts ?? 1)) {
       ctx.log.warn({ err, taskId, stage: stageName, attempts }, 'task stage failed; trying again');
       await updateStage(db, taskId, stageName, { status: 'pending', error: String(err) });
       throw err;
@@ -367,4 +396,36 @@ export async function runStage(
   });
   await advance(ctx, pipeline, taskId, stageName);
   return { stage: stageName };
+}
+
+/**
+ * Runs a task's remaining stages here and now, without the queue (tools' own entry points and
+ * tests drive a task this way). Throws what a stage throws while it still has runs left.
+ */
+export async function runTaskInline(
+  ctx: AppContext,
+  pipeline: Pipeline<unknown>,
+  taskId: string,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<TaskRow | undefined> {
+  for (;;) {
+    const task = await findTask(ctx.db, taskId);
+    if (!task || (task.status !== 'queued' && task.status !== 'running')) return task;
+    const next = firstUnfinishedStage(pipeline, await findStages(ctx.db, taskId));
+    if (!next) return task;
+    await runStage(pipeline, next.name, taskId, {
+      id: `inline:${taskId}`,
+      ownerId: task.owner_id,
+      attempt: 1,
+      maxAttempts: 1,
+      signal,
+      app: ctx,
+      progress: async () => {},
+    });
+    const after = await findStages(ctx.db, taskId);
+    // A stage that did not finish (cancelled, or waiting for a pause point) ends the run.
+    if (after.find((r) => r.name === next.name)?.status !== 'done') return findTask(ctx.db, taskId);
+    const now = await findTask(ctx.db, taskId);
+    if (now?.status === 'paused') return now;
+  }
 }

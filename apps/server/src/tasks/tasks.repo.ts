@@ -1,10 +1,14 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { TaskRow, TasksTable, TaskStageRow, TaskStagesTable } from '../db/schema.ts';
+import type { TaskRow, TaskStageRow, TaskStagesTable, TasksTable } from '../db/schema.ts';
 
 type Status = TaskRow['status'];
 
-export async function insertTask(db: Db, task: TaskRow, stages: Insertable<TaskStagesTable>[]): Promise<void> {
+export async function insertTask(
+  db: Db,
+  task: TaskRow,
+  stages: Insertable<TaskStagesTable>[],
+): Promise<void> {
   await db.insertInto('tasks').values(task).execute();
   await db.insertInto('task_stages').values(stages).execute();
 }
@@ -43,9 +47,7 @@ export async function findTaskPage(
     .selectFrom('tasks')
     .where('owner_id', '=', ownerId)
     .$if(tool !== undefined, (q) => q.where('tool', '=', tool!));
-  const { total } = await base
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await base
     .selectAll()
     .orderBy('created_at', 'desc')

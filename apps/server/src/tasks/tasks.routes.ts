@@ -8,14 +8,20 @@ import {
   deleteTask,
   getTaskView,
   listTaskViews,
+  openTaskEventStream,
   resumeTask,
   retryTask,
-  taskEventStream,
 } from './tasks.service.ts';
 
 const PING_EVERY_MS = 15_000;
 
 export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // Open streams of this app, ended before the server closes (it would wait for them otherwise).
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of open) end();
+  });
+
   registerCall(app, tasksCalls.getTask, async ({ user, query }) => ({
     task: await getTaskView(ctx, user.uid, query.task_id),
   }));
@@ -42,7 +48,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void 
       const raw = request.headers['last-event-id'] ?? request.query.last_event_id;
       const last = raw === undefined || raw === '' ? null : Number(raw);
       if (last !== null && (!Number.isInteger(last) || last < 0)) throw AppError.named('err_invalid_param');
-      const stream = taskEventStream(ctx, request.user.uid, last);
+      const stream = await openTaskEventStream(ctx, request.user.uid, last);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -58,7 +64,10 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void 
       const end = () => {
         clearInterval(ping);
         stream.close();
+        open.delete(end);
+        if (!res.writableEnded) res.end();
       };
+      open.add(end);
       // The response's close (not the request's, which fires once its empty body is read).
       res.once('close', end);
       try {
@@ -70,7 +79,6 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void 
         request.log.warn({ err }, 'task event stream failed');
       } finally {
         end();
-        if (!res.writableEnded) res.end();
       }
     },
   );

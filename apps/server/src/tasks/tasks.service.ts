@@ -46,6 +46,11 @@ export async function createTask<I>(
     projectId?: string | null;
     credits?: { tool: CreditTool; amount: number } | null;
     apiKeyId?: string | null;
+    /**
+     * Writes the tool's own rows knowing the task (after the hold and the task row, before the first
+     * stage is enqueued); when it throws, the task fails, its credits go back and the error is rethrown.
+     */
+    prepare?: (task: TaskRow) => Promise<void>;
   },
 ): Promise<TaskRow> {
   const input = pipeline.input.parse(opts.input);
@@ -117,6 +122,17 @@ export async function createTask<I>(
   }
   await recordTaskEvent(ctx, 'task.created', task);
   const p = pipeline as Pipeline<unknown>;
+  if (opts.prepare) {
+    try {
+      await opts.prepare(task);
+    } catch (err) {
+      await finishTask(ctx, p, id, 'failed', {
+        code: 1,
+        message: err instanceof AppError ? err.message : '任务无法开始',
+      });
+      throw err;
+    }
+  }
   try {
     await enqueueStage(ctx, p, task, { name: stages[0].name, row: { ...stages[0] } });
   } catch (err) {
@@ -194,7 +210,10 @@ export async function toTaskView(ctx: AppContext, row: TaskRow): Promise<TaskVie
         kind: o.kind,
         format: o.format,
         size: o.size,
-        url: await ctx.storage.signedUrl(o.key, { expiresInSeconds: OUTPUT_LINK_SECONDS, downloadName: o.name }),
+        url: await ctx.storage.signedUrl(o.key, {
+          expiresInSeconds: OUTPUT_LINK_SECONDS,
+          downloadName: o.name,
+        }),
       })),
     ),
     project_id: row.project_id,
@@ -348,20 +367,25 @@ export async function deleteTasksOfProject(
 
 /**
  * The owner's task events: those after `afterSeq` from the table (a reconnect), then live ones.
- * Iterate it; `close()` ends it (the route calls it when the client goes away).
+ * Resolves once listening (so nothing published after it is missed); iterate `events`, and
+ * `close()` ends it (the route calls it when the client goes away).
  */
-export function taskEventStream(
+export async function openTaskEventStream(
   ctx: AppContext,
   ownerId: string,
   afterSeq: number | null,
-): { events: AsyncIterable<TaskEvent>; close(): void } {
+): Promise<{ events: AsyncIterable<TaskEvent>; close(): void }> {
   const pending: TaskEventMessage[] = [];
   let wake: (() => void) | null = null;
   let closed = false;
-  let unsubscribe: (() => void) | null = null;
+  // Listening starts before the replay, so nothing written meanwhile falls between the two.
+  const unsubscribe = await ctx.taskEvents.subscribe(ownerId, (m) => {
+    pending.push(m);
+    wake?.();
+  });
   const close = () => {
     closed = true;
-    unsubscribe?.();
+    unsubscribe();
     wake?.();
   };
   const toEvent = async (m: { seq: number; type: TaskEventType; task: TaskRow }): Promise<TaskEvent> => ({
@@ -371,13 +395,6 @@ export function taskEventStream(
   });
 
   async function* run(): AsyncGenerator<TaskEvent> {
-    // Listening starts before the replay, so nothing written meanwhile falls between the two.
-    const off = await ctx.taskEvents.subscribe(ownerId, (m) => {
-      pending.push(m);
-      wake?.();
-    });
-    unsubscribe = off;
-    if (closed) return off();
     try {
       let cursor = afterSeq ?? -1;
       if (afterSeq !== null) {
@@ -385,8 +402,8 @@ export function taskEventStream(
           const page = await findEventsAfter(ctx.db, ownerId, cursor, 200);
           for (const e of page) {
             if (closed) return;
-            if (e.task === null) continue;
             cursor = Number(e.seq);
+            if (e.task === null) continue;
             yield await toEvent({ seq: cursor, type: e.type as TaskEventType, task: JSON.parse(e.task) });
           }
           if (page.length < 200) break;
@@ -406,7 +423,7 @@ export function taskEventStream(
         yield await toEvent(next);
       }
     } finally {
-      off();
+      close();
     }
   }
   return { events: run(), close };

@@ -97,21 +97,39 @@ export async function notifyUser(
 }
 
 /** Tools whose results open in the video editor (design §10): their notification leads there. */
-const EDITOR_TOOLS = new Set(['stt', 'ocr', 'erase', 'watermark', 'dubbing', 'srt_dubbing', 'synthesis', 'translate']);
+const EDITOR_TOOLS = new Set([
+  'stt',
+  'ocr',
+  'erase',
+  'watermark',
+  'dubbing',
+  'srt_dubbing',
+  'synthesis',
+  'translate',
+]);
 
 /**
  * A long task finished: a video tool's notification carries `video-edit` with the task id and its
  * project id (the editor opens by project id); other tools just say it finished.
  */
-export const notifyTaskFinished = (
-  ctx: AppContext,
-  userId: string,
-  task: { id: string; name: string; tool?: string; projectId?: string | null; failed?: boolean },
-) =>
-  notifyUser(ctx, userId, {
+export function taskFinishedMessage(task: {
+  id: string;
+  name: string;
+  tool?: string;
+  projectId?: string | null;
+  failed?: boolean;
+}): PushMessage {
+  return {
     title: task.failed ? '任务失败' : '任务已完成',
     body: task.failed ? `「${task.name}」处理失败，积分已退还` : `「${task.name}」已处理完成，点击查看`,
     ...(task.tool === undefined || EDITOR_TOOLS.has(task.tool)
       ? { action: 'video-edit' as const, task_id: task.id, project_id: task.projectId ?? null }
       : { task_id: task.id }),
-  });
+  };
+}
+
+export const notifyTaskFinished = (
+  ctx: AppContext,
+  userId: string,
+  task: Parameters<typeof taskFinishedMessage>[0],
+) => notifyUser(ctx, userId, taskFinishedMessage(task));

@@ -7,6 +7,8 @@ import type { TtsHistoryRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { localPathOf } from '../../media/files.ts';
 import { withScratchDir } from '../../media/scratch.ts';
+import { findTaskOfOwner } from '../../tasks/tasks.repo.ts';
+import { deleteTask } from '../../tasks/tasks.service.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
@@ -29,7 +31,8 @@ const PLAY_LINK_SECONDS = 3600;
 const DOWNLOAD_LINK_SECONDS = 3600;
 const sec = (ms: number) => Math.floor(ms / 1000);
 
-async function toItem(ctx: AppContext, row: TtsHistoryRow, withSentences = false): Promise<HistoryItem> {
+async function toItem(ctx: AppContext, stored: TtsHistoryRow, withSentences = false): Promise<HistoryItem> {
+  const row = await withTaskState(ctx, stored);
   const files: HistoryItem['files'] = [];
   if (row.audio_key)
     files.push({ name: row.audio_key, kind: 'audio', format: row.format, size: row.audio_size });
@@ -90,8 +93,9 @@ export async function findHistory(
 }
 
 export async function getTaskStatus(ctx: AppContext, userId: string, taskId: string) {
-  const row = await findHistoryByTask(ctx.db, userId, taskId);
-  if (!row) throw AppError.named('err_not_found');
+  const stored = await findHistoryByTask(ctx.db, userId, taskId);
+  if (!stored) throw AppError.named('err_not_found');
+  const row = await withTaskState(ctx, stored);
   return {
     task_id: row.task_id ?? row.id,
     status: row.status,
@@ -152,8 +156,33 @@ export async function editHistory(
 
 async function removeFilesOf(ctx: AppContext, row: TtsHistoryRow) {
   for (const key of [row.audio_key, row.srt_key, row.wav_key]) if (key) await ctx.storage.remove(key);
+  // Rows of long syntheses from before tasks kept their sentences here.
   for (const s of await findFinishedSentences(ctx.db, row.id)) await ctx.storage.remove(s.audio_key);
   await deleteFinishedSentences(ctx.db, row.id);
+  // A long synthesis's task goes with it (its working files included).
+  if (row.task_id && (await findTaskOfOwner(ctx.db, row.user_id, row.task_id))) {
+    await deleteTask(ctx, row.user_id, row.task_id);
+  }
+}
+
+const TASK_TO_ITEM_STATUS = {
+  queued: 'queued',
+  running: 'running',
+  paused: 'running',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  cancelled: 'failed',
+} as const;
+
+/**
+ * A long synthesis in flight reads its status and progress from its task (the one record of long
+ * jobs); finished rows, streams and rows from before tasks keep their own.
+ */
+async function withTaskState(ctx: AppContext, row: TtsHistoryRow): Promise<TtsHistoryRow> {
+  if (!row.task_id || (row.status !== 'queued' && row.status !== 'running')) return row;
+  const task = await findTaskOfOwner(ctx.db, row.user_id, row.task_id);
+  if (!task) return row;
+  return { ...row, status: TASK_TO_ITEM_STATUS[task.status], progress: Math.floor(task.progress) };
 }
 
 /** Files first, then rows (a failed row delete leaves the item visible to retry). Running items are refused. */
