@@ -63,6 +63,9 @@ export function createFastPatch(tus: TusServer) {
       if (Number(req.headers['content-length'] ?? 0) > room) {
         return answer(res, 413, {}, 'Request body exceeds Upload-Length\n');
       }
+      // With Content-Length (checked above) Node's parser delivers no more than that; a chunked body
+      // is counted on its way to the file.
+      const chunked = req.headers['content-length'] === undefined;
       let received = 0;
       const limit = new Transform({
         transform(chunk: Buffer, _encoding, done) {
@@ -75,15 +78,10 @@ export function createFastPatch(tus: TusServer) {
         },
       });
       const file = path.join(store.directory, id);
+      const out = createWriteStream(file, { flags: 'r+', start: offset });
       try {
-        await pipeline(
-          req,
-          limit,
-          createWriteStream(file, { flags: 'r+', start: offset, highWaterMark: 1 << 20 }),
-          {
-            signal: stop.signal,
-          },
-        );
+        if (chunked) await pipeline(req, limit, out, { signal: stop.signal });
+        else await pipeline(req, out, { signal: stop.signal });
       } catch {
         // A broken connection or a newer request: what reached the disk stays, and HEAD reports it.
       }
