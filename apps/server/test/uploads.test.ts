@@ -141,6 +141,58 @@ describe('tus uploads', () => {
     expect(list.body.data.total).toBe(1);
   });
 
+  it('uploads with the official tus client (tus-js-client) and keeps to the protocol', async () => {
+    const a = await user('13900000307');
+    const bytes = readFileSync(fx.file('clip.mp4'));
+    const { Upload } = await import('tus-js-client');
+    const url = await new Promise<string>((resolve, reject) => {
+      const upload = new Upload(bytes, {
+        endpoint: `${base}/v1/uploads/tus`,
+        headers: { authorization: `Bearer ${a.token}` },
+        metadata: { filename: 'client.mp4', filetype: 'video/mp4' },
+        chunkSize: 100_000,
+        retryDelays: [],
+        onError: reject,
+        onSuccess: () => resolve(upload.url!),
+      });
+      upload.start();
+    });
+    const res = await complete(a.token, { tus_upload: url });
+    expect(res.body.data.asset).toMatchObject({ name: 'client.mp4', sha256: sha256(bytes) });
+
+    // Protocol answers of PATCH: offset conflict, body past Upload-Length, missing version, bad type.
+    const { location } = await a.tus.create(10, 'p.bin');
+    expect((await a.tus.patch(location, 5, Buffer.alloc(5))).status).toBe(409);
+    expect((await a.tus.patch(location, 0, Buffer.alloc(11))).status).toBe(413);
+    expect((await a.tus.head(location)).offset).toBe(0);
+    const noVersion = await fetch(`${base}${location}`, {
+      method: 'PATCH',
+      headers: {
+        authorization: `Bearer ${a.token}`,
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: 'x',
+    });
+    expect(noVersion.status).toBe(412);
+    const badType = await fetch(`${base}${location}`, {
+      method: 'PATCH',
+      headers: {
+        authorization: `Bearer ${a.token}`,
+        'tus-resumable': '1.0.0',
+        'upload-offset': '0',
+        'content-type': 'text/plain',
+      },
+      body: 'x',
+    });
+    expect(badType.status).toBe(415);
+    expect(await a.tus.patch(location, 0, Buffer.alloc(10))).toEqual({ status: 204, offset: 10 });
+    // Nobody can read uploads back through tus.
+    expect(
+      (await fetch(`${base}${location}`, { headers: { authorization: `Bearer ${a.token}` } })).status,
+    ).toBe(404);
+  });
+
   it('registers speech audio (MP3 and WAV) with peaks and no thumbnail', async () => {
     const a = await user('13900000302');
     for (const [name, mime] of [

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { registerCall } from '../../http/calls.ts';
 import { createTusServer, TUS_PATH, tusOwnerOf } from './tus.ts';
+import { createFastPatch } from './tus-patch.ts';
 import {
   completeUpload,
   createUploadTicket,
@@ -16,6 +17,7 @@ import {
 
 export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const tus = createTusServer(ctx);
+  const fastPatch = createFastPatch(tus);
 
   // tus lives in its own scope: its raw body parser and hijacked replies touch no other route.
   await app.register(async (scope) => {
@@ -25,16 +27,17 @@ export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext
       request: import('fastify').FastifyRequest,
       reply: import('fastify').FastifyReply,
     ) => {
+      const id = (request.params as { id?: string }).id;
       if (request.method !== 'OPTIONS') {
         if (!request.user) throw AppError.unauthorized();
-        const id = (request.params as { id?: string }).id;
         // Another user's upload (or not an upload id at all) does not exist for this caller.
         if (id !== undefined && tusOwnerOf(id) !== request.user.uid) {
           return reply.status(404).header('tus-resumable', '1.0.0').send();
         }
       }
       reply.hijack();
-      await tus.handle(request.raw, reply.raw);
+      if (request.method === 'PATCH' && id !== undefined) await fastPatch(request.raw, reply.raw, id);
+      else await tus.handle(request.raw, reply.raw);
     };
     const methods = ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'] as const;
     const route = { config: { auth: 'public' as const }, schema: { hide: true }, handler };
