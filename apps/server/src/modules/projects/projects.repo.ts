@@ -57,7 +57,7 @@ function listQuery(db: Db, ownerId: string) {
         'projects.created_at',
         'projects.updated_at',
         'tasks.id as latest_task_id',
-      'tasks.status as task_status',
+        'tasks.status as task_status',
         'tasks.progress as task_progress',
         'media_assets.duration_ms as asset_duration_ms',
         'media_assets.thumbnail_key as asset_thumbnail_key',
