@@ -13,6 +13,7 @@ import { activityReport } from './modules/analytics/analytics.service.ts';
 import { DAY_MS } from './modules/credits/calendar.ts';
 import { grantCredits } from './modules/credits/ledger.service.ts';
 import { getTenantBonus, grantMembership } from './modules/credits/membership.service.ts';
+import { runFeaturesCommand } from './modules/features/features.cli.ts';
 import { notifyUser } from './modules/notifications/notifications.service.ts';
 import { switchQuestionnaireStatus } from './modules/onboarding/onboarding.repo.ts';
 import {
@@ -62,6 +63,9 @@ const USAGE = `Operator commands (npm run admin -- …), run with the server's e
   users refuse --user U --reason T       refuses the account (type 1): every request, key and sign-in
                                          is refused within a second; sessions and keys are kept
   users unrefuse --user U                lifts the refusal (type 2 again)
+  features show --user U                 the user's feature switches (video_translate, subtitle_erase, …) and why
+  features set --user U --feature F (--on | --off | --default)
+                                         overrides one switch for the user (--default: back to the plan's)
 U is a phone number, an e-mail address or a user id.`;
 
 type Options = Record<string, string | boolean | undefined>;
@@ -89,6 +93,10 @@ const OPTIONS = {
   status: { type: 'string' },
   top: { type: 'string' },
   reason: { type: 'string' },
+  feature: { type: 'string' },
+  on: { type: 'boolean' },
+  off: { type: 'boolean' },
+  default: { type: 'boolean' },
 } as const;
 
 class UsageError extends Error {}
@@ -335,6 +343,12 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
     const user = await findUser(ctx, required(options.user as string, 'user'));
     await liftRefusal(ctx, user.id);
     console.log(`${user.id}: refusal lifted`);
+  } else if (group === 'features') {
+    const user = await findUser(ctx, required(options.user as string, 'user'));
+    const lines = await runFeaturesCommand(ctx, verb, user.id, options).catch((error: Error) => {
+      throw new UsageError(error.message);
+    });
+    for (const line of lines) console.log(line);
   } else {
     throw new UsageError(`unknown command "${[group, verb].filter(Boolean).join(' ')}"`);
   }

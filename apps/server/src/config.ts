@@ -28,6 +28,8 @@ const envSchema = z
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
       .optional(),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /** Heavy lane (ffmpeg, engines): separate from the light jobs so they never wait behind media. */
+    JOB_HEAVY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
     S3_ENDPOINT: optionalUrl,
     S3_REGION: z.string().default('us-east-1'),
     S3_BUCKET: z.string().optional(),
@@ -65,6 +67,10 @@ const envSchema = z
     SHERPA_ONNX_MODELS_DIR: z.string().optional(),
     OPENAI_TTS_BASE_URL: optionalUrl,
     OPENAI_TTS_API_KEY: z.string().optional(),
+    /** An OpenAI-compatible /v1/audio/transcriptions server (faster-whisper-server, whisper.cpp, vLLM…). */
+    OPENAI_ASR_BASE_URL: optionalUrl,
+    OPENAI_ASR_API_KEY: z.string().optional(),
+    OPENAI_ASR_MODEL: z.string().min(1).optional(),
     PAYMENT_WECHAT_PROVIDER: z.enum(['sandbox', 'wechatpay']).default('sandbox'),
     PAYMENT_ALIPAY_PROVIDER: z.enum(['sandbox', 'alipay']).default('sandbox'),
     /** The sandbox grants what is "paid" on its own page, so production refuses it unless this says otherwise. */
@@ -162,6 +168,7 @@ const envSchema = z
           '(or VERIFICATION_CODES_TO_LOG=true to read codes from the server log and pass them on yourself)',
       });
     }
+    if (env.OPENAI_ASR_BASE_URL) requireAll(['OPENAI_ASR_MODEL'], 'OPENAI_ASR_BASE_URL is set');
     if (env.DATABASE_URL && !env.JWT_SECRET) {
       ctx.addIssue({
         code: 'custom',

@@ -1,4 +1,4 @@
-import { createEngineRegistry, type EngineRegistry } from '@vw/engines';
+import { type AsrRegistry, createAsrRegistry, createEngineRegistry, type EngineRegistry } from '@vw/engines';
 import type { FastifyBaseLogger } from 'fastify';
 import { createAliyunSmsSender } from './adapters/messaging/aliyun-sms.ts';
 import type { MessageSender } from './adapters/messaging/messaging.ts';
@@ -17,6 +17,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
 import { createJobQueue, type JobQueue } from './jobs/index.ts';
 import { loadSigningSecret } from './secrets.ts';
+import { createTaskEventHub, type TaskEventHub } from './tasks/events.ts';
 
 /** Everything a service needs, built once at start-up from the config. */
 export interface AppContext {
@@ -32,8 +33,12 @@ export interface AppContext {
   jobs: JobQueue;
   /** Speech engines (created at start-up by createEnginesFromConfig; empty when not given). */
   engines: EngineRegistry;
+  /** Speech recognizers (created at start-up by createAsrFromConfig; empty when not given: get() says what to configure). */
+  asr: AsrRegistry;
   /** Payment providers by channel (sandbox, WeChat Pay, Alipay). */
   payments: PaymentProviders;
+  /** Task events for the SSE streams of this process (through Redis pub/sub when REDIS_URL is set). */
+  taskEvents: TaskEventHub;
 }
 
 export function createContext(options: {
@@ -42,6 +47,7 @@ export function createContext(options: {
   clock: Clock;
   log: FastifyBaseLogger;
   engines?: EngineRegistry;
+  asr?: AsrRegistry;
 }): AppContext {
   const { config, database, clock, log } = options;
   const now = () => clock.now();
@@ -80,7 +86,9 @@ export function createContext(options: {
     storage: createStorage(config, secret, now),
     jobs: createJobQueue({ db: database.db, clock, log, redisUrl: config.REDIS_URL, app: () => ctx }),
     engines: options.engines ?? createEngineRegistry([]),
+    asr: options.asr ?? createAsrRegistry([]),
     payments: createPaymentProviders({ config, db: database.db, now, signingSecret: secret }),
+    taskEvents: createTaskEventHub({ redisUrl: config.REDIS_URL, log }),
   };
   return ctx;
 }

@@ -6,13 +6,16 @@ import { createContext } from './context.ts';
 import { openDatabase, prepareDatabase } from './db/database.ts';
 import { scheduleEvery } from './jobs/schedule.ts';
 import { createLogger } from './logger.ts';
+import { MEDIA_SWEEP_EVERY_MS, mediaSweepJob } from './media/gc.ts';
 import { seedDemoAccount } from './modules/accounts/demo.ts';
 import { creditSweepJob } from './modules/credits/credits.jobs.ts';
 import { holdLeaseSweepJob } from './modules/credits/hold-leases.ts';
 import { ensureVapidKeys } from './modules/notifications/notifications.service.ts';
 import { paymentReconcileJob, RECONCILE_EVERY_MS } from './modules/payments/payments.jobs.ts';
+import { createAsrFromConfig } from './modules/stt/stt.engines.ts';
 import { createEnginesFromConfig } from './modules/tts/tts.engines.ts';
 import { startVoicePreviews } from './modules/tts/voices.service.ts';
+import { TASK_SWEEP_EVERY_MS, taskSweepJob } from './tasks/tasks.jobs.ts';
 
 const CREDIT_SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -27,7 +30,8 @@ async function main(role: Role): Promise<void> {
   await prepareDatabase(database.db);
   const engines = await createEnginesFromConfig(config);
   for (const p of engines.problems) log.warn({ engine: p.engine }, p.error.message);
-  const ctx = createContext({ config, database, clock: systemClock, log, engines });
+  const asr = await createAsrFromConfig(config, log);
+  const ctx = createContext({ config, database, clock: systemClock, log, engines, asr });
   for (const problem of ctx.payments.problems) log.warn(problem);
   // Preview clips of the voice catalogue are made once, by whichever worker takes the job.
   await startVoicePreviews(ctx);
@@ -36,14 +40,21 @@ async function main(role: Role): Promise<void> {
 
   const closers: Array<() => Promise<unknown>> = [];
   if (role !== 'api') {
-    await ctx.jobs.startWorker({ concurrency: config.JOB_CONCURRENCY });
+    await ctx.jobs.startWorker({
+      concurrency: config.JOB_CONCURRENCY,
+      heavyConcurrency: config.JOB_HEAVY_CONCURRENCY,
+    });
     const stopSweep = scheduleEvery(ctx.jobs, creditSweepJob, CREDIT_SWEEP_EVERY_MS, ctx.clock);
     const stopReconcile = scheduleEvery(ctx.jobs, paymentReconcileJob, RECONCILE_EVERY_MS, ctx.clock);
     const stopLeases = scheduleEvery(ctx.jobs, holdLeaseSweepJob, config.HOLD_LEASE_MS, ctx.clock);
+    const stopMediaSweep = scheduleEvery(ctx.jobs, mediaSweepJob, MEDIA_SWEEP_EVERY_MS, ctx.clock);
+    const stopTaskSweep = scheduleEvery(ctx.jobs, taskSweepJob, TASK_SWEEP_EVERY_MS, ctx.clock);
     closers.push(async () => {
       stopSweep();
       stopReconcile();
       stopLeases();
+      stopMediaSweep();
+      stopTaskSweep();
     });
   }
   if (role !== 'worker') {
@@ -59,8 +70,10 @@ async function main(role: Role): Promise<void> {
     }
   }
   closers.push(() => ctx.jobs.close());
+  closers.push(() => ctx.taskEvents.close());
   closers.push(() => database.close());
   closers.push(() => engines.close());
+  closers.push(() => asr.close());
 
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'shutting down');

@@ -68,6 +68,19 @@ describe('avatar upload', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('parses multipart only on the avatar route', async () => {
+    const { secure_tokens } = await signIn(server.app, '13900000073');
+    const form = multipart('a.png', PNG, 'image/png');
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/v1/user/update_profile',
+      payload: form.body,
+      headers: { authorization: `Bearer ${secure_tokens.access_token}`, 'content-type': form.contentType },
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().data.detail[0].type).toBe('err_invalid_param');
+  });
+
   it('replaces the previous avatar and removes it on account cancellation', async () => {
     const { secure_tokens, user_info } = await signIn(server.app, '13900000072');
     const token = secure_tokens.access_token;

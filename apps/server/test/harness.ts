@@ -11,6 +11,7 @@ import { type DatabaseHandle, openDatabase, prepareDatabase } from '../src/db/da
 import { createLogger } from '../src/logger.ts';
 import { grantCredits } from '../src/modules/credits/ledger.service.ts';
 import { upsertSetting } from '../src/modules/settings/settings.repo.ts';
+import { createAsrFromConfig } from '../src/modules/stt/stt.engines.ts';
 import { createEnginesFromConfig } from '../src/modules/tts/tts.engines.ts';
 
 /** Which database the server tests run on: the test command runs the suite once per kind. */
@@ -96,7 +97,9 @@ export async function createTestServer(
   await upsertSetting(database.db, 'free_monthly_credits', '0', Date.now());
   const clock = new TestClock();
   const engines = await createEnginesFromConfig(config);
-  const ctx = createContext({ config, database, clock, log: createLogger(config.LOG_LEVEL), engines });
+  const log = createLogger(config.LOG_LEVEL);
+  const asr = await createAsrFromConfig(config, log);
+  const ctx = createContext({ config, database, clock, log, engines, asr });
   const app = await buildApp(ctx);
   extendApp?.(app);
   await app.ready();
@@ -111,6 +114,7 @@ export async function createTestServer(
       await app.close();
       await database.close();
       await engines.close();
+      await asr.close();
       await testDb.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

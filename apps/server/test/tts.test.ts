@@ -329,6 +329,11 @@ describe('history and files', () => {
       body: { name: audioName, format: 'wav' },
     });
     expect(wav.body.data.file_name).toBe('我的录音.wav');
+    // Streamed from ffmpeg into storage (WAV with streaming sizes in its header).
+    const wavFile = await server.app.inject({ method: 'GET', url: wav.body.data.url });
+    expect(wavFile.rawPayload.toString('latin1', 8, 12)).toBe('WAVE');
+    // More than half a second of 16-bit PCM at the MP3's rate (16 kHz or more).
+    expect(wavFile.rawPayload.length).toBeGreaterThan(16_000);
     const srtLink = await call(server.app, 'POST', '/v1/misc/file_download_urlbyname', {
       token: alice,
       body: { name: item.files[1].name },

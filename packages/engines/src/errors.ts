@@ -9,7 +9,9 @@ export type EngineErrorCode =
   | 'remote_error'
   | 'timeout'
   | 'aborted'
-  | 'media_failed';
+  | 'media_failed'
+  /** A file that is not media we accept (a playlist, an unknown container, no streams). */
+  | 'media_unsupported';
 
 /**
  * The one error engines throw. Carries a stable code plus a Chinese and an English sentence, because

@@ -49,6 +49,7 @@ export {
   toEspeakInput,
 } from './espeak/input.ts';
 export * from './espeak/personas.ts';
+export * from './media/index.ts';
 export { createOpenAiEngine, type OpenAiEngineOptions, speechUrl } from './openai/engine.ts';
 export { CATALOGUE_GROUPS, type CatalogueEntry, MODEL_CATALOGUE } from './sherpa/catalogue.ts';
 export { createSherpaEngine, type SherpaEngine, type SherpaEngineOptions } from './sherpa/engine.ts';

@@ -502,6 +502,8 @@ export interface TaskEventsTable {
   task_id: string;
   type: string;
   created_at: number;
+  /** JSON of the tasks row as of this event (migration 010_tasks); null on rows written before it. */
+  task: string | null;
 }
 
 export interface MediaAssetsTable {

@@ -1,8 +1,10 @@
 import { type Job as BullJob, DelayedError, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { newId } from '../ids.ts';
-import { backoffDelay, findJobDefinition } from './define.ts';
+import { backoffDelay, findJobDefinition, JOB_LANES, type JobLane } from './define.ts';
 import {
+  abandonJob,
+  assertJobsDefined,
   executeJob,
   finishJob,
   getJobForOwner,
@@ -14,6 +16,8 @@ import {
 } from './queue.ts';
 
 export const BULLMQ_QUEUE_NAME = 'vw-jobs';
+/** One BullMQ queue (and worker) per lane, so each lane has its own concurrency. */
+const queueName = (lane: JobLane) => (lane === 'light' ? BULLMQ_QUEUE_NAME : `${BULLMQ_QUEUE_NAME}-${lane}`);
 /** After the shutdown timeout, how long aborted handlers get to return before the worker is forced down. */
 const ABORT_GRACE_MS = 2_000;
 
@@ -26,11 +30,13 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
   // BullMQ requires connections that retry commands forever instead of failing them.
   const connect = () => new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queueConnection = connect();
-  const queue = new Queue(BULLMQ_QUEUE_NAME, { connection: queueConnection, prefix });
+  const queues = Object.fromEntries(
+    JOB_LANES.map((lane) => [lane, new Queue(queueName(lane), { connection: queueConnection, prefix })]),
+  ) as Record<JobLane, Queue>;
   const workerId = newId('wrk');
   const runs = new Map<string, AbortController>();
-  let worker: Worker | null = null;
-  let workerConnection: Redis | null = null;
+  const workers: Worker[] = [];
+  const workerConnections: Redis[] = [];
   let closed: Promise<void> | null = null;
 
   async function processJob(bullJob: BullJob, token?: string): Promise<void> {
@@ -55,6 +61,7 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
     if (row.attempts > row.max_attempts) {
       // Its last allowed run was cut short by a dead worker.
       await finishJob(deps, id, lease, { ok: false, message: INTERRUPTED_MESSAGE, permanent: true }, null);
+      await abandonJob(deps, row);
       throw new UnrecoverableError(INTERRUPTED_MESSAGE);
     }
     const controller = new AbortController();
@@ -82,7 +89,7 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
   /** A job BullMQ failed without our processor finishing it: it stalled too often (killed workers). */
   async function failOpenJob(id: string): Promise<void> {
     const now = clock.now();
-    await db
+    const row = await db
       .updateTable('jobs')
       .set({
         status: 'failed',
@@ -93,12 +100,14 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
       })
       .where('id', '=', id)
       .where('status', 'in', ['queued', 'running'])
-      .execute();
+      .returning(['id', 'name', 'payload'])
+      .executeTakeFirst();
+    if (row) await abandonJob(deps, row);
   }
 
   async function shutDown(timeoutMs: number): Promise<void> {
-    if (worker) {
-      const closing = worker.close();
+    if (workers.length > 0) {
+      const closing = Promise.all(workers.map((w) => w.close()));
       let timer: NodeJS.Timeout | undefined;
       const wait = (ms: number) =>
         new Promise<'timeout'>((resolve) => {
@@ -106,12 +115,14 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
         });
       if ((await Promise.race([closing, wait(timeoutMs)])) === 'timeout') {
         for (const controller of runs.values()) controller.abort();
-        if ((await Promise.race([closing, wait(ABORT_GRACE_MS)])) === 'timeout') await worker.close(true);
+        if ((await Promise.race([closing, wait(ABORT_GRACE_MS)])) === 'timeout') {
+          await Promise.all(workers.map((w) => w.close(true)));
+        }
       }
       clearTimeout(timer);
-      await workerConnection?.quit();
+      for (const c of workerConnections) await c.quit();
     }
-    await queue.close();
+    for (const q of Object.values(queues)) await q.close();
     await queueConnection.quit();
   }
 
@@ -122,7 +133,7 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
       // Also on a repeated idempotent enqueue: BullMQ ignores a job id it already holds, and a
       // missing one (its earlier add failed) gets added now.
       if (job.status === 'queued') {
-        await queue.add(
+        await queues[def.lane].add(
           def.name,
           {},
           {
@@ -138,26 +149,32 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
       return job;
     },
     getJobForOwner: (id, ownerId) => getJobForOwner(db, id, ownerId),
-    async startWorker({ concurrency }) {
-      if (worker) throw new Error('The job worker is already running');
-      workerConnection = connect();
-      worker = new Worker(BULLMQ_QUEUE_NAME, processJob, {
-        connection: workerConnection,
-        prefix,
-        concurrency,
-        lockDuration: leaseMs,
-        stalledInterval: leaseMs,
-        maxStalledCount: 1,
-      });
-      worker.on('failed', (bullJob) => {
-        if (bullJob?.finishedOn && bullJob.deferredFailure) {
-          failOpenJob(bullJob.id!).catch((err) =>
-            log.error({ err, jobId: bullJob.id }, 'job bookkeeping failed'),
-          );
-        }
-      });
-      worker.on('error', (err) => log.error({ err }, 'job worker error'));
-      await worker.waitUntilReady();
+    async startWorker({ concurrency, heavyConcurrency = 1 }) {
+      if (workers.length > 0) throw new Error('The job worker is already running');
+      await assertJobsDefined(db);
+      const limits: Record<JobLane, number> = { light: concurrency, heavy: heavyConcurrency };
+      for (const lane of JOB_LANES) {
+        const connection = connect();
+        workerConnections.push(connection);
+        const worker = new Worker(queueName(lane), processJob, {
+          connection,
+          prefix,
+          concurrency: limits[lane],
+          lockDuration: leaseMs,
+          stalledInterval: leaseMs,
+          maxStalledCount: 1,
+        });
+        worker.on('failed', (bullJob) => {
+          if (bullJob?.finishedOn && bullJob.deferredFailure) {
+            failOpenJob(bullJob.id!).catch((err) =>
+              log.error({ err, jobId: bullJob.id }, 'job bookkeeping failed'),
+            );
+          }
+        });
+        worker.on('error', (err) => log.error({ err }, 'job worker error'));
+        workers.push(worker);
+      }
+      await Promise.all(workers.map((w) => w.waitUntilReady()));
     },
     close({ timeoutMs = 10_000 } = {}) {
       closed ??= shutDown(timeoutMs);

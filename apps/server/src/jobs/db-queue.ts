@@ -1,8 +1,10 @@
 import { PostgresAdapter } from 'kysely';
 import type { Job } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import { backoffDelay, definedJobNames, findJobDefinition } from './define.ts';
+import { backoffDelay, definedJobNames, findJobDefinition, JOB_LANES, type JobLane } from './define.ts';
 import {
+  abandonJob,
+  assertJobsDefined,
   executeJob,
   finishJob,
   getJobForOwner,
@@ -14,6 +16,7 @@ import {
 } from './queue.ts';
 
 interface Run {
+  lane: JobLane;
   lease: string;
   controller: AbortController;
   done: Promise<void>;
@@ -30,7 +33,8 @@ export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }
   const workerId = newId('wrk');
   const runs = new Map<string, Run>();
   let leaseSeq = 0;
-  let concurrency = 0;
+  const concurrency: Record<JobLane, number> = { light: 0, heavy: 0 };
+  const running = (lane: JobLane) => [...runs.values()].filter((r) => r.lane === lane).length;
   let accepting = false;
   let loop: Promise<void> | null = null;
   // A wake-up that arrives while the loop is busy claiming must not wait out the next sleep.
@@ -41,8 +45,9 @@ export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }
     interruptSleep?.();
   };
 
-  async function claim(): Promise<{ row: Job; lease: string } | undefined> {
-    const names = definedJobNames();
+  async function claim(lane: JobLane): Promise<{ row: Job; lease: string } | undefined> {
+    // The lane is the definition's: each lane claims only the names that run in it.
+    const names = definedJobNames(lane);
     if (names.length === 0) return undefined;
     const now = clock.now();
     const lease = `${workerId}:${++leaseSeq}`;
@@ -78,10 +83,12 @@ export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }
     const now = clock.now();
     const expired = db.updateTable('jobs').where('status', '=', 'running').where('locked_until', '<', now);
     const unlocked = { locked_by: null, locked_until: null, updated_at: now };
-    await expired
+    const abandoned = await expired
       .set({ ...unlocked, status: 'failed', error: INTERRUPTED_MESSAGE })
       .whereRef('attempts', '>=', 'max_attempts')
+      .returning(['id', 'name', 'payload'])
       .execute();
+    for (const row of abandoned) await abandonJob(deps, row);
     await expired
       .set({ ...unlocked, status: 'queued', run_at: now })
       .whereRef('attempts', '<', 'max_attempts')
@@ -128,7 +135,7 @@ export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }
     }
   }
 
-  function start(row: Job, lease: string): void {
+  function start(lane: JobLane, row: Job, lease: string): void {
     const controller = new AbortController();
     const done = run(row, lease, controller)
       .catch((err) => log.error({ err, jobId: row.id }, 'job bookkeeping failed'))
@@ -136,7 +143,7 @@ export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }
         runs.delete(row.id);
         wake();
       });
-    runs.set(row.id, { lease, controller, done });
+    runs.set(row.id, { lane, lease, controller, done });
   }
 
   async function poll(): Promise<void> {
@@ -144,10 +151,12 @@ export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }
       woken = false;
       try {
         await reclaimExpired();
-        while (accepting && runs.size < concurrency) {
-          const claimed = await claim();
-          if (!claimed) break;
-          start(claimed.row, claimed.lease);
+        for (const lane of JOB_LANES) {
+          while (accepting && running(lane) < concurrency[lane]) {
+            const claimed = await claim(lane);
+            if (!claimed) break;
+            start(lane, claimed.row, claimed.lease);
+          }
         }
       } catch (err) {
         log.error({ err }, 'job polling failed');
@@ -174,7 +183,9 @@ export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }
     getJobForOwner: (id, ownerId) => getJobForOwner(db, id, ownerId),
     async startWorker(options) {
       if (loop) throw new Error('The job worker is already running');
-      concurrency = options.concurrency;
+      await assertJobsDefined(db);
+      concurrency.light = options.concurrency;
+      concurrency.heavy = options.heavyConcurrency ?? 1;
       accepting = true;
       loop = poll();
     },

@@ -16,14 +16,25 @@ export interface JobContext {
   app: AppContext;
 }
 
+/** Lanes have their own concurrency, so a long ffmpeg run never holds up quick work (design §9). */
+export type JobLane = 'light' | 'heavy';
+export const JOB_LANES: readonly JobLane[] = ['light', 'heavy'];
+
 export interface JobDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
   name: string;
+  /** heavy = media processes and engines (JOB_HEAVY_CONCURRENCY), light = quick work (JOB_CONCURRENCY). */
+  lane: JobLane;
   payload: S;
   /** The result must be JSON-serialisable: it is stored on the job row. */
   handler: (payload: z.output<S>, job: JobContext) => Promise<R>;
   maxAttempts: number;
   /** Delay before the first retry; doubles on every further retry. */
   backoffMs: number;
+  /**
+   * Called when the queue gives the job up without its handler having finished it (its worker died
+   * on the last allowed attempt), so whatever the job stood for is not left waiting forever.
+   */
+  onAbandoned?: (payload: unknown, app: AppContext) => Promise<void>;
 }
 
 const registry = new Map<string, JobDefinition>();
@@ -34,13 +45,15 @@ const registry = new Map<string, JobDefinition>();
  */
 export function defineJob<S extends z.ZodType, R>(options: {
   name: string;
+  lane?: JobLane;
   payload: S;
   handler: (payload: z.output<S>, job: JobContext) => Promise<R>;
   maxAttempts?: number;
   backoffMs?: number;
+  onAbandoned?: (payload: z.output<S>, app: AppContext) => Promise<void>;
 }): JobDefinition<S, R> {
   if (registry.has(options.name)) throw new Error(`Job "${options.name}" is defined twice`);
-  const def: JobDefinition<S, R> = { maxAttempts: 3, backoffMs: 5_000, ...options };
+  const def = { lane: 'light', maxAttempts: 3, backoffMs: 5_000, ...options } as JobDefinition<S, R>;
   registry.set(def.name, def as unknown as JobDefinition);
   return def;
 }
@@ -49,8 +62,8 @@ export function findJobDefinition(name: string): JobDefinition | undefined {
   return registry.get(name);
 }
 
-export function definedJobNames(): string[] {
-  return [...registry.keys()];
+export function definedJobNames(lane?: JobLane): string[] {
+  return [...registry.values()].filter((d) => !lane || d.lane === lane).map((d) => d.name);
 }
 
 /** Delay before the next run after `attempts` failed runs (BullMQ's exponential formula). */

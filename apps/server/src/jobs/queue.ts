@@ -7,7 +7,7 @@ import type { Db } from '../db/database.ts';
 import type { Job } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { findJobDefinition, type JobContext, type JobDefinition } from './define.ts';
+import { definedJobNames, findJobDefinition, type JobContext, type JobDefinition } from './define.ts';
 
 export const INTERRUPTED_MESSAGE = '任务因进程中断而失败';
 const INVALID_PAYLOAD_MESSAGE = '任务参数无效';
@@ -28,8 +28,11 @@ export interface JobQueue {
   ): Promise<Job>;
   /** The job if it belongs to `ownerId`; otherwise err_not_found, so ids of others reveal nothing. */
   getJobForOwner(id: string, ownerId: string): Promise<Job>;
-  /** Starts taking jobs in this process. */
-  startWorker(options: { concurrency: number }): Promise<void>;
+  /**
+   * Starts taking jobs in this process: up to `concurrency` light jobs and `heavyConcurrency`
+   * (default 1) heavy ones at once. Throws when a queued job's name has no definition here.
+   */
+  startWorker(options: { concurrency: number; heavyConcurrency?: number }): Promise<void>;
   /**
    * Stops taking work and waits up to `timeoutMs` for running handlers; handlers still running then
    * are aborted and their jobs handed back to the queue without using up an attempt.
@@ -195,4 +198,42 @@ export async function releaseJob({ db, clock }: JobQueueDeps, id: string, lease:
     .where('locked_by', '=', lease)
     .where('status', '=', 'running')
     .execute();
+}
+
+/**
+ * A worker that does not know a queued job's name would leave it waiting silently (or fail it):
+ * refuse to start instead, naming the jobs, so a missing import shows at deploy time.
+ */
+export async function assertJobsDefined(db: Db): Promise<void> {
+  const known = definedJobNames();
+  const unknown = await db
+    .selectFrom('jobs')
+    .select('name')
+    .distinct()
+    .where('status', 'in', ['queued', 'running'])
+    .$if(known.length > 0, (q) => q.where('name', 'not in', known))
+    .execute();
+  if (unknown.length > 0) {
+    throw new Error(
+      `The job worker cannot start: queued jobs have no definition in this process (${unknown
+        .map((r) => r.name)
+        .join(', ')}). Import the modules that define them, or remove the jobs.`,
+    );
+  }
+}
+
+/** The queue gave a job up without a finished handler: let its definition clean up after it. */
+export async function abandonJob(
+  deps: JobQueueDeps,
+  row: Pick<Job, 'id' | 'name' | 'payload'>,
+): Promise<void> {
+  const def = findJobDefinition(row.name);
+  if (!def?.onAbandoned || !deps.app) return;
+  const parsed = def.payload.safeParse(JSON.parse(row.payload));
+  if (!parsed.success) return;
+  try {
+    await def.onAbandoned(parsed.data, deps.app());
+  } catch (err) {
+    deps.log.error({ err, jobId: row.id, job: row.name }, 'job abandon hook failed');
+  }
 }

@@ -26,6 +26,11 @@ export interface PublicCallDef {
   audio?: string[];
   /** The answer is not the envelope (OpenAI-compatible routes). */
   raw?: z.ZodType;
+  /** A multipart/form-data body: these fields plus the file fields named in `files`. */
+  form?: z.ZodType;
+  files?: string[];
+  /** Content types of a text answer (subtitles, plain text). */
+  text?: string[];
 }
 
 const def = <T extends PublicCallDef>(d: T) => d;
@@ -149,6 +154,52 @@ export const openaiSpeech = def({
   audio: ['audio/mpeg', 'audio/wav'],
 });
 
+export const TRANSCRIPTION_FORMATS = ['json', 'text', 'srt', 'vtt', 'verbose_json'] as const;
+export type TranscriptionFormat = (typeof TRANSCRIPTION_FORMATS)[number];
+
+/** The fields of OpenAI's `POST /v1/audio/transcriptions` (multipart; the audio is the `file` part). */
+export const openaiTranscriptionForm = z.object({
+  model: z.string().min(1).max(100),
+  /** ISO 639-1; detected when omitted. */
+  language: z.string().min(2).max(16).optional(),
+  prompt: z.string().max(4096).optional(),
+  response_format: z.enum(TRANSCRIPTION_FORMATS).default('json'),
+  temperature: z.coerce.number().min(0).max(1).optional(),
+  'timestamp_granularities[]': z
+    .array(z.enum(['word', 'segment']))
+    .max(2)
+    .optional(),
+});
+
+/** The answer for response_format json (text only) and verbose_json (times in seconds). */
+export const openaiTranscriptionAnswer = z.union([
+  z.object({ text: z.string() }),
+  z.object({
+    task: z.literal('transcribe'),
+    language: z.string(),
+    duration: z.number(),
+    text: z.string(),
+    segments: z
+      .array(z.object({ id: z.number(), start: z.number(), end: z.number(), text: z.string() }))
+      .optional(),
+    words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number() })).optional(),
+  }),
+]);
+
+export const openaiTranscription = def({
+  operationId: 'openaiTranscription',
+  method: 'POST',
+  path: `${PUBLIC_API_BASE}/audio/transcriptions`,
+  summary: 'OpenAI 兼容的语音转文字（可用官方 openai SDK 的 audio.transcriptions）',
+  description:
+    'multipart/form-data：file（音频或视频文件，大小按套餐限制）、model（任意名称使用已配置的识别引擎，或 /models 之外的引擎 id，如 sherpa-onnx:<模型>）、language（可选，ISO 639-1）、prompt、response_format（json、text、srt、vtt、verbose_json）、timestamp_granularities[]（segment、word）。按音频时长计费（语音转文字价格），识别失败不扣积分。也可通过 /v1/audio/transcriptions 访问。',
+  tags: ['openai'],
+  form: openaiTranscriptionForm,
+  files: ['file'],
+  raw: openaiTranscriptionAnswer,
+  text: ['text/plain', 'application/x-subrip', 'text/vtt'],
+});
+
 export const publicApiCalls = [
   publicTts,
   publicTtsTask,
@@ -157,4 +208,5 @@ export const publicApiCalls = [
   publicBalance,
   publicUsage,
   openaiSpeech,
+  openaiTranscription,
 ] as const;

@@ -24,7 +24,12 @@ export interface CueRules {
 /** `hh:mm:ss,mmm` — SRT wants a comma before the milliseconds. */
 export const srtTime = (ms: number) => formatTime(ms).replace('.', ',');
 
-const oneLine = (text: string) => text.replace(/\r?\n+/g, ' ').trim();
+const oneLine = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
 const keepLines = (text: string) =>
   text
     .split(/\r?\n/)
@@ -41,40 +46,58 @@ export function toSrt(cues: TimedText[], options: { singleLine?: boolean } = {})
     .join('\n');
 }
 
+/**
+ * WebVTT. `&`, `<` and `>` are escaped: in VTT cue text `<` opens a tag and `&` a character
+ * reference, and `-->` is not allowed at all, so "a < b" would otherwise vanish in a browser.
+ */
 export function toVtt(cues: TimedText[], options: { singleLine?: boolean } = {}): string {
   const text = options.singleLine ? oneLine : keepLines;
   const body = cues
     .filter((c) => text(c.text))
-    .map((c) => `${formatTime(c.start_ms)} --> ${formatTime(c.end_ms)}\n${text(c.text)}\n`)
+    .map((c) => `${formatTime(c.start_ms)} --> ${formatTime(c.end_ms)}\n${escapeVtt(text(c.text))}\n`)
     .join('\n');
   return `WEBVTT\n\n${body}`;
 }
+
+const escapeVtt = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const VTT_ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&nbsp;': '\u00a0',
+  '&lrm;': '\u200e',
+  '&rlm;': '\u200f',
+};
 
 /** Plain text, one cue per line, optionally prefixed by `[hh:mm:ss.mmm]` and/or `speaker：`. */
 export function toTxt(
   cues: Array<TimedText & { speaker?: string | null }>,
   options: { timestamps?: boolean; speakers?: boolean } = {},
 ): string {
-  return cues
+  const lines = cues
     .filter((c) => oneLine(c.text))
     .map((c) => {
       const time = options.timestamps ? `[${formatTime(c.start_ms)}] ` : '';
       const who = options.speakers && c.speaker ? `${c.speaker}：` : '';
       return `${time}${who}${oneLine(c.text)}`;
-    })
-    .join('\n')
-    .concat('\n');
+    });
+  // An empty track is an empty file, not a lone line break.
+  return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
-const ARROW_RE = /^\s*(\S+)\s+-->\s+(\S+)/;
+// Spaces around the arrow are optional: `00:00:01,000-->00:00:02,000` occurs in the wild.
+const ARROW_RE = /^\s*([\d:.,]+)\s*-->\s*([\d:.,]+)/;
 
-/** Reads SRT or WebVTT (cue settings, identifiers and NOTE blocks are skipped); malformed blocks are ignored. */
+/**
+ * Reads SRT or WebVTT (cue settings, identifiers, NOTE/STYLE blocks and formatting tags — HTML-like
+ * and ASS `{\an8}` — are dropped; VTT character references are decoded); malformed blocks are ignored.
+ */
 export function parseSubtitles(source: string): TimedText[] {
   const cues: TimedText[] = [];
-  const blocks = source
-    .replace(/^\uFEFF/, '')
-    .replace(/\r\n?/g, '\n')
-    .split(/\n{2,}/);
+  const clean = source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const isVtt = /^WEBVTT(?:[ \t\n]|$)/.test(clean);
+  // A line of only spaces separates blocks as well as an empty one.
+  const blocks = clean.split(/\n[ \t]*\n/);
   for (const block of blocks) {
     const lines = block.split('\n');
     const at = lines.findIndex((l) => ARROW_RE.test(l));
@@ -83,11 +106,13 @@ export function parseSubtitles(source: string): TimedText[] {
     const start = parseCueTime(from!);
     const end = parseCueTime(to!);
     if (start === null || end === null || end < start) continue;
-    const text = lines
+    let text = lines
       .slice(at + 1)
       .join('\n')
       .replace(/<[^>]+>/g, '')
+      .replace(/\{\\[^}]*\}/g, '')
       .trim();
+    if (isVtt) text = text.replace(/&(?:amp|lt|gt|nbsp|lrm|rlm);/g, (e) => VTT_ENTITIES[e]!);
     cues.push({ start_ms: start, end_ms: end, text });
   }
   return cues;
@@ -140,9 +165,12 @@ export function checkCue(cue: TimedText, next: TimedText | null, rules: CueRules
     issues.push({ kind: 'too_many_lines', message: `${lines.length} 行，超过 ${rules.max_lines} 行` });
   }
   const duration = cue.end_ms - cue.start_ms;
-  const cps = duration > 0 ? readingLength(cue.text) / (duration / 1000) : Number.POSITIVE_INFINITY;
+  const chars = readingLength(cue.text);
+  // An empty cue cannot be read too fast; text shown for no time at all can.
+  const cps = chars === 0 ? 0 : duration > 0 ? chars / (duration / 1000) : Number.POSITIVE_INFINITY;
   if (cps > rules.max_cps) {
-    issues.push({ kind: 'too_fast', message: `阅读速度 ${cps.toFixed(1)} 字/秒，超过 ${rules.max_cps}` });
+    const speed = Number.isFinite(cps) ? `${cps.toFixed(1)} 字/秒` : '无穷大（时长为 0）';
+    issues.push({ kind: 'too_fast', message: `阅读速度 ${speed}，超过 ${rules.max_cps} 字/秒` });
   }
   if (duration < rules.min_duration_ms) {
     issues.push({
@@ -182,9 +210,15 @@ export interface TimedWord {
   end_ms: number;
 }
 
-const SENTENCE_END = /[。！？!?；;…]$|[.](?=\s|$)/;
-const CLAUSE_END = /[，,、：:]$/;
-const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
+// A closing quote or bracket after the mark still ends the sentence (`好。”`).
+const CLOSERS = `["'”’」』）)\\]]*`;
+const SENTENCE_END = new RegExp(`(?:[。！？!?；;…]|[.](?=\\s|$))${CLOSERS}$`);
+const CLAUSE_END = new RegExp(`[，,、：:]${CLOSERS}$`);
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/;
+/** Marks that hug the word before them (no space before): closing and trailing punctuation. */
+const HUGS_LEFT = /^[\p{Pe}\p{Pf},.!?;:%…，。！？；：、']/u;
+/** Marks that hug the word after them: opening brackets and quotes. */
+const HUGS_RIGHT = /[\p{Ps}\p{Pi}]$/u;
 
 /** Joins words the way the language writes them: no spaces between CJK, spaces elsewhere. */
 export function joinWords(words: string[]): string {
@@ -192,52 +226,60 @@ export function joinWords(words: string[]): string {
   for (const w of words) {
     const t = w.trim();
     if (!t) continue;
-    const glue = out && !(CJK.test(out.at(-1)!) || CJK.test(t[0]!)) && !/^[\p{P}]/u.test(t) ? ' ' : '';
-    out += glue + t;
+    const glue =
+      out && !CJK.test(out.at(-1)!) && !CJK.test(t[0]!) && !HUGS_LEFT.test(t) && !HUGS_RIGHT.test(out);
+    out += (glue ? ' ' : '') + t;
   }
   return out;
 }
 
+const length = (text: string) => [...text].length;
+
 /**
  * Cuts one recognised segment (its words with times) into cues that fit the rules: at most
- * `max_chars_per_line × max_lines` characters and `max_duration_ms`, preferring sentence ends, then
- * clause ends, then the widest pause. Lines inside a cue are wrapped to `max_chars_per_line`.
+ * `max_chars_per_line × max_lines` characters (as written, spaces included) and `max_duration_ms`,
+ * preferring sentence ends, then clause ends, then the widest pause. Lines inside a cue are wrapped
+ * to `max_chars_per_line`.
  */
-export function splitIntoCues(words: TimedWord[], rules: CueRules): TimedText[] {
+export function splitIntoCues(input: TimedWord[], rules: CueRules): TimedText[] {
+  const words = input.filter((w) => w.text.trim());
   const limit = rules.max_chars_per_line * rules.max_lines;
   const cues: TimedText[] = [];
   let start = 0;
   while (start < words.length) {
     let end = start;
-    let chars = 0;
     // Grow while the cue still fits.
     while (end < words.length) {
-      const next = chars + [...words[end]!.text.trim()].length;
+      const chars = length(joinWords(words.slice(start, end + 1).map((w) => w.text)));
       const duration = words[end]!.end_ms - words[start]!.start_ms;
-      if (end > start && (next > limit || duration > rules.max_duration_ms)) break;
-      chars = next;
+      if (end > start && (chars > limit || duration > rules.max_duration_ms)) break;
       end++;
+      // A sentence end closes the cue once it holds half a line (a very short cue reads badly).
       if (SENTENCE_END.test(words[end - 1]!.text.trim()) && chars >= rules.max_chars_per_line / 2) break;
     }
-    // If the cue was cut by a limit, step back to the best break inside it.
+    // Cut by a limit: step back to a better break inside the cue (sentence end, clause end, a wider
+    // pause) — only when it beats the break the limit gave, so even speech keeps full cues.
     if (end < words.length && !SENTENCE_END.test(words[end - 1]!.text.trim())) {
-      let best = -1;
-      let bestScore = -1;
-      for (let i = start + 1; i < end; i++) {
+      const score = (i: number) => {
         const word = words[i - 1]!.text.trim();
-        const pause = words[i]!.start_ms - words[i - 1]!.end_ms;
-        const score = (SENTENCE_END.test(word) ? 10_000 : 0) + (CLAUSE_END.test(word) ? 5_000 : 0) + pause;
-        if (score > bestScore && i - start >= 2) {
-          bestScore = score;
+        const pause = Math.max(0, words[i]!.start_ms - words[i - 1]!.end_ms);
+        return (SENTENCE_END.test(word) ? 10_000 : 0) + (CLAUSE_END.test(word) ? 5_000 : 0) + pause;
+      };
+      let best = end;
+      let bestScore = score(end);
+      for (let i = end - 1; i >= start + 2; i--) {
+        const s = score(i);
+        if (s > bestScore) {
+          bestScore = s;
           best = i;
         }
       }
-      if (best > start && bestScore > 0) end = best;
+      end = best;
     }
     const slice = words.slice(start, end);
     cues.push({
       start_ms: slice[0]!.start_ms,
-      end_ms: slice.at(-1)!.end_ms,
+      end_ms: Math.max(slice[0]!.start_ms, slice.at(-1)!.end_ms),
       text: wrapText(joinWords(slice.map((w) => w.text)), rules.max_chars_per_line),
     });
     start = end;
@@ -245,22 +287,43 @@ export function splitIntoCues(words: TimedWord[], rules: CueRules): TimedText[] 
   return cues;
 }
 
-/** Breaks a cue's text into lines of at most `max` characters, at a space or punctuation when one is near. */
+const BREAK_AFTER = /[\s，,。、！？!?；;：:]/;
+/** Chinese typography: these never begin a line (避头). */
+const NO_LINE_START = /[，,。、！？!?；;：:）)」』”’…]/;
+
+/**
+ * Breaks a cue's text into lines of at most `max` characters, as even as possible (20 hanzi at 16
+ * per line → 10 + 10, not 16 + 4), at a space or punctuation near the middle when there is one, and
+ * never with punctuation at the start of a line.
+ */
 export function wrapText(text: string, max: number): string {
-  const chars = [...text.replace(/\n/g, ' ')];
-  if (chars.length <= max) return chars.join('');
+  let rest = [...text.replace(/\s*\n\s*/g, ' ').trim()];
+  if (rest.length <= max) return rest.join('');
   const lines: string[] = [];
-  let rest = chars;
   while (rest.length > max) {
-    let cut = max;
-    for (let i = max; i > Math.floor(max / 2); i--) {
-      if (/[\s，,。、！？!?；;：:]/.test(rest[i - 1]!)) {
-        cut = i;
-        break;
+    const linesLeft = Math.ceil(rest.length / max);
+    const ideal = Math.ceil(rest.length / linesLeft);
+    // The break closest to the even cut, within a quarter line of it and never past `max`.
+    const reach = Math.max(1, Math.floor(max / 4));
+    let cut = -1;
+    for (let d = 0; d <= reach && cut < 0; d++) {
+      for (const i of [ideal + d, ideal - d]) {
+        if (i < 1 || i > max || i >= rest.length) continue;
+        // Break after a space/mark, or before a space.
+        if ((BREAK_AFTER.test(rest[i - 1]!) || /\s/.test(rest[i]!)) && !NO_LINE_START.test(rest[i]!)) {
+          cut = i;
+          break;
+        }
       }
     }
+    if (cut < 0) {
+      cut = Math.min(ideal, max);
+      // Pull a mark that would start the next line back onto this one (or push a character down).
+      while (cut < max && cut < rest.length && NO_LINE_START.test(rest[cut]!)) cut++;
+      while (cut > 1 && NO_LINE_START.test(rest[cut]!)) cut--;
+    }
     lines.push(rest.slice(0, cut).join('').trim());
-    rest = rest.slice(cut);
+    rest = [...rest.slice(cut).join('').trimStart()];
   }
   if (rest.length) lines.push(rest.join('').trim());
   return lines.filter(Boolean).join('\n');

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,6 +10,8 @@ export interface LocalStorage extends ObjectStorage {
   readonly kind: 'local';
   /** True when the query of a URL made by `signedUrl` for this key is genuine and not expired. */
   verifySignedUrl(key: string, query: { exp?: string; sig?: string; name?: string }): boolean;
+  /** Where the object's bytes are on disk (ffmpeg reads them in place). */
+  localPath(key: string): string;
 }
 
 export function isLocalStorage(storage: ObjectStorage): storage is LocalStorage {
@@ -69,6 +71,57 @@ export function createLocalStorage(options: {
       return { size: (await stat(file)).size };
     },
 
+    async putFile(key, file, contentType, options) {
+      const target = dataPath(key);
+      await mkdir(tmpDir, { recursive: true });
+      const tmp = path.join(tmpDir, randomUUID());
+      try {
+        if (options?.move) {
+          try {
+            await rename(file, tmp);
+          } catch (error) {
+            // Another filesystem: copy, then drop the original.
+            if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+            await copyFile(file, tmp);
+            await rm(file, { force: true });
+          }
+        } else await copyFile(file, tmp);
+        await mkdir(path.dirname(target), { recursive: true });
+        await rename(tmp, target);
+      } catch (error) {
+        await rm(tmp, { force: true });
+        throw error;
+      }
+      await writeAtomically(metaPath(key), Buffer.from(JSON.stringify({ contentType })));
+      return { size: (await stat(target)).size };
+    },
+
+    async *list(prefix) {
+      // Walks the folder of the prefix; the backend's own `.tmp`/`.meta` folders are not objects.
+      const base = prefix.replace(/\/+$/, '');
+      assertValidKey(base);
+      const walk = async function* (
+        rel: string,
+      ): AsyncGenerator<{ key: string; size: number; modifiedAt: number }> {
+        let entries: import('node:fs').Dirent[];
+        try {
+          entries = await readdir(path.join(dir, rel), { withFileTypes: true });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+          throw error;
+        }
+        for (const entry of entries) {
+          const key = `${rel}/${entry.name}`;
+          if (entry.isDirectory()) yield* walk(key);
+          else if (entry.isFile()) {
+            const info = await stat(path.join(dir, key)).catch(() => null);
+            if (info) yield { key, size: info.size, modifiedAt: info.mtimeMs };
+          }
+        }
+      };
+      yield* walk(base);
+    },
+
     async read(key, range) {
       // Opening first turns a missing key into a rejected promise rather than a later stream error.
       const handle = await open(dataPath(key), 'r');
@@ -100,6 +153,10 @@ export function createLocalStorage(options: {
       const query = new URLSearchParams({ exp: String(exp), sig: sign(key, exp, downloadName) });
       if (downloadName !== undefined) query.set('name', downloadName);
       return `${publicUrl}/files/${key}?${query}`;
+    },
+
+    localPath(key) {
+      return dataPath(key);
     },
 
     verifySignedUrl(key, query) {

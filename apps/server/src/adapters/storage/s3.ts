@@ -5,11 +5,16 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { contentDisposition } from './content-disposition.ts';
@@ -79,6 +84,73 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
+    },
+
+    async putFile(key, file, contentType, options) {
+      assertValidKey(key);
+      const { size } = await stat(file);
+      await client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: createReadStream(file),
+          ContentType: contentType,
+          ContentLength: size,
+        }),
+      );
+      if (options?.move) await rm(file, { force: true });
+      return { size };
+    },
+
+    async *list(prefix) {
+      const base = `${prefix.replace(/\/+$/, '')}/`;
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: base, ContinuationToken: token }),
+        );
+        for (const o of page.Contents ?? []) {
+          if (o.Key) yield { key: o.Key, size: o.Size ?? 0, modifiedAt: o.LastModified?.getTime() ?? 0 };
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+
+    multipart: {
+      async create(key, contentType) {
+        assertValidKey(key);
+        const res = await client.send(
+          new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentType }),
+        );
+        if (!res.UploadId) throw new Error('S3 returned no upload id');
+        return res.UploadId;
+      },
+      presignPart(key, uploadId, partNumber, expiresInSeconds) {
+        const command = new UploadPartCommand({
+          Bucket: bucket,
+          Key: key,
+          UploadId: uploadId,
+          PartNumber: partNumber,
+        });
+        return getSignedUrl(client, command, { expiresIn: Math.min(expiresInSeconds, MAX_PRESIGN_SECONDS) });
+      },
+      async complete(key, uploadId, parts) {
+        await client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: bucket,
+            Key: key,
+            UploadId: uploadId,
+            MultipartUpload: {
+              Parts: [...parts]
+                .sort((a, b) => a.partNumber - b.partNumber)
+                .map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })),
+            },
+          }),
+        );
+      },
+      async abort(key, uploadId) {
+        await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
+      },
     },
 
     async read(key, range) {

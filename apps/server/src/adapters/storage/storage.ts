@@ -11,6 +11,21 @@ export interface ObjectStorage {
   readonly kind: 'local' | 's3';
   /** All or nothing: a failed put (including a failing body stream) leaves no object behind. */
   put(key: string, body: Buffer | Readable, contentType: string): Promise<{ size: number }>;
+  /**
+   * A file on this machine into storage without reading it into memory. With `move` the local
+   * backend renames it into place (same filesystem: no copy); the file is gone afterwards either way
+   * when `move` is set.
+   */
+  putFile(
+    key: string,
+    file: string,
+    contentType: string,
+    options?: { move?: boolean },
+  ): Promise<{ size: number }>;
+  /** Every object under a prefix (for sweeps); order unspecified. */
+  list(prefix: string): AsyncIterable<{ key: string; size: number; modifiedAt: number }>;
+  /** Multipart uploads straight from the browser (S3 only). */
+  readonly multipart?: MultipartUploads;
   /** A byte range is inclusive, like HTTP Range (resumable downloads). */
   read(key: string, range?: { start: number; end?: number }): Promise<Readable>;
   /** The etag changes whenever the bytes do; HTTP uses it to resume a download safely (If-Range). */
@@ -20,6 +35,14 @@ export interface ObjectStorage {
   /** A URL that serves the object without a session until it expires. */
   signedUrl(key: string, options: { expiresInSeconds: number; downloadName?: string }): Promise<string>;
   close(): Promise<void>;
+}
+
+/** Presigned multipart uploads: the browser PUTs parts to the bucket, the server completes them. */
+export interface MultipartUploads {
+  create(key: string, contentType: string): Promise<string>;
+  presignPart(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string>;
+  complete(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<void>;
+  abort(key: string, uploadId: string): Promise<void>;
 }
 
 /**

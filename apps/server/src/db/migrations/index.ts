@@ -8,6 +8,8 @@ import * as m006 from './006_onboarding.ts';
 import * as m007 from './007_credit_accounts.ts';
 import * as m008 from './008_account_safety.ts';
 import * as m009 from './009_tasks_media.ts';
+import * as m010media from './010_media_uploads.ts';
+import * as m010tasks from './010_tasks.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +22,6 @@ export const migrations: Record<string, Migration> = {
   '007_credit_accounts': m007,
   '008_account_safety': m008,
   '009_tasks_media': m009,
+  '010_tasks': m010tasks,
+  '010_media_uploads': m010media,
 };

@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import { isPublicAddress, postOnce } from '../../adapters/http/outbound.ts';
 import type { AppContext } from '../../context.ts';
-import type { TtsHistoryRow, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
+import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId, newOrderedId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
@@ -309,32 +309,25 @@ export const webhookDeliveryJob = defineJob({
   },
 });
 
-/** A task started through the public API ended: tell the owner's endpoints that want the event. */
-export async function emitTaskEvent(
+/**
+ * A task started through an API key finished: one delivery per subscribed endpoint of its owner,
+ * each sent by the `webhooks.deliver` job. Never throws: the task's outcome is recorded already.
+ */
+export async function emitTaskWebhook(
   ctx: Ctx,
-  row: Pick<TtsHistoryRow, 'id' | 'user_id' | 'task_id' | 'api_key_id' | 'tool' | 'characters' | 'credits'>,
+  task: { id: string; owner_id: string; api_key_id: string | null },
   event: 'task.succeeded' | 'task.failed',
-  failure?: { code: number; message: string },
+  data: Record<string, unknown>,
 ): Promise<void> {
+  if (!task.api_key_id) return;
   try {
     const endpoints = await ctx.db
       .selectFrom('webhook_endpoints')
       .selectAll()
-      .where('user_id', '=', row.user_id)
+      .where('user_id', '=', task.owner_id)
       .where('status', '=', 'active')
       .execute();
     const now = ctx.clock.now();
-    const data = {
-      task_id: row.task_id,
-      history_id: row.id,
-      tool: row.tool,
-      status: event === 'task.succeeded' ? 'succeeded' : 'failed',
-      api_key_id: row.api_key_id,
-      characters: row.characters,
-      credits: event === 'task.succeeded' ? row.credits : 0,
-      failure_code: failure?.code ?? null,
-      error: failure?.message ?? null,
-    };
     for (const endpoint of endpoints) {
       if (!(JSON.parse(endpoint.events) as string[]).includes(event)) continue;
       const delivery = newDelivery(endpoint, event, data, now);
@@ -342,12 +335,11 @@ export async function emitTaskEvent(
       await ctx.jobs.enqueue(
         webhookDeliveryJob,
         { delivery_id: delivery.id },
-        { ownerId: row.user_id, idempotencyKey: `whd:${delivery.id}:0` },
+        { ownerId: task.owner_id, idempotencyKey: `whd:${delivery.id}:0` },
       );
     }
   } catch (err) {
-    // The task's own outcome is recorded already; a webhook problem must not undo it.
-    ctx.log.error({ err, history: row.id }, 'could not queue webhook deliveries');
+    ctx.log.error({ err, task: task.id }, 'could not queue webhook deliveries');
   }
 }
 

@@ -28,7 +28,3 @@ export async function updateExport(
 ): Promise<void> {
   await db.updateTable('credit_exports').set(set).where('id', '=', exportId).execute();
 }
-
-export async function deleteExport(db: Db, exportId: string): Promise<void> {
-  await db.deleteFrom('credit_exports').where('id', '=', exportId).execute();
-}

@@ -5,11 +5,14 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
+import { createTask, definePipeline } from '../../tasks/index.ts';
+import { findTaskOfOwner } from '../../tasks/tasks.repo.ts';
 import { businessDate } from './calendar.ts';
 import { findConsumptions } from './details.service.ts';
-import { deleteExport, findExport, findLatestExport, insertExport, updateExport } from './export.repo.ts';
+import { findExport, findLatestExport, insertExport, updateExport } from './export.repo.ts';
 
 const EXPORT_URL_TTL_SECONDS = 3600;
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const MAX_RANGE_MS = 366 * 24 * 3600_000;
 
 const formatTime = (unixSeconds: number) => {
@@ -48,22 +51,48 @@ export async function buildConsumptionWorkbook(
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
-export const creditExportJob = defineJob({
-  name: 'credits.export',
-  payload: z.object({ exportId: z.string() }),
-  maxAttempts: 3,
-  backoffMs: 2_000,
-  handler: async ({ exportId }, job) => {
-    const ctx = job.app;
-    const row = await findExport(ctx.db, exportId);
-    const bytes = await buildConsumptionWorkbook(ctx, row.user_id, row.start_time, row.end_time);
-    const key = `exports/${row.user_id}/${row.id}.xlsx`;
-    await ctx.storage.put(key, bytes, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    await updateExport(ctx.db, row.id, { file_key: key });
-    await job.progress(100);
-    return { key };
-  },
+const exportInput = z.object({ export_id: z.string() });
+
+/** The export is a one-stage task: the workbook is its artifact and its download. */
+export const creditExportPipeline = definePipeline({
+  tool: 'credits_export',
+  input: exportInput,
+  stages: [
+    {
+      name: 'export',
+      label: '生成表格',
+      lane: 'light',
+      weight: 1,
+      attempts: 3,
+      async run(ctx) {
+        const { app } = ctx;
+        const row = await findExport(app.db, ctx.input.export_id);
+        const bytes = await buildConsumptionWorkbook(app, row.user_id, row.start_time, row.end_time);
+        const key = await ctx.saveArtifact({ bytes }, { name: 'consumption.xlsx', contentType: XLSX });
+        await updateExport(app.db, row.id, { file_key: key });
+        await ctx.addOutput({ name: row.file_name, kind: 'file', format: 'xlsx', key, size: bytes.length });
+        return { key };
+      },
+    },
+  ],
 });
+
+/**
+ * Where an export stands: by its task (`job_id` holds the task id), or by its queue job for exports
+ * made before tasks.
+ */
+async function exportState(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+): Promise<'waiting' | 'done' | 'failed'> {
+  if (!id) return 'waiting';
+  const task = await findTaskOfOwner(ctx.db, userId, id);
+  const status = task?.status ?? (await ctx.jobs.getJobForOwner(id, userId).catch(() => undefined))?.status;
+  if (status === 'succeeded') return 'done';
+  if (status === 'failed' || status === 'cancelled' || status === undefined) return 'failed';
+  return 'waiting';
+}
 
 /** Starts an export of the consumption in [start, end) (unix seconds); one at a time per user. */
 export async function startConsumptionExport(
@@ -77,35 +106,28 @@ export async function startConsumptionExport(
     throw AppError.named('err_invalid_param', '导出时间范围需在一年以内，且结束时间晚于开始时间');
   }
   const latest = await findLatestExport(ctx.db, userId);
-  if (latest?.job_id) {
-    const job = await ctx.jobs.getJobForOwner(latest.job_id, userId);
-    if (job.status === 'queued' || job.status === 'running')
-      throw AppError.named('err_task_running', '已有导出任务进行中');
+  if (latest && (await exportState(ctx, userId, latest.job_id)) === 'waiting') {
+    throw AppError.named('err_task_running', '已有导出任务进行中');
   }
   const id = newId('exp');
   const fileName = `积分消耗明细_${businessDate(startMs)}_${businessDate(endMs - 1)}.xlsx`;
-  // The row first: the worker may pick the job up before enqueue returns.
-  await insertExport(ctx.db, {
-    id,
-    user_id: userId,
-    job_id: '',
-    start_time: startMs,
-    end_time: endMs,
-    file_key: null,
-    file_name: fileName,
-    created_at: ctx.clock.now(),
+  await createTask(ctx, creditExportPipeline, {
+    ownerId: userId,
+    title: fileName,
+    input: { export_id: id },
+    // The row is written before the stage can run, with the task it belongs to.
+    prepare: (task) =>
+      insertExport(ctx.db, {
+        id,
+        user_id: userId,
+        job_id: task.id,
+        start_time: startMs,
+        end_time: endMs,
+        file_key: null,
+        file_name: fileName,
+        created_at: ctx.clock.now(),
+      }),
   });
-  try {
-    const job = await ctx.jobs.enqueue(
-      creditExportJob,
-      { exportId: id },
-      { ownerId: userId, idempotencyKey: `credit-export:${id}` },
-    );
-    await updateExport(ctx.db, id, { job_id: job.id });
-  } catch (error) {
-    await deleteExport(ctx.db, id);
-    throw error;
-  }
   return { task_id: id };
 }
 
@@ -119,9 +141,8 @@ export async function getExportStatus(
 ): Promise<{ status: number; download_url?: string; file_name?: string; message?: string }> {
   const latest = await findLatestExport(ctx.db, userId);
   if (!latest) return { status: ExportTaskStatus.Failed, message: '没有进行中的导出，请重新导出' };
-  if (!latest.job_id) return { status: ExportTaskStatus.Waiting };
-  const job = await ctx.jobs.getJobForOwner(latest.job_id, userId);
-  if (job.status === 'succeeded' && latest.file_key) {
+  const state = await exportState(ctx, userId, latest.job_id);
+  if (state === 'done' && latest.file_key) {
     return {
       status: ExportTaskStatus.Done,
       file_name: latest.file_name,
@@ -131,6 +152,26 @@ export async function getExportStatus(
       }),
     };
   }
-  if (job.status === 'failed') return { status: ExportTaskStatus.Failed, message: '导出失败，请重新导出' };
+  if (state === 'failed') return { status: ExportTaskStatus.Failed, message: '导出失败，请重新导出' };
   return { status: ExportTaskStatus.Waiting };
 }
+
+/**
+ * The queue job exports ran on before they were tasks: one still waiting after an upgrade is run
+ * the old way, so a worker does not refuse to start over it.
+ */
+export const legacyCreditExportJob = defineJob({
+  name: 'credits.export',
+  payload: z.object({ exportId: z.string() }),
+  maxAttempts: 3,
+  backoffMs: 2_000,
+  handler: async ({ exportId }, job) => {
+    const ctx = job.app;
+    const row = await findExport(ctx.db, exportId);
+    const bytes = await buildConsumptionWorkbook(ctx, row.user_id, row.start_time, row.end_time);
+    const key = `exports/${row.user_id}/${row.id}.xlsx`;
+    await ctx.storage.put(key, bytes, XLSX);
+    await updateExport(ctx.db, row.id, { file_key: key });
+    return { key };
+  },
+});

@@ -1,7 +1,7 @@
 import type { CreditTool } from '@vw/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { getSetting } from '../settings/settings.service.ts';
+import { getSetting, runtimeSettings } from '../settings/settings.service.ts';
 import { getBalance } from './ledger.service.ts';
 
 export interface TaskQuantity {
@@ -11,7 +11,8 @@ export interface TaskQuantity {
 
 /** Credits a task costs by the pricing table in the runtime settings (estimate and charge use this). */
 export async function priceTask(ctx: AppContext, tool: CreditTool, quantity: TaskQuantity): Promise<number> {
-  const rule = (await getSetting(ctx, 'pricing'))[tool];
+  // A table an operator stored before a tool existed still prices it by the default row.
+  const rule = (await getSetting(ctx, 'pricing'))[tool] ?? runtimeSettings.pricing.default[tool];
   if (!rule) throw AppError.named('err_invalid_param', `价格表中没有 ${tool}`);
   const amount = rule.basis === 'task' ? 1 : (quantity[rule.basis] ?? 0);
   return Math.max(rule.minimum, Math.ceil(amount / rule.unit) * rule.credits);

@@ -27,6 +27,14 @@ describe('sniffFileType', () => {
       'video/webm',
     ],
     ['mkv', padded(bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88], 'matroska')), 'video/x-matroska'],
+    ['flv', padded(bytes('FLV', [1, 5, 0, 0, 0, 9])), 'video/x-flv'],
+    [
+      'ts',
+      Buffer.concat(
+        Array.from({ length: 4 }, () => Buffer.concat([Buffer.from([0x47]), Buffer.alloc(187, 0xff)])),
+      ),
+      'video/mp2t',
+    ],
   ])('recognises %s by its signature', (ext, head, mime) => {
     const type = sniffFileType(head);
     expect(type?.ext).toBe(ext);

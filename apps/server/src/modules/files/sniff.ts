@@ -38,6 +38,9 @@ export function sniffFileType(head: Buffer): SniffedType | null {
   if (ascii(head, 0, 'ID3') || isMpegAudioFrame(head)) return only('mp3', 'audio', 'audio/mpeg');
   if (head[0] === 0xff && (head[1] & 0xf6) === 0xf0) return only('aac', 'audio', 'audio/aac');
   if (ascii(head, 4, 'ftyp')) return isoMedia(head.toString('latin1', 8, 12));
+  if (ascii(head, 0, 'FLV') && head[3] === 1)
+    return { ext: 'flv', mimes: { audio: 'video/x-flv', video: 'video/x-flv' } };
+  if (isMpegTs(head)) return { ext: 'ts', mimes: { audio: 'video/mp2t', video: 'video/mp2t' } };
   if (head.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))) {
     // The EBML header names its DocType within the first few dozen bytes.
     return head.subarray(0, 64).includes('webm')
@@ -46,6 +49,35 @@ export function sniffFileType(head: Buffer): SniffedType | null {
   }
   return sniffText(head);
 }
+
+/** MPEG transport stream: a sync byte every 188 bytes (four packets seen). */
+function isMpegTs(head: Buffer): boolean {
+  if (head.length < 188 * 4) return false;
+  for (let i = 0; i < 4; i++) if (head[i * 188] !== 0x47) return false;
+  return true;
+}
+
+/**
+ * The one demuxer ffmpeg may use for a sniffed media type: the probe is forced to it, so a file that
+ * starts like an MP4 is never read as a playlist or an image sequence.
+ */
+export const DEMUXER_OF_EXT: Record<string, string> = {
+  mp4: 'mov',
+  m4a: 'mov',
+  mov: 'mov',
+  '3gp': 'mov',
+  webm: 'matroska',
+  mkv: 'matroska',
+  mp3: 'mp3',
+  wav: 'wav',
+  flac: 'flac',
+  ogg: 'ogg',
+  aac: 'aac',
+  amr: 'amr',
+  avi: 'avi',
+  ts: 'mpegts',
+  flv: 'flv',
+};
 
 /** An MPEG-1/2 audio frame header: 11 sync bits, a real layer, a usable bitrate and sample rate. */
 function isMpegAudioFrame(head: Buffer): boolean {

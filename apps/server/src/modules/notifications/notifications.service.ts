@@ -70,6 +70,8 @@ export interface PushMessage {
   body: string;
   action?: 'video-edit';
   task_id?: string;
+  /** The editor project of a video task (the editor opens by project id). */
+  project_id?: string | null;
 }
 
 /**
@@ -119,11 +121,40 @@ export async function notifyUser(
   return { sent, failed };
 }
 
-/** A task finished (video translation and the other long tools): a click opens its editor. */
-export const notifyTaskFinished = (ctx: AppContext, userId: string, task: { id: string; name: string }) =>
-  notifyUser(ctx, userId, {
-    title: '任务已完成',
-    body: `「${task.name}」已处理完成，点击查看`,
-    action: 'video-edit',
-    task_id: task.id,
-  });
+/** Tools whose results open in the video editor (design §10): their notification leads there. */
+const EDITOR_TOOLS = new Set([
+  'stt',
+  'ocr',
+  'erase',
+  'watermark',
+  'dubbing',
+  'srt_dubbing',
+  'synthesis',
+  'translate',
+]);
+
+/**
+ * A long task finished: a video tool's notification carries `video-edit` with the task id and its
+ * project id (the editor opens by project id); other tools just say it finished.
+ */
+export function taskFinishedMessage(task: {
+  id: string;
+  name: string;
+  tool?: string;
+  projectId?: string | null;
+  failed?: boolean;
+}): PushMessage {
+  return {
+    title: task.failed ? '任务失败' : '任务已完成',
+    body: task.failed ? `「${task.name}」处理失败，积分已退还` : `「${task.name}」已处理完成，点击查看`,
+    ...(task.tool === undefined || EDITOR_TOOLS.has(task.tool)
+      ? { action: 'video-edit' as const, task_id: task.id, project_id: task.projectId ?? null }
+      : { task_id: task.id }),
+  };
+}
+
+export const notifyTaskFinished = (
+  ctx: AppContext,
+  userId: string,
+  task: Parameters<typeof taskFinishedMessage>[0],
+) => notifyUser(ctx, userId, taskFinishedMessage(task));

@@ -28,6 +28,20 @@ function queryParameters(query: z.ZodType) {
   }));
 }
 
+/** A multipart body: the form's fields plus its file parts as binary strings. */
+function formSchema(call: PublicCallDef) {
+  const json = schema(call.form!, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+  const files = call.files ?? [];
+  return {
+    ...json,
+    properties: {
+      ...Object.fromEntries(files.map((f) => [f, { type: 'string', format: 'binary' }])),
+      ...json.properties,
+    },
+    required: [...files, ...(json.required ?? [])],
+  };
+}
+
 function operation(call: PublicCallDef) {
   const ok: Record<string, unknown> = {};
   if (call.data) {
@@ -37,7 +51,9 @@ function operation(call: PublicCallDef) {
         : envelope(call.data);
     ok['application/json'] = { schema: schema(body, 'output') };
   }
+  if (call.raw) ok['application/json'] = { schema: schema(call.raw, 'output') };
   for (const type of call.audio ?? []) ok[type] = { schema: { type: 'string', format: 'binary' } };
+  for (const type of call.text ?? []) ok[type] = { schema: { type: 'string' } };
   const error = (description: string) => ({
     description,
     content: { 'application/json': { schema: schema(errorBody, 'output') } },
@@ -48,6 +64,9 @@ function operation(call: PublicCallDef) {
     ...(call.description ? { description: call.description } : {}),
     tags: call.tags,
     ...(call.query ? { parameters: queryParameters(call.query) } : {}),
+    ...(call.form
+      ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: formSchema(call) } } } }
+      : {}),
     ...(call.body
       ? {
           requestBody: {
@@ -92,7 +111,7 @@ export function publicOpenApiDocument(serverUrl: string): Record<string, unknown
         title: '声音工作台开放接口',
         version: '1.0.0',
         description:
-          '用 API 密钥调用声音工作台的工具，与工作台共用积分。密钥放在 X-API-Key 请求头，或 Authorization: Bearer 请求头。每个密钥与每个账户都有每分钟请求数限制，每个账户按套餐有并发数限制。OpenAI 兼容：官方 SDK 把 baseURL 设为 <站点>/api/v1 即可调用 audio.speech。',
+          '用 API 密钥调用声音工作台的工具，与工作台共用积分。密钥放在 X-API-Key 请求头，或 Authorization: Bearer 请求头。每个密钥与每个账户都有每分钟请求数限制，每个账户按套餐有并发数限制。OpenAI 兼容：官方 SDK 把 baseURL 设为 <站点>/api/v1 即可调用 audio.speech 与 audio.transcriptions。',
       },
       servers: [{ url: serverUrl }],
       security: [{ apiKeyHeader: [] }, { bearerKey: [] }],

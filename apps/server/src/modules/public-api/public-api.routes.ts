@@ -26,10 +26,12 @@ import { usageMeter } from '../apikeys/metering.ts';
 import { sumSpentByApiKey } from '../credits/credits.repo.ts';
 import { getBalance } from '../credits/ledger.service.ts';
 import { getTaskStatus } from '../tts/history.service.ts';
+import { sendAudio } from '../tts/tts.routes.ts';
 import { generateSpeech, type TtsRequest } from '../tts/tts.service.ts';
 import { DEFAULT_VOICE_MAP } from '../tts/voices.seed.ts';
 import { findModels, findVoices, getUserLevel } from '../tts/voices.service.ts';
 import { DOCS_HTML, DOCS_INIT_JS, publicOpenApiDocument } from './openapi.ts';
+import { registerTranscriptionRoutes } from './transcriptions.routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -165,10 +167,12 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
     const speak = async (request: FastifyRequest, reply: FastifyReply, input: TtsRequest) => {
       const key = keyOf(request);
       request.apiCharacters = countTtsCharacters(input.text);
-      const outcome = await generateSpeech(ctx, key.userId, input, reply, {
+      const outcome = await generateSpeech(ctx, key.userId, input, {
         apiKey: { id: key.id, creditLimit: key.creditLimit },
       });
-      return outcome.kind === 'sent' ? reply : ok(outcome.data);
+      if (outcome.kind === 'task') return ok(outcome.data);
+      await sendAudio(reply, outcome);
+      return reply;
     };
 
     scope.post(
@@ -204,6 +208,8 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
     scope.post(openaiSpeech.path, openaiOptions, openaiHandler);
     // Clients configured with the bare origin + /v1 as base URL reach the same route.
     scope.post('/v1/audio/speech', openaiOptions, openaiHandler);
+
+    await registerTranscriptionRoutes(scope, ctx);
 
     scope.get(
       publicTtsTask.path,

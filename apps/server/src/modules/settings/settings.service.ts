@@ -15,7 +15,8 @@ export type PriceRule = z.infer<typeof priceRule>;
 /** One pricing table, shared by estimate and charge. */
 const DEFAULT_PRICING: Record<string, PriceRule> = {
   tts: { basis: 'characters', unit: 10, credits: 1, minimum: 1 },
-  voice_changer: { basis: 'seconds', unit: 1, credits: 2, minimum: 2 },
+  // Media tools are priced per started unit of media seconds, with a floor for short clips.
+  voice_changer: { basis: 'seconds', unit: 10, credits: 3, minimum: 3 },
   voice_clone: { basis: 'task', unit: 1, credits: 500, minimum: 500 },
   speech_to_text: { basis: 'seconds', unit: 60, credits: 10, minimum: 1 },
   subtitle_ocr: { basis: 'seconds', unit: 60, credits: 20, minimum: 1 },

@@ -1,9 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { countTtsCharacters, type HistoryItem, md5, type TtsSentence, ttsCacheKey } from '@vw/contract';
-import { decodeAudio, encodeAudio, encodeWav, type Pcm } from '@vw/engines';
+import { decodeAudio, encodeAudio, encodeWav, type Pcm, transcodeStream } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import type { TtsHistoryRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { localPathOf } from '../../media/files.ts';
+import { withScratchDir } from '../../media/scratch.ts';
+import { findTaskOfOwner } from '../../tasks/tasks.repo.ts';
+import { deleteTask } from '../../tasks/tasks.service.ts';
 import { keepHoldLease, newHoldLease } from '../credits/hold-leases.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
@@ -27,7 +32,8 @@ const PLAY_LINK_SECONDS = 3600;
 const DOWNLOAD_LINK_SECONDS = 3600;
 const sec = (ms: number) => Math.floor(ms / 1000);
 
-async function toItem(ctx: AppContext, row: TtsHistoryRow, withSentences = false): Promise<HistoryItem> {
+async function toItem(ctx: AppContext, stored: TtsHistoryRow, withSentences = false): Promise<HistoryItem> {
+  const row = await withTaskState(ctx, stored);
   const files: HistoryItem['files'] = [];
   if (row.audio_key)
     files.push({ name: row.audio_key, kind: 'audio', format: row.format, size: row.audio_size });
@@ -88,8 +94,9 @@ export async function findHistory(
 }
 
 export async function getTaskStatus(ctx: AppContext, userId: string, taskId: string) {
-  const row = await findHistoryByTask(ctx.db, userId, taskId);
-  if (!row) throw AppError.named('err_not_found');
+  const stored = await findHistoryByTask(ctx.db, userId, taskId);
+  if (!stored) throw AppError.named('err_not_found');
+  const row = await withTaskState(ctx, stored);
   return {
     task_id: row.task_id ?? row.id,
     status: row.status,
@@ -150,8 +157,33 @@ export async function editHistory(
 
 async function removeFilesOf(ctx: AppContext, row: TtsHistoryRow) {
   for (const key of [row.audio_key, row.srt_key, row.wav_key]) if (key) await ctx.storage.remove(key);
+  // Rows of long syntheses from before tasks kept their sentences here.
   for (const s of await findFinishedSentences(ctx.db, row.id)) await ctx.storage.remove(s.audio_key);
   await deleteFinishedSentences(ctx.db, row.id);
+  // A long synthesis's task goes with it (its working files included).
+  if (row.task_id && (await findTaskOfOwner(ctx.db, row.user_id, row.task_id))) {
+    await deleteTask(ctx, row.user_id, row.task_id);
+  }
+}
+
+const TASK_TO_ITEM_STATUS = {
+  queued: 'queued',
+  running: 'running',
+  paused: 'running',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  cancelled: 'failed',
+} as const;
+
+/**
+ * A long synthesis in flight reads its status and progress from its task (the one record of long
+ * jobs); finished rows, streams and rows from before tasks keep their own.
+ */
+async function withTaskState(ctx: AppContext, row: TtsHistoryRow): Promise<TtsHistoryRow> {
+  if (!row.task_id || (row.status !== 'queued' && row.status !== 'running')) return row;
+  const task = await findTaskOfOwner(ctx.db, row.user_id, row.task_id);
+  if (!task) return row;
+  return { ...row, status: TASK_TO_ITEM_STATUS[task.status], progress: Math.floor(task.progress) };
 }
 
 /** Files first, then rows (a failed row delete leaves the item visible to retry). Running items are refused. */
@@ -208,11 +240,16 @@ export async function getDownloadUrl(
   if (input.format && input.format !== 'srt' && !isAudio) throw AppError.named('err_invalid_param');
   if (input.format === 'wav' && key !== row.wav_key && row.format !== 'wav') {
     if (!row.wav_key) {
-      const mp3 = await buffer(await ctx.storage.read(row.audio_key!));
-      const wav = encodeWav(await decodeAudio(mp3));
+      // ffmpeg reads the MP3 file and its WAV streams into storage: nothing whole in memory.
       const wavKey = audioKey(row, 'wav');
-      await ctx.storage.put(wavKey, wav, 'audio/wav');
-      await updateHistory(ctx.db, row.id, { wav_key: wavKey, wav_size: wav.length });
+      const { size } = await withScratchDir(ctx, `wav-${randomUUID()}`, async (dir) =>
+        ctx.storage.put(
+          wavKey,
+          transcodeStream(await localPathOf(ctx, row.audio_key!, dir), 'wav'),
+          'audio/wav',
+        ),
+      );
+      await updateHistory(ctx.db, row.id, { wav_key: wavKey, wav_size: size });
       row.wav_key = wavKey;
     }
     key = row.wav_key;

@@ -1,5 +1,5 @@
 import { ttsCalls } from '@vw/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { registerCall } from '../../http/calls.ts';
 import {
@@ -17,7 +17,7 @@ import {
   getTaskStatus,
   regenerateSentence,
 } from './history.service.ts';
-import { generateSpeech } from './tts.service.ts';
+import { type GenerateOutcome, generateSpeech } from './tts.service.ts';
 import {
   favorVoice,
   findModels,
@@ -25,6 +25,23 @@ import {
   getDefaultVoiceMap,
   getLanguageIcons,
 } from './voices.service.ts';
+
+/**
+ * Sends synthesised audio (a stream or stored bytes) and returns once it is out, so Fastify sees the
+ * reply as sent and adds nothing. The service never touches the reply; the routes do.
+ */
+export async function sendAudio(
+  reply: FastifyReply,
+  audio: Extract<GenerateOutcome, { kind: 'audio' }>,
+): Promise<void> {
+  void reply.headers(audio.headers).send(audio.body);
+  if (!reply.raw.writableEnded) {
+    await new Promise((resolve) => {
+      reply.raw.once('finish', resolve);
+      reply.raw.once('close', resolve);
+    });
+  }
+}
 
 /** Text to speech, the voice library, history and the pronunciation dictionary. */
 export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -48,10 +65,11 @@ export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): 
     app,
     ttsCalls.ttsGenerate,
     async ({ user, body, reply }) => {
-      const outcome = await generateSpeech(ctx, user.uid, body, reply);
-      // Sent already (audio, streamed or from the cache): the envelope below is never sent.
-      if (outcome.kind === 'sent') return undefined as never;
-      return outcome.data;
+      const outcome = await generateSpeech(ctx, user.uid, body);
+      if (outcome.kind === 'task') return outcome.data;
+      // Audio (streamed or from the cache): the envelope is never sent.
+      await sendAudio(reply, outcome);
+      return undefined as never;
     },
     { bodyLimit: 8 * 1024 * 1024 },
   );

@@ -1,5 +1,5 @@
+import type { Readable } from 'node:stream';
 import { PassThrough } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
 import {
   countTtsCharacters,
   FREE_LEVEL,
@@ -14,8 +14,6 @@ import {
   ttsMaxChars,
 } from '@vw/contract';
 import {
-  bufferToSamples,
-  createAudioEncoder,
   type EngineVoice,
   isEngineError,
   isMandarinVoice,
@@ -26,29 +24,21 @@ import {
   toSrt,
   wavHeader,
 } from '@vw/engines';
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { TtsHistoryRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
-import { emitTaskEvent } from '../apikeys/webhooks.service.ts';
-import { handOverHold, keepHoldLease, newHoldLease, onAbandonedHold } from '../credits/hold-leases.ts';
+import { createTask, runTaskInline } from '../../tasks/index.ts';
+import { keepHoldLease, newHoldLease, onAbandonedHold } from '../credits/hold-leases.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
 import { encoderPool } from './encoder-pool.ts';
-import {
-  deleteFinishedSentences,
-  findCachedHistory,
-  findFinishedSentences,
-  findHistoryById,
-  insertFinishedSentence,
-  insertHistory,
-  updateHistory,
-} from './tts.repo.ts';
+import { ttsPipeline } from './tts.pipeline.ts';
+import { findCachedHistory, findHistoryById, insertHistory, updateHistory } from './tts.repo.ts';
 import { planSentences, type SentenceUnit } from './tts.text.ts';
 import { getUsableVoice, getUserLevel } from './voices.service.ts';
 
@@ -78,8 +68,6 @@ const CONTENT_TYPES = { mp3: 'audio/mpeg', wav: 'audio/wav' } as const;
 
 export const audioKey = (row: Pick<TtsHistoryRow, 'user_id' | 'id'>, ext: string, version = '') =>
   `tts/${row.user_id}/${row.id}${version}.${ext}`;
-const workKey = (row: Pick<TtsHistoryRow, 'user_id' | 'id'>, idx: number) =>
-  `tts-work/${row.user_id}/${row.id}/${idx}.pcm`;
 
 function isMandarinPlan(voice: EngineVoice, language: string): boolean {
   if (voice.engine !== 'espeak') return false;
@@ -100,20 +88,10 @@ function defaultName(plain: string): string {
   return Array.from(plain.replace(/\s+/g, ' ').trim()).slice(0, 20).join('') || '未命名';
 }
 
+/** What a synthesis call answers: a task started, or audio bytes for the route to send. */
 export type GenerateOutcome =
   | { kind: 'task'; data: { task_id: string; history_id: string; credits: number; cache_hit: boolean } }
-  | { kind: 'sent' };
-
-/** Returns once a sent answer is out, so Fastify sees the reply as sent and adds nothing. */
-async function sent(reply: FastifyReply): Promise<GenerateOutcome> {
-  if (!reply.raw.writableEnded) {
-    await new Promise((resolve) => {
-      reply.raw.once('finish', resolve);
-      reply.raw.once('close', resolve);
-    });
-  }
-  return { kind: 'sent' };
-}
+  | { kind: 'audio'; headers: Record<string, string>; body: Buffer | Readable };
 
 /**
  * The synthesis call: validate, answer from the cache, else hold the price, audit, and either stream
@@ -123,7 +101,6 @@ export async function generateSpeech(
   ctx: AppContext,
   userId: string,
   input: TtsRequest,
-  reply: FastifyReply,
   /** Set by the public API: the key is charged (and its credit limit checked) and told of the task's end. */
   via: { apiKey?: { id: string; creditLimit: number | null } } = {},
 ): Promise<GenerateOutcome> {
@@ -168,16 +145,18 @@ export async function generateSpeech(
           data: { task_id: hit.task_id ?? hit.id, history_id: hit.id, credits: 0, cache_hit: true },
         };
       }
-      const body = await ctx.storage.read(hit.audio_key!);
-      reply
-        .header('content-type', CONTENT_TYPES[hit.format])
-        .header(TTS_HEADERS.historyId, hit.id)
-        .header(TTS_HEADERS.cacheHit, '1')
-        .header(TTS_HEADERS.credits, '0')
-        .header(TTS_HEADERS.characters, String(hit.characters))
-        .header(TTS_HEADERS.cacheKey, cacheKey);
-      await reply.send(body);
-      return sent(reply);
+      return {
+        kind: 'audio',
+        headers: {
+          'content-type': CONTENT_TYPES[hit.format],
+          [TTS_HEADERS.historyId]: hit.id,
+          [TTS_HEADERS.cacheHit]: '1',
+          [TTS_HEADERS.credits]: '0',
+          [TTS_HEADERS.characters]: String(hit.characters),
+          [TTS_HEADERS.cacheKey]: cacheKey,
+        },
+        body: await ctx.storage.read(hit.audio_key!),
+      };
     }
   }
 
@@ -225,6 +204,7 @@ export async function generateSpeech(
     updated_at: now,
     api_key_id: via.apiKey?.id ?? null,
   };
+  if (asTask) return startSynthesisTask(ctx, row, plain, price, via.apiKey?.id ?? null);
   if (price > 0) {
     row.hold_key = `tts:${row.id}`;
     // Not enough credits → 1010 before anything is written.
@@ -236,61 +216,65 @@ export async function generateSpeech(
       taskId: row.id,
       taskName: row.name,
       apiKey: via.apiKey,
-      // Until a job owns it (a task) or for good (a stream), only this process can settle the
-      // hold: it vouches for it with a lease while it works (hold-leases.ts).
+      // Only this process can settle a stream's hold: it vouches for it with a lease while it
+      // works, and the lease sweep refunds it if the process dies (hold-leases.ts).
       lease: newHoldLease(ctx),
     });
   }
   const lease = row.hold_key ? keepHoldLease(ctx, row.hold_key) : undefined;
   try {
-    return await startSynthesis(ctx, row, plan, units, plain, asTask, reply);
-  } finally {
+    await insertHistory(ctx.db, row);
+    if (!(await auditText(ctx, plain))) {
+      await failSynthesis(ctx, row, TtsFailureCode.SensitiveContent, '内容审核未通过');
+      throw AppError.named('err_audit_refused');
+    }
+    return await streamSynthesis(ctx, row, plan, units, lease);
+  } catch (err) {
     lease?.stop();
+    throw err;
   }
 }
 
-async function startSynthesis(
-  ctx: AppContext,
-  row: TtsHistoryRow,
-  plan: SynthesisPlan,
-  units: SentenceUnit[],
-  plain: string,
-  asTask: boolean,
-  reply: FastifyReply,
-): Promise<GenerateOutcome> {
-  const userId = row.user_id;
-  const price = row.credits;
-  await insertHistory(ctx.db, row);
-
-  if (!(await auditText(ctx, plain))) {
-    await failSynthesis(ctx, row, TtsFailureCode.SensitiveContent, '内容审核未通过');
-    throw AppError.named('err_audit_refused');
-  }
-
-  if (asTask) {
-    const job = await ctx.jobs.enqueue(
-      ttsSynthesisJob,
-      { history_id: row.id },
-      { ownerId: userId, idempotencyKey: `tts:${row.id}` },
-    );
-    await updateHistory(ctx.db, row.id, { task_id: job.id });
-    // The job settles the hold from now on (its retries end in failure and refund).
-    if (row.hold_key) await handOverHold(ctx, row.hold_key);
-    return { kind: 'task', data: { task_id: job.id, history_id: row.id, credits: price, cache_hit: false } };
-  }
-  await streamSynthesis(ctx, row, plan, units, reply);
-  return sent(reply);
-}
-
-// A stream (or a task not yet handed to its job) whose process died: its hold's lease ran out and
-// the sweep gave the credits back; the item is marked failed like any engine failure (code 1,
-// refunded). Sentence regenerations lease holds on finished items too, which stay as they are.
+// A stream whose process died: its hold's lease ran out and the sweep gave the credits back; the
+// item is marked failed like any engine failure (code 1, refunded).
 onAbandonedHold('tts', async (ctx, hold) => {
   const row = await findHistoryById(ctx.db, hold.task_id);
   if (row && row.hold_key === hold.hold_key && (row.status === 'running' || row.status === 'queued')) {
     await failSynthesis(ctx, row, TtsFailureCode.GenerationFailed, taskFailureMessages[1]);
   }
 });
+
+/**
+ * Long text: a task of the `tts` pipeline (tts.pipeline.ts) holds the price, and the history row is
+ * written with the task's id before its first stage can run; the row stays the tool's own view.
+ */
+async function startSynthesisTask(
+  ctx: AppContext,
+  row: TtsHistoryRow,
+  plain: string,
+  price: number,
+  apiKeyId: string | null,
+): Promise<GenerateOutcome> {
+  if (!(await auditText(ctx, plain))) {
+    // Nothing held yet: the refused item is recorded as failed, like a refused stream.
+    await insertHistory(ctx.db, {
+      ...row,
+      status: 'failed',
+      failure_code: TtsFailureCode.SensitiveContent,
+      error: '内容审核未通过',
+    });
+    throw AppError.named('err_audit_refused');
+  }
+  const task = await createTask(ctx, ttsPipeline, {
+    ownerId: row.user_id,
+    title: row.name,
+    input: { history_id: row.id },
+    credits: price > 0 ? { tool: 'tts', amount: price } : null,
+    apiKeyId,
+    prepare: (t) => insertHistory(ctx.db, { ...row, task_id: t.id }),
+  });
+  return { kind: 'task', data: { task_id: task.id, history_id: row.id, credits: price, cache_hit: false } };
+}
 
 /** Marks the row failed and gives the held credits back (every failure code refunds). */
 export async function failSynthesis(ctx: AppContext, row: TtsHistoryRow, code: number, message: string) {
@@ -301,10 +285,9 @@ export async function failSynthesis(ctx: AppContext, row: TtsHistoryRow, code: n
     updated_at: ctx.clock.now(),
   });
   if (row.hold_key) await releaseCredits(ctx, row.hold_key);
-  if (row.api_key_id && row.task_id) await emitTaskEvent(ctx, row, 'task.failed', { code, message });
 }
 
-function failureOf(err: unknown): { code: number; message: string } {
+export function failureOf(err: unknown): { code: number; message: string } {
   if (isEngineError(err)) {
     const unsupported = err.code === 'invalid_request' && /语言|speak/.test(err.zh + err.en);
     return {
@@ -368,16 +351,17 @@ export function srtOf(units: Pick<SentenceUnit, 'plain'>[], sentences: TtsSenten
 }
 
 /**
- * Short text: synthesise sentence by sentence and send MP3 bytes while later sentences are still being
- * made. The first sentence is made before the headers go out, so an engine error is still an envelope.
+ * Short text: synthesise sentence by sentence and answer MP3 bytes while later sentences are still
+ * being made. The first sentence is made before answering, so an engine error is still an envelope.
+ * The returned stream ends after the item is recorded, so a client that got all the bytes finds it.
  */
 async function streamSynthesis(
   ctx: AppContext,
   row: TtsHistoryRow,
   plan: SynthesisPlan,
   units: SentenceUnit[],
-  reply: FastifyReply,
-): Promise<void> {
+  lease?: { stop(): void },
+): Promise<GenerateOutcome> {
   let first: Pcm;
   try {
     first = await synthesizeUnit(ctx, plan, row, units[0]);
@@ -391,18 +375,32 @@ async function streamSynthesis(
       f.message,
     );
   }
-  const rate = first.sampleRate;
   const out = new PassThrough();
-  reply
-    .header('content-type', CONTENT_TYPES[row.format])
-    .header(TTS_HEADERS.historyId, row.id)
-    .header(TTS_HEADERS.cacheHit, '0')
-    .header(TTS_HEADERS.credits, String(row.credits))
-    .header(TTS_HEADERS.characters, String(row.characters))
-    .header(TTS_HEADERS.cacheKey, row.cache_key);
-  // The response goes on while we synthesise; its completion is not awaited here.
-  void reply.send(out);
+  // The answer goes on while we synthesise; this work is not awaited by the caller.
+  void continueStream(ctx, row, plan, units, first, out).finally(() => lease?.stop());
+  return {
+    kind: 'audio',
+    headers: {
+      'content-type': CONTENT_TYPES[row.format],
+      [TTS_HEADERS.historyId]: row.id,
+      [TTS_HEADERS.cacheHit]: '0',
+      [TTS_HEADERS.credits]: String(row.credits),
+      [TTS_HEADERS.characters]: String(row.characters),
+      [TTS_HEADERS.cacheKey]: row.cache_key,
+    },
+    body: out,
+  };
+}
 
+async function continueStream(
+  ctx: AppContext,
+  row: TtsHistoryRow,
+  plan: SynthesisPlan,
+  units: SentenceUnit[],
+  first: Pcm,
+  out: PassThrough,
+): Promise<void> {
+  const rate = first.sampleRate;
   const stored = new PassThrough();
   const key = audioKey(row, row.format);
   const storing = ctx.storage.put(key, stored, CONTENT_TYPES[row.format]);
@@ -440,7 +438,6 @@ async function streamSynthesis(
     stored.end();
     const { size } = await storing;
     await finishSynthesis(ctx, row, units, lengths, rate, key, size);
-    // Ends after the item is recorded, so a client that got all the bytes finds it finished.
     out.end();
   } catch (err) {
     ctx.log.error({ err, history: row.id }, 'streamed synthesis failed');
@@ -453,7 +450,7 @@ async function streamSynthesis(
   }
 }
 
-async function finishSynthesis(
+export async function finishSynthesis(
   ctx: AppContext,
   row: TtsHistoryRow,
   units: SentenceUnit[],
@@ -479,116 +476,35 @@ async function finishSynthesis(
     sentences: JSON.stringify(sentences),
     updated_at: ctx.clock.now(),
   });
+  // A task's credits are the task's (captured when it succeeds); a stream holds on the row.
   if (row.hold_key) await captureCredits(ctx, row.hold_key);
-  if (row.api_key_id && row.task_id) await emitTaskEvent(ctx, row, 'task.succeeded');
 }
 
 /**
- * Long text: every finished sentence's PCM is stored with a row in tts_sentences, so a run that was
- * cut short (crash, deploy) resumes after the last finished sentence. Then the sentences are encoded
- * in order into one file, the credits captured and the working files removed.
+ * Runs (or resumes) a long synthesis's task here, without the queue: the remaining stages of its
+ * task, skipping sentences finished before. Throws what a stage throws while it has runs left.
  */
-export async function runSynthesisTask(
-  ctx: AppContext,
-  historyId: string,
-  signal?: AbortSignal,
-  progress?: (pct: number) => Promise<void>,
-) {
+export async function runSynthesisTask(ctx: AppContext, historyId: string, signal?: AbortSignal) {
   const row = await findHistoryById(ctx.db, historyId);
-  if (!row || row.status === 'succeeded' || row.status === 'failed') return { skipped: true };
-  const plan = JSON.parse(row.options) as SynthesisPlan;
-  const units = planSentences(row.text, plan.inlinePinyin);
-  const finished = new Map((await findFinishedSentences(ctx.db, row.id)).map((s) => [s.idx, s]));
-  await updateHistory(ctx.db, row.id, {
-    status: 'running',
-    sentences_total: units.length,
-    sentences_done: finished.size,
-    updated_at: ctx.clock.now(),
-  });
-
-  let lastReport = 0;
-  for (const unit of units) {
-    if (finished.has(unit.index)) continue;
-    if (signal?.aborted) throw new Error('aborted');
-    const pcm = await synthesizeUnit(ctx, plan, row, unit, signal);
-    const key = workKey(row, unit.index);
-    await ctx.storage.put(key, pcmToBuffer(pcm), 'application/octet-stream');
-    const entry = {
-      history_id: row.id,
-      idx: unit.index,
-      audio_key: key,
-      sample_rate: pcm.sampleRate,
-      samples: pcm.samples.length,
-      created_at: ctx.clock.now(),
-    };
-    await insertFinishedSentence(ctx.db, entry);
-    finished.set(unit.index, entry);
-    const pct = Math.floor((finished.size / units.length) * 90);
-    await updateHistory(ctx.db, row.id, { sentences_done: finished.size, progress: pct });
-    // The job row (the generic job view) is told at most twice a second.
-    const now = Date.now();
-    if (now - lastReport > 500 || finished.size === units.length) {
-      lastReport = now;
-      await progress?.(pct);
-    }
-  }
-
-  const rate = finished.get(0)!.sample_rate;
-  const lengths = units.map((u) => finished.get(u.index)!.samples);
-  const key = audioKey(row, row.format);
-  const stored = new PassThrough();
-  const storing = ctx.storage.put(key, stored, CONTENT_TYPES[row.format]);
-  storing.catch(() => {});
-  try {
-    if (row.format === 'mp3') {
-      const encoder = createAudioEncoder({ format: 'mp3', sampleRate: rate, signal });
-      encoder.output.pipe(stored);
-      for (const unit of units) {
-        const bytes = await buffer(await ctx.storage.read(finished.get(unit.index)!.audio_key));
-        await encoder.write(bufferToSamples(bytes));
-      }
-      await encoder.end();
-    } else {
-      stored.write(wavHeader(lengths.reduce((a, b) => a + b, 0) * 2, rate));
-      for (const unit of units)
-        stored.write(await buffer(await ctx.storage.read(finished.get(unit.index)!.audio_key)));
-      stored.end();
-    }
-    const { size } = await storing;
-    await finishSynthesis(ctx, row, units, lengths, rate, key, size);
-  } catch (err) {
-    stored.destroy(err as Error);
-    await storing.catch(() => {});
-    throw err;
-  }
-  for (const s of finished.values()) await ctx.storage.remove(s.audio_key).catch(() => {});
-  await deleteFinishedSentences(ctx.db, row.id);
-  await progress?.(100);
+  if (!row?.task_id || row.status === 'succeeded' || row.status === 'failed') return { skipped: true };
+  await runTaskInline(ctx, ttsPipeline, row.task_id, signal);
   return { history_id: row.id };
 }
 
-/** Retried errors: anything but a refusal by the engine; the last attempt fails the task and refunds. */
-export const ttsSynthesisJob = defineJob({
+/**
+ * The queue job long syntheses ran on before they were tasks. A job of that kind still waiting after
+ * an upgrade fails its item and gives its credits back (the owner generates again), so a worker
+ * does not refuse to start over it.
+ */
+export const legacySynthesisJob = defineJob({
   name: 'tts.synthesize',
   payload: z.object({ history_id: z.string() }),
-  maxAttempts: 3,
-  backoffMs: 2_000,
+  maxAttempts: 1,
   async handler({ history_id }, job) {
-    const ctx = job.app;
-    try {
-      return await runSynthesisTask(ctx, history_id, job.signal, (pct) => job.progress(pct));
-    } catch (err) {
-      const final = job.attempt >= job.maxAttempts || (isEngineError(err) && err.code === 'invalid_request');
-      if (job.signal.aborted || !final) throw err;
-      const row = await findHistoryById(ctx.db, history_id);
-      if (row) {
-        const f = failureOf(err);
-        await failSynthesis(ctx, row, f.code, f.message);
-        for (const s of await findFinishedSentences(ctx.db, row.id))
-          await ctx.storage.remove(s.audio_key).catch(() => {});
-        await deleteFinishedSentences(ctx.db, row.id);
-      }
-      return { failed: true };
+    const row = await findHistoryById(job.app.db, history_id);
+    if (row && row.status !== 'succeeded' && row.status !== 'failed') {
+      await failSynthesis(job.app, row, TtsFailureCode.GenerationFailed, '服务已升级，请重新生成');
     }
+    return { failed: true };
   },
 });

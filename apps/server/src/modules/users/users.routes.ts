@@ -14,8 +14,6 @@ import {
 import { AVATAR_MAX_BYTES, replaceAvatar, userInfoOf } from './users.service.ts';
 
 export async function registerUserRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
-
   registerCall(app, accountsCalls.getUserInfo, async ({ user }) => ({
     user_info: await userInfoOf(ctx, await getUserForDisplay(ctx, user.uid)),
   }));
@@ -41,23 +39,28 @@ export async function registerUserRoutes(app: FastifyInstance, ctx: AppContext):
     { rateLimit: { max: 10, timeWindow: '1 minute' } },
   );
 
-  registerCall(
-    app,
-    accountsCalls.uploadAvatar,
-    async ({ user, request }) => {
-      if (!request.isMultipart())
-        throw AppError.named('err_invalid_param', '请以 multipart/form-data 上传头像');
-      const part = await request.file();
-      if (!part) throw AppError.named('err_file_empty');
-      const bytes = await part.toBuffer().catch(() => {
-        throw AppError.named('err_file_too_large', '头像不能超过 2 MB');
-      });
-      const updated = await replaceAvatar(ctx, await getUser(ctx, user.uid), {
-        bytes,
-        originalName: part.filename,
-      });
-      return { user_info: await userInfoOf(ctx, updated) };
-    },
-    { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024, rateLimit: { max: 20, timeWindow: '1 minute' } },
-  );
+  // Multipart exists only in the avatar's own scope, with the avatar's limits: no other route parses
+  // multipart bodies (media goes through resumable uploads, modules/uploads).
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
+    registerCall(
+      scope,
+      accountsCalls.uploadAvatar,
+      async ({ user, request }) => {
+        if (!request.isMultipart())
+          throw AppError.named('err_invalid_param', '请以 multipart/form-data 上传头像');
+        const part = await request.file();
+        if (!part) throw AppError.named('err_file_empty');
+        const bytes = await part.toBuffer().catch(() => {
+          throw AppError.named('err_file_too_large', '头像不能超过 2 MB');
+        });
+        const updated = await replaceAvatar(ctx, await getUser(ctx, user.uid), {
+          bytes,
+          originalName: part.filename,
+        });
+        return { user_info: await userInfoOf(ctx, updated) };
+      },
+      { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024, rateLimit: { max: 20, timeWindow: '1 minute' } },
+    );
+  });
 }

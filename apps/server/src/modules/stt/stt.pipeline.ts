@@ -1,0 +1,128 @@
+import { access, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { sttCalls, toSrt } from '@vw/contract';
+import { extractAudio, probeAudio, type Transcript } from '@vw/engines';
+import { z } from 'zod';
+import { localPathOf } from '../../media/files.ts';
+import { definePipeline, type StageContext } from '../../tasks/pipeline.ts';
+import { readProjectDocument, writeToolResult } from '../projects/projects.service.ts';
+import { getOwnedAsset } from '../uploads/uploads.service.ts';
+import { asAppError, engineLabel, pickRecognizer } from './stt.asr.ts';
+import { SOURCE_TRACK_ID, transcriptToDocument } from './stt.document.ts';
+
+export const sttInput = sttCalls.sttOptions.extend({
+  asset_id: z.string(),
+  project_id: z.string(),
+});
+export type SttInput = z.infer<typeof sttInput>;
+
+/** What recognizers hear: 16 kHz mono. */
+const AUDIO_FILE = 'audio-16k.wav';
+
+/**
+ * The asset's audio as 16 kHz mono WAV in the task's scratch folder. Made again when it is not there
+ * (another worker took the next stage, or the folder was swept): cheap next to recognition.
+ */
+async function speechAudio(ctx: StageContext<SttInput>): Promise<string> {
+  const out = path.join(ctx.scratchDir, AUDIO_FILE);
+  if (
+    await access(out).then(
+      () => true,
+      () => false,
+    )
+  )
+    return out;
+  const asset = await getOwnedAsset(ctx.app, ctx.task.owner_id, ctx.input.asset_id);
+  const source = await localPathOf(ctx.app, asset.storage_key, ctx.scratchDir);
+  const partial = `${out}.part.wav`;
+  try {
+    // A long video's audio takes a while to decode; the limit only stops a stuck ffmpeg.
+    const timeoutMs = Math.max(10 * 60_000, Number(asset.duration_ms ?? 0));
+    await extractAudio(source, partial, {
+      rate: 16_000,
+      channels: 1,
+      format: 'wav',
+      signal: ctx.signal,
+      timeoutMs,
+    });
+    await rename(partial, out);
+  } catch (err) {
+    throw asAppError(err);
+  } finally {
+    await rm(partial, { force: true });
+    // An S3 object was downloaded into the scratch folder; the local original is read in place.
+    if (path.dirname(source) === ctx.scratchDir) await rm(source, { force: true });
+  }
+  return out;
+}
+
+export const sttPipeline = definePipeline<SttInput>({
+  tool: 'stt',
+  input: sttInput,
+  stages: [
+    {
+      name: 'extract',
+      label: '提取音频',
+      lane: 'heavy',
+      weight: 1,
+      async run(ctx) {
+        const { durationMs } = await probeAudio(await speechAudio(ctx));
+        return { durationMs };
+      },
+    },
+    {
+      name: 'recognize',
+      label: '识别语音',
+      lane: 'heavy',
+      weight: 8,
+      async run(ctx): Promise<Transcript> {
+        const file = await speechAudio(ctx);
+        const recognizer = pickRecognizer(ctx.app);
+        const { language, speakers } = ctx.input;
+        try {
+          // One-shot recognition: the port reports progress, not chunks, so there are no items to resume.
+          return await recognizer.transcribe(file, {
+            language: language === 'auto' ? undefined : language,
+            speakers: speakers > 1 ? speakers : undefined,
+            diarize: speakers !== 1 && recognizer.diarization,
+            signal: ctx.signal,
+            onProgress: (f) => {
+              ctx
+                .progress(f)
+                .catch((err) => ctx.app.log.warn({ err, taskId: ctx.task.id }, 'progress write failed'));
+            },
+          });
+        } catch (err) {
+          throw asAppError(err);
+        }
+      },
+    },
+    {
+      name: 'build',
+      label: '生成字幕',
+      lane: 'light',
+      weight: 1,
+      async run(ctx) {
+        const transcript = ctx.results.recognize as Transcript;
+        const { owner_id: ownerId } = ctx.task;
+        const base = await readProjectDocument(ctx.app, ownerId, ctx.input.project_id);
+        const document = transcriptToDocument(transcript, base, { splitCues: ctx.input.split_cues });
+        await writeToolResult(ctx.app, ownerId, ctx.input.project_id, document, engineLabel(transcript));
+        const cues = document.tracks.find((t) => t.id === SOURCE_TRACK_ID)!.cues;
+        const srt = Buffer.from(toSrt(cues), 'utf8');
+        const key = await ctx.saveArtifact(
+          { bytes: srt },
+          { name: 'subtitles.srt', contentType: 'application/x-subrip; charset=utf-8' },
+        );
+        await ctx.addOutput({
+          name: `${ctx.task.title}.srt`,
+          kind: 'srt',
+          format: 'srt',
+          key,
+          size: srt.length,
+        });
+        return { cues: cues.length, speakers: document.speakers.length, language: transcript.language };
+      },
+    },
+  ],
+});

@@ -1,0 +1,239 @@
+import { rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { text } from 'node:stream/consumers';
+import type { FileStore } from '@tus/file-store';
+import type { Server as TusServer } from '@tus/server';
+import type { MediaAsset, MediaPeaks, UploadTicket } from '@vw/contract';
+import type { AppContext } from '../../context.ts';
+import type { MediaAssetRow } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { localPathOf } from '../../media/files.ts';
+import { createScratchDir, removeScratchDir } from '../../media/scratch.ts';
+import { getMediaLimits } from '../features/features.service.ts';
+import { registerAsset } from './register.ts';
+import { TUS_PATH, tusIdOf, tusOwnerOf, uploadsDir } from './tus.ts';
+import {
+  deleteAssetOfOwner,
+  deleteUpload,
+  findAssetOfOwner,
+  findAssetsOfOwner,
+  findUploadOfOwner,
+  insertUpload,
+  isAssetInUse,
+} from './uploads.repo.ts';
+
+const LINK_SECONDS = 3600;
+/** tus PATCH size the browser should use: big enough for speed, small enough to resume cheaply. */
+const TUS_CHUNK = 64 * 1024 * 1024;
+/** S3 parts: at least 8 MB (S3 wants ≥ 5 MB but the last), at most 10 000 parts. */
+const MIN_PART = 8 * 1024 * 1024;
+const PART_URL_SECONDS = 6 * 3600;
+
+export async function getOwnedAsset(
+  ctx: AppContext,
+  ownerId: string,
+  assetId: string,
+): Promise<MediaAssetRow> {
+  const row = await findAssetOfOwner(ctx.db, ownerId, assetId);
+  if (!row) throw AppError.named('err_not_found');
+  return row;
+}
+
+export async function toAssetView(ctx: AppContext, row: MediaAssetRow): Promise<MediaAsset> {
+  const [url, thumbnailUrl] = await Promise.all([
+    ctx.storage.signedUrl(row.storage_key, { expiresInSeconds: LINK_SECONDS }),
+    row.thumbnail_key && row.status === 'ready'
+      ? ctx.storage.signedUrl(row.thumbnail_key, { expiresInSeconds: LINK_SECONDS })
+      : '',
+  ]);
+  return {
+    asset_id: row.id,
+    name: row.name,
+    kind: row.kind,
+    mime: row.mime,
+    size: row.size,
+    duration_ms: row.duration_ms,
+    width: row.width,
+    height: row.height,
+    has_audio: row.has_audio === 1,
+    has_video: row.has_video === 1,
+    sha256: row.sha256,
+    status: row.status,
+    url,
+    thumbnail_url: thumbnailUrl,
+    created_time: Math.floor(row.created_at / 1000),
+  };
+}
+
+export async function listAssets(
+  ctx: AppContext,
+  ownerId: string,
+  query: { kind?: MediaAssetRow['kind']; page: number; page_size: number },
+) {
+  const { total, rows } = await findAssetsOfOwner(ctx.db, ownerId, {
+    kind: query.kind,
+    offset: (query.page - 1) * query.page_size,
+    limit: query.page_size,
+  });
+  return { total, list: await Promise.all(rows.map((r) => toAssetView(ctx, r))) };
+}
+
+export async function getAssetPeaks(ctx: AppContext, ownerId: string, assetId: string): Promise<MediaPeaks> {
+  const row = await getOwnedAsset(ctx, ownerId, assetId);
+  if (!row.peaks_key) {
+    return { buckets_per_second: 0, duration_ms: row.duration_ms ?? 0, peaks: [] };
+  }
+  return JSON.parse(await text(await ctx.storage.read(row.peaks_key))) as MediaPeaks;
+}
+
+/**
+ * Deletes an asset with its files. An asset a task or an editor project still names is kept
+ * (refused with a message) until that task or project is deleted: tasks read their input again on
+ * retry and the editor plays it.
+ */
+export async function deleteAsset(ctx: AppContext, ownerId: string, assetId: string): Promise<number> {
+  const row = await getOwnedAsset(ctx, ownerId, assetId);
+  if (await isAssetInUse(ctx.db, ownerId, assetId)) {
+    throw AppError.named('err_invalid_param', '素材仍被任务或项目使用，请先删除对应的任务或项目');
+  }
+  for (const key of [row.storage_key, row.peaks_key, row.thumbnail_key])
+    if (key) await ctx.storage.remove(key);
+  return deleteAssetOfOwner(ctx.db, ownerId, assetId);
+}
+
+/** How the browser should upload this file: tus to this server, or presigned parts to S3. */
+export async function createUploadTicket(
+  ctx: AppContext,
+  ownerId: string,
+  input: { name: string; size: number; content_type: string },
+): Promise<UploadTicket> {
+  const limits = await getMediaLimits(ctx, ownerId);
+  if (input.size > limits.max_upload_bytes) throw AppError.named('err_file_too_large');
+  const multipart = ctx.storage.multipart;
+  if (!multipart) {
+    return { provider: 'tus', endpoint: TUS_PATH, max_size: limits.max_upload_bytes, chunk_size: TUS_CHUNK };
+  }
+  const partSize = Math.max(MIN_PART, Math.ceil(input.size / 10_000));
+  const count = Math.ceil(input.size / partSize);
+  const id = newId('up');
+  const key = `uploads/${ownerId}/${id}`;
+  const providerUploadId = await multipart.create(key, 'application/octet-stream');
+  await insertUpload(ctx.db, {
+    id,
+    owner_id: ownerId,
+    storage_key: key,
+    provider_upload_id: providerUploadId,
+    name: input.name,
+    size: input.size,
+    content_type: input.content_type,
+    created_at: ctx.clock.now(),
+  });
+  const parts = await Promise.all(
+    Array.from({ length: count }, async (_, i) => ({
+      part_number: i + 1,
+      url: await multipart.presignPart(key, providerUploadId, i + 1, PART_URL_SECONDS),
+    })),
+  );
+  return {
+    provider: 's3',
+    upload_id: id,
+    part_size: partSize,
+    parts,
+    expires_in: PART_URL_SECONDS,
+    max_size: limits.max_upload_bytes,
+  };
+}
+
+type CompleteInput =
+  | { tus_upload: string }
+  | { upload_id: string; parts: { part_number: number; etag: string }[] };
+
+/** The end of both upload paths: the file becomes an asset, or is refused and removed. */
+export async function completeUpload(
+  ctx: AppContext,
+  tus: TusServer,
+  ownerId: string,
+  input: CompleteInput,
+): Promise<MediaAssetRow> {
+  if ('tus_upload' in input) return completeTusUpload(ctx, tus, ownerId, input.tus_upload);
+  return completeS3Upload(ctx, ownerId, input.upload_id, input.parts);
+}
+
+async function completeTusUpload(
+  ctx: AppContext,
+  tus: TusServer,
+  ownerId: string,
+  ref: string,
+): Promise<MediaAssetRow> {
+  const id = tusIdOf(ref);
+  if (!id || tusOwnerOf(id) !== ownerId) throw AppError.named('err_not_found');
+  const store = tus.datastore as FileStore;
+  const upload = await store.getUpload(id).catch(() => null);
+  if (!upload) throw AppError.named('err_not_found');
+  if (upload.size === undefined || upload.offset !== upload.size) {
+    throw AppError.named('err_invalid_param', '文件尚未上传完成，请继续上传');
+  }
+  // Claiming the bytes by renaming them into a scratch folder: a second completion finds nothing,
+  // and whatever happens next, removing the folder leaves nothing behind.
+  const scratchName = `upload-${id.slice(-32)}`;
+  const dir = await createScratchDir(ctx, scratchName);
+  const claimed = path.join(dir, 'source');
+  try {
+    try {
+      await rename(path.join(uploadsDir(ctx), id), claimed);
+    } catch {
+      throw AppError.named('err_not_found');
+    }
+    await rm(path.join(uploadsDir(ctx), `${id}.json`), { force: true });
+    const name = upload.metadata?.filename ?? upload.metadata?.name ?? 'upload';
+    return await registerAsset(ctx, ownerId, { file: claimed, name });
+  } finally {
+    await removeScratchDir(ctx, scratchName);
+  }
+}
+
+async function completeS3Upload(
+  ctx: AppContext,
+  ownerId: string,
+  uploadId: string,
+  parts: { part_number: number; etag: string }[],
+): Promise<MediaAssetRow> {
+  const upload = await findUploadOfOwner(ctx.db, ownerId, uploadId);
+  const multipart = ctx.storage.multipart;
+  if (!upload || !multipart) throw AppError.named('err_not_found');
+  // The row goes first: a second completion of the same upload finds nothing.
+  await deleteUpload(ctx.db, upload.id);
+  const scratchName = `upload-${upload.id.slice(-32)}`;
+  try {
+    try {
+      await multipart.complete(
+        upload.storage_key,
+        upload.provider_upload_id,
+        parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })),
+      );
+    } catch (err) {
+      ctx.log.info({ err, upload: upload.id }, 'multipart completion refused');
+      await multipart.abort(upload.storage_key, upload.provider_upload_id).catch(() => {});
+      throw AppError.named('err_file_not_supported', '分片不完整或校验失败，请重新上传');
+    }
+    const info = await ctx.storage.stat(upload.storage_key);
+    if (!info || info.size === 0) throw AppError.named('err_file_empty');
+    const limits = await getMediaLimits(ctx, ownerId);
+    if (info.size > limits.max_upload_bytes) throw AppError.named('err_file_too_large');
+    const dir = await createScratchDir(ctx, scratchName);
+    const file = await localPathOf(ctx, upload.storage_key, dir);
+    return await registerAsset(ctx, ownerId, { file, name: upload.name });
+  } finally {
+    await ctx.storage.remove(upload.storage_key).catch(() => {});
+    await removeScratchDir(ctx, scratchName);
+  }
+}
+
+/** Size of a tus upload file so far (tests and the bench look at the folder). */
+export async function tusFileSize(ctx: AppContext, id: string): Promise<number | null> {
+  return stat(path.join(uploadsDir(ctx), id)).then(
+    (s) => s.size,
+    () => null,
+  );
+}

@@ -1,0 +1,99 @@
+import type { TaskTool } from '@vw/contract';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import type { TaskRow } from '../db/schema.ts';
+import { defineJob, type JobDefinition } from '../jobs/index.ts';
+import { abandonTask, runStage } from './runner.ts';
+
+/** What a stage's `run` gets: the task, its input, earlier results, checkpoints, files. */
+export interface StageContext<I> {
+  task: TaskRow;
+  input: I;
+  app: AppContext;
+  /** Aborted on cancel (in whichever process asked) and on worker shutdown: pass it to every process spawned. */
+  signal: AbortSignal;
+  /** Per-task scratch folder (exists; removed when the task finishes or is deleted). */
+  scratchDir: string;
+  /** JSON results of the earlier, finished stages, by stage name. */
+  results: Record<string, unknown>;
+  /** 0..1 within this stage (throttled writes, one event per write). */
+  progress(fraction: number): Promise<void>;
+  /** Item-level checkpoint: returns the stored JSON result when the item was done before (a resumed stage). */
+  item<T>(key: string, run: () => Promise<T>): Promise<T>;
+  /** Stores a file under the task's prefix → storage key, recorded on the stage and removed with the task. */
+  saveArtifact(
+    from: { path: string } | { bytes: Buffer },
+    opts: { name: string; contentType: string },
+  ): Promise<string>;
+  /** A downloadable result shown on the task (its key should be an artifact of this task). */
+  addOutput(output: { name: string; kind: string; format: string; key: string; size: number }): Promise<void>;
+}
+
+export interface StageDef<I> {
+  name: string;
+  /** Chinese, e.g. 识别语音. */
+  label: string;
+  /** heavy = ffmpeg/engines (own concurrency), light = quick work. */
+  lane: 'heavy' | 'light';
+  /** Share of the whole progress (normalised over the pipeline's stages). */
+  weight: number;
+  /** The task goes to status paused after this stage, with pause_point = this name, until resumed. */
+  pauseAfter?: string;
+  /**
+   * How many runs an error may take before the task fails (default 1: the first error fails it).
+   * A task failure other than 1 (refused content, language, mismatch) is final at once.
+   */
+  attempts?: number;
+  run(ctx: StageContext<I>): Promise<unknown>;
+}
+
+export interface PipelineDef<I> {
+  tool: TaskTool;
+  input: z.ZodType<I>;
+  stages: StageDef<I>[];
+  /** Credits to capture on success (≤ held); default: all held. */
+  finalCredits?(results: Record<string, unknown>, held: number): number;
+  /** Called once after success/failure/cancel (e.g. to update a project). */
+  onFinished?(ctx: { app: AppContext; task: TaskRow; results: Record<string, unknown> }): Promise<void>;
+  /** Extra fields for the task's webhook events (e.g. TTS: history id and characters). */
+  webhookData?(app: AppContext, task: TaskRow): Promise<Record<string, unknown>>;
+}
+
+export interface Pipeline<I> extends PipelineDef<I> {
+  /** The job that runs each stage (one per stage, named task.<tool>.<stage>, in the stage's lane). */
+  readonly jobs: Record<string, JobDefinition>;
+}
+
+export const stageJobPayload = z.object({ task_id: z.string() });
+
+const pipelines = new Map<string, Pipeline<unknown>>();
+
+/**
+ * Declares a tool's pipeline: each stage becomes a job, so a worker that imports the tool's module can
+ * run its stages, and a worker without it refuses to start while such jobs wait (jobs/queue.ts).
+ */
+export function definePipeline<I>(def: PipelineDef<I>): Pipeline<I> {
+  if (pipelines.has(def.tool)) throw new Error(`Pipeline "${def.tool}" is defined twice`);
+  if (def.stages.length === 0) throw new Error(`Pipeline "${def.tool}" has no stages`);
+  const jobs: Record<string, JobDefinition> = {};
+  const pipeline: Pipeline<I> = { ...def, jobs };
+  for (const stage of def.stages) {
+    jobs[stage.name] = defineJob({
+      name: `task.${def.tool}.${stage.name}`,
+      lane: stage.lane,
+      payload: stageJobPayload,
+      // Attempts count starts, including runs cut short by a dead worker (resume after a crash);
+      // a stage's own errors are counted on its task_stages row instead.
+      maxAttempts: (stage.attempts ?? 1) + 4,
+      backoffMs: 1_000,
+      handler: ({ task_id }, job) => runStage(pipeline as Pipeline<unknown>, stage.name, task_id, job),
+      onAbandoned: ({ task_id }, app) => abandonTask(app, task_id),
+    }) as unknown as JobDefinition;
+  }
+  pipelines.set(def.tool, pipeline as Pipeline<unknown>);
+  return pipeline;
+}
+
+export function findPipeline(tool: string): Pipeline<unknown> | undefined {
+  return pipelines.get(tool);
+}

@@ -1,0 +1,431 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { refundedTaskFailureCodes, type TaskEventType, taskFailureMessages } from '@vw/contract';
+import type { AppContext } from '../context.ts';
+import type { TaskRow, TaskStageRow } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import type { JobContext } from '../jobs/index.ts';
+import { emitTaskWebhook } from '../modules/apikeys/webhooks.service.ts';
+import { captureCredits, releaseCredits } from '../modules/credits/ledger.service.ts';
+import { notifyTaskFinished } from '../modules/notifications/notifications.service.ts';
+import type { Pipeline, StageContext } from './pipeline.ts';
+import {
+  findItem,
+  findStages,
+  findTask,
+  insertEvent,
+  insertItem,
+  updateStage,
+  updateTask,
+} from './tasks.repo.ts';
+
+/** How often a running stage looks at its task row for a cancel (made by any process). */
+const CANCEL_POLL_MS = 400;
+/** Progress is written at most this often (and once at the end of a stage). */
+const PROGRESS_EVERY_MS = 500;
+/** Tasks that ran longer than this tell their owner by Web Push when they finish. */
+const PUSH_AFTER_MS = 60_000;
+const INTERRUPTED = '任务因进程中断而失败';
+const CANCELLED = '任务已取消';
+
+export const ACTIVE_STATUSES = ['queued', 'running', 'paused'] as const;
+
+export const scratchDirOf = (ctx: AppContext, taskId: string) =>
+  path.join(ctx.config.dataDir, 'scratch', 'tasks', taskId);
+
+/** Stage weights normalised to add up to 1. */
+export function stageWeights(pipeline: Pick<Pipeline<unknown>, 'stages'>): Map<string, number> {
+  const total = pipeline.stages.reduce((a, s) => a + Math.max(0, s.weight), 0) || 1;
+  return new Map(pipeline.stages.map((s) => [s.name, Math.max(0, s.weight) / total]));
+}
+
+/** Stores the event (with the task as it is now) and hands it to the streams. */
+export async function recordTaskEvent(ctx: AppContext, type: TaskEventType, task: TaskRow): Promise<void> {
+  const seq = await insertEvent(ctx.db, {
+    owner_id: task.owner_id,
+    task_id: task.id,
+    type,
+    task: JSON.stringify(task),
+    created_at: ctx.clock.now(),
+  });
+  ctx.taskEvents.publish({ seq, type, task });
+}
+
+/** The first stage not done yet: where a started, resumed or retried task goes on. */
+export function firstUnfinishedStage(
+  pipeline: Pipeline<unknown>,
+  rows: TaskStageRow[],
+): { name: string; row: TaskStageRow } | undefined {
+  for (const stage of pipeline.stages) {
+    const row = rows.find((r) => r.name === stage.name);
+    if (row && row.status !== 'done') return { name: stage.name, row };
+  }
+  return undefined;
+}
+
+/**
+ * Enqueues a stage's job. The key names the stage's run (its attempts so far), so a stage already
+ * enqueued is not enqueued twice by a job that re-ran after a crash, while a retry gets a new job.
+ */
+export async function enqueueStage(
+  ctx: AppContext,
+  pipeline: Pipeline<unknown>,
+  task: TaskRow,
+  stage: { name: string; row: TaskStageRow },
+): Promise<void> {
+  await ctx.jobs.enqueue(
+    pipeline.jobs[stage.name],
+    { task_id: task.id },
+    { ownerId: task.owner_id, idempotencyKey: `task:${task.id}:${stage.name}:${stage.row.attempts}` },
+  );
+}
+
+function failureOf(err: unknown): { code: number; message: string } {
+  if (err instanceof AppError && (refundedTaskFailureCodes as readonly number[]).includes(err.code)) {
+    return { code: err.code, message: err.message };
+  }
+  const message = err instanceof AppError ? err.message : taskFailureMessages[1];
+  return { code: 1, message };
+}
+
+/** A task failure (spec §8 codes 1, 3, 4, 5; all refunded) thrown by a stage. */
+export function taskFailure(code: 1 | 3 | 4 | 5, message?: string): AppError {
+  return new AppError(code, message ?? taskFailureMessages[code]);
+}
+
+/**
+ * Ends a task once: the status change is a compare-and-set, so of a cancel and a success that race
+ * only one happens, and only its winner settles the credits (capture on success, release otherwise).
+ */
+export async function finishTask(
+  ctx: AppContext,
+  pipeline: Pipeline<unknown> | undefined,
+  taskId: string,
+  outcome: 'succeeded' | 'failed' | 'cancelled',
+  failure?: { code: number; message: string },
+): Promise<TaskRow | undefined> {
+  const now = ctx.clock.now();
+  const from = outcome === 'succeeded' ? (['running'] as const) : ACTIVE_STATUSES;
+  const before = await findTask(ctx.db, taskId);
+  if (!before || !(from as readonly string[]).includes(before.status)) return undefined;
+  const results = pipeline && outcome === 'succeeded' ? await resultsOf(ctx, taskId) : {};
+  // What a success captures is known before the change, so the row never shows it succeeded
+  // with nothing captured; the capture below is idempotent by the task's hold key.
+  const captured =
+    outcome === 'succeeded' && before.hold_key
+      ? Math.max(
+          0,
+          Math.min(
+            before.credits_held,
+            Math.round(pipeline?.finalCredits?.(results, before.credits_held) ?? before.credits_held),
+          ),
+        )
+      : 0;
+  const task = await updateTask(
+    ctx.db,
+    taskId,
+    {
+      status: outcome,
+      finished_at: now,
+      updated_at: now,
+      pause_point: null,
+      credits_captured: captured,
+      ...(outcome === 'succeeded' ? { progress: 100, error_code: 0, error: null } : {}),
+      ...(outcome === 'failed' ? { error_code: failure?.code ?? 1, error: failure?.message ?? null } : {}),
+      ...(outcome === 'cancelled' ? { error: CANCELLED } : {}),
+    },
+    from,
+  );
+  if (!task) return undefined;
+  if (task.hold_key) {
+    try {
+      if (outcome === 'succeeded') await captureCredits(ctx, task.hold_key, captured);
+      else await releaseCredits(ctx, task.hold_key);
+    } catch (err) {
+      ctx.log.error({ err, taskId }, 'could not settle the credits of a task');
+    }
+  }
+  await recordTaskEvent(ctx, `task.${outcome}`, task);
+  await rm(scratchDirOf(ctx, taskId), { recursive: true, force: true }).catch(() => {});
+  const finished = task;
+  await pipeline
+    ?.onFinished?.({ app: ctx, task: finished, results })
+    .catch((err) => ctx.log.error({ err, taskId }, 'task onFinished failed'));
+  if (outcome !== 'cancelled') await tellOwner(ctx, pipeline, finished, now);
+  return finished;
+}
+
+/** Webhooks for tasks an API key started; Web Push for tasks that ran longer than a minute. */
+async function tellOwner(
+  ctx: AppContext,
+  pipeline: Pipeline<unknown> | undefined,
+  task: TaskRow,
+  now: number,
+) {
+  const event = task.status === 'succeeded' ? 'task.succeeded' : 'task.failed';
+  if (task.api_key_id) {
+    await emitTaskWebhook(ctx, task, event, {
+      task_id: task.id,
+      tool: task.tool,
+      status: task.status,
+      api_key_id: task.api_key_id,
+      credits: task.credits_captured,
+      failure_code: task.status === 'failed' ? task.error_code : null,
+      error: task.status === 'failed' ? task.error : null,
+      ...(await pipeline?.webhookData?.(ctx, task).catch(() => ({}))),
+    });
+  }
+  if (task.started_at !== null && now - task.started_at > PUSH_AFTER_MS) {
+    await notifyTaskFinished(ctx, task.owner_id, {
+      id: task.id,
+      name: task.title,
+      tool: task.tool,
+      projectId: task.project_id,
+      failed: task.status === 'failed',
+    }).catch((err) => ctx.log.warn({ err, taskId: task.id }, 'task push failed'));
+  }
+}
+
+async function resultsOf(ctx: AppContext, taskId: string): Promise<Record<string, unknown>> {
+  const results: Record<string, unknown> = {};
+  for (const row of await findStages(ctx.db, taskId)) {
+    if (row.status === 'done') results[row.name] = row.result === null ? null : JSON.parse(row.result);
+  }
+  return results;
+}
+
+/** The queue gave a stage job up (its workers kept dying): the task fails and its credits go back. */
+export async function abandonTask(ctx: AppContext, taskId: string): Promise<void> {
+  const task = await findTask(ctx.db, taskId);
+  if (!task) return;
+  await finishTask(ctx, undefined, taskId, 'failed', { code: 1, message: INTERRUPTED });
+}
+
+/** After a stage is done: pause, enqueue the next stage, or finish the task. Safe to repeat. */
+async function advance(ctx: AppContext, pipeline: Pipeline<unknown>, taskId: string, stageName: string) {
+  const index = pipeline.stages.findIndex((s) => s.name === stageName);
+  const def = pipeline.stages[index];
+  const rows = await findStages(ctx.db, taskId);
+  const next = firstUnfinishedStage(pipeline, rows);
+  if (!next) {
+    await finishTask(ctx, pipeline, taskId, 'succeeded');
+    return;
+  }
+  // Only a next stage nobody started yet; a running or failed one is someone else's business.
+  if (next.row.status !== 'pending') return;
+  if (def.pauseAfter) {
+    const now = ctx.clock.now();
+    const paused = await updateTask(
+      ctx.db,
+      taskId,
+      { status: 'paused', pause_point: def.pauseAfter, updated_at: now },
+      ['running'],
+    );
+    if (paused) await recordTaskEvent(ctx, 'task.paused', paused);
+    return;
+  }
+  const task = await findTask(ctx.db, taskId);
+  if (task && (task.status === 'running' || task.status === 'queued')) {
+    await enqueueStage(ctx, pipeline, task, next);
+  }
+}
+
+/**
+ * Runs one stage of a task (the handler of its job). Starts only when every earlier stage is done
+ * and the task is still wanted; the stage's result is stored before the next stage is enqueued, so a
+ * crash anywhere resumes at the first unfinished stage (and inside it, at the first unfinished item).
+ */
+export async function runStage(
+  pipeline: Pipeline<unknown>,
+  stageName: string,
+  taskId: string,
+  job: JobContext,
+): Promise<unknown> {
+  const ctx = job.app;
+  const db = ctx.db;
+  const task0 = await findTask(db, taskId);
+  if (!task0 || (task0.status !== 'queued' && task0.status !== 'running')) return { skipped: true };
+  const rows = await findStages(db, taskId);
+  const stageRow = rows.find((r) => r.name === stageName);
+  if (!stageRow) return { skipped: true };
+  if (stageRow.status === 'done') {
+    // Its worker died between storing the result and enqueueing the next stage.
+    await advance(ctx, pipeline, taskId, stageName);
+    return { resumed: true };
+  }
+  if (firstUnfinishedStage(pipeline, rows)?.name !== stageName) return { skipped: true };
+
+  const def = pipeline.stages.find((s) => s.name === stageName)!;
+  const weights = stageWeights(pipeline);
+  const doneWeight = pipeline.stages
+    .filter((s) => rows.find((r) => r.name === s.name)?.status === 'done')
+    .reduce((a, s) => a + weights.get(s.name)!, 0);
+  const now = ctx.clock.now();
+  const wasQueued = task0.status === 'queued';
+  const task = await updateTask(
+    db,
+    taskId,
+    {
+      status: 'running',
+      stage: stageName,
+      started_at: task0.started_at ?? now,
+      progress: Math.round(doneWeight * 1000) / 10,
+      updated_at: now,
+    },
+    ['queued', 'running'],
+  );
+  if (!task) return { skipped: true };
+  const attempts = stageRow.attempts + 1;
+  await updateStage(db, taskId, stageName, {
+    status: 'running',
+    attempts,
+    started_at: stageRow.started_at ?? now,
+    error: null,
+  });
+  if (wasQueued || task0.stage !== stageName) await recordTaskEvent(ctx, 'task.progress', task);
+
+  // The stage stops on cancel (polled from the row, so a cancel in any process counts) or shutdown.
+  const cancel = new AbortController();
+  const watch = setInterval(() => {
+    findTask(db, taskId).then(
+      (row) => {
+        if (!row || row.status === 'cancelled' || row.status === 'failed') cancel.abort();
+      },
+      (err) => ctx.log.warn({ err, taskId }, 'cancel check failed'),
+    );
+  }, CANCEL_POLL_MS);
+  const signal = AbortSignal.any([job.signal, cancel.signal]);
+  const scratchDir = scratchDirOf(ctx, taskId);
+  await mkdir(scratchDir, { recursive: true });
+  const artifacts: string[] = JSON.parse(stageRow.artifacts);
+  let lastProgress = 0;
+
+  const stageCtx: StageContext<unknown> = {
+    task,
+    input: pipeline.input.parse(JSON.parse(task.input)),
+    app: ctx,
+    signal,
+    scratchDir,
+    results: await resultsOf(ctx, taskId),
+    async progress(fraction) {
+      const f = Math.min(1, Math.max(0, fraction));
+      const at = Date.now();
+      if (f < 1 && at - lastProgress < PROGRESS_EVERY_MS) return;
+      lastProgress = at;
+      await updateStage(db, taskId, stageName, { progress: f });
+      const overall = Math.round((doneWeight + weights.get(stageName)! * f) * 1000) / 10;
+      const row = await updateTask(db, taskId, { progress: overall, updated_at: ctx.clock.now() }, [
+        'running',
+      ]);
+      if (row) await recordTaskEvent(ctx, 'task.progress', row);
+    },
+    async item(key, run) {
+      const done = await findItem(db, taskId, stageName, key);
+      if (done) return JSON.parse(done.result);
+      const result = await run();
+      await insertItem(db, {
+        task_id: taskId,
+        stage: stageName,
+        item: key,
+        result: JSON.stringify(result ?? null),
+        created_at: ctx.clock.now(),
+      });
+      return result;
+    },
+    async saveArtifact(from, opts) {
+      // Storage keys keep to a narrow alphabet: the name is for telling files apart, not for display.
+      const safe = opts.name.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_');
+      const key = `tasks/${task.owner_id}/${taskId}/${stageName}/${safe}`;
+      // Recorded before the write, so a crash mid-write still leaves the key to be removed with the task.
+      if (!artifacts.includes(key)) {
+        artifacts.push(key);
+        await updateStage(db, taskId, stageName, { artifacts: JSON.stringify(artifacts) });
+      }
+      if ('bytes' in from) await ctx.storage.put(key, from.bytes, opts.contentType);
+      else {
+        await stat(from.path);
+        await ctx.storage.put(key, createReadStream(from.path), opts.contentType);
+      }
+      return key;
+    },
+    async addOutput(output) {
+      const current = await findTask(db, taskId);
+      if (!current) return;
+      const outputs = (JSON.parse(current.outputs) as Array<{ key: string }>).filter(
+        (o) => o.key !== output.key,
+      );
+      outputs.push(output);
+      await updateTask(db, taskId, { outputs: JSON.stringify(outputs), updated_at: ctx.clock.now() });
+    },
+  };
+
+  let result: unknown;
+  try {
+    result = await def.run(stageCtx);
+  } catch (err) {
+    if (job.signal.aborted && !cancel.signal.aborted) throw err; // shutdown: the job runs again elsewhere
+    const current = await findTask(db, taskId);
+    if (current?.status !== 'running') {
+      await updateStage(db, taskId, stageName, { status: 'failed', error: CANCELLED });
+      return { cancelled: true };
+    }
+    const final = err instanceof AppError && [3, 4, 5].includes(err.code);
+    if (!final && attempts < (def.attempts ?? 1)) {
+      ctx.log.warn({ err, taskId, stage: stageName, attempts }, 'task stage failed; trying again');
+      await updateStage(db, taskId, stageName, { status: 'pending', error: String(err) });
+      throw err;
+    }
+    ctx.log.warn({ err, taskId, stage: stageName }, 'task stage failed');
+    const failure = failureOf(err);
+    await updateStage(db, taskId, stageName, {
+      status: 'failed',
+      error: failure.message,
+      finished_at: ctx.clock.now(),
+    });
+    await finishTask(ctx, pipeline, taskId, 'failed', failure);
+    return { failed: true };
+  } finally {
+    clearInterval(watch);
+  }
+  await updateStage(db, taskId, stageName, {
+    status: 'done',
+    progress: 1,
+    result: JSON.stringify(result ?? null),
+    finished_at: ctx.clock.now(),
+  });
+  await advance(ctx, pipeline, taskId, stageName);
+  return { stage: stageName };
+}
+
+/**
+ * Runs a task's remaining stages here and now, without the queue (tools' own entry points and
+ * tests drive a task this way). Throws what a stage throws while it still has runs left.
+ */
+export async function runTaskInline(
+  ctx: AppContext,
+  pipeline: Pipeline<unknown>,
+  taskId: string,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<TaskRow | undefined> {
+  for (;;) {
+    const task = await findTask(ctx.db, taskId);
+    if (!task || (task.status !== 'queued' && task.status !== 'running')) return task;
+    const next = firstUnfinishedStage(pipeline, await findStages(ctx.db, taskId));
+    if (!next) return task;
+    await runStage(pipeline, next.name, taskId, {
+      id: `inline:${taskId}`,
+      ownerId: task.owner_id,
+      attempt: 1,
+      maxAttempts: 1,
+      signal,
+      app: ctx,
+      progress: async () => {},
+    });
+    const after = await findStages(ctx.db, taskId);
+    // A stage that did not finish (cancelled, or waiting for a pause point) ends the run.
+    if (after.find((r) => r.name === next.name)?.status !== 'done') return findTask(ctx.db, taskId);
+    const now = await findTask(ctx.db, taskId);
+    if (now?.status === 'paused') return now;
+  }
+}

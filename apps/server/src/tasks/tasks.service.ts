@@ -1,0 +1,430 @@
+import { rm } from 'node:fs/promises';
+import type { CreditTool, TaskEvent, TaskEventType, TaskStageView, TaskTool, TaskView } from '@vw/contract';
+import type { AppContext } from '../context.ts';
+import type { TaskRow } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { holdCredits, releaseCredits } from '../modules/credits/ledger.service.ts';
+import type { TaskEventMessage } from './events.ts';
+import { findPipeline, type Pipeline } from './pipeline.ts';
+import {
+  ACTIVE_STATUSES,
+  enqueueStage,
+  finishTask,
+  firstUnfinishedStage,
+  recordTaskEvent,
+  scratchDirOf,
+  stageWeights,
+} from './runner.ts';
+import {
+  deleteTaskRows,
+  findEventsAfter,
+  findStages,
+  findTaskOfOwner,
+  findTaskPage,
+  findTasksOfProject,
+  insertTask,
+  updateStage,
+  updateTask,
+} from './tasks.repo.ts';
+
+const OUTPUT_LINK_SECONDS = 3600;
+const sec = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
+
+/**
+ * Starts a task: holds its credits (1010 when short, before anything is written), records the task
+ * and its stages, and enqueues the first stage.
+ */
+export async function createTask<I>(
+  ctx: AppContext,
+  pipeline: Pipeline<I>,
+  opts: {
+    ownerId: string;
+    title: string;
+    input: I;
+    inputAssetIds?: string[];
+    projectId?: string | null;
+    credits?: { tool: CreditTool; amount: number } | null;
+    apiKeyId?: string | null;
+    /**
+     * Writes the tool's own rows knowing the task (after the hold and the task row, before the first
+     * stage is enqueued); when it throws, the task fails, its credits go back and the error is rethrown.
+     */
+    prepare?: (task: TaskRow) => Promise<void>;
+  },
+): Promise<TaskRow> {
+  const input = pipeline.input.parse(opts.input);
+  const id = newId('task');
+  const amount = opts.credits?.amount ?? 0;
+  const holdKey = opts.credits && amount > 0 ? `task:${id}` : null;
+  if (holdKey) {
+    const apiKey = opts.apiKeyId
+      ? await ctx.db
+          .selectFrom('api_keys')
+          .select(['id', 'credit_limit'])
+          .where('id', '=', opts.apiKeyId)
+          .executeTakeFirst()
+      : undefined;
+    await holdCredits(ctx, {
+      userId: opts.ownerId,
+      holdKey,
+      amount,
+      tool: opts.credits!.tool,
+      taskId: id,
+      taskName: opts.title,
+      apiKey: apiKey && { id: apiKey.id, creditLimit: apiKey.credit_limit },
+    });
+  }
+  const now = ctx.clock.now();
+  const task: TaskRow = {
+    id,
+    owner_id: opts.ownerId,
+    tool: pipeline.tool,
+    title: opts.title,
+    status: 'queued',
+    stage: pipeline.stages[0].name,
+    progress: 0,
+    error_code: 0,
+    error: null,
+    pause_point: null,
+    credits_estimated: amount,
+    credits_held: holdKey ? amount : 0,
+    credits_captured: 0,
+    hold_key: holdKey,
+    api_key_id: opts.apiKeyId ?? null,
+    input: JSON.stringify(input),
+    input_asset_ids: JSON.stringify(opts.inputAssetIds ?? []),
+    outputs: '[]',
+    project_id: opts.projectId ?? null,
+    created_at: now,
+    started_at: null,
+    finished_at: null,
+    updated_at: now,
+  };
+  const stages = pipeline.stages.map((s, seq) => ({
+    task_id: id,
+    name: s.name,
+    seq,
+    status: 'pending' as const,
+    progress: 0,
+    attempts: 0,
+    result: null,
+    artifacts: '[]',
+    error: null,
+    started_at: null,
+    finished_at: null,
+  }));
+  try {
+    await insertTask(ctx.db, task, stages);
+  } catch (err) {
+    if (holdKey) await releaseCredits(ctx, holdKey).catch(() => {});
+    throw err;
+  }
+  await recordTaskEvent(ctx, 'task.created', task);
+  const p = pipeline as Pipeline<unknown>;
+  if (opts.prepare) {
+    try {
+      await opts.prepare(task);
+    } catch (err) {
+      await finishTask(ctx, p, id, 'failed', {
+        code: 1,
+        message: err instanceof AppError ? err.message : '任务无法开始',
+      });
+      throw err;
+    }
+  }
+  try {
+    await enqueueStage(ctx, p, task, { name: stages[0].name, row: { ...stages[0] } });
+  } catch (err) {
+    await finishTask(ctx, p, id, 'failed', { code: 1, message: '任务无法开始' });
+    throw err;
+  }
+  return task;
+}
+
+/** The contract view. Stage states follow from the task row, so an event's snapshot shows the same. */
+export async function toTaskView(ctx: AppContext, row: TaskRow): Promise<TaskView> {
+  const pipeline = findPipeline(row.tool);
+  const stageDefs = pipeline?.stages ?? [{ name: row.stage, label: row.stage, weight: 1 }];
+  const weights = pipeline ? stageWeights(pipeline) : new Map([[row.stage, 1]]);
+  const current = Math.max(
+    0,
+    stageDefs.findIndex((s) => s.name === row.stage),
+  );
+  let before = 0;
+  const stages: TaskStageView[] = stageDefs.map((s, i) => {
+    const weight = weights.get(s.name) ?? 0;
+    let status: TaskStageView['status'] = 'pending';
+    let progress = 0;
+    if (row.status === 'succeeded' || i < current) {
+      status = 'done';
+      progress = 100;
+    } else if (i === current) {
+      status =
+        row.status === 'running'
+          ? 'running'
+          : row.status === 'failed'
+            ? 'failed'
+            : row.status === 'paused'
+              ? 'done'
+              : 'pending';
+      progress =
+        status === 'done'
+          ? 100
+          : weight > 0
+            ? Math.min(100, Math.max(0, Math.round(((row.progress / 100 - before) / weight) * 1000) / 10))
+            : 0;
+    }
+    before += weight;
+    return { name: s.name, label: s.label, status, progress, weight };
+  });
+  const outputs = JSON.parse(row.outputs) as Array<{
+    name: string;
+    kind: string;
+    format: string;
+    key: string;
+    size: number;
+  }>;
+  const now = ctx.clock.now();
+  const eta =
+    row.status === 'running' && row.started_at !== null && row.progress > 0 && row.progress < 100
+      ? Math.round((((now - row.started_at) / 1000) * (100 - row.progress)) / row.progress)
+      : null;
+  return {
+    task_id: row.id,
+    tool: row.tool as TaskTool,
+    title: row.title,
+    status: row.status,
+    stage: row.stage,
+    stages,
+    progress: row.progress,
+    error_code: row.error_code,
+    error: row.error,
+    credits_estimated: row.credits_estimated,
+    credits_held: row.credits_held,
+    credits_captured: row.credits_captured,
+    input_asset_ids: JSON.parse(row.input_asset_ids) as string[],
+    outputs: await Promise.all(
+      outputs.map(async (o) => ({
+        name: o.name,
+        kind: o.kind,
+        format: o.format,
+        size: o.size,
+        url: await ctx.storage.signedUrl(o.key, {
+          expiresInSeconds: OUTPUT_LINK_SECONDS,
+          downloadName: o.name,
+        }),
+      })),
+    ),
+    project_id: row.project_id,
+    pause_point: row.pause_point,
+    eta_seconds: eta,
+    created_time: sec(row.created_at)!,
+    started_time: sec(row.started_at),
+    finished_time: sec(row.finished_at),
+  };
+}
+
+/** The owner's task row; err_not_found for anyone else's, so ids of others reveal nothing. */
+export async function getOwnedTask(ctx: AppContext, ownerId: string, taskId: string): Promise<TaskRow> {
+  const row = await findTaskOfOwner(ctx.db, ownerId, taskId);
+  if (!row) throw AppError.named('err_not_found');
+  return row;
+}
+
+export async function getTaskView(ctx: AppContext, ownerId: string, taskId: string): Promise<TaskView> {
+  return toTaskView(ctx, await getOwnedTask(ctx, ownerId, taskId));
+}
+
+export async function listTaskViews(
+  ctx: AppContext,
+  ownerId: string,
+  query: { tool?: TaskTool; page: number; page_size: number },
+): Promise<{ total: number; list: TaskView[] }> {
+  const { total, rows } = await findTaskPage(ctx.db, ownerId, query.tool, query.page, query.page_size);
+  return { total, list: await Promise.all(rows.map((r) => toTaskView(ctx, r))) };
+}
+
+/**
+ * Cancels a queued, running or paused task: the status changes at once (and the credits go back);
+ * the running stage sees it within half a second wherever it runs and stops its processes.
+ */
+export async function cancelTask(ctx: AppContext, ownerId: string, taskId: string): Promise<TaskView> {
+  const row = await getOwnedTask(ctx, ownerId, taskId);
+  if (!(ACTIVE_STATUSES as readonly string[]).includes(row.status)) return toTaskView(ctx, row);
+  const cancelled = await finishTask(ctx, findPipeline(row.tool), taskId, 'cancelled');
+  return toTaskView(ctx, cancelled ?? (await getOwnedTask(ctx, ownerId, taskId)));
+}
+
+/** Runs a failed task again from its failed stage; finished stages keep their results. */
+export async function retryTask(ctx: AppContext, ownerId: string, taskId: string): Promise<TaskView> {
+  const row = await getOwnedTask(ctx, ownerId, taskId);
+  const pipeline = findPipeline(row.tool);
+  if (row.status !== 'failed' || !pipeline) throw AppError.named('err_task_not_retryable');
+  const next = firstUnfinishedStage(pipeline, await findStages(ctx.db, taskId));
+  if (!next) throw AppError.named('err_task_not_retryable');
+  // The first hold was released when the task failed: a retry holds again, under a key of its own.
+  let holdKey = row.hold_key;
+  if (row.credits_estimated > 0 && row.hold_key) {
+    const retries = Number(/:r(\d+)$/.exec(row.hold_key)?.[1] ?? 0);
+    holdKey = `task:${taskId}:r${retries + 1}`;
+    const apiKey = row.api_key_id
+      ? await ctx.db
+          .selectFrom('api_keys')
+          .select(['id', 'credit_limit'])
+          .where('id', '=', row.api_key_id)
+          .executeTakeFirst()
+      : undefined;
+    await holdCredits(ctx, {
+      userId: ownerId,
+      holdKey,
+      amount: row.credits_estimated,
+      tool: (await ctx.db
+        .selectFrom('credit_holds')
+        .select('tool')
+        .where('hold_key', '=', row.hold_key)
+        .executeTakeFirst())!.tool as CreditTool,
+      taskId,
+      taskName: row.title,
+      apiKey: apiKey && { id: apiKey.id, creditLimit: apiKey.credit_limit },
+    });
+  }
+  const now = ctx.clock.now();
+  const queued = await updateTask(
+    ctx.db,
+    taskId,
+    {
+      status: 'queued',
+      error: null,
+      error_code: 0,
+      finished_at: null,
+      hold_key: holdKey,
+      credits_held: row.credits_estimated > 0 ? row.credits_estimated : row.credits_held,
+      credits_captured: 0,
+      updated_at: now,
+    },
+    ['failed'],
+  );
+  if (!queued) {
+    if (holdKey && holdKey !== row.hold_key) await releaseCredits(ctx, holdKey).catch(() => {});
+    throw AppError.named('err_task_not_retryable');
+  }
+  await updateStage(ctx.db, taskId, next.name, { status: 'pending', error: null });
+  await recordTaskEvent(ctx, 'task.progress', queued);
+  await enqueueStage(ctx, pipeline, queued, { name: next.name, row: { ...next.row, status: 'pending' } });
+  return toTaskView(ctx, queued);
+}
+
+/** Continues a task waiting at a pause point with its next stage. */
+export async function resumeTask(ctx: AppContext, ownerId: string, taskId: string): Promise<TaskView> {
+  const row = await getOwnedTask(ctx, ownerId, taskId);
+  const pipeline = findPipeline(row.tool);
+  if (row.status !== 'paused' || !pipeline) throw AppError.named('err_task_not_paused');
+  const next = firstUnfinishedStage(pipeline, await findStages(ctx.db, taskId));
+  const queued = await updateTask(
+    ctx.db,
+    taskId,
+    { status: 'queued', pause_point: null, updated_at: ctx.clock.now() },
+    ['paused'],
+  );
+  if (!queued || !next) throw AppError.named('err_task_not_paused');
+  await recordTaskEvent(ctx, 'task.progress', queued);
+  await enqueueStage(ctx, pipeline, queued, next);
+  return toTaskView(ctx, queued);
+}
+
+/** Deletes a task with its files (stage artifacts and outputs); a running task is cancelled first. */
+export async function deleteTask(ctx: AppContext, ownerId: string, taskId: string): Promise<number> {
+  let row = await getOwnedTask(ctx, ownerId, taskId);
+  if ((ACTIVE_STATUSES as readonly string[]).includes(row.status)) {
+    row = (await finishTask(ctx, findPipeline(row.tool), taskId, 'cancelled')) ?? row;
+  }
+  const keys = new Set<string>();
+  for (const stage of await findStages(ctx.db, taskId)) {
+    for (const key of JSON.parse(stage.artifacts) as string[]) keys.add(key);
+  }
+  for (const output of JSON.parse(row.outputs) as Array<{ key: string }>) keys.add(output.key);
+  // Files first: a failure leaves the rows, so deleting again finds the rest.
+  for (const key of keys) await ctx.storage.remove(key);
+  await rm(scratchDirOf(ctx, taskId), { recursive: true, force: true });
+  const deleted = await deleteTaskRows(ctx.db, taskId);
+  if (deleted > 0) await recordTaskEvent(ctx, 'task.deleted', { ...row, updated_at: ctx.clock.now() });
+  return deleted;
+}
+
+/** Removes every task of an editor project (the project is being deleted). */
+export async function deleteTasksOfProject(
+  ctx: AppContext,
+  ownerId: string,
+  projectId: string,
+): Promise<number> {
+  let deleted = 0;
+  for (const task of await findTasksOfProject(ctx.db, ownerId, projectId)) {
+    deleted += await deleteTask(ctx, ownerId, task.id);
+  }
+  return deleted;
+}
+
+/**
+ * The owner's task events: those after `afterSeq` from the table (a reconnect), then live ones.
+ * Resolves once listening (so nothing published after it is missed); iterate `events`, and
+ * `close()` ends it (the route calls it when the client goes away).
+ */
+export async function openTaskEventStream(
+  ctx: AppContext,
+  ownerId: string,
+  afterSeq: number | null,
+): Promise<{ events: AsyncIterable<TaskEvent>; close(): void }> {
+  const pending: TaskEventMessage[] = [];
+  let wake: (() => void) | null = null;
+  let closed = false;
+  // Listening starts before the replay, so nothing written meanwhile falls between the two.
+  const unsubscribe = await ctx.taskEvents.subscribe(ownerId, (m) => {
+    pending.push(m);
+    wake?.();
+  });
+  const close = () => {
+    closed = true;
+    unsubscribe();
+    wake?.();
+  };
+  const toEvent = async (m: { seq: number; type: TaskEventType; task: TaskRow }): Promise<TaskEvent> => ({
+    id: m.seq,
+    type: m.type,
+    task: await toTaskView(ctx, m.task),
+  });
+
+  async function* run(): AsyncGenerator<TaskEvent> {
+    try {
+      let cursor = afterSeq ?? -1;
+      if (afterSeq !== null) {
+        for (;;) {
+          const page = await findEventsAfter(ctx.db, ownerId, cursor, 200);
+          for (const e of page) {
+            if (closed) return;
+            cursor = Number(e.seq);
+            if (e.task === null) continue;
+            yield await toEvent({ seq: cursor, type: e.type as TaskEventType, task: JSON.parse(e.task) });
+          }
+          if (page.length < 200) break;
+        }
+      }
+      while (!closed) {
+        const next = pending.shift();
+        if (!next) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = null;
+          continue;
+        }
+        // Replayed already (it was written while the replay ran).
+        if (next.seq <= cursor) continue;
+        yield await toEvent(next);
+      }
+    } finally {
+      close();
+    }
+  }
+  return { events: run(), close };
+}

@@ -1,0 +1,20 @@
+export { type MediaProbe, type ProbedStream, probeFile } from './probe.ts';
+export {
+  ALLOWED_DEMUXERS,
+  type MediaProcess,
+  type MediaRunOptions,
+  runFfmpeg,
+  runFfprobe,
+  SAFE_PROTOCOLS,
+  safeArgs,
+  spawnMedia,
+} from './run.ts';
+export {
+  type ExtractFormat,
+  extractAudio,
+  type TranscodeFormat,
+  thumbnail,
+  transcodeStream,
+  type WaveformPeaks,
+  waveformPeaks,
+} from './tools.ts';
