@@ -40,7 +40,13 @@ const RULES = {
   min_gap_ms: 80,
 };
 
-const cue = (id: string, start: number, end: number, text = id, speaker: string | null = null): SubtitleCue => ({
+const cue = (
+  id: string,
+  start: number,
+  end: number,
+  text = id,
+  speaker: string | null = null,
+): SubtitleCue => ({
   id,
   start_ms: start,
   end_ms: end,
@@ -203,7 +209,11 @@ describe('split', () => {
 
 describe('merge', () => {
   it('merges with the next cue: first start to second end, texts joined', () => {
-    const d = doc([cue('a', 0, 1000, '你好', 'spk1'), cue('b', 1200, 2500, '世界', 'spk2'), cue('c', 3000, 4000)]);
+    const d = doc([
+      cue('a', 0, 1000, '你好', 'spk1'),
+      cue('b', 1200, 2500, '世界', 'spk2'),
+      cue('c', 3000, 4000),
+    ]);
     const r = mergeWithNext(d, 'a');
     if (!r.ok) throw new Error(r.error);
     expect(times(r.doc)).toEqual([
@@ -295,7 +305,11 @@ describe('rules', () => {
 });
 
 describe('find and replace', () => {
-  const d = doc([cue('a', 0, 1000, 'Hello hello'), cue('b', 1500, 2000, '你好 HELLO'), cue('c', 3000, 4000, 'bye')]);
+  const d = doc([
+    cue('a', 0, 1000, 'Hello hello'),
+    cue('b', 1500, 2000, '你好 HELLO'),
+    cue('c', 3000, 4000, 'bye'),
+  ]);
 
   it('finds case-insensitively by default, case-sensitively on request', () => {
     expect(findMatches(d, 'hello')).toEqual([
@@ -320,7 +334,9 @@ describe('find and replace', () => {
     expect(count).toBe(3);
     expect(texts(e)).toEqual(['hi hi', '你好 hi', 'bye']);
     expect(replaceAll(d, 'nothing', 'x')).toEqual({ doc: d, count: 0 });
-    expect(replaceAll(d, 'HELLO', '$&$&', { caseSensitive: true }).doc.tracks[1]!.cues[1]!.text).toBe('你好 $&$&');
+    expect(replaceAll(d, 'HELLO', '$&$&', { caseSensitive: true }).doc.tracks[1]!.cues[1]!.text).toBe(
+      '你好 $&$&',
+    );
   });
 });
 

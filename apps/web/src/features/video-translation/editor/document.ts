@@ -338,7 +338,11 @@ export function deleteCues(doc: ProjectDocument, ids: Iterable<string>): Project
 
 // ---------------------------------------------------------------- speakers
 
-export function setSpeaker(doc: ProjectDocument, ids: Iterable<string>, speakerId: string | null): ProjectDocument {
+export function setSpeaker(
+  doc: ProjectDocument,
+  ids: Iterable<string>,
+  speakerId: string | null,
+): ProjectDocument {
   const set = new Set(ids);
   const cues = editCues(doc);
   if (!cues.some((c) => set.has(c.id) && c.speaker_id !== speakerId)) return doc;
