@@ -2,8 +2,8 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { DEFAULT_SUBTITLE_RULES } from '@vw/contract/calls/projects.ts';
 import { App } from 'antd';
 import { describe, expect, it } from 'vitest';
-import { type Editor, EditorProvider, useEditorController } from './context.tsx';
 import { CueList } from './CueList.tsx';
+import { type Editor, EditorProvider, useEditorController } from './context.tsx';
 import { editCues, type ProjectDocument } from './document.ts';
 import { DEFAULT_RULES } from './RulesDialog.tsx';
 
@@ -20,7 +20,13 @@ const doc = (): ProjectDocument => ({
       cues: [
         { id: 'a', start_ms: 1000, end_ms: 3000, text: '今天天气很好', speaker_id: 'spk1' },
         { id: 'b', start_ms: 3500, end_ms: 5500, text: '我们去公园散步', speaker_id: null },
-        { id: 'c', start_ms: 6000, end_ms: 6300, text: '这一条太短而且字数太多了超过了十六个字的限制', speaker_id: null },
+        {
+          id: 'c',
+          start_ms: 6000,
+          end_ms: 6300,
+          text: '这一条太短而且字数太多了超过了十六个字的限制',
+          speaker_id: null,
+        },
       ],
     },
   ],
@@ -127,7 +133,11 @@ describe('cue list', () => {
     fireEvent.click(row(0).getByLabelText('在光标处拆分'));
     expect(rows()).toHaveLength(4);
     // The text is cut at the time fraction: a quarter of six characters rounds to two.
-    expect(cues().slice(0, 2).map((c) => [c.start_ms, c.end_ms, c.text])).toEqual([
+    expect(
+      cues()
+        .slice(0, 2)
+        .map((c) => [c.start_ms, c.end_ms, c.text]),
+    ).toEqual([
       [1000, 1500, '今天'],
       [1500, 3000, '天气很好'],
     ]);
@@ -146,7 +156,11 @@ describe('cue list', () => {
     fireEvent.change(area, { target: { value: '我们去 公园散步吧' } });
     area.setSelectionRange(3, 3);
     fireEvent.click(row(1).getByLabelText('在光标处拆分'));
-    expect(cues().slice(1, 3).map((c) => c.text)).toEqual(['我们去', '公园散步吧']);
+    expect(
+      cues()
+        .slice(1, 3)
+        .map((c) => c.text),
+    ).toEqual(['我们去', '公园散步吧']);
     // The cursor was outside the cue: split in the middle.
     expect(cues()[1]!.end_ms).toBe(4500);
   });

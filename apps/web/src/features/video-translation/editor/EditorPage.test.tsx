@@ -169,8 +169,7 @@ describe('editor workspace', { timeout: 40_000 }, () => {
 
   it('timeline: dragging a region moves the cue (clamped by the neighbour); an edge resizes it', async () => {
     setup(async (v) => ({ version: v + 1 }));
-    const region = (id: string) =>
-      screen.getAllByTestId('timeline-cue').find((r) => r.dataset.cueId === id)!;
+    const region = (id: string) => screen.getAllByTestId('timeline-cue').find((r) => r.dataset.cueId === id)!;
     const pps = Number(screen.getByTestId('timeline-scale').dataset.pps);
     // Move a by +0.5 s.
     fireEvent.pointerDown(region('a'), { button: 0, clientX: 100 });

@@ -44,7 +44,7 @@ export function Player({ media }: { media: MediaAsset | null }) {
     if (!playing || !el) return;
     let frame = 0;
     const tick = () => {
-      clock.setState({ ms: el.currentTime * 1000 });
+      clock.setState({ ms: Math.round(el.currentTime * 1000) });
       frame = requestAnimationFrame(tick);
     };
     frame = requestAnimationFrame(tick);
@@ -56,9 +56,10 @@ export function Player({ media }: { media: MediaAsset | null }) {
     src: media?.url,
     preload: 'auto',
     onPlay: () => clock.setState({ playing: true }),
-    onPause: () => clock.setState({ playing: false, ms: (mediaRef.current?.currentTime ?? 0) * 1000 }),
+    onPause: () =>
+      clock.setState({ playing: false, ms: Math.round((mediaRef.current?.currentTime ?? 0) * 1000) }),
     onEnded: () => clock.setState({ playing: false }),
-    onSeeked: () => clock.setState({ ms: (mediaRef.current?.currentTime ?? 0) * 1000 }),
+    onSeeked: () => clock.setState({ ms: Math.round((mediaRef.current?.currentTime ?? 0) * 1000) }),
     'data-testid': 'editor-media',
   } as const;
 
