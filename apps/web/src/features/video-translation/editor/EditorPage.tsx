@@ -1,5 +1,6 @@
 import {
   ArrowLeftOutlined,
+  CloudDownloadOutlined,
   DownloadOutlined,
   QuestionCircleOutlined,
   RedoOutlined,
@@ -12,6 +13,7 @@ import { namedErrorMessage } from '@vw/contract/errors.ts';
 import { Alert, Button, ConfigProvider, Popover, Result, Spin, Tag, Tooltip, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { downloadProgress, useDownloadStore } from '@/stores/download.ts';
 import { CueList } from './CueList.tsx';
 import { EditorProvider, useEditorController } from './context.tsx';
 import { ExportDialog } from './ExportDialog.tsx';
@@ -195,6 +197,7 @@ export function EditorWorkspace({
         >
           <Button type="text" icon={<QuestionCircleOutlined />} aria-label={s.shortcuts} />
         </Popover>
+        <DownloadsButton />
         <Button type="primary" icon={<DownloadOutlined />} onClick={() => setExportOpen(true)}>
           {s.export}
         </Button>
@@ -234,5 +237,24 @@ export function EditorWorkspace({
         notify={editor.notify}
       />
     </EditorProvider>
+  );
+}
+
+/** The download list entry (the sidebar's is not on this full-screen page): completed/total, opens the panel. */
+function DownloadsButton() {
+  const tasks = useDownloadStore((st) => st.tasks);
+  const panelOpen = useDownloadStore((st) => st.panelOpen);
+  const setPanelOpen = useDownloadStore((st) => st.setPanelOpen);
+  if (tasks.length === 0) return null;
+  const { completed, total } = downloadProgress(tasks);
+  return (
+    <Button
+      type="text"
+      icon={<CloudDownloadOutlined />}
+      data-testid="editor-download-entry"
+      onClick={() => setPanelOpen(!panelOpen)}
+    >
+      {s.downloads} {completed}/{total}
+    </Button>
   );
 }

@@ -59,7 +59,6 @@ export function Player({ media }: { media: MediaAsset | null }) {
     onPause: () =>
       clock.setState({ playing: false, ms: Math.round((mediaRef.current?.currentTime ?? 0) * 1000) }),
     onEnded: () => clock.setState({ playing: false }),
-    onSeeked: () => clock.setState({ ms: Math.round((mediaRef.current?.currentTime ?? 0) * 1000) }),
     'data-testid': 'editor-media',
   } as const;
 

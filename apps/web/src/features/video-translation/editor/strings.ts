@@ -22,6 +22,7 @@ export const s = {
   rules: '字幕规则',
   shortcuts: '快捷键',
   export: '导出',
+  downloads: '下载列表',
   renamed: '已重命名',
   // player
   play: '播放',
