@@ -1,6 +1,16 @@
 import { DeleteOutlined, MergeCellsOutlined, PlusOutlined, ScissorOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Select, Tooltip } from 'antd';
-import { type KeyboardEvent, type MouseEvent, memo, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useActiveCueId, useClock, useEditor } from './context.tsx';
 import {
   addCue,
@@ -104,19 +114,10 @@ export const CueRow = memo(function CueRow({
   /** Set before a blur that must not commit the draft (Escape, split at the caret). */
   const skipCommit = useRef(false);
   const textRef = useRef<HTMLTextAreaElement>(null);
-  const rowRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!editing.current) setDraft(cue.text);
   }, [cue.text]);
-
-  // The playing cue scrolls into view (not while the user types somewhere).
-  useEffect(() => {
-    if (!active) return;
-    const focus = document.activeElement;
-    if (focus instanceof HTMLElement && /^(INPUT|TEXTAREA|SELECT)$/.test(focus.tagName)) return;
-    rowRef.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [active]);
 
   const commitText = () => {
     editing.current = false;
@@ -165,7 +166,6 @@ export const CueRow = memo(function CueRow({
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the row is picked with the mouse; its inputs and buttons have the keyboard
     <div
-      ref={rowRef}
       className={`vw-ed-cue${selected ? ' is-selected' : ''}${active ? ' is-active' : ''}${bad ? ' is-bad' : ''}`}
       data-testid="cue-row"
       data-cue-id={cue.id}
@@ -325,6 +325,25 @@ export function CueList() {
     editor.notify(s.reassignDone(ids.length, name), 'success');
   };
 
+  // Only the rows in view are rendered (a long recording has thousands of cues).
+  const shown = useMemo(
+    () => (onlyIssues ? cues.map((_, i) => i).filter((i) => issueTexts[i]) : cues.map((_, i) => i)),
+    [cues, issueTexts, onlyIssues],
+  );
+  const win = useWindow(shown.map((i) => cues[i]!.id));
+
+  // The playing cue scrolls into view (unless the user is typing); so does a cue selected elsewhere.
+  useEffect(() => {
+    if (!activeId || !playing) return;
+    const focus = document.activeElement;
+    if (focus instanceof HTMLElement && /^(INPUT|TEXTAREA|SELECT)$/.test(focus.tagName)) return;
+    win.reveal(activeId);
+  }, [activeId, playing, win.reveal]);
+  const first = state.selected[0];
+  useEffect(() => {
+    if (first) win.reveal(first);
+  }, [first, win.reveal]);
+
   return (
     <section className="vw-ed-cues" aria-label={s.cues} data-playing={playing}>
       <div className="vw-ed-cues-bar">
@@ -356,24 +375,128 @@ export function CueList() {
           {s.cueCount(cues.length, badCount)}
         </span>
       </div>
-      <div className="vw-ed-cues-scroll">
+      <div className="vw-ed-cues-scroll" ref={win.ref} onScroll={win.onScroll} data-testid="cue-scroll">
         {cues.length === 0 && <div className="vw-ed-empty">{s.empty}</div>}
-        {cues.map((cue, i) =>
-          onlyIssues && !issueTexts[i] ? null : (
-            <CueRow
-              key={cue.id}
-              cue={cue}
-              index={i}
-              issueText={issueTexts[i] ?? ''}
-              selected={selected.has(cue.id)}
-              active={cue.id === activeId}
-              speakers={speakers}
-              hasNext={i + 1 < cues.length}
-              actions={actions}
-            />
-          ),
-        )}
+        <div style={{ paddingTop: win.padTop, paddingBottom: win.padBottom }}>
+          {shown.slice(win.from, win.to).map((i) => {
+            const cue = cues[i]!;
+            return (
+              <CueRow
+                key={cue.id}
+                cue={cue}
+                index={i}
+                issueText={issueTexts[i] ?? ''}
+                selected={selected.has(cue.id)}
+                active={cue.id === activeId}
+                speakers={speakers}
+                hasNext={i + 1 < cues.length}
+                actions={actions}
+              />
+            );
+          })}
+        </div>
       </div>
     </section>
   );
+}
+
+/** A row's height before it has been measured. */
+const ESTIMATED_ROW_PX = 76;
+const OVERSCAN_PX = 600;
+
+/**
+ * Windowing for rows of varying height: heights are measured after each render (cached by id),
+ * unmeasured rows count as ESTIMATED_ROW_PX; rows outside the view plus an overscan are left out,
+ * replaced by padding. Where nothing can be measured (no layout, as in jsdom) every row renders.
+ */
+function useWindow(ids: string[]) {
+  const ref = useRef<HTMLDivElement>(null);
+  const heights = useRef(new Map<string, number>());
+  const [scroll, setScroll] = useState({ top: 0, height: 0 });
+  const [measured, setMeasured] = useState(0);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `measured` re-sums after new measurements
+  const offsets = useMemo(() => {
+    const out = new Float64Array(ids.length + 1);
+    for (let i = 0; i < ids.length; i++)
+      out[i + 1] = out[i]! + (heights.current.get(ids[i]!) ?? ESTIMATED_ROW_PX);
+    return out;
+  }, [ids, measured]);
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => setScroll({ top: el.scrollTop, height: el.clientHeight });
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // Measure the rendered rows; a changed height re-renders once with the better sums.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    let changed = false;
+    for (const row of el.querySelectorAll<HTMLElement>('[data-cue-id]')) {
+      const h = row.offsetHeight;
+      const id = row.dataset.cueId!;
+      if (h > 0 && heights.current.get(id) !== h) {
+        heights.current.set(id, h);
+        changed = true;
+      }
+    }
+    if (changed) setMeasured((n) => n + 1);
+  });
+
+  const total = offsets[ids.length]!;
+  let from = 0;
+  let to = ids.length;
+  if (scroll.height > 0) {
+    const lo = scroll.top - OVERSCAN_PX;
+    const hi = scroll.top + scroll.height + OVERSCAN_PX;
+    from = Math.max(0, upperBound(offsets, lo) - 1);
+    to = Math.min(ids.length, upperBound(offsets, hi));
+  }
+
+  const idsRef = useRef(ids);
+  idsRef.current = ids;
+  const offsetsRef = useRef(offsets);
+  offsetsRef.current = offsets;
+  /** Scrolls the least needed to show a row. */
+  const reveal = useCallback((id: string) => {
+    const el = ref.current;
+    const i = idsRef.current.indexOf(id);
+    if (!el || i < 0) return;
+    const top = offsetsRef.current[i]!;
+    const bottom = offsetsRef.current[i + 1]!;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = bottom - el.clientHeight;
+  }, []);
+
+  return {
+    ref,
+    from,
+    to,
+    padTop: offsets[from]!,
+    padBottom: total - offsets[to]!,
+    reveal,
+    onScroll: () => {
+      const el = ref.current;
+      if (el) setScroll({ top: el.scrollTop, height: el.clientHeight });
+    },
+  };
+}
+
+/** The first index whose value is greater than `x` (offsets are ascending). */
+function upperBound(a: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

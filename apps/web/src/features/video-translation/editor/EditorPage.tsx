@@ -207,7 +207,7 @@ export function EditorWorkspace({
           banner
           type="error"
           data-testid="conflict-alert"
-          message={`${s.conflictTitle}：${namedErrorMessage('err_project_version_conflict')}`}
+          message={namedErrorMessage('err_project_version_conflict')}
           description={s.conflictText}
           action={
             <Button size="small" danger loading={reloading} onClick={onReload}>

@@ -324,7 +324,7 @@ export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
                 title={cue.text}
                 onPointerDown={(e) => onCueDown(e, cue, 'move')}
               >
-                <span className="vw-ed-region-text">{cue.text}</span>
+                <span className="vw-ed-region-text">{cue.text.replace(/\n/g, ' ')}</span>
                 <div
                   className="vw-ed-handle start"
                   data-testid="timeline-handle-start"

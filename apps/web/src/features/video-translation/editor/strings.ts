@@ -12,7 +12,6 @@ export const s = {
   unsaved: '未保存',
   saveFailed: '保存失败，稍后自动重试',
   conflict: '版本冲突',
-  conflictTitle: '项目已在其他窗口或设备上修改',
   conflictText: '为避免覆盖别处的修改，自动保存已暂停。重新加载将载入最新版本，本窗口未保存的修改会丢失。',
   reload: '重新加载',
   leaveUnsaved: '还有未保存的修改，确定离开吗？',
