@@ -2,6 +2,7 @@ import { QueryClient, useQuery } from '@tanstack/react-query';
 import type { ProjectDocument } from '@vw/contract/calls/projects.ts';
 import { api } from '@/lib/api.ts';
 import { http } from '@/lib/http/client.ts';
+import { ApiError } from '@/lib/http/errors.ts';
 
 /*
  * The editor's calls, in one place: the lead switches these to lib/query (useCall /
@@ -20,14 +21,32 @@ export const editorQueryClient = new QueryClient({
 export function useProject(projectId: string) {
   return useQuery({
     queryKey: ['getProject', { project_id: projectId }],
-    queryFn: ({ signal }) => http.request(api.getProject, { query: { project_id: projectId } }, { signal }),
+    queryFn: ({ signal }) => loadProject(projectId, signal),
     enabled: projectId !== '',
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
   });
 }
 
-export type ProjectData = NonNullable<ReturnType<typeof useProject>['data']>;
+export type ProjectData = Awaited<ReturnType<typeof loadProject>>;
+
+/**
+ * Opens a project by its id — or by the id of one of its tasks: a finished task's notification
+ * (action video-edit, spec §2) opens the editor with the task id.
+ */
+export async function loadProject(id: string, signal?: AbortSignal) {
+  try {
+    return await http.request(api.getProject, { query: { project_id: id } }, { signal, suppressError: true });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.kind === 'network') throw error;
+    const task = await http
+      .request(api.getTask, { query: { task_id: id } }, { signal, suppressError: true })
+      .then((d) => d.task)
+      .catch(() => null);
+    if (!task?.project_id) throw error;
+    return http.request(api.getProject, { query: { project_id: task.project_id } }, { signal });
+  }
+}
 
 /** Waveform peaks of the project's media (none while the asset is still processing). */
 export function usePeaks(assetId: string | null | undefined) {
