@@ -200,4 +200,35 @@ describe('editor workspace', { timeout: 40_000 }, () => {
     });
     expect(screen.getAllByTestId('cue-row')[1]!.dataset.selected).toBe('true');
   });
+
+  it('keyboard: arrows select, S splits at the playhead, Alt+→ moves, Delete deletes — not while typing', () => {
+    setup(async (v) => ({ version: v + 1 }));
+    const starts = () => screen.getAllByLabelText('开始时间').map((i) => (i as HTMLInputElement).value);
+    fireEvent.keyDown(window, { key: 'ArrowDown' });
+    expect(screen.getAllByTestId('cue-row')[0]!.dataset.selected).toBe('true');
+    fireEvent.keyDown(window, { key: 'ArrowDown' });
+    expect(screen.getAllByTestId('cue-row')[1]!.dataset.selected).toBe('true');
+    // The playhead went to b's start (4 s); move it inside b and split there.
+    const area = screen.getAllByLabelText('字幕文本')[1]!;
+    fireEvent.keyDown(area, { key: 's' }); // typing: nothing happens
+    expect(screen.getAllByTestId('cue-row')).toHaveLength(2);
+    expect(screen.getByTestId('player-time').textContent).toMatch(/^00:00:04\.000/);
+    fireEvent.keyDown(window, { key: 's' }); // on the cue's edge: refused quietly
+    expect(screen.getAllByTestId('cue-row')).toHaveLength(2);
+    // Seek to 5 s with a click on the timeline's background, then S splits b there.
+    const pps = Number(screen.getByTestId('timeline-scale').dataset.pps);
+    fireEvent.pointerDown(screen.getByTestId('timeline-content'), { button: 0, clientX: 5 * pps });
+    expect(screen.getByTestId('player-time').textContent).toMatch(/^00:00:05\.000/);
+    fireEvent.keyDown(window, { key: 's' });
+    expect(starts()).toEqual(['00:00:01.000', '00:00:04.000', '00:00:05.000']);
+    expect(texts()).toEqual(['Hello world', 'hello', 'again']);
+    // The new cue is selected: Alt+→ moves it by 0.1 s, Alt+← back and on (down to b's end).
+    fireEvent.keyDown(window, { key: 'ArrowRight', altKey: true });
+    expect(starts()[2]).toBe('00:00:05.100');
+    fireEvent.keyDown(window, { key: 'ArrowLeft', altKey: true });
+    fireEvent.keyDown(window, { key: 'ArrowLeft', altKey: true });
+    expect(starts()[2]).toBe('00:00:05.000');
+    fireEvent.keyDown(window, { key: 'Delete' });
+    expect(texts()).toEqual(['Hello world', 'hello']);
+  });
 });
