@@ -11,6 +11,7 @@ import {
 import type { MediaPeaks } from '@vw/contract/calls/media.ts';
 import { namedErrorMessage } from '@vw/contract/errors.ts';
 import { Alert, Button, ConfigProvider, Popover, Result, Spin, Tag, Tooltip, Typography, theme } from 'antd';
+import useApp from 'antd/es/app/useApp';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { downloadProgress, useDownloadStore } from '@/stores/download.ts';
@@ -105,11 +106,19 @@ export function EditorWorkspace({
   const openFind = () => setFindKey((k) => Math.max(0, k + 1));
   useShortcuts(editor, { save: () => void autosave.flush(), find: openFind });
 
-  const back = () => {
-    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
-    if (idx > 0) navigate(-1);
-    else navigate(`/video-translation/${data.project.tool === 'stt' ? 'stt' : ''}`);
+  const { modal } = useApp();
+  const back = async () => {
+    const leave = () => {
+      const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+      if (idx > 0) navigate(-1);
+      else navigate(`/video-translation/${data.project.tool === 'stt' ? 'stt' : ''}`);
+    };
+    // Save what is pending first; if that cannot be done, ask before dropping it.
+    if (await autosave.flush()) leave();
+    else modal.confirm({ title: s.leaveUnsaved, okText: s.back, cancelText: s.cancel, onOk: leave });
   };
+  const busy =
+    data.project.status === 'queued' || data.project.status === 'running' || data.project.status === 'paused';
 
   const onRename = async (next: string) => {
     const clean = next.trim();
@@ -135,7 +144,7 @@ export function EditorWorkspace({
     <EditorProvider editor={editor}>
       <header className="vw-ed-header">
         <Tooltip title={s.back}>
-          <Button type="text" icon={<ArrowLeftOutlined />} aria-label={s.back} onClick={back} />
+          <Button type="text" icon={<ArrowLeftOutlined />} aria-label={s.back} onClick={() => void back()} />
         </Tooltip>
         <Typography.Text
           className="vw-ed-name"
@@ -202,6 +211,21 @@ export function EditorWorkspace({
           {s.export}
         </Button>
       </header>
+      {busy && (
+        <Alert
+          banner
+          type="info"
+          message={s.taskRunning(Math.round(data.project.progress))}
+          action={
+            <Button size="small" loading={reloading} onClick={onReload}>
+              {s.reload}
+            </Button>
+          }
+        />
+      )}
+      {data.media?.status === 'processing' && !peaks && (
+        <Alert banner type="info" message={s.mediaProcessing} />
+      )}
       {autosave.status === 'conflict' && (
         <Alert
           banner

@@ -13,6 +13,7 @@ import {
 import { useActiveCueId, useEditor } from './context.tsx';
 import { clampMove, clampResize, type SubtitleCue, setCueTimes } from './document.ts';
 import { clickSelection } from './history.ts';
+import { speakerColor } from './SpeakersPanel.tsx';
 import { s } from './strings.ts';
 
 const RULER_H = 18;
@@ -109,6 +110,7 @@ export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
   const activeId = useActiveCueId();
   const selected = new Set(state.selected);
   const contentWidth = Math.ceil((total / 1000) * pps);
+  const speakerIndex = new Map((state.doc?.speakers ?? []).map((sp, i) => [sp.id, i]));
   const editorRef = useRef(editor);
   editorRef.current = editor;
 
@@ -320,6 +322,10 @@ export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
                   left: (start / 1000) * pps,
                   width: Math.max(2, ((end - start) / 1000) * pps),
                   top: RULER_H + 6,
+                  borderTopColor:
+                    cue.speaker_id && speakerIndex.has(cue.speaker_id)
+                      ? speakerColor(speakerIndex.get(cue.speaker_id)!)
+                      : undefined,
                 }}
                 title={cue.text}
                 onPointerDown={(e) => onCueDown(e, cue, 'move')}

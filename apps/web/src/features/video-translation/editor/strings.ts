@@ -14,6 +14,7 @@ export const s = {
   conflict: '版本冲突',
   conflictText: '为避免覆盖别处的修改，自动保存已暂停。重新加载将载入最新版本，本窗口未保存的修改会丢失。',
   reload: '重新加载',
+  taskRunning: (p: number) => `识别仍在进行（${p}%），完成后重新加载即可看到全部字幕`,
   leaveUnsaved: '还有未保存的修改，确定离开吗？',
   undo: '撤销',
   redo: '重做',
