@@ -98,6 +98,18 @@ describe('editor workspace', { timeout: 40_000 }, () => {
     expect(save.mock.calls[1]![0]).toBe(4);
   });
 
+  it('Ctrl+S while typing commits the text and saves it', async () => {
+    const save = vi.fn<SaveFn>(async (version) => ({ version: version + 1 }));
+    setup(save);
+    const area = screen.getAllByLabelText('字幕文本')[1]! as HTMLTextAreaElement;
+    area.focus();
+    fireEvent.change(area, { target: { value: 'typed, not committed' } });
+    fireEvent.keyDown(area, { key: 's', ctrlKey: true });
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
+    expect(save.mock.calls[0]![1].tracks[0]!.cues[1]!.text).toBe('typed, not committed');
+    await waitFor(() => expect(status()).toBe('已保存'));
+  });
+
   it('a version conflict stops autosaving, says so, and offers a reload', async () => {
     const conflict = new ApiError({
       kind: 'business',
