@@ -178,7 +178,7 @@ describe('cue list', () => {
     // After the new cue there is no gap left: refused.
     fireEvent.click(screen.getByRole('button', { name: /添加字幕/ }));
     expect(rows()).toHaveLength(4);
-    expect(await screen.findByText('间隔不足 0.2 秒，无法插入新字幕')).toBeTruthy();
+    expect(await screen.findByText('间隔不足 0.2 秒，无法插入新字幕', {}, { timeout: 5000 })).toBeTruthy();
     fireEvent.click(within(rows()[2]!).getByLabelText('删除'));
     expect(rows()).toHaveLength(3);
   });

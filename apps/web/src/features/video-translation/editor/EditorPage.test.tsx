@@ -94,7 +94,7 @@ describe('editor workspace', { timeout: 40_000 }, () => {
     // Ctrl+S saves at once, with the version the server returned.
     editText(1, 'again');
     fireEvent.keyDown(window, { key: 's', ctrlKey: true });
-    await waitFor(() => expect(save).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(2), { timeout: 5000 });
     expect(save.mock.calls[1]![0]).toBe(4);
   });
 
@@ -105,9 +105,9 @@ describe('editor workspace', { timeout: 40_000 }, () => {
     area.focus();
     fireEvent.change(area, { target: { value: 'typed, not committed' } });
     fireEvent.keyDown(area, { key: 's', ctrlKey: true });
-    await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(1), { timeout: 5000 });
     expect(save.mock.calls[0]![1].tracks[0]!.cues[1]!.text).toBe('typed, not committed');
-    await waitFor(() => expect(status()).toBe('已保存'));
+    await waitFor(() => expect(status()).toBe('已保存'), { timeout: 5000 });
   });
 
   it('a version conflict stops autosaving, says so, and offers a reload', async () => {
@@ -124,7 +124,7 @@ describe('editor workspace', { timeout: 40_000 }, () => {
     setup(save, onReload);
     editText(0, 'mine');
     fireEvent.keyDown(window, { key: 's', ctrlKey: true });
-    const alert = await screen.findByTestId('conflict-alert');
+    const alert = await screen.findByTestId('conflict-alert', {}, { timeout: 5000 });
     expect(status()).toBe('版本冲突');
     expect(alert.textContent).toMatch(/其他窗口或设备/);
     editText(1, 'more');
@@ -153,7 +153,7 @@ describe('editor workspace', { timeout: 40_000 }, () => {
   it('find and replace: case-insensitive by default, replace one, replace all', async () => {
     setup(async (v) => ({ version: v + 1 }));
     fireEvent.keyDown(window, { key: 'f', ctrlKey: true });
-    const bar = await screen.findByTestId('find-bar');
+    const bar = await screen.findByTestId('find-bar', {}, { timeout: 5000 });
     fireEvent.change(within(bar).getByLabelText('查找'), { target: { value: 'hello' } });
     expect(within(bar).getByTestId('find-count').textContent).toBe('第 1 / 2 个');
     fireEvent.click(within(bar).getByLabelText('区分大小写'));
@@ -171,10 +171,10 @@ describe('editor workspace', { timeout: 40_000 }, () => {
     const flags = () => screen.getAllByTestId('cue-flag').map((f) => f.dataset.ok);
     expect(flags()).toEqual(['true', 'true']);
     fireEvent.click(screen.getByRole('button', { name: /字幕规则/ }));
-    const input = await screen.findByLabelText('每行最多字数');
+    const input = await screen.findByLabelText('每行最多字数', {}, { timeout: 5000 });
     fireEvent.change(input, { target: { value: '5' } });
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
-    await waitFor(() => expect(flags()).toEqual(['false', 'false']));
+    await waitFor(() => expect(flags()).toEqual(['false', 'false']), { timeout: 5000 });
     fireEvent.keyDown(window, { key: 'z', ctrlKey: true });
     expect(flags()).toEqual(['true', 'true']);
   });
