@@ -50,7 +50,17 @@ echo "› browser journeys (Playwright + Debian Chromium)"
 npm run build -w @vw/web --silent
 E2E_PORT="${E2E_PORT:-18787}"
 E2E_DATA="$(mktemp -d /tmp/vw-e2e.XXXXXX)"
+# A fake OpenAI-compatible transcription server (real HTTP and multipart) for the speech-to-text journey.
+FAKE_ASR_PORT="${FAKE_ASR_PORT:-18789}"
+node e2e/fake-asr-server.mjs "$FAKE_ASR_PORT" >"$OUT/fake-asr.log" 2>&1 &
+FAKE_ASR_PID=$!
+cleanup_steps+=("kill $FAKE_ASR_PID 2>/dev/null")
+for _ in $(seq 1 40); do
+  curl -fsS "http://127.0.0.1:$FAKE_ASR_PORT/v1/models" >/dev/null 2>&1 && break
+  sleep 0.25
+done
 NODE_ENV=development PORT="$E2E_PORT" HOST=127.0.0.1 PUBLIC_URL="http://127.0.0.1:$E2E_PORT" PAYMENT_ORDER_TTL=20 \
+  OPENAI_ASR_BASE_URL="http://127.0.0.1:$FAKE_ASR_PORT/v1" OPENAI_ASR_MODEL=whisper-1 OPENAI_ASR_API_KEY=fake \
   DATA_DIR="$E2E_DATA" LOG_LEVEL=warn node --import tsx apps/server/src/main.ts >"$OUT/e2e-server.log" 2>&1 &
 SERVER_PID=$!
 cleanup_steps+=("kill $SERVER_PID 2>/dev/null; rm -rf '$E2E_DATA'")

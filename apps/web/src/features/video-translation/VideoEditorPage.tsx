@@ -1,6 +1,14 @@
-import { FeaturePlaceholder } from '@/components/FeaturePlaceholder.tsx';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { EditorPage } from './editor/EditorPage.tsx';
+import { editorQueryClient } from './editor/editorApi.ts';
 
-/** Route /video-translation/editor (full screen) — replaced by the issue that builds this tool. */
+/** Route /video-translation/editor?id=<project_id> (full screen, spec §2): the subtitle editor. */
 export function Component() {
-  return <FeaturePlaceholder feature="videoEditor" fullScreen />;
+  const [params] = useSearchParams();
+  return (
+    <QueryClientProvider client={editorQueryClient}>
+      <EditorPage projectId={params.get('id') ?? ''} />
+    </QueryClientProvider>
+  );
 }

@@ -1,0 +1,116 @@
+import { Checkbox, Modal, Radio } from 'antd';
+import { useState } from 'react';
+import { startDownloads } from '@/features/downloads/center.ts';
+import { safeFileName } from '@/features/tts/downloads.ts';
+import { type ExportOptions, exportProject } from './editorApi.ts';
+import { s } from './strings.ts';
+
+const FORMATS: Array<{ value: ExportOptions['format']; label: string }> = [
+  { value: 'srt', label: 'SRT' },
+  { value: 'vtt', label: 'VTT' },
+  { value: 'txt', label: 'TXT' },
+  { value: 'docx', label: 'DOCX' },
+  { value: 'json', label: 'JSON' },
+];
+
+/** The file name without its extension (the download center adds it). */
+export function baseName(fileName: string, ext: string): string {
+  const lower = fileName.toLowerCase();
+  return lower.endsWith(`.${ext}`) ? fileName.slice(0, -(ext.length + 1)) : fileName;
+}
+
+/**
+ * Exports the saved document (the caller saves first) and hands the file to the download
+ * center, which downloads it with progress.
+ */
+export function ExportDialog({
+  open,
+  projectId,
+  projectName,
+  onClose,
+  beforeExport,
+  notify,
+}: {
+  open: boolean;
+  projectId: string;
+  projectName: string;
+  onClose: () => void;
+  /** Saves pending edits; false when the export must not go ahead (a version conflict). */
+  beforeExport: () => Promise<boolean>;
+  notify: (text: string, level?: 'success' | 'warning' | 'error') => void;
+}) {
+  const [options, setOptions] = useState<ExportOptions>({
+    format: 'srt',
+    speakers: false,
+    timestamps: false,
+  });
+  const [busy, setBusy] = useState(false);
+
+  const run = async () => {
+    setBusy(true);
+    try {
+      if (!(await beforeExport())) {
+        notify(s.exportBlocked, 'warning');
+        return;
+      }
+      const file = await exportProject(projectId, options);
+      const ext = options.format;
+      startDownloads([
+        {
+          id: `project-${projectId}-${ext}`,
+          url: file.url,
+          fileName: safeFileName(baseName(file.file_name || projectName, ext)),
+          ext,
+          downloadTaskType: 'srt',
+        },
+      ]);
+      notify(s.exportStarted, 'success');
+      onClose();
+    } catch {
+      // The http client has shown the error.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={s.exportTitle}
+      onCancel={onClose}
+      onOk={() => void run()}
+      okText={s.export}
+      cancelText={s.cancel}
+      confirmLoading={busy}
+    >
+      <div className="vw-ed-export">
+        <div className="vw-ed-export-row">
+          <span>{s.format}</span>
+          <Radio.Group
+            aria-label={s.format}
+            optionType="button"
+            buttonStyle="solid"
+            value={options.format}
+            onChange={(e) => setOptions((o) => ({ ...o, format: e.target.value }))}
+            options={FORMATS}
+          />
+        </div>
+        <div className="vw-ed-export-row">
+          <Checkbox
+            checked={options.speakers}
+            onChange={(e) => setOptions((o) => ({ ...o, speakers: e.target.checked }))}
+          >
+            {s.withSpeakers}
+          </Checkbox>
+          <Checkbox
+            checked={options.timestamps}
+            onChange={(e) => setOptions((o) => ({ ...o, timestamps: e.target.checked }))}
+          >
+            {s.withTimestamps}
+          </Checkbox>
+        </div>
+        <p className="vw-ed-hint">{s.exportOptionsHint}</p>
+      </div>
+    </Modal>
+  );
+}

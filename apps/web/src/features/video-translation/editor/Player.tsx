@@ -1,0 +1,110 @@
+import { CaretRightFilled, PauseOutlined } from '@ant-design/icons';
+import type { MediaAsset } from '@vw/contract/calls/media.ts';
+import { formatTime } from '@vw/contract/helpers/time.ts';
+import { Select } from 'antd';
+import { useEffect, useRef } from 'react';
+import { useActiveCueId, useClock, useEditor } from './context.tsx';
+import { s } from './strings.ts';
+
+const RATES = [0.5, 0.75, 1, 1.25, 1.5, 2];
+
+/**
+ * The player: the project's video (or audio) with the cue under the playhead drawn over it. It
+ * owns the play clock: while playing, the clock follows the media every animation frame.
+ */
+export function Player({ media }: { media: MediaAsset | null }) {
+  const editor = useEditor();
+  const { clock, player, durationMs } = editor;
+  const mediaRef = useRef<HTMLVideoElement & HTMLAudioElement>(null);
+  const playing = useClock((c) => c.playing);
+  const ms = useClock((c) => Math.floor(c.ms / 100) * 100);
+  const activeId = useActiveCueId();
+  const active = editor.cues.find((c) => c.id === activeId);
+  const isVideo = !!media && media.kind === 'video' && media.has_video !== false;
+
+  useEffect(() => {
+    const el = mediaRef.current;
+    player.current = {
+      seek(to) {
+        const at = Math.max(0, durationMs ? Math.min(to, durationMs) : to);
+        if (el) el.currentTime = at / 1000;
+        clock.setState({ ms: at });
+      },
+      toggle() {
+        if (!el) return;
+        if (el.paused) void el.play().catch(() => {});
+        else el.pause();
+      },
+    };
+  }, [player, clock, durationMs]);
+
+  // While playing, follow the media every frame (timeupdate fires only ~4 times a second).
+  useEffect(() => {
+    const el = mediaRef.current;
+    if (!playing || !el) return;
+    let frame = 0;
+    const tick = () => {
+      clock.setState({ ms: Math.round(el.currentTime * 1000) });
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }, [playing, clock]);
+
+  const common = {
+    ref: mediaRef,
+    src: media?.url,
+    preload: 'auto',
+    onPlay: () => clock.setState({ playing: true }),
+    onPause: () =>
+      clock.setState({ playing: false, ms: Math.round((mediaRef.current?.currentTime ?? 0) * 1000) }),
+    onEnded: () => clock.setState({ playing: false }),
+    'data-testid': 'editor-media',
+  } as const;
+
+  return (
+    <section className="vw-ed-player" aria-label="播放器">
+      <div className={`vw-ed-stage${isVideo ? '' : ' is-audio'}`}>
+        {media ? (
+          isVideo ? (
+            <video {...common} playsInline onClick={() => player.current.toggle()} />
+          ) : (
+            <audio {...common} />
+          )
+        ) : (
+          <div className="vw-ed-nomedia">{s.noMedia}</div>
+        )}
+        {active?.text && (
+          <div className="vw-ed-overlay" data-testid="subtitle-overlay">
+            <span>{active.text}</span>
+          </div>
+        )}
+      </div>
+      <div className="vw-ed-transport">
+        <button
+          type="button"
+          className="vw-ed-play"
+          aria-label={playing ? s.pause : s.play}
+          onClick={() => player.current.toggle()}
+          disabled={!media}
+        >
+          {playing ? <PauseOutlined /> : <CaretRightFilled />}
+        </button>
+        <span className="vw-ed-clock" data-testid="player-time">
+          {formatTime(ms)} / {formatTime(durationMs ?? 0)}
+        </span>
+        <span className="vw-ed-spacer" />
+        <Select
+          size="small"
+          aria-label="播放速度"
+          defaultValue={1}
+          popupMatchSelectWidth={false}
+          onChange={(rate: number) => {
+            if (mediaRef.current) mediaRef.current.playbackRate = rate;
+          }}
+          options={RATES.map((r) => ({ value: r, label: `${r}×` }))}
+        />
+      </div>
+    </section>
+  );
+}

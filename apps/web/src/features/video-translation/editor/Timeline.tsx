@@ -1,0 +1,352 @@
+import { ColumnWidthOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
+import type { MediaPeaks } from '@vw/contract/calls/media.ts';
+import { formatTimeShort } from '@vw/contract/helpers/time.ts';
+import { Tooltip } from 'antd';
+import {
+  type PointerEvent as ReactPointerEvent,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
+import { useActiveCueId, useEditor } from './context.tsx';
+import { clampMove, clampResize, type SubtitleCue, setCueTimes } from './document.ts';
+import { clickSelection } from './history.ts';
+import { speakerColor } from './SpeakersPanel.tsx';
+import { s } from './strings.ts';
+
+const RULER_H = 18;
+const HEIGHT = 132;
+const MIN_PPS = 2;
+const MAX_PPS = 1000;
+/** A press that moves less than this is a click (select, seek), not a drag. */
+const DRAG_SLOP_PX = 3;
+const TICK_STEPS = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800];
+
+type DragMode = 'move' | 'start' | 'end';
+
+/** Draws the ruler and the waveform of the visible window (min/max pairs per bucket). */
+function draw(
+  canvas: HTMLCanvasElement,
+  view: { left: number; width: number },
+  pps: number,
+  peaks: MediaPeaks | null,
+) {
+  const ctx = canvas.getContext?.('2d');
+  if (!ctx) return;
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.floor(view.width));
+  if (canvas.width !== w * dpr || canvas.height !== HEIGHT * dpr) {
+    canvas.width = w * dpr;
+    canvas.height = HEIGHT * dpr;
+  }
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, w, HEIGHT);
+
+  // Ruler: labels at least 70 px apart.
+  const step = TICK_STEPS.find((t) => t * pps >= 70) ?? 3600;
+  ctx.fillStyle = '#1b1e27';
+  ctx.fillRect(0, 0, w, RULER_H);
+  ctx.strokeStyle = '#3a3f4d';
+  ctx.fillStyle = '#8b93a7';
+  ctx.font = '10px ui-monospace, monospace';
+  ctx.beginPath();
+  const first = Math.floor(view.left / pps / step) * step;
+  for (let t = first; t * pps <= view.left + w; t += step) {
+    const x = Math.round(t * pps - view.left) + 0.5;
+    ctx.moveTo(x, RULER_H - 6);
+    ctx.lineTo(x, RULER_H);
+    for (let k = 1; k < 5; k++) {
+      const mx = Math.round((t + (step * k) / 5) * pps - view.left) + 0.5;
+      ctx.moveTo(mx, RULER_H - 3);
+      ctx.lineTo(mx, RULER_H);
+    }
+    ctx.fillText(formatTimeShort(t * 1000), x + 3, 10);
+  }
+  ctx.stroke();
+
+  if (!peaks || peaks.peaks.length < 2) return;
+  const mid = RULER_H + (HEIGHT - RULER_H) / 2;
+  const amp = (HEIGHT - RULER_H) / 2 - 6;
+  const buckets = peaks.peaks.length / 2;
+  const bps = peaks.buckets_per_second;
+  ctx.fillStyle = '#4b6bd6';
+  for (let x = 0; x < w; x++) {
+    const t0 = (view.left + x) / pps;
+    const b0 = Math.floor(t0 * bps);
+    if (b0 >= buckets) break;
+    const b1 = Math.min(buckets, Math.max(b0 + 1, Math.floor(((view.left + x + 1) / pps) * bps)));
+    let lo = 1;
+    let hi = -1;
+    for (let b = b0; b < b1; b++) {
+      lo = Math.min(lo, peaks.peaks[2 * b]!);
+      hi = Math.max(hi, peaks.peaks[2 * b + 1]!);
+    }
+    if (hi < lo) continue;
+    const top = mid - hi * amp;
+    ctx.fillRect(x, top, 1, Math.max(1, (hi - lo) * amp));
+  }
+}
+
+/**
+ * The waveform timeline: ruler, peaks, cues as regions (drag to move, drag an edge to resize —
+ * never past a neighbour), the playhead; click to seek; Ctrl+wheel or the buttons zoom; the
+ * wheel scrolls horizontally.
+ */
+export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
+  const editor = useEditor();
+  const { cues, issues, state, clock } = editor;
+  const durationMs = editor.durationMs;
+  const total = Math.max(durationMs ?? 0, (cues.at(-1)?.end_ms ?? 0) + 2000, 5000);
+  const [pps, setPps] = useState(80);
+  const [view, setView] = useState({ left: 0, width: 0 });
+  const [drag, setDrag] = useState<{ id: string; start: number; end: number } | null>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const playheadRef = useRef<HTMLDivElement>(null);
+  const zoomAnchor = useRef<{ ms: number; px: number } | null>(null);
+  const fitted = useRef(false);
+  const activeId = useActiveCueId();
+  const selected = new Set(state.selected);
+  const contentWidth = Math.ceil((total / 1000) * pps);
+  const speakerIndex = new Map((state.doc?.speakers ?? []).map((sp, i) => [sp.id, i]));
+  const editorRef = useRef(editor);
+  editorRef.current = editor;
+
+  // The visible window: width from a resize observer, left from scrolling.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const measure = () => {
+      setView({ left: el.scrollLeft, width: el.clientWidth });
+      if (!fitted.current && el.clientWidth > 0) {
+        fitted.current = true;
+        setPps(Math.min(200, Math.max(20, el.clientWidth / (total / 1000))));
+      }
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [total]);
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (el) setView((v) => (v.left === el.scrollLeft ? v : { ...v, left: el.scrollLeft }));
+  };
+
+  useEffect(() => {
+    if (canvasRef.current && view.width > 0) draw(canvasRef.current, view, pps, peaks);
+  }, [view, pps, peaks]);
+
+  // Zoom around the pointer (or the playhead): keep that instant under it.
+  const zoom = useCallback(
+    (factor: number, px?: number) => {
+      const el = scrollRef.current;
+      if (!el) return;
+      setPps((old) => {
+        const next = Math.min(MAX_PPS, Math.max(MIN_PPS, old * factor));
+        const at = px ?? Math.max(0, (clock.getState().ms / 1000) * old - el.scrollLeft);
+        zoomAnchor.current = { ms: ((el.scrollLeft + at) / old) * 1000, px: at };
+        return next;
+      });
+    },
+    [clock],
+  );
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    const anchor = zoomAnchor.current;
+    if (!el || !anchor) return;
+    zoomAnchor.current = null;
+    el.scrollLeft = Math.max(0, (anchor.ms / 1000) * pps - anchor.px);
+    setView({ left: el.scrollLeft, width: el.clientWidth });
+  }, [pps]);
+
+  // Ctrl+wheel zooms; a vertical wheel scrolls sideways. Native listener: React's is passive.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      if (e.ctrlKey || e.metaKey) {
+        e.preventDefault();
+        zoom(e.deltaY < 0 ? 1.25 : 0.8, e.clientX - el.getBoundingClientRect().left);
+      } else if (Math.abs(e.deltaY) > Math.abs(e.deltaX)) {
+        e.preventDefault();
+        el.scrollLeft += e.deltaY;
+      }
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, [zoom]);
+
+  // The playhead follows the clock without re-rendering; while playing, the view follows it.
+  useEffect(() => {
+    const place = (ms: number, playing: boolean) => {
+      const x = (ms / 1000) * pps;
+      if (playheadRef.current) playheadRef.current.style.transform = `translateX(${x}px)`;
+      const el = scrollRef.current;
+      if (el && playing && (x < el.scrollLeft || x > el.scrollLeft + el.clientWidth - 40)) {
+        el.scrollLeft = Math.max(0, x - 40);
+      }
+    };
+    place(clock.getState().ms, false);
+    return clock.subscribe((c) => place(c.ms, c.playing));
+  }, [clock, pps]);
+
+  const msAt = (clientX: number) => {
+    const el = scrollRef.current!;
+    return Math.max(0, ((clientX - el.getBoundingClientRect().left + el.scrollLeft) / pps) * 1000);
+  };
+
+  const onBackgroundDown = (e: ReactPointerEvent) => {
+    if (e.button !== 0) return;
+    editor.seek(msAt(e.clientX));
+  };
+
+  const onCueDown = (e: ReactPointerEvent, cue: SubtitleCue, mode: DragMode) => {
+    if (e.button !== 0) return;
+    e.stopPropagation();
+    e.preventDefault();
+    const e0 = editorRef.current;
+    const list = e0.cues;
+    const index = list.findIndex((c) => c.id === cue.id);
+    const order = list.map((c) => c.id);
+    const mods = { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey };
+    e0.dispatch({ type: 'select', ids: clickSelection(order, e0.current().selected, cue.id, mods) });
+    const x0 = e.clientX;
+    const downMs = msAt(e.clientX);
+    let moved = false;
+    let last: { start: number; end: number } | null = null;
+    const onMove = (ev: PointerEvent) => {
+      const dx = ev.clientX - x0;
+      if (!moved && Math.abs(dx) < DRAG_SLOP_PX) return;
+      moved = true;
+      const delta = (dx / pps) * 1000;
+      const [start, end] =
+        mode === 'move'
+          ? clampMove(list, index, delta, e0.durationMs)
+          : clampResize(
+              list,
+              index,
+              mode,
+              (mode === 'start' ? cue.start_ms : cue.end_ms) + delta,
+              e0.durationMs,
+            );
+      last = { start, end };
+      setDrag({ id: cue.id, start, end });
+    };
+    const onUp = () => {
+      window.removeEventListener('pointermove', onMove);
+      window.removeEventListener('pointerup', onUp);
+      window.removeEventListener('pointercancel', onUp);
+      setDrag(null);
+      const e1 = editorRef.current;
+      if (moved && last) {
+        e1.edit(setCueTimes(e1.current().doc!, cue.id, last.start, last.end, e1.durationMs));
+      } else if (!mods.shift && !mods.toggle) {
+        e1.seek(downMs);
+      }
+    };
+    window.addEventListener('pointermove', onMove);
+    window.addEventListener('pointerup', onUp);
+    window.addEventListener('pointercancel', onUp);
+  };
+
+  const viewStart = (view.left / pps) * 1000 - 2000;
+  const viewEnd = ((view.left + (view.width || 2000)) / pps) * 1000 + 2000;
+
+  return (
+    <section className="vw-ed-timeline" aria-label={s.timeline} data-testid="timeline">
+      <div className="vw-ed-tl-bar">
+        <Tooltip title={`${s.zoomOut}（Ctrl+滚轮）`}>
+          <button type="button" className="vw-ed-icon" aria-label={s.zoomOut} onClick={() => zoom(0.66)}>
+            <ZoomOutOutlined />
+          </button>
+        </Tooltip>
+        <Tooltip title={`${s.zoomIn}（Ctrl+滚轮）`}>
+          <button type="button" className="vw-ed-icon" aria-label={s.zoomIn} onClick={() => zoom(1.5)}>
+            <ZoomInOutlined />
+          </button>
+        </Tooltip>
+        <Tooltip title={s.zoomFit}>
+          <button
+            type="button"
+            className="vw-ed-icon"
+            aria-label={s.zoomFit}
+            onClick={() => {
+              const el = scrollRef.current;
+              if (!el) return;
+              setPps(Math.min(MAX_PPS, Math.max(MIN_PPS, el.clientWidth / (total / 1000))));
+              el.scrollLeft = 0;
+            }}
+          >
+            <ColumnWidthOutlined />
+          </button>
+        </Tooltip>
+        <span className="vw-ed-tl-scale" data-testid="timeline-scale" data-pps={pps.toFixed(3)}>
+          {Math.round(pps)} px/s
+        </span>
+      </div>
+      <div className="vw-ed-tl-scroll" ref={scrollRef} onScroll={onScroll}>
+        <div
+          className="vw-ed-tl-content"
+          style={{ width: contentWidth, height: HEIGHT }}
+          onPointerDown={onBackgroundDown}
+          data-testid="timeline-content"
+        >
+          <canvas ref={canvasRef} className="vw-ed-tl-canvas" style={{ width: view.width, height: HEIGHT }} />
+          {cues.map((cue, i) => {
+            const d = drag?.id === cue.id ? drag : null;
+            const start = d ? d.start : cue.start_ms;
+            const end = d ? d.end : cue.end_ms;
+            if (end < viewStart || start > viewEnd) return null;
+            const bad = (issues[i]?.length ?? 0) > 0;
+            const cls = [
+              'vw-ed-region',
+              selected.has(cue.id) ? 'is-selected' : '',
+              cue.id === activeId ? 'is-active' : '',
+              bad ? 'is-bad' : '',
+              d ? 'is-dragging' : '',
+            ].join(' ');
+            return (
+              <div
+                key={cue.id}
+                className={cls}
+                data-testid="timeline-cue"
+                data-cue-id={cue.id}
+                data-start={start}
+                data-end={end}
+                style={{
+                  left: (start / 1000) * pps,
+                  width: Math.max(2, ((end - start) / 1000) * pps),
+                  top: RULER_H + 6,
+                  borderTopColor:
+                    cue.speaker_id && speakerIndex.has(cue.speaker_id)
+                      ? speakerColor(speakerIndex.get(cue.speaker_id)!)
+                      : undefined,
+                }}
+                title={cue.text}
+                onPointerDown={(e) => onCueDown(e, cue, 'move')}
+              >
+                <span className="vw-ed-region-text">{cue.text.replace(/\n/g, ' ')}</span>
+                <div
+                  className="vw-ed-handle start"
+                  data-testid="timeline-handle-start"
+                  onPointerDown={(e) => onCueDown(e, cue, 'start')}
+                />
+                <div
+                  className="vw-ed-handle end"
+                  data-testid="timeline-handle-end"
+                  onPointerDown={(e) => onCueDown(e, cue, 'end')}
+                />
+              </div>
+            );
+          })}
+          <div className="vw-ed-playhead" ref={playheadRef} data-testid="timeline-playhead" />
+        </div>
+      </div>
+    </section>
+  );
+}

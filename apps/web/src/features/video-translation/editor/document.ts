@@ -1,0 +1,467 @@
+import type {
+  ProjectDocument,
+  Speaker,
+  SubtitleCue,
+  SubtitleRules,
+  SubtitleTrack,
+} from '@vw/contract/calls/projects.ts';
+
+/*
+ * The editor's document operations (design §10). Pure: each takes a document and returns a new
+ * one (or the same object when nothing changed, so the history can skip no-ops). The editor edits
+ * one track — the first source track — and keeps its cues sorted by start and never overlapping:
+ * every timing edit is clamped between the neighbours.
+ */
+
+export type { ProjectDocument, Speaker, SubtitleCue, SubtitleRules, SubtitleTrack };
+
+/** The shortest cue a resize, a move or a split may leave. */
+export const MIN_CUE_MS = 100;
+/** Adding a cue is refused when the free gap is shorter than this (alynx editor). */
+export const MIN_ADD_GAP_MS = 200;
+/** A new cue's length when the gap is wider. */
+export const NEW_CUE_MS = 2000;
+/** ±0.1 s nudges. */
+export const NUDGE_MS = 100;
+
+export type OpResult = { ok: true; doc: ProjectDocument; cueId?: string } | { ok: false; error: string };
+
+export const opError = {
+  noCue: '找不到这条字幕',
+  noNext: '已是最后一条，无法与下一条合并',
+  splitOutside: '光标不在这条字幕内，或离边界太近，无法拆分',
+  gapTooSmall: `间隔不足 ${MIN_ADD_GAP_MS / 1000} 秒，无法插入新字幕`,
+  beyondEnd: '已到媒体结尾，无法插入新字幕',
+} as const;
+
+// ---------------------------------------------------------------- track access
+
+/** The track the editor edits: the first source track, else the first track. */
+export function editTrackIndex(doc: ProjectDocument): number {
+  const i = doc.tracks.findIndex((t) => t.kind === 'source');
+  return i >= 0 ? i : doc.tracks.length > 0 ? 0 : -1;
+}
+
+export function editCues(doc: ProjectDocument): SubtitleCue[] {
+  const i = editTrackIndex(doc);
+  return i >= 0 ? doc.tracks[i]!.cues : [];
+}
+
+const byStart = (a: SubtitleCue, b: SubtitleCue) => a.start_ms - b.start_ms || a.end_ms - b.end_ms;
+
+/** Replaces the edited track's cues (sorted); creates a source track when the document has none. */
+export function withCues(doc: ProjectDocument, cues: SubtitleCue[]): ProjectDocument {
+  const sorted = [...cues].sort(byStart);
+  const i = editTrackIndex(doc);
+  if (i < 0) {
+    return { ...doc, tracks: [{ id: 'source', kind: 'source', language: 'auto', cues: sorted }] };
+  }
+  const tracks = doc.tracks.map((t, k) => (k === i ? { ...t, cues: sorted } : t));
+  return { ...doc, tracks };
+}
+
+/** A fresh id not used by any cue/speaker of the document: `${prefix}${n}`. */
+export function freshId(taken: Iterable<string>, prefix: string): string {
+  const used = new Set(taken);
+  let n = used.size + 1;
+  while (used.has(`${prefix}${n}`)) n++;
+  return `${prefix}${n}`;
+}
+
+const allCueIds = (doc: ProjectDocument) => doc.tracks.flatMap((t) => t.cues.map((c) => c.id));
+
+function locate(doc: ProjectDocument, cueId: string) {
+  const cues = editCues(doc);
+  const index = cues.findIndex((c) => c.id === cueId);
+  return { cues, index, cue: index >= 0 ? cues[index]! : undefined };
+}
+
+function replaceCue(doc: ProjectDocument, cues: SubtitleCue[], index: number, cue: SubtitleCue) {
+  const old = cues[index]!;
+  if (
+    old.start_ms === cue.start_ms &&
+    old.end_ms === cue.end_ms &&
+    old.text === cue.text &&
+    old.speaker_id === cue.speaker_id
+  ) {
+    return doc;
+  }
+  const next = cues.slice();
+  next[index] = cue;
+  return withCues(doc, next);
+}
+
+// ---------------------------------------------------------------- text
+
+export function setCueText(doc: ProjectDocument, cueId: string, text: string): ProjectDocument {
+  const { cues, index, cue } = locate(doc, cueId);
+  if (!cue) return doc;
+  return replaceCue(doc, cues, index, { ...cue, text });
+}
+
+// ---------------------------------------------------------------- timing (clamped between neighbours)
+
+/** Where a cue may live: from the previous cue's end to the next cue's start (and the media end). */
+export function cueBounds(cues: SubtitleCue[], index: number, durationMs?: number | null) {
+  const lo = index > 0 ? cues[index - 1]!.end_ms : 0;
+  const hiNext = index + 1 < cues.length ? cues[index + 1]!.start_ms : Number.POSITIVE_INFINITY;
+  const hi = durationMs && durationMs > 0 ? Math.min(hiNext, Math.max(durationMs, lo)) : hiNext;
+  return { lo, hi };
+}
+
+/**
+ * Sets a cue's start and end, clamped so it overlaps neither neighbour and stays at least
+ * MIN_CUE_MS long (when the room allows). Used by typed times, resizes and nudges.
+ */
+export function setCueTimes(
+  doc: ProjectDocument,
+  cueId: string,
+  startMs: number,
+  endMs: number,
+  durationMs?: number | null,
+): ProjectDocument {
+  const { cues, index, cue } = locate(doc, cueId);
+  if (!cue) return doc;
+  const { lo, hi } = cueBounds(cues, index, durationMs);
+  let start = Math.round(Math.max(lo, Math.min(startMs, hi)));
+  let end = Math.round(Math.max(lo, Math.min(endMs, hi)));
+  if (end - start < MIN_CUE_MS) {
+    // Keep the edge that was not being moved where it was, as far as the room allows.
+    if (startMs !== cue.start_ms && endMs === cue.end_ms) start = Math.max(lo, end - MIN_CUE_MS);
+    else end = Math.min(hi, start + MIN_CUE_MS);
+    if (end - start < MIN_CUE_MS) start = Math.max(lo, end - MIN_CUE_MS);
+  }
+  return replaceCue(doc, cues, index, { ...cue, start_ms: start, end_ms: end });
+}
+
+/** Moves a whole cue (its length kept), stopping at the neighbours. */
+export function moveCue(
+  doc: ProjectDocument,
+  cueId: string,
+  deltaMs: number,
+  durationMs?: number | null,
+): ProjectDocument {
+  const { cues, index, cue } = locate(doc, cueId);
+  if (!cue) return doc;
+  const [start, end] = clampMove(cues, index, deltaMs, durationMs);
+  return replaceCue(doc, cues, index, { ...cue, start_ms: start, end_ms: end });
+}
+
+/** The times a move by `deltaMs` lands on (the timeline previews a drag with this). */
+export function clampMove(
+  cues: SubtitleCue[],
+  index: number,
+  deltaMs: number,
+  durationMs?: number | null,
+): [number, number] {
+  const cue = cues[index]!;
+  const { lo, hi } = cueBounds(cues, index, durationMs);
+  const length = cue.end_ms - cue.start_ms;
+  const room = Math.max(0, hi - lo - length);
+  const start = Math.round(Math.max(lo, Math.min(cue.start_ms + deltaMs, lo + room)));
+  return [start, start + Math.min(length, Math.max(0, hi - start))];
+}
+
+/** The times a resize of one edge to `atMs` lands on. */
+export function clampResize(
+  cues: SubtitleCue[],
+  index: number,
+  edge: 'start' | 'end',
+  atMs: number,
+  durationMs?: number | null,
+): [number, number] {
+  const cue = cues[index]!;
+  const { lo, hi } = cueBounds(cues, index, durationMs);
+  if (edge === 'start') {
+    const start = Math.round(Math.max(lo, Math.min(atMs, cue.end_ms - MIN_CUE_MS)));
+    return [Math.min(start, cue.end_ms), cue.end_ms];
+  }
+  const end = Math.round(Math.min(hi, Math.max(atMs, cue.start_ms + MIN_CUE_MS)));
+  return [cue.start_ms, Math.max(end, cue.start_ms)];
+}
+
+export function resizeCue(
+  doc: ProjectDocument,
+  cueId: string,
+  edge: 'start' | 'end',
+  atMs: number,
+  durationMs?: number | null,
+): ProjectDocument {
+  const { cues, index, cue } = locate(doc, cueId);
+  if (!cue) return doc;
+  const [start, end] = clampResize(cues, index, edge, atMs, durationMs);
+  return replaceCue(doc, cues, index, { ...cue, start_ms: start, end_ms: end });
+}
+
+/** ±0.1 s on one edge (resize) or on both (move). */
+export function nudgeCue(
+  doc: ProjectDocument,
+  cueId: string,
+  edge: 'start' | 'end' | 'both',
+  deltaMs: number,
+  durationMs?: number | null,
+): ProjectDocument {
+  const { cue } = locate(doc, cueId);
+  if (!cue) return doc;
+  if (edge === 'both') return moveCue(doc, cueId, deltaMs, durationMs);
+  const at = (edge === 'start' ? cue.start_ms : cue.end_ms) + deltaMs;
+  return resizeCue(doc, cueId, edge, at, durationMs);
+}
+
+// ---------------------------------------------------------------- split, merge, add, delete
+
+/** Where to cut a text for a time fraction: the proportional character, moved to a nearby space. */
+export function splitTextAt(text: string, fraction: number): [string, string] {
+  const chars = [...text];
+  if (chars.length === 0) return ['', ''];
+  let at = Math.round(chars.length * Math.max(0, Math.min(1, fraction)));
+  // Prefer a break at whitespace within 5 characters (do not cut a Latin word in two).
+  for (let d = 0; d <= 5; d++) {
+    if (/\s/.test(chars[at - d] ?? '')) {
+      at -= d;
+      break;
+    }
+    if (/\s/.test(chars[at + d] ?? '')) {
+      at += d;
+      break;
+    }
+  }
+  return [chars.slice(0, at).join('').trim(), chars.slice(at).join('').trim()];
+}
+
+/**
+ * Splits a cue at `atMs` into two. The text is cut at `caret` (a character offset, when the user
+ * was editing) or at the proportional position. `text` overrides the cue's text (an unsaved draft).
+ */
+export function splitCue(
+  doc: ProjectDocument,
+  cueId: string,
+  atMs: number,
+  options: { caret?: number | null; text?: string } = {},
+): OpResult {
+  const { cues, index, cue } = locate(doc, cueId);
+  if (!cue) return { ok: false, error: opError.noCue };
+  const at = Math.round(atMs);
+  if (at < cue.start_ms + MIN_CUE_MS || at > cue.end_ms - MIN_CUE_MS) {
+    return { ok: false, error: opError.splitOutside };
+  }
+  const text = options.text ?? cue.text;
+  let parts: [string, string];
+  if (options.caret != null) {
+    const chars = [...text];
+    const caret = Math.max(0, Math.min(chars.length, options.caret));
+    parts = [chars.slice(0, caret).join('').trim(), chars.slice(caret).join('').trim()];
+  } else {
+    parts = splitTextAt(text, (at - cue.start_ms) / (cue.end_ms - cue.start_ms));
+  }
+  const id = freshId(allCueIds(doc), 'c');
+  const next = cues.slice();
+  next.splice(index, 1, { ...cue, end_ms: at, text: parts[0] }, { ...cue, id, start_ms: at, text: parts[1] });
+  return { ok: true, doc: withCues(doc, next), cueId: id };
+}
+
+/** Joins two cue texts: no space between CJK, a space elsewhere; line breaks inside are kept. */
+export function joinTexts(a: string, b: string): string {
+  if (!a.trim()) return b.trim();
+  if (!b.trim()) return a.trim();
+  const left = a.trim();
+  const right = b.trim();
+  // CJK characters and full-width punctuation take no space; Latin words do.
+  const tight = WIDE.test(left.at(-1)!) || WIDE.test(right[0]!) || /^\p{P}/u.test(right);
+  return tight ? left + right : `${left} ${right}`;
+}
+
+const WIDE = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
+
+/** Merges a cue with the next one: one cue from the first start to the second end, texts joined. */
+export function mergeWithNext(doc: ProjectDocument, cueId: string): OpResult {
+  const { cues, index, cue } = locate(doc, cueId);
+  if (!cue) return { ok: false, error: opError.noCue };
+  const after = cues[index + 1];
+  if (!after) return { ok: false, error: opError.noNext };
+  const merged: SubtitleCue = {
+    ...cue,
+    end_ms: Math.max(cue.end_ms, after.end_ms),
+    text: joinTexts(cue.text, after.text),
+    speaker_id: cue.speaker_id ?? after.speaker_id,
+  };
+  const next = cues.slice();
+  next.splice(index, 2, merged);
+  return { ok: true, doc: withCues(doc, next), cueId: cue.id };
+}
+
+/**
+ * Adds an empty cue after `afterId` (in the gap before the next cue), or — without one — in the gap
+ * around `atMs`. Refused when the gap is shorter than MIN_ADD_GAP_MS.
+ */
+export function addCue(
+  doc: ProjectDocument,
+  options: { afterId?: string | null; atMs?: number; durationMs?: number | null; speakerId?: string | null },
+): OpResult {
+  const cues = editCues(doc);
+  const end = options.durationMs && options.durationMs > 0 ? options.durationMs : Number.POSITIVE_INFINITY;
+  let from: number;
+  let to: number;
+  let speaker: string | null = options.speakerId ?? null;
+  const after = options.afterId ? cues.findIndex((c) => c.id === options.afterId) : -1;
+  if (after >= 0) {
+    from = cues[after]!.end_ms;
+    to = cues[after + 1]?.start_ms ?? end;
+    speaker = options.speakerId ?? cues[after]!.speaker_id;
+  } else {
+    const at = Math.max(0, options.atMs ?? 0);
+    if (cues.some((c) => at >= c.start_ms && at < c.end_ms)) return { ok: false, error: opError.gapTooSmall };
+    const prev = cues.filter((c) => c.end_ms <= at).at(-1);
+    const nextCue = cues.find((c) => c.start_ms >= at);
+    from = Math.max(at, prev?.end_ms ?? 0);
+    to = nextCue?.start_ms ?? end;
+  }
+  if (from >= end) return { ok: false, error: opError.beyondEnd };
+  if (to - from < MIN_ADD_GAP_MS) return { ok: false, error: opError.gapTooSmall };
+  const id = freshId(allCueIds(doc), 'c');
+  const cue: SubtitleCue = {
+    id,
+    start_ms: from,
+    end_ms: Math.min(to, from + NEW_CUE_MS),
+    text: '',
+    speaker_id: speaker,
+  };
+  return { ok: true, doc: withCues(doc, [...cues, cue]), cueId: id };
+}
+
+export function deleteCues(doc: ProjectDocument, ids: Iterable<string>): ProjectDocument {
+  const gone = new Set(ids);
+  const cues = editCues(doc);
+  const left = cues.filter((c) => !gone.has(c.id));
+  return left.length === cues.length ? doc : withCues(doc, left);
+}
+
+// ---------------------------------------------------------------- speakers
+
+export function setSpeaker(
+  doc: ProjectDocument,
+  ids: Iterable<string>,
+  speakerId: string | null,
+): ProjectDocument {
+  const set = new Set(ids);
+  const cues = editCues(doc);
+  if (!cues.some((c) => set.has(c.id) && c.speaker_id !== speakerId)) return doc;
+  return withCues(
+    doc,
+    cues.map((c) => (set.has(c.id) ? { ...c, speaker_id: speakerId } : c)),
+  );
+}
+
+export function renameSpeaker(doc: ProjectDocument, speakerId: string, name: string): ProjectDocument {
+  const clean = name.trim().slice(0, 64);
+  const found = doc.speakers.find((s) => s.id === speakerId);
+  if (!found || !clean || found.name === clean) return doc;
+  return { ...doc, speakers: doc.speakers.map((s) => (s.id === speakerId ? { ...s, name: clean } : s)) };
+}
+
+export function addSpeaker(doc: ProjectDocument, name?: string): { doc: ProjectDocument; speakerId: string } {
+  const id = freshId(
+    doc.speakers.map((s) => s.id),
+    'spk',
+  );
+  const label = name?.trim() || `说话人 ${doc.speakers.length + 1}`;
+  return { doc: { ...doc, speakers: [...doc.speakers, { id, name: label.slice(0, 64) }] }, speakerId: id };
+}
+
+/** Removes a speaker; its cues become unassigned. */
+export function removeSpeaker(doc: ProjectDocument, speakerId: string): ProjectDocument {
+  if (!doc.speakers.some((s) => s.id === speakerId)) return doc;
+  const cues = editCues(doc);
+  const withoutSpeaker = withCues(
+    doc,
+    cues.map((c) => (c.speaker_id === speakerId ? { ...c, speaker_id: null } : c)),
+  );
+  return { ...withoutSpeaker, speakers: doc.speakers.filter((s) => s.id !== speakerId) };
+}
+
+// ---------------------------------------------------------------- rules
+
+export function setRules(doc: ProjectDocument, rules: SubtitleRules): ProjectDocument {
+  const same = (Object.keys(rules) as (keyof SubtitleRules)[]).every((k) => rules[k] === doc.rules[k]);
+  return same ? doc : { ...doc, rules: { ...rules } };
+}
+
+// ---------------------------------------------------------------- find and replace
+
+export interface FindOptions {
+  caseSensitive?: boolean;
+}
+
+export interface Match {
+  cueId: string;
+  /** UTF-16 offset in the cue's text. */
+  index: number;
+  length: number;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const findRe = (query: string, options: FindOptions) =>
+  new RegExp(escapeRe(query), options.caseSensitive ? 'g' : 'gi');
+
+/** Every occurrence of `query` in the edited track, in cue order. */
+export function findMatches(doc: ProjectDocument, query: string, options: FindOptions = {}): Match[] {
+  if (!query) return [];
+  const re = findRe(query, options);
+  const out: Match[] = [];
+  for (const cue of editCues(doc)) {
+    for (const m of cue.text.matchAll(re)) out.push({ cueId: cue.id, index: m.index, length: m[0].length });
+  }
+  return out;
+}
+
+/** Replaces one occurrence (as found by findMatches); a stale match (text changed) is left alone. */
+export function replaceMatch(
+  doc: ProjectDocument,
+  match: Match,
+  query: string,
+  replacement: string,
+  options: FindOptions = {},
+): ProjectDocument {
+  const { cue } = locate(doc, match.cueId);
+  if (!cue) return doc;
+  const found = cue.text.slice(match.index, match.index + match.length);
+  const same = options.caseSensitive ? found === query : found.toLowerCase() === query.toLowerCase();
+  if (!same || !query) return doc;
+  const text = cue.text.slice(0, match.index) + replacement + cue.text.slice(match.index + match.length);
+  return setCueText(doc, match.cueId, text);
+}
+
+export function replaceAll(
+  doc: ProjectDocument,
+  query: string,
+  replacement: string,
+  options: FindOptions = {},
+): { doc: ProjectDocument; count: number } {
+  if (!query) return { doc, count: 0 };
+  const re = findRe(query, options);
+  let count = 0;
+  const cues = editCues(doc).map((c) => {
+    const text = c.text.replace(re, () => {
+      count++;
+      return replacement;
+    });
+    return text === c.text ? c : { ...c, text };
+  });
+  return count === 0 ? { doc, count } : { doc: withCues(doc, cues), count };
+}
+
+// ---------------------------------------------------------------- lookups
+
+/** The cue showing at `ms` (start inclusive, end exclusive). Binary search: cues are sorted. */
+export function cueAt(cues: SubtitleCue[], ms: number): SubtitleCue | undefined {
+  let lo = 0;
+  let hi = cues.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = cues[mid]!;
+    if (ms < c.start_ms) hi = mid - 1;
+    else if (ms >= c.end_ms) lo = mid + 1;
+    else return c;
+  }
+  return undefined;
+}
