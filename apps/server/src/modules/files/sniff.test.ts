@@ -30,7 +30,9 @@ describe('sniffFileType', () => {
     ['flv', padded(bytes('FLV', [1, 5, 0, 0, 0, 9])), 'video/x-flv'],
     [
       'ts',
-      Buffer.concat(Array.from({ length: 4 }, () => Buffer.concat([Buffer.from([0x47]), Buffer.alloc(187, 0xff)]))),
+      Buffer.concat(
+        Array.from({ length: 4 }, () => Buffer.concat([Buffer.from([0x47]), Buffer.alloc(187, 0xff)])),
+      ),
       'video/mp2t',
     ],
   ])('recognises %s by its signature', (ext, head, mime) => {
