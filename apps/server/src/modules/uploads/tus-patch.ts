@@ -25,6 +25,8 @@ export function createFastPatch(tus: TusServer) {
     if (res.headersSent || res.destroyed) return;
     res.writeHead(status, {
       'Tus-Resumable': '1.0.0',
+      // A refused PATCH may still have gigabytes on the way: close instead of reading them.
+      ...(status >= 400 ? { Connection: 'close' } : {}),
       ...headers,
       ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}),
     });
@@ -90,7 +92,6 @@ export function createFastPatch(tus: TusServer) {
       await lock.unlock();
     }
     if (overflow) {
-      res.setHeader('Connection', 'close');
       return answer(res, 413, { 'Upload-Offset': String(newOffset) }, 'Request body exceeds Upload-Length\n');
     }
     if (stop.signal.aborted) res.setHeader('Connection', 'close');

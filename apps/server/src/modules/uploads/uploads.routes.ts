@@ -1,5 +1,5 @@
 import { mediaCalls } from '@vw/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { registerCall } from '../../http/calls.ts';
@@ -23,10 +23,7 @@ export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext
   await app.register(async (scope) => {
     // Hand the request stream to tus untouched (no buffering, no body limit: tus enforces the plan's).
     scope.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
-    const handler = async (
-      request: import('fastify').FastifyRequest,
-      reply: import('fastify').FastifyReply,
-    ) => {
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const id = (request.params as { id?: string }).id;
       if (request.method !== 'OPTIONS') {
         if (!request.user) throw AppError.unauthorized();
