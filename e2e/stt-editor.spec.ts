@@ -53,7 +53,8 @@ test('a generated clip is uploaded on the 语音转文字 tab and recognised thr
   operator('credits', 'grant', '--user', PHONE, '--amount', '500');
 
   await page.goto(`${APP}/video-translation/stt`);
-  // The tab's UploadDropzone (lib/upload): a file input inside the drop area.
+  await page.getByRole('button', { name: /新\s*建/ }).click();
+  // The new flow's UploadDropzone (lib/upload): a file input inside the drop area.
   await page.locator('input[type="file"]').first().setInputFiles(clip);
   const start = page.getByRole('button', { name: /开始识别/ });
   // Enabled once the upload is registered as an asset (and the estimate is shown).
