@@ -2,7 +2,24 @@ import { create } from 'zustand';
 
 /** Download task states (spec §4). */
 export type DownloadTaskState = 'normal' | 'cancel' | 'suspend' | 'success' | 'error';
-export type DownloadTaskType = 'video' | 'audio' | 'srt';
+/**
+ * What a download is, for its tag and cover (spec §2: MP4 video, MP3 audio, SRT subtitle, FILE
+ * otherwise): `file` is any other document (TXT, JSON, DOCX…).
+ */
+export type DownloadTaskType = 'video' | 'audio' | 'srt' | 'file';
+
+const VIDEO_EXTS = new Set(['mp4', 'mov', 'webm', 'mkv', 'm4v']);
+const AUDIO_EXTS = new Set(['mp3', 'wav', 'm4a', 'aac', 'flac', 'ogg', 'opus']);
+const SUBTITLE_EXTS = new Set(['srt', 'vtt', 'ass']);
+
+/** The task type of a file by its extension: subtitles are `srt`, documents and the rest `file`. */
+export function downloadTaskTypeOf(ext: string): DownloadTaskType {
+  const e = ext.replace(/^\./, '').toLowerCase();
+  if (VIDEO_EXTS.has(e)) return 'video';
+  if (AUDIO_EXTS.has(e)) return 'audio';
+  if (SUBTITLE_EXTS.has(e)) return 'srt';
+  return 'file';
+}
 /** Why a task stopped (spec §4 error kinds). */
 export type DownloadErrorKind =
   | 'none'

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { App } from 'antd';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DownloadTask, useDownloadStore } from '@/stores/download.ts';
+import { type DownloadTask, downloadTaskTypeOf, useDownloadStore } from '@/stores/download.ts';
 import { DownloadPanel, typeTag } from './DownloadPanel.tsx';
 
 const task = (key: string, patch: Partial<DownloadTask>): DownloadTask => ({
@@ -21,7 +21,32 @@ describe('download panel', () => {
     expect(typeTag({ downloadTaskType: 'video' })).toBe('MP4');
     expect(typeTag({ downloadTaskType: 'audio' })).toBe('MP3');
     expect(typeTag({ downloadTaskType: 'srt' })).toBe('SRT');
+    expect(typeTag({ downloadTaskType: 'file' })).toBe('FILE');
     expect(typeTag({ downloadTaskType: 'other' as never })).toBe('FILE');
+  });
+
+  it('types a file by its extension: subtitles srt, documents file', () => {
+    expect(downloadTaskTypeOf('mp4')).toBe('video');
+    expect(downloadTaskTypeOf('MP3')).toBe('audio');
+    expect(downloadTaskTypeOf('wav')).toBe('audio');
+    expect(downloadTaskTypeOf('srt')).toBe('srt');
+    expect(downloadTaskTypeOf('.vtt')).toBe('srt');
+    for (const ext of ['txt', 'json', 'docx', 'pdf', '']) expect(downloadTaskTypeOf(ext)).toBe('file');
+  });
+
+  it('shows a document with the FILE tag and a file icon', () => {
+    useDownloadStore.setState({
+      panelOpen: true,
+      tasks: [task('1-doc', { ext: 'docx', downloadTaskType: 'file' })],
+    });
+    render(
+      <App>
+        <DownloadPanel />
+      </App>,
+    );
+    const row = document.querySelector('[data-key="1-doc"]')!;
+    expect(row.querySelector('[data-testid="download-tag"]')?.textContent).toBe('FILE');
+    expect(row.querySelector('.vw-dl-cover.is-file .anticon-file')).not.toBeNull();
   });
 
   it('shows completed/total and the control of each state', () => {

@@ -3,6 +3,7 @@ import {
   CloseCircleOutlined,
   CloseOutlined,
   CustomerServiceOutlined,
+  FileOutlined,
   FileTextOutlined,
   LoadingOutlined,
   VideoCameraOutlined,
@@ -25,6 +26,8 @@ export function typeTag(task: Pick<DownloadTask, 'downloadTaskType'>): string {
       return 'MP3';
     case 'srt':
       return 'SRT';
+    case 'file':
+      return 'FILE';
     default:
       return 'FILE';
   }
@@ -39,6 +42,8 @@ function Cover({ task }: { task: DownloadTask }) {
         <FileTextOutlined />
       ) : task.downloadTaskType === 'video' ? (
         <VideoCameraOutlined />
+      ) : task.downloadTaskType === 'file' ? (
+        <FileOutlined />
       ) : (
         <CustomerServiceOutlined />
       )}

@@ -1,4 +1,3 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import { MemoryRouter } from 'react-router';
@@ -53,14 +52,12 @@ const data = (version = 3): ProjectData => ({
 });
 
 function setup(save: SaveFn, onReload = () => {}) {
-  const client = new QueryClient();
+  // The editor's hooks use the app's query client: no provider needed.
   render(
     <MemoryRouter>
-      <QueryClientProvider client={client}>
-        <App>
-          <EditorWorkspace data={data()} onReload={onReload} save={save} peaks={null} />
-        </App>
-      </QueryClientProvider>
+      <App>
+        <EditorWorkspace data={data()} onReload={onReload} save={save} peaks={null} />
+      </App>
     </MemoryRouter>,
   );
 }

@@ -18,7 +18,7 @@ import { downloadProgress, useDownloadStore } from '@/stores/download.ts';
 import { CueList } from './CueList.tsx';
 import { EditorProvider, useEditorController } from './context.tsx';
 import { ExportDialog } from './ExportDialog.tsx';
-import { type ProjectData, renameProject, saveProject, usePeaks, useProject } from './editorApi.ts';
+import { type ProjectData, usePeaks, useProject, useRenameProject, useSaveProject } from './editorApi.ts';
 import { FindBar } from './FindBar.tsx';
 import { Player } from './Player.tsx';
 import { RulesDialog } from './RulesDialog.tsx';
@@ -68,11 +68,6 @@ export function EditorPage({ projectId }: { projectId: string }) {
   );
 }
 
-const defaultSave =
-  (projectId: string): SaveFn =>
-  (version, document) =>
-    saveProject(projectId, version, document);
-
 /** The editor over one loaded project: header, player, speakers, cue list, timeline. */
 export function EditorWorkspace({
   data,
@@ -91,7 +86,9 @@ export function EditorWorkspace({
   const projectId = data.project.project_id;
   const durationMs = data.media?.duration_ms ?? data.project.duration_ms ?? null;
   const editor = useEditorController({ initial: data.document, durationMs });
-  const autosave = useAutosave(editor, data.version, save ?? defaultSave(projectId));
+  const saveProject = useSaveProject(projectId);
+  const renameProject = useRenameProject(projectId);
+  const autosave = useAutosave(editor, data.version, save ?? saveProject);
   const peaksQuery = usePeaks(
     peaksOverride === undefined && data.media?.status === 'ready' ? data.media.asset_id : null,
   );
@@ -124,7 +121,7 @@ export function EditorWorkspace({
     const clean = next.trim();
     if (!clean || clean === name) return;
     try {
-      const r = await renameProject(projectId, clean);
+      const r = await renameProject(clean);
       setName(r.project.name);
       editor.notify(s.renamed, 'success');
     } catch {

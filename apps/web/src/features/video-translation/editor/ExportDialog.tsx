@@ -1,8 +1,10 @@
 import { Checkbox, Modal, Radio } from 'antd';
 import { useState } from 'react';
 import { startDownloads } from '@/features/downloads/center.ts';
+import type { DownloadRequest } from '@/features/downloads/manager.ts';
 import { safeFileName } from '@/features/tts/downloads.ts';
-import { type ExportOptions, exportProject } from './editorApi.ts';
+import { downloadTaskTypeOf } from '@/stores/download.ts';
+import { type ExportOptions, useExportProject } from './editorApi.ts';
 import { s } from './strings.ts';
 
 const FORMATS: Array<{ value: ExportOptions['format']; label: string }> = [
@@ -17,6 +19,25 @@ const FORMATS: Array<{ value: ExportOptions['format']; label: string }> = [
 export function baseName(fileName: string, ext: string): string {
   const lower = fileName.toLowerCase();
   return lower.endsWith(`.${ext}`) ? fileName.slice(0, -(ext.length + 1)) : fileName;
+}
+
+/**
+ * The download-center request of an exported file: SRT/VTT are subtitles (tag SRT); TXT, DOCX and
+ * JSON are documents (tag FILE).
+ */
+export function exportDownload(
+  projectId: string,
+  projectName: string,
+  ext: ExportOptions['format'],
+  file: { url: string; file_name: string },
+): DownloadRequest {
+  return {
+    id: `project-${projectId}-${ext}`,
+    url: file.url,
+    fileName: safeFileName(baseName(file.file_name || projectName, ext)),
+    ext,
+    downloadTaskType: downloadTaskTypeOf(ext),
+  };
 }
 
 /**
@@ -45,6 +66,7 @@ export function ExportDialog({
     timestamps: false,
   });
   const [busy, setBusy] = useState(false);
+  const exportProject = useExportProject(projectId);
 
   const run = async () => {
     setBusy(true);
@@ -53,17 +75,8 @@ export function ExportDialog({
         notify(s.exportBlocked, 'warning');
         return;
       }
-      const file = await exportProject(projectId, options);
-      const ext = options.format;
-      startDownloads([
-        {
-          id: `project-${projectId}-${ext}`,
-          url: file.url,
-          fileName: safeFileName(baseName(file.file_name || projectName, ext)),
-          ext,
-          downloadTaskType: 'srt',
-        },
-      ]);
+      const file = await exportProject(options);
+      startDownloads([exportDownload(projectId, projectName, options.format, file)]);
       notify(s.exportStarted, 'success');
       onClose();
     } catch {

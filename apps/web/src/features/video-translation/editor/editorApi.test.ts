@@ -1,5 +1,8 @@
+import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadProject } from './editorApi.ts';
+import { api } from '@/lib/api.ts';
+import { getCallData, queryClient, setCallData } from '@/lib/query/index.ts';
+import { loadProject, usePeaks, useProject, useRenameProject } from './editorApi.ts';
 
 const envelope = (code: number, data: unknown, msg = 'ok') =>
   new Response(JSON.stringify({ code, msg, data }), {
@@ -41,5 +44,47 @@ describe('loadProject', () => {
       ),
     );
     await expect(loadProject('zz')).rejects.toMatchObject({ type: 'err_not_found' });
+  });
+});
+
+describe('editor loads on the app query cache', () => {
+  it("keeps the project under getProject's key and does not refetch it on a remount", async () => {
+    const fetch = vi.fn(async (_url: string) => envelope(0, { project: { project_id: 'p1' }, version: 2 }));
+    vi.stubGlobal('fetch', fetch);
+    const first = renderHook(() => useProject('p1'));
+    await waitFor(() => expect(first.result.current.isSuccess).toBe(true));
+    expect(getCallData(api.getProject, { query: { project_id: 'p1' } })).toMatchObject({ version: 2 });
+    const again = renderHook(() => useProject('p1'));
+    expect(again.result.current.data?.version).toBe(2);
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('loads no peaks without an asset', () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    const { result } = renderHook(() => usePeaks(null));
+    expect(result.current.fetchStatus).toBe('idle');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('a rename makes the project lists stale', async () => {
+    const fetch = vi.fn(async (url: string, _init?: RequestInit) => {
+      if (url.includes('/v1/projects/rename'))
+        return envelope(0, { project: { project_id: 'p1', name: '新' } });
+      throw new Error(`unexpected ${url}`);
+    });
+    vi.stubGlobal('fetch', fetch);
+    const listInput = { query: { tool: 'stt' as const, page: 1, page_size: 20 } };
+    setCallData(api.listProjects, listInput, { total: 0, list: [] });
+    const { result } = renderHook(() => useRenameProject('p1'));
+    let renamed: unknown;
+    await act(async () => {
+      renamed = await result.current('新');
+    });
+    expect(renamed).toMatchObject({ project: { name: '新' } });
+    expect(JSON.parse(String(fetch.mock.calls[0]![1]?.body))).toEqual({ project_id: 'p1', name: '新' });
+    const lists = queryClient.getQueryCache().findAll({ queryKey: [api.listProjects.path] });
+    expect(lists).toHaveLength(1);
+    expect(lists[0]!.state.isInvalidated).toBe(true);
   });
 });

@@ -1,31 +1,31 @@
-import { QueryClient, useQuery } from '@tanstack/react-query';
+import { type QueryKey, useQuery } from '@tanstack/react-query';
 import type { ProjectDocument } from '@vw/contract/calls/projects.ts';
 import { api } from '@/lib/api.ts';
 import { http } from '@/lib/http/client.ts';
 import { ApiError } from '@/lib/http/errors.ts';
+import { callKey, queryClient, useCall, useCallMutation } from '@/lib/query/index.ts';
 
 /*
- * The editor's calls, in one place: the lead switches these to lib/query (useCall /
- * useCallMutation) when that lands. Until then: TanStack Query over the typed client with a
- * client of its own.
+ * The editor's calls, in one place, on the app's query cache (lib/query): `useCall` /
+ * `useCallMutation` over the typed client; the project load keeps its own loader (a task id falls
+ * back to the task's project) under the call's key in the same client.
  */
-
-export const editorQueryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
-});
 
 /**
  * The project: document, version, media. Loaded once; never refetched behind the user's back
  * (a refetch would replace unsaved edits) — `refetch` is the explicit reload after a conflict.
  */
 export function useProject(projectId: string) {
-  return useQuery({
-    queryKey: ['getProject', { project_id: projectId }],
-    queryFn: ({ signal }) => loadProject(projectId, signal),
-    enabled: projectId !== '',
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
-  });
+  return useQuery<ProjectData, ApiError, ProjectData, QueryKey>(
+    {
+      queryKey: callKey(api.getProject, { query: { project_id: projectId } }) as unknown as QueryKey,
+      queryFn: ({ signal }) => loadProject(projectId, signal),
+      enabled: projectId !== '',
+      staleTime: Number.POSITIVE_INFINITY,
+      gcTime: 0,
+    },
+    queryClient,
+  );
 }
 
 export type ProjectData = Awaited<ReturnType<typeof loadProject>>;
@@ -50,25 +50,25 @@ export async function loadProject(id: string, signal?: AbortSignal) {
 
 /** Waveform peaks of the project's media (none while the asset is still processing). */
 export function usePeaks(assetId: string | null | undefined) {
-  return useQuery({
-    queryKey: ['getMediaPeaks', { asset_id: assetId }],
-    queryFn: ({ signal }) =>
-      http.request(api.getMediaPeaks, { query: { asset_id: assetId! } }, { signal, suppressError: true }),
-    enabled: !!assetId,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  return useCall(
+    api.getMediaPeaks,
+    { query: { asset_id: assetId ?? '' } },
+    { enabled: !!assetId, staleTime: Number.POSITIVE_INFINITY, suppressError: true },
+  );
 }
 
 /** Saves the whole document with the version it was based on; errors are handled by the caller. */
-export const saveProject = (projectId: string, version: number, document: ProjectDocument) =>
-  http.request(
-    api.saveProject,
-    { body: { project_id: projectId, version, document } },
-    { suppressError: true },
-  );
+export function useSaveProject(projectId: string) {
+  const m = useCallMutation(api.saveProject, { suppressError: true });
+  return (version: number, document: ProjectDocument) =>
+    m.mutateAsync({ body: { project_id: projectId, version, document } });
+}
 
-export const renameProject = (projectId: string, name: string) =>
-  http.request(api.renameProject, { body: { project_id: projectId, name } });
+/** Renames the project; the project lists show the new name. */
+export function useRenameProject(projectId: string) {
+  const m = useCallMutation(api.renameProject, { invalidates: [api.listProjects] });
+  return (name: string) => m.mutateAsync({ body: { project_id: projectId, name } });
+}
 
 export type ExportOptions = {
   format: 'txt' | 'srt' | 'vtt' | 'json' | 'docx';
@@ -76,5 +76,8 @@ export type ExportOptions = {
   timestamps: boolean;
 };
 
-export const exportProject = (projectId: string, options: ExportOptions) =>
-  http.request(api.exportProject, { body: { project_id: projectId, ...options } });
+/** Exports the saved document: a signed link to the file. */
+export function useExportProject(projectId: string) {
+  const m = useCallMutation(api.exportProject);
+  return (options: ExportOptions) => m.mutateAsync({ body: { project_id: projectId, ...options } });
+}
