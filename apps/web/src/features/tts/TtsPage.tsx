@@ -33,9 +33,10 @@ import {
   fetchBytes,
   fetchFinishedItem,
   fetchItem,
-  pollTask,
   readAudioStream,
   startSynthesis,
+  taskEnded,
+  useSynthesisTask,
 } from './generate.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { Progress } from './lazyProgress.ts';
@@ -185,20 +186,9 @@ export function Component() {
         const item = await fetchFinishedItem(start.historyId);
         if (item) setGen({ item });
       } else {
-        setGen({ phase: 'task' });
-        const end = await pollTask(
-          start.taskId,
-          (p) => setGen({ progress: p.progress, sentencesDone: p.done, sentencesTotal: p.total }),
-          ctl.signal,
-        );
-        if (end.status === 'failed') {
-          const text = (end.failureCode && t.failedCode[end.failureCode]) || end.error || t.failed;
-          setGen({ phase: 'failed', error: text });
-          message.error(text);
-        } else {
-          message.success(t.done);
-          await showItem(end.item, true);
-        }
+        if (ctl.signal.aborted) return;
+        // Followed by useSynthesisTask below until it ends.
+        setGen({ phase: 'task', taskId: start.taskId });
       }
       useTtsStore.getState().bumpHistory();
       void loadTenantBonus();
@@ -209,6 +199,23 @@ export function Component() {
       useTtsStore.getState().bumpHistory();
     }
   };
+
+  // A long text's task, until it ends (again after coming back to the page: the id is in the store).
+  useSynthesisTask(gen.taskId, (p) => {
+    setGen({ progress: p.progress, sentencesDone: p.done, sentencesTotal: p.total });
+    if (!taskEnded(p.status)) return;
+    setGen({ taskId: null });
+    if (p.status === 'failed') {
+      const text = (p.failureCode && t.failedCode[p.failureCode]) || p.error || t.failed;
+      setGen({ phase: 'failed', error: text });
+      message.error(text);
+    } else {
+      message.success(t.done);
+      void showItem(p.item, true);
+    }
+    useTtsStore.getState().bumpHistory();
+    void loadTenantBonus();
+  });
 
   const regenerateSentence = async (index: number, text: string | undefined) => {
     const item = gen.item;
@@ -230,6 +237,7 @@ export function Component() {
 
   const openHistory = (item: HistoryItem) => {
     abortRef.current?.abort();
+    setGen({ taskId: null });
     s.setText(item.text);
     s.setSettings({
       voiceId: item.voice_id,

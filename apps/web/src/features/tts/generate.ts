@@ -1,6 +1,8 @@
 import type { HistoryItem, TtsGenerateBody } from '@vw/contract';
+import { useEffect, useRef } from 'react';
 import { api } from '@/lib/api.ts';
-import { http } from '@/lib/http/client.ts';
+import { type DataOf, http } from '@/lib/http/client.ts';
+import { useCall } from '@/lib/query/hooks.ts';
 import { TTS_HEADERS } from '@/lib/tts.ts';
 
 /** Task status is polled this often while a long text is synthesised. */
@@ -136,6 +138,7 @@ export async function readAudioStream(
 }
 
 export interface TaskProgress {
+  taskId: string;
   status: HistoryItem['status'];
   progress: number;
   done: number;
@@ -145,41 +148,52 @@ export interface TaskProgress {
   error: string | null;
 }
 
-/** Polls a long-text task until it succeeds or fails (or the signal aborts). */
-export async function pollTask(
-  taskId: string,
-  onProgress: (p: TaskProgress) => void,
-  signal?: AbortSignal,
+type TaskStatusData = DataOf<typeof api.ttsTaskStatus>;
+
+const toProgress = (d: TaskStatusData): TaskProgress => ({
+  taskId: d.task_id,
+  status: d.status,
+  progress: d.progress,
+  done: d.sentences_done,
+  total: d.sentences_total,
+  item: d.item,
+  failureCode: d.failure_code,
+  error: d.error,
+});
+
+/** Whether a long-text synthesis has ended (its item succeeded or failed; a cancelled task reads failed). */
+export const taskEnded = (status: HistoryItem['status']): boolean =>
+  status === 'succeeded' || status === 'failed';
+
+/**
+ * Follows a long-text synthesis (the `task_id` ttsGenerate answers, a task of /v1/tasks): its
+ * `ttsTaskStatus` (sentences done, failure code, the item) is polled through the app's query cache
+ * every `interval` until it succeeds or fails; a failed poll is tried again on the next tick.
+ * `onUpdate` hears each new state. `null` follows nothing.
+ */
+export function useSynthesisTask(
+  taskId: string | null,
+  onUpdate: (p: TaskProgress) => void,
   interval = TASK_POLL_MS,
-): Promise<TaskProgress> {
-  for (;;) {
-    if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
-    let p: TaskProgress | null = null;
-    try {
-      const d = await http.request(
-        api.ttsTaskStatus,
-        { query: { task_id: taskId } },
-        { suppressError: true, signal },
-      );
-      p = {
-        status: d.status,
-        progress: d.progress,
-        done: d.sentences_done,
-        total: d.sentences_total,
-        item: d.item,
-        failureCode: d.failure_code,
-        error: d.error,
-      };
-    } catch (e) {
-      if ((e as Error)?.name === 'AbortError') throw e;
-      // A failed poll is tried again on the next tick.
-    }
-    if (p) {
-      onProgress(p);
-      if (p.status === 'succeeded' || p.status === 'failed') return p;
-    }
-    await new Promise((r) => setTimeout(r, interval));
-  }
+): void {
+  const q = useCall(
+    api.ttsTaskStatus,
+    { query: { task_id: taskId ?? '' } },
+    {
+      enabled: !!taskId,
+      suppressError: true,
+      gcTime: 0,
+      refetchInterval: (query) => (query.state.data && taskEnded(query.state.data.status) ? false : interval),
+      refetchIntervalInBackground: true,
+      select: toProgress,
+    },
+  );
+  const ref = useRef(onUpdate);
+  ref.current = onUpdate;
+  const data = taskId ? q.data : undefined;
+  useEffect(() => {
+    if (data) ref.current(data);
+  }, [data]);
 }
 
 /** One history item with its sentence timings. */

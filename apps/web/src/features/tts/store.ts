@@ -24,6 +24,8 @@ export interface Generation {
   /** Complete encoded audio for the waveform. */
   bytes: ArrayBuffer | null;
   item: HistoryItem | null;
+  /** The long-text task being followed (kept here so it is followed again after coming back). */
+  taskId: string | null;
   progress: number;
   sentencesDone: number;
   sentencesTotal: number;
@@ -37,6 +39,7 @@ export const idleGeneration: Generation = {
   src: null,
   bytes: null,
   item: null,
+  taskId: null,
   progress: 0,
   sentencesDone: 0,
   sentencesTotal: 0,
