@@ -107,10 +107,18 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined | fal
 const readTask = (server: TestServer, id: string) =>
   server.ctx.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** Waits for a status and its event, which is written after the credits are settled. */
 async function waitForStatus(server: TestServer, id: string, status: string) {
   return waitFor(`task ${id} ${status}`, async () => {
     const row = await readTask(server, id);
-    return row?.status === status ? row : undefined;
+    if (row?.status !== status) return undefined;
+    const event = await server.ctx.db
+      .selectFrom('task_events')
+      .select('seq')
+      .where('task_id', '=', id)
+      .where('type', '=', `task.${status}`)
+      .executeTakeFirst();
+    return event ? row : undefined;
   });
 }
 
@@ -332,6 +340,26 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
       return stage.status === 'failed';
     });
     expect((await readTask(server, task.id))?.status).toBe('cancelled');
+
+    // Deleting a running task cancels it first: the process stops, the credits come back, nothing stays.
+    const second = await createTask(server.ctx, ffmpegPipeline, {
+      ownerId: alice.uid,
+      title: '删除运行中的任务',
+      input: {},
+      credits: { tool: 'tts', amount: 40 },
+    });
+    const run2 = await waitFor('ffmpeg to start', () => ffmpegRuns.get(second.id));
+    const del = await call(server.app, 'DELETE', '/v1/tasks/delete', {
+      token: alice.token,
+      body: { task_id: second.id },
+    });
+    expect(del.body.data.deleted).toBe(1);
+    await run2.exited;
+    expect(await readTask(server, second.id)).toBeUndefined();
+    expect(
+      await server.ctx.db.selectFrom('task_stages').selectAll().where('task_id', '=', second.id).execute(),
+    ).toEqual([]);
+    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 100, held: 0 });
   });
 
   it('retries a failed task from its failed stage only, holding again and capturing once', async () => {
