@@ -540,6 +540,42 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
     expect((await readTask(server, id))?.status).toBe('queued');
   });
 
+  it('fails a task and refunds when the queue gives its stage up (its workers kept dying)', async () => {
+    const task = await createTask(server.ctx, retryPipeline, {
+      ownerId: alice.uid,
+      title: '进程反复中断',
+      input: {},
+      credits: { tool: 'tts', amount: 10 },
+    });
+    // The stage's job as a dead worker leaves it on its last allowed run, lease run out.
+    await server.ctx.db.updateTable('tasks').set({ status: 'running' }).where('id', '=', task.id).execute();
+    const job = await server.ctx.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        attempts: eb.ref('max_attempts'),
+        locked_by: 'wrk_dead:1',
+        locked_until: Date.now() - 1,
+      }))
+      .where('idempotency_key', '=', `task:${task.id}:first:0`)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (backend === 'bullmq') {
+      // BullMQ detects the dead worker itself; what follows is its next delivery of the job, which
+      // finds the attempts used up (the Redis entry was added when the task was created).
+      await server.ctx.db.updateTable('jobs').set({ status: 'queued' }).where('id', '=', job.id).execute();
+      await server.ctx.db
+        .updateTable('jobs')
+        .set((eb) => ({ max_attempts: eb('attempts', '-', 1) }))
+        .where('id', '=', job.id)
+        .execute();
+    }
+    await server.ctx.jobs.startWorker({ concurrency: 1 });
+    const failed = await waitForStatus(server, task.id, 'failed');
+    expect(failed).toMatchObject({ error_code: 1, error: '任务因进程中断而失败' });
+    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 100, held: 0 });
+  });
+
   it('settles the credits of a finished task whose settlement was lost, once', async () => {
     const task = await createTask(server.ctx, retryPipeline, {
       ownerId: alice.uid,
