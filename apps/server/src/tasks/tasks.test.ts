@@ -1,6 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createECDH, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TaskEvent } from '@vw/contract';
@@ -574,6 +577,88 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
     const failed = await waitForStatus(server, task.id, 'failed');
     expect(failed).toMatchObject({ error_code: 1, error: '任务因进程中断而失败' });
     expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 100, held: 0 });
+  });
+
+  it('pushes to the owner when a task that ran longer than a minute finishes, not for a quick one', async () => {
+    if (backend === 'bullmq') return; // the queue plays no part here
+    // A local push service over TLS (push endpoints are always https) with a throwaway certificate.
+    const dir = mkdtempSync(path.join(tmpdir(), 'vw-task-push-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+      ].concat([
+        '-subj',
+        '/CN=127.0.0.1',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ]),
+      { stdio: 'pipe' },
+    );
+    const tls = {
+      key: readFileSync(path.join(dir, 'key.pem')),
+      cert: readFileSync(path.join(dir, 'cert.pem')),
+    };
+    rmSync(dir, { recursive: true, force: true });
+    const rejectUnauthorized = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    let received = 0;
+    const push = createHttpsServer(tls, (req, res) => {
+      received++;
+      req.resume();
+      req.on('end', () => {
+        res.statusCode = 201;
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => push.listen(0, '127.0.0.1', r));
+    try {
+      const ecdh = createECDH('prime256v1');
+      ecdh.generateKeys();
+      const sub = {
+        endpoint: `https://127.0.0.1:${(push.address() as AddressInfo).port}/push/task`,
+        keys: {
+          p256dh: ecdh.getPublicKey().toString('base64url'),
+          auth: randomBytes(16).toString('base64url'),
+        },
+      };
+      const subscribed = await call(server.app, 'POST', '/v1/notifications/subscribe', {
+        token: alice.token,
+        body: sub,
+      });
+      expect(subscribed.body.code).toBe(0);
+      const finish = async (ranMs: number) => {
+        const task = await createTask(server.ctx, pausePipeline, {
+          ownerId: alice.uid,
+          title: '推送',
+          input: {},
+        });
+        await server.ctx.db
+          .updateTable('tasks')
+          .set({ status: 'running', started_at: Date.now() - ranMs })
+          .where('id', '=', task.id)
+          .execute();
+        await finishTask(server.ctx, pausePipeline, task.id, 'succeeded');
+      };
+      await finish(5_000);
+      expect(received).toBe(0);
+      await finish(61_000);
+      expect(received).toBe(1);
+    } finally {
+      push.close();
+      if (rejectUnauthorized === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      else process.env.NODE_TLS_REJECT_UNAUTHORIZED = rejectUnauthorized;
+    }
   });
 
   it('settles the credits of a finished task whose settlement was lost, once', async () => {
