@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import { PassThrough } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
 import {
   countTtsCharacters,
   FREE_LEVEL,
@@ -14,8 +13,6 @@ import {
   ttsMaxChars,
 } from '@vw/contract';
 import {
-  bufferToSamples,
-  createAudioEncoder,
   type EngineVoice,
   isEngineError,
   isMandarinVoice,
@@ -270,12 +267,6 @@ export async function failSynthesis(ctx: AppContext, row: TtsHistoryRow, code: n
   });
   if (row.hold_key) await releaseCredits(ctx, row.hold_key);
 }
-
-const taskOf = (row: TtsHistoryRow) => ({
-  id: row.task_id!,
-  owner_id: row.user_id,
-  api_key_id: row.api_key_id,
-});
 
 export function failureOf(err: unknown): { code: number; message: string } {
   if (isEngineError(err)) {
