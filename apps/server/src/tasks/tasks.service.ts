@@ -349,7 +349,10 @@ export async function deleteTask(ctx: AppContext, ownerId: string, taskId: strin
   for (const key of keys) await ctx.storage.remove(key);
   await rm(scratchDirOf(ctx, taskId), { recursive: true, force: true });
   const deleted = await deleteTaskRows(ctx.db, taskId);
-  if (deleted > 0) await recordTaskEvent(ctx, 'task.deleted', { ...row, updated_at: ctx.clock.now() });
+  // The files are gone: the event shows the task without them.
+  if (deleted > 0) {
+    await recordTaskEvent(ctx, 'task.deleted', { ...row, outputs: '[]', updated_at: ctx.clock.now() });
+  }
   return deleted;
 }
 
