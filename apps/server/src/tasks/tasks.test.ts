@@ -20,7 +20,7 @@ import { definePipeline } from './pipeline.ts';
 import { finishTask, taskFailure } from './runner.ts';
 import { taskSweepJob } from './tasks.jobs.ts';
 import { createTask } from './tasks.service.ts';
-import { itemsPipeline } from './test-fixtures/pipelines.ts';
+import { childFfmpegPipeline, itemsPipeline } from './test-fixtures/pipelines.ts';
 
 const log = createLogger('silent');
 const LEASE_MS = 1_000;
@@ -212,16 +212,8 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
     }
   });
 
-  it('resumes a worker killed mid-stage at its first unfinished item, without redoing finished ones', async () => {
-    const logFile = path.join(server.config.dataDir, 'items.log');
-    const task = await createTask(server.ctx, itemsPipeline, {
-      ownerId: alice.uid,
-      title: '断点续跑',
-      input: { items: 6 },
-      credits: { tool: 'tts', amount: 30 },
-    });
-    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 70, held: 30 });
-
+  /** A worker in its own process (the test pipelines loaded); resolves once its output shows `until`. */
+  async function spawnWorker(env: Record<string, string>, until: string) {
     const script = fileURLToPath(new URL('./test-fixtures/worker.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
       env: {
@@ -235,20 +227,36 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
         ...(backend === 'bullmq' ? { REDIS_URL: TEST_REDIS_URL } : {}),
         JOB_TEST_PREFIX: prefix,
         JOB_TEST_LEASE_MS: String(LEASE_MS),
-        TASK_TEST_HANG_AT: '3',
-        TASK_TEST_LOG: logFile,
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
+    const output = { text: '' };
     await new Promise<void>((resolve, reject) => {
-      let out = '';
       child.stdout!.on('data', (chunk) => {
-        out += chunk;
-        if (out.includes(`item ${task.id} 3`)) resolve();
+        output.text += chunk;
+        if (output.text.includes(until)) resolve();
       });
-      child.once('exit', (code) => reject(new Error(`worker exited early (${code}): ${out}`)));
+      child.once('exit', (code) => reject(new Error(`worker exited early (${code}): ${output.text}`)));
     });
+    return { child, output };
+  }
+
+  it('resumes a worker killed mid-stage at its first unfinished item, without redoing finished ones', async () => {
+    const logFile = path.join(server.config.dataDir, 'items.log');
+    const task = await createTask(server.ctx, itemsPipeline, {
+      ownerId: alice.uid,
+      title: '断点续跑',
+      input: { items: 6 },
+      credits: { tool: 'tts', amount: 30 },
+    });
+    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 70, held: 30 });
+
+    const { child } = await spawnWorker(
+      { TASK_TEST_HANG_AT: '3', TASK_TEST_LOG: logFile },
+      `item ${task.id} 3`,
+    );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
@@ -362,6 +370,31 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
     expect(
       await server.ctx.db.selectFrom('task_stages').selectAll().where('task_id', '=', second.id).execute(),
     ).toEqual([]);
+    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 100, held: 0 });
+  });
+
+  it('a cancel asked of one process stops the ffmpeg another process runs, within 2 s', async () => {
+    const task = await createTask(server.ctx, childFfmpegPipeline, {
+      ownerId: alice.uid,
+      title: '另一个进程里的编码',
+      input: {},
+      credits: { tool: 'tts', amount: 40 },
+    });
+    const { output } = await spawnWorker({}, `ffmpeg-started ${task.id}`);
+    const pid = Number(new RegExp(`ffmpeg-started ${task.id} (\\d+)`).exec(output.text)![1]);
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    const asked = Date.now();
+    const res = await call(server.app, 'POST', '/v1/tasks/cancel', {
+      token: alice.token,
+      body: { task_id: task.id },
+    });
+    expect(res.body.data.task.status).toBe('cancelled');
+    const exitedAt = await waitFor('ffmpeg to stop', () => {
+      const m = new RegExp(`ffmpeg-exited ${task.id} (\\d+)`).exec(output.text);
+      return m ? Number(m[1]) : undefined;
+    });
+    expect(exitedAt - asked).toBeLessThan(2_000);
+    expect(() => process.kill(pid, 0)).toThrow();
     expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 100, held: 0 });
   });
 
