@@ -28,7 +28,13 @@ const ABORT_GRACE_MS = 2_000;
 export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; prefix: string }): JobQueue {
   const { db, clock, log, leaseMs, redisUrl, prefix } = deps;
   // BullMQ requires connections that retry commands forever instead of failing them.
-  const connect = () => new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const connect = () => {
+    const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    // BullMQ drops its own error listener when it closes; a late socket error (EPIPE while quitting)
+    // must not become an unhandled 'error' event.
+    connection.on('error', (err) => log.debug({ err }, 'job queue connection error'));
+    return connection;
+  };
   const queueConnection = connect();
   const queues = Object.fromEntries(
     JOB_LANES.map((lane) => [lane, new Queue(queueName(lane), { connection: queueConnection, prefix })]),

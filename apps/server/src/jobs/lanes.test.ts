@@ -44,6 +44,14 @@ function laneJob(lane: 'heavy' | 'light') {
 const heavy = laneJob('heavy');
 const light = laneJob('light');
 
+async function waitForCondition(check: () => Promise<boolean>) {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 let t: JobTestDatabase;
 let queues: JobQueue[];
 let prefix: string;
@@ -85,7 +93,11 @@ describe.each(['database', 'bullmq'] as const)('job lanes (%s backend)', (backen
     const q = queue();
     await q.startWorker({ concurrency: 3, heavyConcurrency: 1 });
     const heavies = await Promise.all([1, 2, 3].map(() => q.enqueue(heavy, {})));
-    await waitForJob(t.db, heavies[0].id, (j) => j.status === 'running');
+    // Jobs enqueued at the same moment run in any order: wait for the lane to be taken by one.
+    await waitForCondition(async () => {
+      const rows = await Promise.all(heavies.map((h) => waitForJob(t.db, h.id, () => true)));
+      return rows.some((r) => r.status === 'running');
+    });
     const lights = await Promise.all([1, 2, 3, 4].map(() => q.enqueue(light, {})));
     // All light jobs finish while the heavy lane is still held by its first job.
     for (const j of lights) await waitForJob(t.db, j.id, (r) => r.status === 'succeeded');

@@ -9,7 +9,8 @@ import type { JobContext } from '../jobs/index.ts';
 import { emitTaskWebhook } from '../modules/apikeys/webhooks.service.ts';
 import { captureCredits, releaseCredits } from '../modules/credits/ledger.service.ts';
 import { notifyTaskFinished } from '../modules/notifications/notifications.service.ts';
-import type { Pipeline, StageContext } from './pipeline.ts';
+// pipeline.ts imports this module too; findPipeline is only called at run time, after both loaded.
+import { findPipeline, type Pipeline, type StageContext } from './pipeline.ts';
 import {
   findItem,
   findStages,
@@ -199,7 +200,7 @@ async function resultsOf(ctx: AppContext, taskId: string): Promise<Record<string
 export async function abandonTask(ctx: AppContext, taskId: string): Promise<void> {
   const task = await findTask(ctx.db, taskId);
   if (!task) return;
-  await finishTask(ctx, undefined, taskId, 'failed', { code: 1, message: INTERRUPTED });
+  await finishTask(ctx, findPipeline(task.tool), taskId, 'failed', { code: 1, message: INTERRUPTED });
 }
 
 /** After a stage is done: pause, enqueue the next stage, or finish the task. Safe to repeat. */

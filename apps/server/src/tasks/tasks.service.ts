@@ -338,6 +338,7 @@ export async function deleteTask(ctx: AppContext, ownerId: string, taskId: strin
   let row = await getOwnedTask(ctx, ownerId, taskId);
   if ((ACTIVE_STATUSES as readonly string[]).includes(row.status)) {
     row = (await finishTask(ctx, findPipeline(row.tool), taskId, 'cancelled')) ?? row;
+    await stageStopped(ctx, taskId);
   }
   const keys = new Set<string>();
   for (const stage of await findStages(ctx.db, taskId)) {
@@ -348,8 +349,29 @@ export async function deleteTask(ctx: AppContext, ownerId: string, taskId: strin
   for (const key of keys) await ctx.storage.remove(key);
   await rm(scratchDirOf(ctx, taskId), { recursive: true, force: true });
   const deleted = await deleteTaskRows(ctx.db, taskId);
-  if (deleted > 0) await recordTaskEvent(ctx, 'task.deleted', { ...row, updated_at: ctx.clock.now() });
+  // The files are gone: the event shows the task without them.
+  if (deleted > 0) {
+    await recordTaskEvent(ctx, 'task.deleted', { ...row, outputs: '[]', updated_at: ctx.clock.now() });
+  }
   return deleted;
+}
+
+/**
+ * Waits (a few seconds at most) for a cancelled task's running stage to stop, wherever it runs, so
+ * it does not write items or files after the task's rows and files are gone.
+ */
+async function stageStopped(ctx: AppContext, taskId: string): Promise<void> {
+  const deadline = Date.now() + 3_000;
+  while (Date.now() < deadline) {
+    const running = await ctx.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('idempotency_key', 'like', `task:${taskId}:%`)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    if (!running) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Removes every task of an editor project (the project is being deleted). */

@@ -1,6 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createECDH, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TaskEvent } from '@vw/contract';
@@ -17,7 +20,7 @@ import { definePipeline } from './pipeline.ts';
 import { finishTask, taskFailure } from './runner.ts';
 import { taskSweepJob } from './tasks.jobs.ts';
 import { createTask } from './tasks.service.ts';
-import { itemsPipeline } from './test-fixtures/pipelines.ts';
+import { childFfmpegPipeline, itemsPipeline } from './test-fixtures/pipelines.ts';
 
 const log = createLogger('silent');
 const LEASE_MS = 1_000;
@@ -107,10 +110,18 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined | fal
 const readTask = (server: TestServer, id: string) =>
   server.ctx.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** Waits for a status and its event, which is written after the credits are settled. */
 async function waitForStatus(server: TestServer, id: string, status: string) {
   return waitFor(`task ${id} ${status}`, async () => {
     const row = await readTask(server, id);
-    return row?.status === status ? row : undefined;
+    if (row?.status !== status) return undefined;
+    const event = await server.ctx.db
+      .selectFrom('task_events')
+      .select('seq')
+      .where('task_id', '=', id)
+      .where('type', '=', `task.${status}`)
+      .executeTakeFirst();
+    return event ? row : undefined;
   });
 }
 
@@ -201,16 +212,8 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
     }
   });
 
-  it('resumes a worker killed mid-stage at its first unfinished item, without redoing finished ones', async () => {
-    const logFile = path.join(server.config.dataDir, 'items.log');
-    const task = await createTask(server.ctx, itemsPipeline, {
-      ownerId: alice.uid,
-      title: '断点续跑',
-      input: { items: 6 },
-      credits: { tool: 'tts', amount: 30 },
-    });
-    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 70, held: 30 });
-
+  /** A worker in its own process (the test pipelines loaded); resolves once its output shows `until`. */
+  async function spawnWorker(env: Record<string, string>, until: string) {
     const script = fileURLToPath(new URL('./test-fixtures/worker.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
       env: {
@@ -224,20 +227,36 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
         ...(backend === 'bullmq' ? { REDIS_URL: TEST_REDIS_URL } : {}),
         JOB_TEST_PREFIX: prefix,
         JOB_TEST_LEASE_MS: String(LEASE_MS),
-        TASK_TEST_HANG_AT: '3',
-        TASK_TEST_LOG: logFile,
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
+    const output = { text: '' };
     await new Promise<void>((resolve, reject) => {
-      let out = '';
       child.stdout!.on('data', (chunk) => {
-        out += chunk;
-        if (out.includes(`item ${task.id} 3`)) resolve();
+        output.text += chunk;
+        if (output.text.includes(until)) resolve();
       });
-      child.once('exit', (code) => reject(new Error(`worker exited early (${code}): ${out}`)));
+      child.once('exit', (code) => reject(new Error(`worker exited early (${code}): ${output.text}`)));
     });
+    return { child, output };
+  }
+
+  it('resumes a worker killed mid-stage at its first unfinished item, without redoing finished ones', async () => {
+    const logFile = path.join(server.config.dataDir, 'items.log');
+    const task = await createTask(server.ctx, itemsPipeline, {
+      ownerId: alice.uid,
+      title: '断点续跑',
+      input: { items: 6 },
+      credits: { tool: 'tts', amount: 30 },
+    });
+    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 70, held: 30 });
+
+    const { child } = await spawnWorker(
+      { TASK_TEST_HANG_AT: '3', TASK_TEST_LOG: logFile },
+      `item ${task.id} 3`,
+    );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
@@ -332,6 +351,51 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
       return stage.status === 'failed';
     });
     expect((await readTask(server, task.id))?.status).toBe('cancelled');
+
+    // Deleting a running task cancels it first: the process stops, the credits come back, nothing stays.
+    const second = await createTask(server.ctx, ffmpegPipeline, {
+      ownerId: alice.uid,
+      title: '删除运行中的任务',
+      input: {},
+      credits: { tool: 'tts', amount: 40 },
+    });
+    const run2 = await waitFor('ffmpeg to start', () => ffmpegRuns.get(second.id));
+    const del = await call(server.app, 'DELETE', '/v1/tasks/delete', {
+      token: alice.token,
+      body: { task_id: second.id },
+    });
+    expect(del.body.data.deleted).toBe(1);
+    await run2.exited;
+    expect(await readTask(server, second.id)).toBeUndefined();
+    expect(
+      await server.ctx.db.selectFrom('task_stages').selectAll().where('task_id', '=', second.id).execute(),
+    ).toEqual([]);
+    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 100, held: 0 });
+  });
+
+  it('a cancel asked of one process stops the ffmpeg another process runs, within 2 s', async () => {
+    const task = await createTask(server.ctx, childFfmpegPipeline, {
+      ownerId: alice.uid,
+      title: '另一个进程里的编码',
+      input: {},
+      credits: { tool: 'tts', amount: 40 },
+    });
+    const { output } = await spawnWorker({}, `ffmpeg-started ${task.id}`);
+    const pid = Number(new RegExp(`ffmpeg-started ${task.id} (\\d+)`).exec(output.text)![1]);
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    const asked = Date.now();
+    const res = await call(server.app, 'POST', '/v1/tasks/cancel', {
+      token: alice.token,
+      body: { task_id: task.id },
+    });
+    expect(res.body.data.task.status).toBe('cancelled');
+    const exitedAt = await waitFor('ffmpeg to stop', () => {
+      const m = new RegExp(`ffmpeg-exited ${task.id} (\\d+)`).exec(output.text);
+      return m ? Number(m[1]) : undefined;
+    });
+    expect(exitedAt - asked).toBeLessThan(2_000);
+    expect(() => process.kill(pid, 0)).toThrow();
+    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 100, held: 0 });
   });
 
   it('retries a failed task from its failed stage only, holding again and capturing once', async () => {
@@ -510,6 +574,124 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
     const list = await call(server.app, 'GET', '/v1/tasks/list?page_size=5', { token: alice.token });
     expect(list.body.data.total).toBe(1);
     expect((await readTask(server, id))?.status).toBe('queued');
+  });
+
+  it('fails a task and refunds when the queue gives its stage up (its workers kept dying)', async () => {
+    const task = await createTask(server.ctx, retryPipeline, {
+      ownerId: alice.uid,
+      title: '进程反复中断',
+      input: {},
+      credits: { tool: 'tts', amount: 10 },
+    });
+    // The stage's job as a dead worker leaves it on its last allowed run, lease run out.
+    await server.ctx.db.updateTable('tasks').set({ status: 'running' }).where('id', '=', task.id).execute();
+    const job = await server.ctx.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        attempts: eb.ref('max_attempts'),
+        locked_by: 'wrk_dead:1',
+        locked_until: Date.now() - 1,
+      }))
+      .where('idempotency_key', '=', `task:${task.id}:first:0`)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (backend === 'bullmq') {
+      // BullMQ detects the dead worker itself; what follows is its next delivery of the job, which
+      // finds the attempts used up (the Redis entry was added when the task was created).
+      await server.ctx.db.updateTable('jobs').set({ status: 'queued' }).where('id', '=', job.id).execute();
+      await server.ctx.db
+        .updateTable('jobs')
+        .set((eb) => ({ max_attempts: eb('attempts', '-', 1) }))
+        .where('id', '=', job.id)
+        .execute();
+    }
+    await server.ctx.jobs.startWorker({ concurrency: 1 });
+    const failed = await waitForStatus(server, task.id, 'failed');
+    expect(failed).toMatchObject({ error_code: 1, error: '任务因进程中断而失败' });
+    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 100, held: 0 });
+  });
+
+  it('pushes to the owner when a task that ran longer than a minute finishes, not for a quick one', async () => {
+    if (backend === 'bullmq') return; // the queue plays no part here
+    // A local push service over TLS (push endpoints are always https) with a throwaway certificate.
+    const dir = mkdtempSync(path.join(tmpdir(), 'vw-task-push-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+      ].concat([
+        '-subj',
+        '/CN=127.0.0.1',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ]),
+      { stdio: 'pipe' },
+    );
+    const tls = {
+      key: readFileSync(path.join(dir, 'key.pem')),
+      cert: readFileSync(path.join(dir, 'cert.pem')),
+    };
+    rmSync(dir, { recursive: true, force: true });
+    const rejectUnauthorized = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    let received = 0;
+    const push = createHttpsServer(tls, (req, res) => {
+      received++;
+      req.resume();
+      req.on('end', () => {
+        res.statusCode = 201;
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => push.listen(0, '127.0.0.1', r));
+    try {
+      const ecdh = createECDH('prime256v1');
+      ecdh.generateKeys();
+      const sub = {
+        endpoint: `https://127.0.0.1:${(push.address() as AddressInfo).port}/push/task`,
+        keys: {
+          p256dh: ecdh.getPublicKey().toString('base64url'),
+          auth: randomBytes(16).toString('base64url'),
+        },
+      };
+      const subscribed = await call(server.app, 'POST', '/v1/notifications/subscribe', {
+        token: alice.token,
+        body: sub,
+      });
+      expect(subscribed.body.code).toBe(0);
+      const finish = async (ranMs: number) => {
+        const task = await createTask(server.ctx, pausePipeline, {
+          ownerId: alice.uid,
+          title: '推送',
+          input: {},
+        });
+        await server.ctx.db
+          .updateTable('tasks')
+          .set({ status: 'running', started_at: Date.now() - ranMs })
+          .where('id', '=', task.id)
+          .execute();
+        await finishTask(server.ctx, pausePipeline, task.id, 'succeeded');
+      };
+      await finish(5_000);
+      expect(received).toBe(0);
+      await finish(61_000);
+      expect(received).toBe(1);
+    } finally {
+      push.close();
+      if (rejectUnauthorized === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      else process.env.NODE_TLS_REJECT_UNAUTHORIZED = rejectUnauthorized;
+    }
   });
 
   it('settles the credits of a finished task whose settlement was lost, once', async () => {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
 import { definePipeline } from '../pipeline.ts';
@@ -50,6 +51,32 @@ export const itemsPipeline = definePipeline({
         );
         await ctx.addOutput({ name: '结果.txt', kind: 'file', format: 'txt', key, size: 0 });
         return { sum: done.reduce((a, b) => a + b, 0), prepared: ctx.results.prepare };
+      },
+    },
+  ],
+});
+
+/** ffmpeg for ten minutes (-re: real time) in a worker process, until the task is cancelled. */
+export const childFfmpegPipeline = definePipeline({
+  tool: 'test_child_ffmpeg' as never,
+  input: z.object({}),
+  stages: [
+    {
+      name: 'encode',
+      label: '编码',
+      lane: 'heavy',
+      weight: 1,
+      run: async (ctx) => {
+        const child = spawn(
+          'ffmpeg',
+          ['-nostdin', '-re', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=600', '-f', 'null', '-'],
+          { signal: ctx.signal, stdio: 'ignore' },
+        );
+        child.on('error', () => {}); // the AbortError of a cancel
+        note(`ffmpeg-started ${ctx.task.id} ${child.pid}`);
+        await new Promise((resolve) => child.once('exit', resolve));
+        note(`ffmpeg-exited ${ctx.task.id} ${Date.now()}`);
+        throw new Error('ffmpeg stopped');
       },
     },
   ],
