@@ -299,6 +299,9 @@ describe('the free plan', () => {
   });
 });
 
+const bonus = async (token: string) =>
+  (await call(server.app, 'GET', '/v1/tenant/get_tenant_bonus', { token })).body.data;
+
 describe('leased holds', () => {
   it('a task hands its hold to the job; the sweep releases only holds whose lease ran out', async () => {
     const a = await signIn(server.app, '13900000108');
@@ -309,10 +312,11 @@ describe('leased holds', () => {
       body: { text: '一个交给后台任务的合成。', voice_id: 'espeak-zh-xiaowen', mode: 'task' },
     });
     expect(task.body.code).toBe(0);
+    // The hold belongs to the task (hold key task:<id>), handed over once its first stage is queued.
     const held = await server.ctx.db
       .selectFrom('credit_holds')
       .selectAll()
-      .where('task_id', '=', task.body.data.history_id)
+      .where('task_id', '=', task.body.data.task_id)
       .executeTakeFirstOrThrow();
     expect(held).toMatchObject({ status: 'held', lease_owner: null, lease_until: null });
 
@@ -352,5 +356,61 @@ describe('leased holds', () => {
       .where('id', '=', held.id)
       .executeTakeFirstOrThrow();
     expect(taskHold.status).toBe('held');
+  });
+
+  it('a task whose process died before its first stage was queued is failed and refunded', async () => {
+    const a = await signIn(server.app, '13900000109');
+    const uid = a.user_info.uid;
+    await fund(server, uid, 100);
+    // What createTask had written when the process died: the leased hold and the queued task row.
+    const id = 'task_orphan';
+    await holdCredits(server.ctx, {
+      userId: uid,
+      holdKey: `task:${id}`,
+      amount: 30,
+      tool: 'speech_to_text',
+      taskId: id,
+      taskName: 'orphan',
+      lease: newHoldLease(server.ctx),
+    });
+    const now = server.clock.now();
+    await server.ctx.db
+      .insertInto('tasks')
+      .values({
+        id,
+        owner_id: uid,
+        tool: 'stt',
+        title: 'orphan',
+        status: 'queued',
+        stage: 'extract',
+        progress: 0,
+        error_code: 0,
+        error: null,
+        pause_point: null,
+        credits_estimated: 30,
+        credits_held: 30,
+        credits_captured: 0,
+        hold_key: `task:${id}`,
+        api_key_id: null,
+        input: '{}',
+        input_asset_ids: '[]',
+        outputs: '[]',
+        project_id: null,
+        created_at: now,
+        started_at: null,
+        finished_at: null,
+        updated_at: now,
+      })
+      .execute();
+    expect((await bonus(a.secure_tokens.access_token)).credit_balance).toBe(70);
+    server.clock.advance(server.config.HOLD_LEASE_MS + 1);
+    expect(await releaseAbandonedHolds(server.ctx)).toBe(1);
+    const task = await server.ctx.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(task).toMatchObject({ status: 'failed', error_code: 1 });
+    expect((await bonus(a.secure_tokens.access_token)).credit_balance).toBe(100);
   });
 });

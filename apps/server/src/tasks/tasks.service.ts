@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { TaskRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { handOverHold, newHoldLease, onAbandonedHold, TASK_HOLDS } from '../modules/credits/hold-leases.ts';
 import { holdCredits, releaseCredits } from '../modules/credits/ledger.service.ts';
 import type { TaskEventMessage } from './events.ts';
 import { findPipeline, type Pipeline } from './pipeline.ts';
@@ -73,6 +74,9 @@ export async function createTask<I>(
       taskId: id,
       taskName: opts.title,
       apiKey: apiKey && { id: apiKey.id, creditLimit: apiKey.credit_limit },
+      // Until its first stage is queued only this process can settle the hold: a crash before then
+      // leaves a lease that runs out, and the lease sweep refunds it and fails the task.
+      lease: newHoldLease(ctx),
     });
   }
   const now = ctx.clock.now();
@@ -139,8 +143,22 @@ export async function createTask<I>(
     await finishTask(ctx, p, id, 'failed', { code: 1, message: '任务无法开始' });
     throw err;
   }
+  // From here the task's stages settle the hold (their failures fail the task and refund).
+  if (holdKey) await handOverHold(ctx, holdKey);
   return task;
 }
+
+// A process that died between holding a task's credits and queueing its first stage: the sweep
+// released the hold; the task, still queued with no job, fails (code 1, refunded).
+onAbandonedHold(TASK_HOLDS, async (ctx, hold) => {
+  const task = await ctx.db.selectFrom('tasks').selectAll().where('id', '=', hold.task_id).executeTakeFirst();
+  if (task && task.hold_key === hold.hold_key && task.status === 'queued') {
+    await finishTask(ctx, findPipeline(task.tool), task.id, 'failed', {
+      code: 1,
+      message: '任务无法开始',
+    });
+  }
+});
 
 /** The contract view. Stage states follow from the task row, so an event's snapshot shows the same. */
 export async function toTaskView(ctx: AppContext, row: TaskRow): Promise<TaskView> {

@@ -77,7 +77,8 @@ export async function waitForJob(
   db: Db,
   id: string,
   done: (job: Job) => boolean,
-  timeoutMs = 10_000,
+  // Generous: a loaded CI machine can keep a polling worker away for seconds; the wait ends early.
+  timeoutMs = 30_000,
 ): Promise<Job> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

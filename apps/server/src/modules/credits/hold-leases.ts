@@ -58,6 +58,9 @@ export async function handOverHold(ctx: Pick<AppContext, 'db'>, holdKey: string)
 export type AbandonedHoldHandler = (ctx: AppContext, hold: CreditHold) => Promise<void>;
 const abandonedHandlers = new Map<string, AbandonedHoldHandler>();
 
+/** The handler key for holds of tasks (hold key `task:<id>`), whatever their tool. */
+export const TASK_HOLDS = 'task';
+
 /** Registered by the tool that takes leased holds (at module load, so every worker knows it). */
 export function onAbandonedHold(tool: string, handler: AbandonedHoldHandler): void {
   abandonedHandlers.set(tool, handler);
@@ -72,7 +75,8 @@ export async function releaseAbandonedHolds(ctx: AppContext, limit = 200): Promi
       // slow) wins whole; then the tool marks its item failed (refunded).
       const settled = await releaseCredits(ctx, hold.hold_key);
       if (settled.status === 'released') released++;
-      await abandonedHandlers.get(hold.tool)?.(ctx, hold);
+      const owner = hold.hold_key.startsWith(`${TASK_HOLDS}:`) ? TASK_HOLDS : hold.tool;
+      await abandonedHandlers.get(owner)?.(ctx, hold);
       ctx.log.warn({ hold: hold.id, owner: hold.lease_owner, tool: hold.tool }, 'released an abandoned hold');
     } catch (err) {
       ctx.log.error({ err, hold: hold.id }, 'could not release an abandoned hold');
