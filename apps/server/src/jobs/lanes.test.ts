@@ -45,7 +45,7 @@ const heavy = laneJob('heavy');
 const light = laneJob('light');
 
 async function waitForCondition(check: () => Promise<boolean>) {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 20));
