@@ -10,7 +10,7 @@ import { priceTask } from '../src/modules/credits/pricing.service.ts';
 import { setFeatureOverride } from '../src/modules/features/features.service.ts';
 import { registerAsset } from '../src/modules/uploads/register.ts';
 import { type FakeAsr, makeSpeechWav, startFakeAsr } from './fake-asr.ts';
-import { call, createTestServer, fund, signIn, type TestServer } from './harness.ts';
+import { call, createTestServer, fund, latestCode, signIn, type TestServer } from './harness.ts';
 
 let server: TestServer;
 let fake: FakeAsr;
@@ -326,5 +326,31 @@ describe('speech to text (tool stt)', () => {
     expect(gone.body.code).not.toBe(0);
     // The asset stays in the library.
     expect(await server.ctx.storage.stat(asset.storage_key)).not.toBeNull();
+  });
+
+  it('cancelling the account removes its projects, tasks, media and their files', async () => {
+    const c = await signIn(server.app, '13900000033');
+    const token = c.secure_tokens.access_token;
+    await fund(server, c.user_info.uid, 1000);
+    const own = await upload(c.user_info.uid, '注销前.wav');
+    const created = await call(server.app, 'POST', '/v1/stt/create', { token, body: { asset_id: own.id } });
+    const task = await finished(created.body.data.task_id);
+    const [output] = JSON.parse(task.outputs) as Array<{ key: string }>;
+    // The sign-in code was sent just now; one code a minute per number.
+    server.clock.advance(61_000);
+    await call(server.app, 'POST', '/accounts/v1/send_verification_code', {
+      body: { account: '13900000033', scene: 'cancel_account' },
+      token,
+    });
+    const code = await latestCode(server.app, '13900000033');
+    expect(
+      (await call(server.app, 'POST', '/accounts/v1/cancel_account', { token, body: { code } })).body.code,
+    ).toBe(0);
+    const left = async (table: 'projects' | 'tasks' | 'media_assets') =>
+      (await server.ctx.db.selectFrom(table).select('id').where('owner_id', '=', c.user_info.uid).execute())
+        .length;
+    expect([await left('projects'), await left('tasks'), await left('media_assets')]).toEqual([0, 0, 0]);
+    expect(await server.ctx.storage.stat(output.key)).toBeNull();
+    expect(await server.ctx.storage.stat(own.storage_key)).toBeNull();
   });
 });

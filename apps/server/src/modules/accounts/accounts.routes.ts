@@ -3,9 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { registerCall } from '../../http/calls.ts';
 import { clientIds } from '../../http/request-context.ts';
-import { deleteFilesOf } from '../files/files.service.ts';
-import { deleteAllHistoryOf } from '../tts/history.service.ts';
 import { userInfoOf } from '../users/users.service.ts';
+import { deleteAllDataOf } from './account-data.ts';
 import {
   cancelAccount,
   resetPassword,
@@ -77,10 +76,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     accountsCalls.cancelAccount,
     async ({ body, user }) => {
-      await cancelAccount(ctx, user.uid, body.code, async (uid) => {
-        await deleteAllHistoryOf(ctx, uid);
-        await deleteFilesOf(ctx, uid);
-      });
+      await cancelAccount(ctx, user.uid, body.code, (uid) => deleteAllDataOf(ctx, uid));
       return {};
     },
     perMinute(10),
