@@ -11,7 +11,7 @@ import { holdCredits } from '../src/modules/credits/ledger.service.ts';
 import { isLoopbackRequest } from '../src/modules/dev/dev.routes.ts';
 import { checkPushEndpoint } from '../src/modules/notifications/notifications.service.ts';
 import { updateSetting } from '../src/modules/settings/settings.service.ts';
-import { call, createTestServer, fund, latestCode, signIn, type TestServer } from './harness.ts';
+import { call, createTestServer, fund, latestCode, signIn, type TestServer, taskRow } from './harness.ts';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -373,34 +373,18 @@ describe('leased holds', () => {
       taskName: 'orphan',
       lease: newHoldLease(server.ctx),
     });
-    const now = server.clock.now();
     await server.ctx.db
       .insertInto('tasks')
-      .values({
-        id,
-        owner_id: uid,
-        tool: 'stt',
-        title: 'orphan',
-        status: 'queued',
-        stage: 'extract',
-        progress: 0,
-        error_code: 0,
-        error: null,
-        pause_point: null,
-        credits_estimated: 30,
-        credits_held: 30,
-        credits_captured: 0,
-        hold_key: `task:${id}`,
-        api_key_id: null,
-        input: '{}',
-        input_asset_ids: '[]',
-        outputs: '[]',
-        project_id: null,
-        created_at: now,
-        started_at: null,
-        finished_at: null,
-        updated_at: now,
-      })
+      .values(
+        taskRow(uid, server.clock.now(), {
+          id,
+          status: 'queued',
+          stage: 'extract',
+          credits_estimated: 30,
+          credits_held: 30,
+          hold_key: `task:${id}`,
+        }),
+      )
       .execute();
     expect((await bonus(a.secure_tokens.access_token)).credit_balance).toBe(70);
     server.clock.advance(server.config.HOLD_LEASE_MS + 1);

@@ -8,6 +8,7 @@ import type { Clock } from '../src/clock.ts';
 import { type Config, ensureDataDir, loadConfig } from '../src/config.ts';
 import { type AppContext, createContext } from '../src/context.ts';
 import { type DatabaseHandle, openDatabase, prepareDatabase } from '../src/db/database.ts';
+import type { TaskRow } from '../src/db/schema.ts';
 import { createLogger } from '../src/logger.ts';
 import { grantCredits } from '../src/modules/credits/ledger.service.ts';
 import { upsertSetting } from '../src/modules/settings/settings.repo.ts';
@@ -186,5 +187,34 @@ export async function signIn(app: FastifyInstance, account: string, ip = '10.0.0
   return res.body.data as {
     secure_tokens: { access_token: string; refresh_token: string };
     user_info: { uid: string };
+  };
+}
+
+/** A tasks row for tests that need one without running a pipeline; `over` sets what matters. */
+export function taskRow(ownerId: string, now: number, over: Partial<TaskRow> & { id: string }): TaskRow {
+  return {
+    owner_id: ownerId,
+    tool: 'stt',
+    title: 't',
+    status: 'running',
+    stage: 'x',
+    progress: 0,
+    error_code: 0,
+    error: null,
+    pause_point: null,
+    credits_estimated: 0,
+    credits_held: 0,
+    credits_captured: 0,
+    hold_key: null,
+    api_key_id: null,
+    input: '{}',
+    input_asset_ids: '[]',
+    outputs: '[]',
+    project_id: null,
+    created_at: now,
+    started_at: null,
+    finished_at: null,
+    updated_at: now,
+    ...over,
   };
 }

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TasksTable } from '../src/db/schema.ts';
+import type { TaskRow } from '../src/db/schema.ts';
 import { sweepMedia } from '../src/media/gc.ts';
 import { scratchRoot } from '../src/media/scratch.ts';
 import { uploadsDir } from '../src/modules/uploads/tus.ts';
-import { createTestServer, type TestServer } from './harness.ts';
+import { createTestServer, type TestServer, taskRow } from './harness.ts';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -22,34 +22,7 @@ const age = (p: string, ms: number) => {
   utimesSync(p, t, t);
 };
 
-function task(id: string, status: TasksTable['status']): TasksTable {
-  const now = server.clock.now();
-  return {
-    id,
-    owner_id: 'u_1',
-    tool: 'stt',
-    title: 't',
-    status,
-    stage: 'x',
-    progress: 0,
-    error_code: 0,
-    error: null,
-    pause_point: null,
-    credits_estimated: 0,
-    credits_held: 0,
-    credits_captured: 0,
-    hold_key: null,
-    api_key_id: null,
-    input: '{}',
-    input_asset_ids: '[]',
-    outputs: '[]',
-    project_id: null,
-    created_at: now,
-    started_at: null,
-    finished_at: null,
-    updated_at: now,
-  };
-}
+const task = (id: string, status: TaskRow['status']) => taskRow('u_1', server.clock.now(), { id, status });
 
 describe('media sweep', () => {
   it('removes orphans past the grace period and keeps what a row refers to', async () => {

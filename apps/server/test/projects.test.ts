@@ -3,7 +3,7 @@ import { DEFAULT_SUBTITLE_RULES, type ProjectDocument } from '@vw/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaAssetRow, TaskRow } from '../src/db/schema.ts';
 import { attachTask, createProject, writeToolResult } from '../src/modules/projects/projects.service.ts';
-import { call, createTestServer, signIn, type TestServer } from './harness.ts';
+import { call, createTestServer, signIn, type TestServer, taskRow } from './harness.ts';
 
 let server: TestServer;
 let alice: string;
@@ -43,34 +43,13 @@ export async function insertAsset(
   return row;
 }
 
-function taskRow(ownerId: string, over: Partial<TaskRow> & { id: string }): TaskRow {
-  const now = server.clock.now();
-  return {
-    owner_id: ownerId,
-    tool: 'stt',
-    title: 't',
-    status: 'running',
+const taskRowOf = (ownerId: string, over: Partial<TaskRow> & { id: string }) =>
+  taskRow(ownerId, server.clock.now(), {
     stage: 'recognize',
     progress: 42.5,
-    error_code: 0,
-    error: null,
-    pause_point: null,
-    credits_estimated: 0,
-    credits_held: 0,
-    credits_captured: 0,
-    hold_key: null,
-    api_key_id: null,
-    input: '{}',
-    input_asset_ids: '[]',
-    outputs: '[]',
-    project_id: null,
-    created_at: now,
-    started_at: now,
-    finished_at: null,
-    updated_at: now,
+    started_at: server.clock.now(),
     ...over,
-  };
-}
+  });
 
 const doc: ProjectDocument = {
   speakers: [
@@ -121,7 +100,7 @@ beforeAll(async () => {
   ).id;
   await server.ctx.db
     .insertInto('tasks')
-    .values(taskRow(aliceId, { id: 'task_a', project_id: sttA }))
+    .values(taskRowOf(aliceId, { id: 'task_a', project_id: sttA }))
     .execute();
   await attachTask(server.ctx, aliceId, sttA, 'task_a');
   server.clock.advance(1000);
@@ -195,7 +174,7 @@ describe('projects', () => {
     await server.ctx.db
       .insertInto('tasks')
       .values(
-        taskRow(aliceId, {
+        taskRowOf(aliceId, {
           id: 'task_new',
           tool: 'ocr',
           status: 'queued',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { scratchRoot } from '../src/media/scratch.ts';
 import { uploadsDir } from '../src/modules/uploads/tus.ts';
-import { call, createTestServer, signIn, type TestServer } from './harness.ts';
+import { call, createTestServer, signIn, type TestServer, taskRow } from './harness.ts';
 import { makeMediaFixtures } from './media-fixtures.ts';
 import { tusClient } from './tus-client.ts';
 
@@ -357,34 +357,14 @@ describe('tus uploads', () => {
     expect(await a.tus.remove(other.location)).toBe(204);
 
     // Deleting: refused while a task names the asset, then removes the row and the files.
-    const now = server.clock.now();
     await server.ctx.db
       .insertInto('tasks')
-      .values({
-        id: 'task_1',
-        owner_id: a.uid,
-        tool: 'stt',
-        title: 't',
-        status: 'running',
-        stage: 'x',
-        progress: 0,
-        error_code: 0,
-        error: null,
-        pause_point: null,
-        credits_estimated: 0,
-        credits_held: 0,
-        credits_captured: 0,
-        hold_key: null,
-        api_key_id: null,
-        input: '{}',
-        input_asset_ids: JSON.stringify([asset.asset_id]),
-        outputs: '[]',
-        project_id: null,
-        created_at: now,
-        started_at: null,
-        finished_at: null,
-        updated_at: now,
-      })
+      .values(
+        taskRow(a.uid, server.clock.now(), {
+          id: 'task_1',
+          input_asset_ids: JSON.stringify([asset.asset_id]),
+        }),
+      )
       .execute();
     const refused = await call(server.app, 'DELETE', '/v1/media/delete', {
       token: a.token,
