@@ -1,5 +1,4 @@
 import { type Job as BullJob, DelayedError, Queue, UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { newId } from '../ids.ts';
 import { backoffDelay, findJobDefinition, JOB_LANES, type JobLane } from './define.ts';
 import {
@@ -27,22 +26,21 @@ const ABORT_GRACE_MS = 2_000;
  */
 export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; prefix: string }): JobQueue {
   const { db, clock, log, leaseMs, redisUrl, prefix } = deps;
-  // BullMQ requires connections that retry commands forever instead of failing them.
-  const connect = () => {
-    const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    // BullMQ drops its own error listener when it closes; a late socket error (EPIPE while quitting)
-    // must not become an unhandled 'error' event.
-    connection.on('error', (err) => log.debug({ err }, 'job queue connection error'));
-    return connection;
-  };
-  const queueConnection = connect();
+  // Connection options, not shared instances: each queue and worker owns its connections and closes
+  // them in its own close(), after its last command (quitting a shared connection under BullMQ cut
+  // off commands it still had in flight: "Connection is closed"). BullMQ requires connections that
+  // retry commands forever instead of failing them.
+  const connection = { url: redisUrl, maxRetriesPerRequest: null };
   const queues = Object.fromEntries(
-    JOB_LANES.map((lane) => [lane, new Queue(queueName(lane), { connection: queueConnection, prefix })]),
+    JOB_LANES.map((lane) => {
+      const queue = new Queue(queueName(lane), { connection, prefix });
+      queue.on('error', (err) => log.debug({ err }, 'job queue connection error'));
+      return [lane, queue];
+    }),
   ) as Record<JobLane, Queue>;
   const workerId = newId('wrk');
   const runs = new Map<string, AbortController>();
   const workers: Worker[] = [];
-  const workerConnections: Redis[] = [];
   let closed: Promise<void> | null = null;
 
   async function processJob(bullJob: BullJob, token?: string): Promise<void> {
@@ -126,10 +124,8 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
         }
       }
       clearTimeout(timer);
-      for (const c of workerConnections) await c.quit();
     }
     for (const q of Object.values(queues)) await q.close();
-    await queueConnection.quit();
   }
 
   return {
@@ -160,8 +156,6 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
       await assertJobsDefined(db);
       const limits: Record<JobLane, number> = { light: concurrency, heavy: heavyConcurrency };
       for (const lane of JOB_LANES) {
-        const connection = connect();
-        workerConnections.push(connection);
         const worker = new Worker(queueName(lane), processJob, {
           connection,
           prefix,
