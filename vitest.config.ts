@@ -23,6 +23,9 @@ export default defineConfig({
           root: './packages/engines',
           include: ['src/**/*.test.ts'],
           passWithNoTests: true,
+          // ffmpeg, OCR and synthesis share the 2 cores with the server suites.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       server('sqlite'),

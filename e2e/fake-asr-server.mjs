@@ -9,12 +9,15 @@
  *   node e2e/fake-asr-server.mjs [port]      (or FAKE_ASR_PORT; 0 = any free port)
  * Prints "fake-asr listening on http://127.0.0.1:<port>/v1" once it listens.
  * GET /__requests tells how many transcriptions were asked (and with which fields).
+ * POST /__hear {text} makes the next answers that one sentence (the voice-clone consent journey); DELETE clears.
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
 const script = JSON.parse(readFileSync(new URL('./fake-asr-script.json', import.meta.url), 'utf8'));
 const requests = [];
+/** Set by POST /__hear {text} (DELETE clears): what the next transcriptions hear instead of the script. */
+let heard = null;
 
 /** Words of a sentence, spread evenly over its slot by length. */
 function wordsOf(sentence) {
@@ -31,6 +34,17 @@ function wordsOf(sentence) {
 }
 
 function verboseJson() {
+  if (heard) {
+    const words = heard.split(/\s+/).map((w, i) => ({ word: w, start: i * 0.3, end: i * 0.3 + 0.3 }));
+    return {
+      task: 'transcribe',
+      language: script.language,
+      duration: 2,
+      text: heard,
+      segments: [{ id: 0, seek: 0, start: 0, end: 2, text: ` ${heard}`, tokens: [], temperature: 0 }],
+      words,
+    };
+  }
   return {
     task: 'transcribe',
     language: script.language,
@@ -101,6 +115,11 @@ const server = http.createServer((req, res) => {
       });
     }
     if (req.method === 'GET' && url.pathname === '/__requests') return send(res, 200, { requests });
+    if (url.pathname === '/__hear') {
+      heard =
+        req.method === 'POST' ? String(JSON.parse(Buffer.concat(chunks).toString('utf8')).text ?? '') : null;
+      return send(res, 200, { heard });
+    }
     if (req.method !== 'POST' || url.pathname !== '/v1/audio/transcriptions') {
       return send(res, 404, {
         error: { message: `no route ${req.method} ${url.pathname}`, type: 'not_found' },

@@ -7,7 +7,7 @@ ROOT="$PWD"
 source scripts/node-env.sh
 source scripts/system-packages.sh
 
-ensure_debian_packages curl ffmpeg espeak-ng libespeak-ng1 fonts-noto-cjk chromium postgresql redis-server
+ensure_debian_packages curl ffmpeg espeak-ng libespeak-ng1 fonts-noto-cjk chromium postgresql redis-server rubberband-cli
 ensure_npm_dependencies
 
 OUT="$ROOT/.test-output"
@@ -59,8 +59,32 @@ for _ in $(seq 1 40); do
   curl -fsS "http://127.0.0.1:$FAKE_ASR_PORT/v1/models" >/dev/null 2>&1 && break
   sleep 0.25
 done
+# A fake OpenAI-compatible chat server (language model) for the dubbing journey's 缩写 fix.
+FAKE_CHAT_PORT="${FAKE_CHAT_PORT:-18791}"
+node --import tsx packages/engines/src/llm/fake-chat-server.ts "$FAKE_CHAT_PORT" >"$OUT/fake-chat.log" 2>&1 &
+FAKE_CHAT_PID=$!
+cleanup_steps+=("kill $FAKE_CHAT_PID 2>/dev/null")
+# Fake self-hosted voice servers (voice conversion under /vc, cloning routes added by issue 16's clone side).
+FAKE_VOICE_PORT="${FAKE_VOICE_PORT:-18790}"
+node e2e/fake-voice-servers.mjs "$FAKE_VOICE_PORT" >"$OUT/fake-voice.log" 2>&1 &
+FAKE_VOICE_PID=$!
+cleanup_steps+=("kill $FAKE_VOICE_PID 2>/dev/null")
+for _ in $(seq 1 40); do
+  curl -fsS "http://127.0.0.1:$FAKE_VOICE_PORT/vc/health" >/dev/null 2>&1 && break
+  sleep 0.25
+done
+FAKE_SEPARATOR_PORT="${FAKE_SEPARATOR_PORT:-18792}"
+node --import tsx packages/engines/src/separate/fake-separator-server.ts "$FAKE_SEPARATOR_PORT" >"$OUT/fake-separator.log" 2>&1 &
+cleanup_steps+=("kill $! 2>/dev/null")
+for _ in $(seq 1 50); do
+  curl -fsS "http://127.0.0.1:$FAKE_SEPARATOR_PORT/health" >/dev/null 2>&1 && break
+  sleep 0.2
+done
 NODE_ENV=development PORT="$E2E_PORT" HOST=127.0.0.1 PUBLIC_URL="http://127.0.0.1:$E2E_PORT" PAYMENT_ORDER_TTL=20 \
   OPENAI_ASR_BASE_URL="http://127.0.0.1:$FAKE_ASR_PORT/v1" OPENAI_ASR_MODEL=whisper-1 OPENAI_ASR_API_KEY=fake \
+  VC_SERVER_URL="http://127.0.0.1:$FAKE_VOICE_PORT/vc" VC_SERVER_LABEL="RVC 服务（测试）" \
+  LLM_BASE_URL="http://127.0.0.1:$FAKE_CHAT_PORT/v1" LLM_MODEL=fake-chat LLM_API_KEY=fake \
+  SEPARATOR_URL="http://127.0.0.1:$FAKE_SEPARATOR_PORT" \
   DATA_DIR="$E2E_DATA" LOG_LEVEL=warn node --import tsx apps/server/src/main.ts >"$OUT/e2e-server.log" 2>&1 &
 SERVER_PID=$!
 cleanup_steps+=("kill $SERVER_PID 2>/dev/null; rm -rf '$E2E_DATA'")

@@ -30,5 +30,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
+    // jsdom + antd renders run several times slower while the server suites share the 2 cores.
+    testTimeout: 20_000,
   },
 });

@@ -30,6 +30,8 @@ const envSchema = z
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     /** Heavy lane (ffmpeg, engines): separate from the light jobs so they never wait behind media. */
     JOB_HEAVY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+    /** OCR worker threads of the process's pool (subtitle recognition and erase checks); default by cores, at most 2. */
+    OCR_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
     S3_ENDPOINT: optionalUrl,
     S3_REGION: z.string().default('us-east-1'),
     S3_BUCKET: z.string().optional(),
@@ -71,6 +73,35 @@ const envSchema = z
     OPENAI_ASR_BASE_URL: optionalUrl,
     OPENAI_ASR_API_KEY: z.string().optional(),
     OPENAI_ASR_MODEL: z.string().min(1).optional(),
+    /** An OpenAI-compatible chat server (DeepSeek, Qwen, Ollama, vLLM…): dubbing shortens overflowing lines with it; audiobook import refines speaker attribution. */
+    LLM_BASE_URL: optionalUrl,
+    LLM_API_KEY: z.string().optional(),
+    LLM_MODEL: z.string().min(1).optional(),
+    /** A self-hosted voice-conversion server speaking vw-vc/1 (packages/engines/src/vc/http.ts), e.g. an RVC wrapper. */
+    VC_SERVER_URL: optionalUrl,
+    VC_SERVER_API_KEY: z.string().optional(),
+    /** The server voice/model used when a target names none (RVC: the .pth name). */
+    VC_SERVER_VOICE: z.string().optional(),
+    /** Label shown with its results, e.g. 'RVC v2'. */
+    VC_SERVER_LABEL: z.string().optional(),
+    /** A self-hosted source separator speaking vw-sep/1 (engines separate/http.ts), e.g. a Demucs or UVR wrapper: dubbing's 分离人声 background. */
+    SEPARATOR_URL: optionalUrl,
+    SEPARATOR_API_KEY: z.string().optional(),
+    /** The server's model (Demucs: htdemucs); the server's default when unset. */
+    SEPARATOR_MODEL: z.string().optional(),
+    /** Label shown with its results, e.g. 'Demucs htdemucs'. */
+    SEPARATOR_LABEL: z.string().optional(),
+    /** Voice cloning: a GPT-SoVITS api_v2 server, a CosyVoice FastAPI server, a trainer (HTTP). */
+    GPT_SOVITS_URL: optionalUrl,
+    /** Where GPT-SoVITS sees CLONE_REFERENCE_DIR/gpt-sovits (when mounted elsewhere on its machine). */
+    GPT_SOVITS_REMOTE_REF_DIR: z.string().optional(),
+    COSYVOICE_URL: optionalUrl,
+    COSYVOICE_SAMPLE_RATE: z.coerce.number().int().min(8000).max(48000).default(22050),
+    VOICE_CLONE_TRAINER_URL: optionalUrl,
+    /** How often a training job is asked for its status. */
+    VOICE_CLONE_TRAINER_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
+    /** Reference clips of cloned voices read at synthesis time (default DATA_DIR/clone-references). */
+    CLONE_REFERENCE_DIR: z.string().optional(),
     PAYMENT_WECHAT_PROVIDER: z.enum(['sandbox', 'wechatpay']).default('sandbox'),
     PAYMENT_ALIPAY_PROVIDER: z.enum(['sandbox', 'alipay']).default('sandbox'),
     /** The sandbox grants what is "paid" on its own page, so production refuses it unless this says otherwise. */
@@ -169,6 +200,7 @@ const envSchema = z
       });
     }
     if (env.OPENAI_ASR_BASE_URL) requireAll(['OPENAI_ASR_MODEL'], 'OPENAI_ASR_BASE_URL is set');
+    if (env.LLM_BASE_URL) requireAll(['LLM_MODEL'], 'LLM_BASE_URL is set');
     if (env.DATABASE_URL && !env.JWT_SECRET) {
       ctx.addIssue({
         code: 'custom',

@@ -1,4 +1,10 @@
-import { type AsrRegistry, createAsrRegistry, createEngineRegistry, type EngineRegistry } from '@vw/engines';
+import {
+  type AsrRegistry,
+  createAsrRegistry,
+  createEngineRegistry,
+  type EngineRegistry,
+  type OcrEngine,
+} from '@vw/engines';
 import type { FastifyBaseLogger } from 'fastify';
 import { createAliyunSmsSender } from './adapters/messaging/aliyun-sms.ts';
 import type { MessageSender } from './adapters/messaging/messaging.ts';
@@ -16,6 +22,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
 import { createJobQueue, type JobQueue } from './jobs/index.ts';
+import { createLazyOcrPool } from './modules/ocr/ocr.engine.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { createTaskEventHub, type TaskEventHub } from './tasks/events.ts';
 
@@ -39,6 +46,8 @@ export interface AppContext {
   payments: PaymentProviders;
   /** Task events for the SSE streams of this process (through Redis pub/sub when REDIS_URL is set). */
   taskEvents: TaskEventHub;
+  /** The process's one bounded OCR pool (PP-OCRv4 workers, started on first use; closed on shutdown). */
+  ocr: OcrEngine;
 }
 
 export function createContext(options: {
@@ -48,6 +57,7 @@ export function createContext(options: {
   log: FastifyBaseLogger;
   engines?: EngineRegistry;
   asr?: AsrRegistry;
+  ocr?: OcrEngine;
 }): AppContext {
   const { config, database, clock, log } = options;
   const now = () => clock.now();
@@ -89,6 +99,7 @@ export function createContext(options: {
     asr: options.asr ?? createAsrRegistry([]),
     payments: createPaymentProviders({ config, db: database.db, now, signingSecret: secret }),
     taskEvents: createTaskEventHub({ redisUrl: config.REDIS_URL, log }),
+    ocr: options.ocr ?? createLazyOcrPool(config.OCR_WORKERS),
   };
   return ctx;
 }

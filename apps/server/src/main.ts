@@ -11,6 +11,7 @@ import { seedDemoAccount } from './modules/accounts/demo.ts';
 import { creditSweepJob } from './modules/credits/credits.jobs.ts';
 import { holdLeaseSweepJob } from './modules/credits/hold-leases.ts';
 import { ensureVapidKeys } from './modules/notifications/notifications.service.ts';
+import { ensureDemoSample } from './modules/ocr/ocr.sample.ts';
 import { paymentReconcileJob, RECONCILE_EVERY_MS } from './modules/payments/payments.jobs.ts';
 import { createAsrFromConfig } from './modules/stt/stt.engines.ts';
 import { createEnginesFromConfig } from './modules/tts/tts.engines.ts';
@@ -59,6 +60,8 @@ async function main(role: Role): Promise<void> {
   }
   if (role !== 'worker') {
     await seedDemoAccount(ctx);
+    // The demo account's sample video for the subtitle tools: made in the background, once.
+    void ensureDemoSample(ctx).catch((err) => log.warn({ err }, 'demo sample video not made'));
     const app = await buildApp(ctx);
     await app.listen({ host: config.HOST, port: config.PORT });
     closers.push(() => app.close());
@@ -74,6 +77,7 @@ async function main(role: Role): Promise<void> {
   closers.push(() => database.close());
   closers.push(() => engines.close());
   closers.push(() => asr.close());
+  closers.push(() => ctx.ocr.close());
 
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'shutting down');

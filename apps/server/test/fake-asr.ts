@@ -61,7 +61,7 @@ interface Part {
 }
 
 /** multipart/form-data by RFC 7578: boundary lines, part headers, CRLF framing. */
-function parseMultipart(body: Buffer, contentType: string): Part[] {
+export function parseMultipart(body: Buffer, contentType: string): Part[] {
   const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1];
   if (!boundary) throw new Error(`no boundary in ${contentType}`);
   const delimiter = Buffer.from(`--${boundary}`);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { FINISHED_TASK_STATUSES } from '@vw/contract';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
@@ -117,7 +118,8 @@ export async function createTestServer(
       await engines.close();
       await asr.close();
       await testDb.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      // A file still being closed (a log, a stream's last write) can make the first pass find it.
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
 }
@@ -217,4 +219,36 @@ export function taskRow(ownerId: string, now: number, over: Partial<TaskRow> & {
     updated_at: now,
     ...over,
   };
+}
+
+/**
+ * Waits for a task's final event (written after its credits are settled; the status changes just
+ * before), then answers the row. Polls the events table; on timeout the error carries the row and
+ * its stages.
+ */
+export async function taskFinished(ctx: AppContext, taskId: string, timeoutMs = 60_000): Promise<TaskRow> {
+  const until = Date.now() + timeoutMs;
+  const finalEvents = FINISHED_TASK_STATUSES.map((s) => `task.${s}`);
+  for (;;) {
+    const event = await ctx.db
+      .selectFrom('task_events')
+      .select('type')
+      .where('task_id', '=', taskId)
+      .where('type', 'in', finalEvents)
+      .executeTakeFirst();
+    if (event)
+      return ctx.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+    if (Date.now() > until) {
+      const row = await ctx.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirst();
+      const stages = await ctx.db
+        .selectFrom('task_stages')
+        .selectAll()
+        .where('task_id', '=', taskId)
+        .execute();
+      throw new Error(
+        `task ${taskId} not finished after ${timeoutMs} ms: ${JSON.stringify({ row, stages })}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

@@ -1,7 +1,6 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FINISHED_TASK_STATUSES } from '@vw/contract';
 import { type AsrProvider, createAsrRegistry } from '@vw/engines';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaAssetRow, TaskRow } from '../src/db/schema.ts';
@@ -10,7 +9,15 @@ import { priceTask } from '../src/modules/credits/pricing.service.ts';
 import { setFeatureOverride } from '../src/modules/features/features.service.ts';
 import { registerAsset } from '../src/modules/uploads/register.ts';
 import { type FakeAsr, makeSpeechWav, startFakeAsr } from './fake-asr.ts';
-import { call, createTestServer, fund, latestCode, signIn, type TestServer } from './harness.ts';
+import {
+  call,
+  createTestServer,
+  fund,
+  latestCode,
+  signIn,
+  type TestServer,
+  taskFinished,
+} from './harness.ts';
 
 let server: TestServer;
 let fake: FakeAsr;
@@ -25,26 +32,7 @@ let asset: MediaAssetRow;
 const namedError = (body: { code: number; data: { detail?: Array<{ type: string; msg: string }> } }) =>
   body.code === 0 ? null : (body.data?.detail?.[0]?.type ?? body.code);
 
-/**
- * Waits for the task's final event (written after its credits are settled; the status changes just
- * before), then answers the row. Polls the events table; no fixed sleeps.
- */
-async function finished(taskId: string, timeoutMs = 30_000): Promise<TaskRow> {
-  const until = Date.now() + timeoutMs;
-  const finalEvents = FINISHED_TASK_STATUSES.map((s) => `task.${s}`);
-  for (;;) {
-    const event = await server.ctx.db
-      .selectFrom('task_events')
-      .select('type')
-      .where('task_id', '=', taskId)
-      .where('type', 'in', finalEvents)
-      .executeTakeFirst();
-    if (event)
-      return server.ctx.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
-    if (Date.now() > until) throw new Error(`task ${taskId} not finished after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const finished = (taskId: string, timeoutMs = 30_000) => taskFinished(server.ctx, taskId, timeoutMs);
 
 async function upload(ownerId: string, name: string): Promise<MediaAssetRow> {
   // registerAsset moves the file into storage: give it a copy.

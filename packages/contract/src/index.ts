@@ -6,17 +6,40 @@ export type { ApiKeyUsageDay, ApiKeyView, WebhookDeliveryView, WebhookView } fro
 export * as apikeysCalls from './calls/apikeys.ts';
 export type { JobView } from './calls/app.ts';
 export * as appCalls from './calls/app.ts';
+export type {
+  AudiobookChapter,
+  AudiobookCharacter,
+  AudiobookExportFormat,
+  AudiobookParagraph,
+  AudiobookWork,
+  BookSegment,
+  ComplianceEntry,
+  LoudnessPreset,
+} from './calls/audiobook.ts';
+export * as audiobookCalls from './calls/audiobook.ts';
 export type { Consumption, CreditLot, Plan, TenantBonusWithPrevious } from './calls/credits.ts';
 export * as creditsCalls from './calls/credits.ts';
 export { CreditSource, CreditTool } from './calls/credits.ts';
+export type { DubOptions } from './calls/dubbing.ts';
+export * as dubbingCalls from './calls/dubbing.ts';
+export type { EraseMethodName, EraseOptions, EraseReport } from './calls/erase.ts';
+export * as eraseCalls from './calls/erase.ts';
 export type { MediaAsset, MediaLimits, MediaPeaks, ToolAvailability, UploadTicket } from './calls/media.ts';
 export * as mediaCalls from './calls/media.ts';
+export type { Box, DetectedRegion, OcrOptions, PreviewFrame } from './calls/ocr.ts';
+export * as ocrCalls from './calls/ocr.ts';
 export type { AnalyticsEvent, Question } from './calls/onboarding.ts';
 export * as onboardingCalls from './calls/onboarding.ts';
 export { analyticsEvent } from './calls/onboarding.ts';
 export type { OrderInfo, Product } from './calls/payments.ts';
 export * as paymentsCalls from './calls/payments.ts';
 export type {
+  CueCheck,
+  CueFit,
+  CueFix,
+  CueTake,
+  DubSettings,
+  FitStatus,
   ProjectDocument,
   ProjectView,
   Speaker,
@@ -25,7 +48,7 @@ export type {
   SubtitleTrack,
 } from './calls/projects.ts';
 export * as projectsCalls from './calls/projects.ts';
-export { DEFAULT_SUBTITLE_RULES, projectDocument } from './calls/projects.ts';
+export { cueFix, DEFAULT_SUBTITLE_RULES, DubOutput, dubSettings, projectDocument } from './calls/projects.ts';
 export type { PublicCallDef } from './calls/public-api.ts';
 export * as publicApi from './calls/public-api.ts';
 export { publicApiCalls } from './calls/public-api.ts';
@@ -47,6 +70,18 @@ export type {
   VoiceLabels,
 } from './calls/tts.ts';
 export * as ttsCalls from './calls/tts.ts';
+export type { VoiceChangerOptions, VoiceChangerTarget } from './calls/voice-changer.ts';
+export * as voiceChangerCalls from './calls/voice-changer.ts';
+export { VOICE_CHANGER_MAX_BYTES, VOICE_CHANGER_MAX_SECONDS } from './calls/voice-changer.ts';
+export type { CheckItem, FileCheck, SampleCheckView, VoiceCloneView } from './calls/voice-clone.ts';
+export * as voiceCloneCalls from './calls/voice-clone.ts';
+export {
+  cloneStatusNames,
+  SampleFix,
+  sampleFixNames,
+  VOICE_CLONE_QUOTA_BY_LEVEL,
+  voiceCloneQuota,
+} from './calls/voice-clone.ts';
 // The zod-free constants (the web imports them from their own modules).
 export * from './constants/apikeys.ts';
 export * from './constants/credits.ts';

@@ -27,9 +27,32 @@ export {
   wordsFromTokens,
 } from './asr/timing.ts';
 export type * from './asr/types.ts';
+export { denoise, denoiseSamples, RNNOISE_RATE, writeMonoWav } from './audio/denoise.ts';
 export * from './audio/ffmpeg.ts';
+export * from './audio/levels.ts';
+export {
+  ANALYSIS_RATE,
+  decodeMono,
+  type FormantStats,
+  formantsOf,
+  measureFormants,
+  measurePitch,
+  measurePitchTrack,
+  type PitchStats,
+  type PitchTrack,
+  pitchStats,
+  yinTrack,
+} from './audio/pitch.ts';
 export * from './audio/subtitles.ts';
 export * from './audio/wav.ts';
+export { detectChapters } from './book/chapters.ts';
+export { decodeText, importBook } from './book/import.ts';
+export { normalizeForSpeech } from './book/normalize.ts';
+export { attributeSpeakers } from './book/speakers.ts';
+export * from './book/types.ts';
+export * from './clone/index.ts';
+export * from './dub/index.ts';
+export * from './erase/index.ts';
 export * from './errors.ts';
 export {
   createEspeakEngine,
@@ -49,8 +72,17 @@ export {
   toEspeakInput,
 } from './espeak/input.ts';
 export * from './espeak/personas.ts';
+export * from './llm/index.ts';
 export * from './media/index.ts';
+export * from './ocr/index.ts';
 export { createOpenAiEngine, type OpenAiEngineOptions, speechUrl } from './openai/engine.ts';
+export {
+  createHttpSeparator,
+  HTTP_SEPARATOR_ID,
+  type SeparatedStems,
+  type Separator,
+  type SeparatorOptions,
+} from './separate/http.ts';
 export { CATALOGUE_GROUPS, type CatalogueEntry, MODEL_CATALOGUE } from './sherpa/catalogue.ts';
 export { createSherpaEngine, type SherpaEngine, type SherpaEngineOptions } from './sherpa/engine.ts';
 export {
@@ -75,6 +107,22 @@ export {
   type VadOptions,
   type VoiceActivityDetector,
 } from './sherpa/vad.ts';
+export {
+  findPolyphoneModel,
+  type PolyphoneModel,
+  pinyinReadings,
+  setPolyphoneModel,
+} from './text/polyphones.ts';
 export { splitSentences, type TextPiece } from './text/sentences.ts';
 export * from './tts/registry.ts';
 export type * from './tts/types.ts';
+export { createHttpVcProvider, HTTP_VC_ENGINE_ID, type HttpVcOptions } from './vc/http.ts';
+export { createVcProviders, createVcRegistry, type VcRegistry } from './vc/registry.ts';
+export {
+  createRubberbandProvider,
+  RUBBERBAND_ENGINE_ID,
+  RUBBERBAND_LABEL,
+  rubberbandAvailable,
+  semitonesBetween,
+} from './vc/rubberband.ts';
+export type * from './vc/types.ts';

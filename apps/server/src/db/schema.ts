@@ -588,6 +588,7 @@ export interface Database {
   media_assets: MediaAssetsTable;
   projects: ProjectsTable;
   user_features: UserFeaturesTable;
+  voice_clones: VoiceClonesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -612,3 +613,28 @@ export type TaskRow = Selectable<TasksTable>;
 export type TaskStageRow = Selectable<TaskStagesTable>;
 export type MediaAssetRow = Selectable<MediaAssetsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
+
+/** Cloned voices (012_voice_clones); JSON columns as text. */
+export interface VoiceClonesTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  kind: 'fast' | 'professional';
+  status: 'queued' | 'training' | 'ready' | 'failed';
+  language: string;
+  engine: string;
+  engine_label: string;
+  profile: string;
+  samples: string;
+  reference_clips: string;
+  candidates: string;
+  chosen: number;
+  consent: string;
+  check_report: string | null;
+  note: string;
+  error: string | null;
+  trainer_job: string | null;
+  created_at: number;
+  updated_at: number;
+}
+export type VoiceCloneRow = Selectable<VoiceClonesTable>;

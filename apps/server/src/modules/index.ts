@@ -6,11 +6,15 @@ import { registerAccountRoutes } from './accounts/accounts.routes.ts';
 import { registerAnalyticsRoutes } from './analytics/analytics.routes.ts';
 import { registerApiKeyRoutes } from './apikeys/apikeys.routes.ts';
 import { registerAppConfigRoutes } from './appconfig/appconfig.routes.ts';
+import { registerAudiobookRoutes } from './audiobook/audiobook.routes.ts';
 import { registerCreditRoutes } from './credits/credits.routes.ts';
 import { registerDevRoutes } from './dev/dev.routes.ts';
+import { registerDubbingRoutes } from './dubbing/dubbing.routes.ts';
+import { registerEraseRoutes } from './erase/erase.routes.ts';
 import { registerFeatureRoutes } from './features/features.routes.ts';
 import { registerFileRoutes } from './files/files.routes.ts';
 import { registerNotificationRoutes } from './notifications/notifications.routes.ts';
+import { registerOcrRoutes } from './ocr/ocr.routes.ts';
 import { registerOnboardingRoutes } from './onboarding/onboarding.routes.ts';
 import { registerPaymentRoutes } from './payments/payments.routes.ts';
 import { registerProjectRoutes } from './projects/projects.routes.ts';
@@ -20,6 +24,8 @@ import { registerSttRoutes } from './stt/stt.routes.ts';
 import { registerTtsRoutes } from './tts/tts.routes.ts';
 import { registerUploadRoutes } from './uploads/uploads.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
+import { registerVoiceChangerRoutes } from './voice-changer/voice-changer.routes.ts';
+import { registerVoiceCloneRoutes } from './voice-clone/voice-clone.routes.ts';
 import { registerWebApp } from './web/web.routes.ts';
 
 /** Every feature module's routes. */
@@ -40,9 +46,15 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerApiKeyRoutes(app, ctx);
   registerProjectRoutes(app, ctx);
   registerSttRoutes(app, ctx);
+  registerDubbingRoutes(app, ctx);
+  registerOcrRoutes(app, ctx);
+  registerEraseRoutes(app, ctx);
+  registerVoiceChangerRoutes(app, ctx);
   await registerUploadRoutes(app, ctx);
   registerFeatureRoutes(app, ctx);
+  registerAudiobookRoutes(app, ctx);
   await registerPublicApiRoutes(app, ctx);
+  registerVoiceCloneRoutes(app, ctx);
   if (!ctx.config.isProduction) await registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);
 }

@@ -2,10 +2,14 @@ import {
   accountsCalls,
   apikeysCalls,
   appCalls,
+  audiobookCalls,
   EMAIL_RE as C_EMAIL,
   PHONE_RE as C_PHONE,
   creditsCalls,
+  dubbingCalls,
+  eraseCalls,
   mediaCalls,
+  ocrCalls,
   onboardingCalls,
   paymentsCalls,
   projectsCalls,
@@ -13,6 +17,8 @@ import {
   tasksCalls,
   ttsCalls,
   UserType,
+  voiceChangerCalls,
+  voiceCloneCalls,
 } from '@vw/contract';
 import { describe, expect, it } from 'vitest';
 import { api, EMAIL_RE, PHONE_RE, USER_TYPE_REFUSED } from './api.ts';
@@ -32,6 +38,12 @@ describe('web call mirrors match the contract', () => {
     ...mediaCalls,
     ...projectsCalls,
     ...sttCalls,
+    ...dubbingCalls,
+    ...ocrCalls,
+    ...eraseCalls,
+    ...voiceChangerCalls,
+    ...voiceCloneCalls,
+    ...audiobookCalls,
   } as unknown as Record<string, { method: string; path: string }>;
   it.each(Object.entries(api))('%s', (name, ep) => {
     expect(contract[name], `${name} is not in the contract`).toBeDefined();

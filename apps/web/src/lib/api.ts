@@ -2,17 +2,23 @@ import type {
   accountsCalls,
   apikeysCalls,
   appCalls,
+  audiobookCalls,
   CallBody,
   CallData,
   CallQuery,
   creditsCalls,
+  dubbingCalls,
+  eraseCalls,
   mediaCalls,
+  ocrCalls,
   onboardingCalls,
   paymentsCalls,
   projectsCalls,
   sttCalls,
   tasksCalls,
   ttsCalls,
+  voiceChangerCalls,
+  voiceCloneCalls,
 } from '@vw/contract';
 import { type RawEndpoint, rawEndpoint } from './http/client.ts';
 
@@ -40,6 +46,12 @@ type J = typeof tasksCalls;
 type M = typeof mediaCalls;
 type R = typeof projectsCalls;
 type S = typeof sttCalls;
+type D = typeof dubbingCalls;
+type OC = typeof ocrCalls;
+type ER = typeof eraseCalls;
+type V = typeof voiceCloneCalls;
+type VC = typeof voiceChangerCalls;
+type B = typeof audiobookCalls;
 
 export const api = {
   sendVerificationCode: ref<A['sendVerificationCode']>('POST', '/accounts/v1/send_verification_code'),
@@ -146,6 +158,58 @@ export const api = {
   deleteProject: ref<R['deleteProject']>('DELETE', '/v1/projects/delete'),
   exportProject: ref<R['exportProject']>('POST', '/v1/projects/export'),
   sttCreate: ref<S['sttCreate']>('POST', '/v1/stt/create'),
+  // dubbing: SRT配音, AI配音, 视频合成 and the editor's line actions (issue 17)
+  srtDubbingCreate: ref<D['srtDubbingCreate']>('POST', '/v1/dubbing/srt/create'),
+  dubbingCreate: ref<D['dubbingCreate']>('POST', '/v1/dubbing/create'),
+  videoSynthesisCreate: ref<D['videoSynthesisCreate']>('POST', '/v1/synthesis/create'),
+  dubbingRegenerate: ref<D['dubbingRegenerate']>('POST', '/v1/dubbing/regenerate'),
+  dubbingPickTake: ref<D['dubbingPickTake']>('POST', '/v1/dubbing/pick-take'),
+  dubbingLock: ref<D['dubbingLock']>('POST', '/v1/dubbing/lock'),
+  dubbingMedia: ref<D['dubbingMedia']>('GET', '/v1/dubbing/media'),
+  ocrCreate: ref<OC['ocrCreate']>('POST', '/v1/ocr/create'),
+  ocrDetectRegions: ref<OC['ocrDetectRegions']>('POST', '/v1/ocr/detect-regions'),
+  ocrPreviewFrame: ref<OC['ocrPreviewFrame']>('POST', '/v1/ocr/preview-frame'),
+  eraseCreate: ref<ER['eraseCreate']>('POST', '/v1/erase/create'),
+  watermarkRemoveCreate: ref<ER['watermarkRemoveCreate']>('POST', '/v1/watermark/create'),
+  erasePreview: ref<ER['erasePreview']>('POST', '/v1/erase/preview'),
+  getEraseResult: ref<ER['getEraseResult']>('GET', '/v1/erase/result'),
+  // voice changer (issue 16)
+  voiceChangerCreate: ref<VC['voiceChangerCreate']>('POST', '/v1/voice-changer/create'),
+  voiceChangerTargets: ref<VC['voiceChangerTargets']>('GET', '/v1/voice-changer/targets'),
+  voiceChangerResult: ref<VC['voiceChangerResult']>('GET', '/v1/voice-changer/result'),
+  // voice cloning (issue 16)
+  voiceCloneOverview: ref<V['voiceCloneOverview']>('GET', '/v1/voice-clone/overview'),
+  voiceCloneList: ref<V['voiceCloneList']>('GET', '/v1/voice-clone/list'),
+  voiceCloneCheck: ref<V['voiceCloneCheck']>('POST', '/v1/voice-clone/check'),
+  voiceCloneFix: ref<V['voiceCloneFix']>('POST', '/v1/voice-clone/fix'),
+  voiceCloneConsentSentence: ref<V['voiceCloneConsentSentence']>('GET', '/v1/voice-clone/consent-sentence'),
+  voiceCloneCreate: ref<V['voiceCloneCreate']>('POST', '/v1/voice-clone/create'),
+  voiceClonePreview: ref<V['voiceClonePreview']>('POST', '/v1/voice-clone/preview'),
+  voiceCloneChoose: ref<V['voiceCloneChoose']>('POST', '/v1/voice-clone/choose'),
+  voiceCloneRename: ref<V['voiceCloneRename']>('POST', '/v1/voice-clone/rename'),
+  voiceCloneDelete: ref<V['voiceCloneDelete']>('POST', '/v1/voice-clone/delete'),
+  voiceCloneRecheck: ref<V['voiceCloneRecheck']>('POST', '/v1/voice-clone/recheck'),
+  voiceCloneProfessionalCreate: ref<V['voiceCloneProfessionalCreate']>(
+    'POST',
+    '/v1/voice-clone/professional/create',
+  ),
+  // audiobooks (issue 19)
+  audiobookImport: ref<B['audiobookImport']>('POST', '/v1/audiobook/import'),
+  audiobookList: ref<B['audiobookList']>('GET', '/v1/audiobook/list'),
+  audiobookGet: ref<B['audiobookGet']>('GET', '/v1/audiobook/get'),
+  audiobookParagraphs: ref<B['audiobookParagraphs']>('GET', '/v1/audiobook/paragraphs'),
+  audiobookDelete: ref<B['audiobookDelete']>('POST', '/v1/audiobook/delete'),
+  audiobookUpdate: ref<B['audiobookUpdate']>('POST', '/v1/audiobook/update'),
+  audiobookChapterEdit: ref<B['audiobookChapterEdit']>('POST', '/v1/audiobook/chapter_edit'),
+  audiobookParagraphEdit: ref<B['audiobookParagraphEdit']>('POST', '/v1/audiobook/paragraph_edit'),
+  audiobookCast: ref<B['audiobookCast']>('POST', '/v1/audiobook/cast'),
+  audiobookSynthesize: ref<B['audiobookSynthesize']>('POST', '/v1/audiobook/synthesize'),
+  audiobookExport: ref<B['audiobookExport']>('POST', '/v1/audiobook/export'),
+  audiobookExportReport: ref<B['audiobookExportReport']>('GET', '/v1/audiobook/export_report'),
+  audiobookPronunciationChanged: ref<B['audiobookPronunciationChanged']>(
+    'POST',
+    '/v1/audiobook/pronunciation',
+  ),
 };
 
 /** User type 1 is refused (spec §6); mirrors the contract's UserType. */

@@ -10,16 +10,107 @@ import { TaskStatus, TaskTool } from './tasks.ts';
  * Later tools add fields to cues (translation, voice, fit) and tracks; they stay optional.
  */
 
+/** How a dubbed line fits its slot: fits, tight (sped up past the accept cap), overflow (runs past), unfit. */
+export const FitStatus = z.enum(['fits', 'tight', 'overflow', 'unfit']);
+export type FitStatus = z.infer<typeof FitStatus>;
+
+export const cueFit = z.object({
+  status: FitStatus,
+  /** How far the line runs past its window (0 when it fits). */
+  overflow_ms: z.number().int().min(0),
+  /** Chinese, e.g. "超出 0.8 s → 借用间隙 0.3 s，语速 1.12×". */
+  summary: z.string().max(500),
+  /** What the fit did, in order (trim, borrow_gap, speed, condense, slow_video). */
+  actions: z
+    .array(
+      z.object({
+        kind: z.string().max(32),
+        ms: z.number().optional(),
+        rate: z.number().optional(),
+        text: z.string().max(2000).optional(),
+      }),
+    )
+    .max(20),
+  /** Why it does not fit, when it does not. */
+  reason: z.string().max(500).optional(),
+});
+export type CueFit = z.infer<typeof cueFit>;
+
+/** The automatic check of a dubbed line: the recognizer's transcript against the text. */
+export const cueCheck = z.object({
+  similarity: z.number().min(0).max(1),
+  heard: z.string().max(2000),
+  status: z.enum(['passed', 'failed']),
+  /** Regenerations the check asked for (≤ 2). */
+  retries: z.number().int().min(0),
+});
+export type CueCheck = z.infer<typeof cueCheck>;
+
+/** One generated audio of a line; the line keeps its takes and plays the chosen one. */
+export const cueTake = z.object({
+  id: z.string().min(1).max(64),
+  /** Storage key under projects/<owner>/<project>/takes/ (48 kHz mono WAV, fitted to the slot). */
+  audio_key: z.string().max(300),
+  /** The text spoken (the condensed one when the language model shortened it). */
+  text: z.string().max(2000),
+  /** The cue text this take was made from (stale when the cue's text differs). */
+  source_text: z.string().max(2000),
+  voice_id: z.string().max(64),
+  duration_ms: z.number().int().min(0),
+  fit: cueFit,
+  check: cueCheck.optional(),
+  /** The cue's text revision the take was made from. */
+  text_rev: z.number().int().min(0),
+  created: z.number().int(),
+});
+export type CueTake = z.infer<typeof cueTake>;
+
+/** One-click fixes a line may carry into its next generation. */
+export const cueFix = z.object({
+  /** Shorten with the language model before fitting. */
+  condense: z.boolean().optional(),
+  /** Raised speed cap for this line. */
+  max_rate: z.number().min(1).max(2).optional(),
+  /** Borrow the gap down to this minimum (ms). */
+  min_gap_ms: z.number().int().min(0).max(1000).optional(),
+  /** Allow slowing the video of this stretch. */
+  slow_video: z.boolean().optional(),
+});
+export type CueFix = z.infer<typeof cueFix>;
+
 export const subtitleCue = z.object({
   id: z.string().min(1).max(64),
   start_ms: z.number().int().min(0),
   end_ms: z.number().int().min(0),
   text: z.string().max(2000),
   speaker_id: z.string().max(64).nullable(),
+  // Dubbing (optional, so projects of other tools stay valid):
+  /** Voice of this line; the speaker's voice, then the project's default, when unset. */
+  voice_id: z.string().max(64).nullable().optional(),
+  /** Bumped by every text edit. */
+  text_rev: z.number().int().min(0).optional(),
+  /** Bumped by every new take. */
+  audio_rev: z.number().int().min(0).optional(),
+  /** The text (or voice) changed since the chosen take was made. */
+  stale: z.boolean().optional(),
+  /** A locked line is never regenerated in bulk. */
+  locked: z.boolean().optional(),
+  /** SRT marks: leave the cue silent, or keep the original audio there. */
+  mark: z.enum(['mute', 'keep']).nullable().optional(),
+  takes: z.array(cueTake).max(20).optional(),
+  /** The take that plays (the newest when unset). */
+  take_id: z.string().max(64).nullable().optional(),
+  fit: cueFit.optional(),
+  fix: cueFix.optional(),
 });
 export type SubtitleCue = z.infer<typeof subtitleCue>;
 
-export const speaker = z.object({ id: z.string().min(1).max(64), name: z.string().max(64) });
+export const speaker = z.object({
+  id: z.string().min(1).max(64),
+  name: z.string().max(64),
+  /** Dubbing: the voice cast for this speaker. */
+  voice_id: z.string().max(64).nullable().optional(),
+});
 export type Speaker = z.infer<typeof speaker>;
 
 export const subtitleTrack = z.object({
@@ -52,10 +143,85 @@ export const DEFAULT_SUBTITLE_RULES: SubtitleRules = {
   min_gap_ms: 80,
 };
 
+/** libass subtitle style of burned / ASS subtitles (pixels of a 1080-line frame, colours #RRGGBB). */
+export const subtitleStyle = z.object({
+  font: z.string().max(64).default('Noto Sans CJK SC'),
+  size: z.number().int().min(8).max(200).default(56),
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .default('#FFFFFF'),
+  outline_color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .default('#000000'),
+  outline: z.number().min(0).max(20).default(3),
+  box: z.boolean().default(false),
+  bold: z.boolean().default(false),
+  position: z.enum(['bottom', 'top', 'middle']).default('bottom'),
+  margin_v: z.number().int().min(0).max(500).default(60),
+});
+export type SubtitleStyleInput = z.infer<typeof subtitleStyle>;
+
+export const DubOutput = z.enum(['mp4', 'mp3', 'wav', 'stems', 'srt', 'vtt', 'ass']);
+export type DubOutput = z.infer<typeof DubOutput>;
+
+/** A dubbing project's settings (SRT配音, AI配音, 视频合成); stored on the document. */
+export const dubSettings = z.object({
+  /** The project's default voice (lines without a speaker voice or their own). */
+  default_voice_id: z.string().max(64).default(''),
+  /** Video or audio the dub is laid over (and rendered with); null for a voice track only. */
+  media_asset_id: z.string().max(64).nullable().default(null),
+  /** Timing-fit caps (VideoLingo 1.2/1.4, KrillinAI 1.15/1.30). */
+  accept_rate: z.number().min(1).max(2).default(1.15),
+  max_rate: z.number().min(1).max(2).default(1.35),
+  min_gap_ms: z.number().int().min(0).max(2000).default(80),
+  tolerance_ms: z.number().int().min(0).max(500).default(50),
+  /** Shorten overflowing lines with the configured language model. */
+  condense: z.boolean().default(true),
+  allow_slow_video: z.boolean().default(false),
+  /** Recognise each dubbed line and compare it with its text (when a recognizer is configured). */
+  check: z.boolean().default(true),
+  /**
+   * The original audio under the dub: ducked (sidechain), muted, kept as it is, or `separated`: the
+   * accompaniment stem of a configured separator (SEPARATOR_URL) under the dub, the voices dropped.
+   */
+  background: z.enum(['duck', 'mute', 'keep', 'separated']).default('duck'),
+  /** −16 LUFS (online) or −23 LUFS (broadcast). */
+  loudness: z.enum(['online', 'broadcast']).default('online'),
+  subtitle_mode: z.enum(['none', 'burn', 'soft']).default('none'),
+  /**
+   * `bilingual`: each subtitle gets a second line from the project's translation track (the cue that
+   * overlaps it most) — burned, soft and the ASS export. Needs a second track (else it stays single).
+   */
+  subtitle_lines: z.enum(['single', 'bilingual']).default('single'),
+  subtitle_style: subtitleStyle.default(subtitleStyle.parse({})),
+  outputs: z.array(DubOutput).max(7).default(['mp4', 'mp3', 'srt']),
+  /** 视频合成: extra audio tracks and background music. */
+  audio_tracks: z
+    .array(
+      z.object({
+        asset_id: z.string().max(64),
+        start_ms: z.number().int().min(0).default(0),
+        volume_db: z.number().min(-30).max(20).default(0),
+      }),
+    )
+    .max(8)
+    .default([]),
+  music_asset_id: z.string().max(64).nullable().default(null),
+  music_volume_db: z.number().min(-40).max(10).default(-12),
+  /** Storage keys of the last render (dub track, mix) for the editor's players. */
+  dub_key: z.string().max(300).nullable().default(null),
+  mix_key: z.string().max(300).nullable().default(null),
+});
+export type DubSettings = z.infer<typeof dubSettings>;
+
 export const projectDocument = z.object({
   speakers: z.array(speaker).max(100),
   tracks: z.array(subtitleTrack).max(10),
   rules: subtitleRules,
+  /** Dubbing projects only. */
+  dub: dubSettings.optional(),
 });
 export type ProjectDocument = z.infer<typeof projectDocument>;
 

@@ -71,7 +71,7 @@ export function createEspeakEngine(options: EspeakEngineOptions = {}): TtsEngine
   const lib = loadEspeak(options.libraryPath);
   const processes = options.processes ?? defaultEspeakProcesses();
   const pool = new EspeakProcessPool(processes, options.libraryPath);
-  // pinyin-pro builds its dictionaries on first use (~40 ms): pay that at start-up, not on a request.
+  // The pinyin layer loads its word dictionary on first use (~0.6–1 s): pay that at start-up, not on a request.
   buildEspeakInput('预热', { voice: MANDARIN_VOICE });
   return createSentenceEngine({
     id: 'espeak',

@@ -1,4 +1,5 @@
-import { convert, pinyin, polyphonic } from 'pinyin-pro';
+import { convert, polyphonic } from 'pinyin-pro';
+import { pinyinReadings } from '../text/polyphones.ts';
 import type { PronunciationDictionary } from '../tts/types.ts';
 
 /** `-v cmn` reads tone digits as English numbers on Debian 12: Mandarin always goes through pinyin. */
@@ -50,11 +51,16 @@ function prepare(dictionary: PronunciationDictionary): Map<string, string> {
 }
 
 /**
- * Hanzi → pinyin, polyphone-aware (pinyin-pro reads the whole sentence for context), then the
- * dictionary overrides whole words or single characters. Non-Chinese runs are not returned.
+ * Hanzi → pinyin through the polyphone layer (`text/polyphones.ts`: word dictionary, phrase table and
+ * context rules), then the user's dictionary overrides whole words or single characters. Non-Chinese
+ * runs are not returned.
  */
 export function mandarinSyllables(text: string, dictionary?: PronunciationDictionary): MandarinSyllable[] {
-  const items = pinyin(text, { toneType: 'num', type: 'all' });
+  const items = pinyinReadings(text).map((r) => ({
+    origin: r.char,
+    pinyin: r.pinyin,
+    isZh: r.pinyin !== '',
+  }));
   const out: MandarinSyllable[] = [];
   const words = dictionary ? prepare(dictionary) : undefined;
   let at = 0;
@@ -80,9 +86,7 @@ export function mandarinSyllables(text: string, dictionary?: PronunciationDictio
         continue;
       }
     }
-    if (item.isZh && item.pinyin) {
-      out.push({ text: item.origin, start, end: at, pinyin: item.pinyin.replace(/0$/, '5') });
-    }
+    if (item.isZh) out.push({ text: item.origin, start, end: at, pinyin: item.pinyin });
   }
   return out;
 }

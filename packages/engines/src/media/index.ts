@@ -10,6 +10,12 @@ export {
   spawnMedia,
 } from './run.ts';
 export {
+  makeSubtitledClip,
+  type SubtitledClip,
+  type SubtitledClipOptions,
+  type TestCue,
+} from './testclips.ts';
+export {
   type ExtractFormat,
   extractAudio,
   type TranscodeFormat,

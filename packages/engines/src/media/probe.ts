@@ -112,7 +112,9 @@ export async function probeFile(
   }));
   const video = streams.find((s) => s.type === 'video' && !s.attachedPicture);
   const audio = streams.find((s) => s.type === 'audio');
-  const durationMs = ms(raw.format?.duration) || Math.max(0, ...streams.map((s) => s.durationMs ?? 0));
+  let durationMs = ms(raw.format?.duration) || Math.max(0, ...streams.map((s) => s.durationMs ?? 0));
+  // Browser recordings (MediaRecorder WebM) carry no duration: read it from the last packet's end.
+  if (!durationMs && streams.length) durationMs = await durationFromPackets(path, forced, options);
   return {
     formatName,
     durationMs,
@@ -126,4 +128,36 @@ export async function probeFile(
     videoCodec: video?.codec ?? null,
     audioCodec: audio?.codec ?? null,
   };
+}
+
+/** End of the last packet (pts + duration), for containers written without a duration. */
+async function durationFromPackets(
+  path: string,
+  forced: string[],
+  options: MediaRunOptions,
+): Promise<number> {
+  try {
+    const out = await runFfprobe(
+      [
+        '-v',
+        'error',
+        ...forced,
+        '-show_entries',
+        'packet=pts_time,duration_time',
+        '-of',
+        'csv=p=0',
+        '-i',
+        path,
+      ],
+      { timeoutMs: 60_000, ...options },
+    );
+    let end = 0;
+    for (const line of out.toString('utf8').split('\n')) {
+      const [pts, dur] = line.split(',').map(Number);
+      if (Number.isFinite(pts)) end = Math.max(end, (pts ?? 0) + (Number.isFinite(dur) ? (dur ?? 0) : 0));
+    }
+    return Math.round(end * 1000);
+  } catch {
+    return 0;
+  }
 }

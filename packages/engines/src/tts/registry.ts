@@ -31,6 +31,18 @@ export const DEFAULT_HINTS: Record<EngineId, Hint> = {
     zh: '请设置 OPENAI_TTS_BASE_URL（需要时再设置 OPENAI_TTS_API_KEY）',
     en: 'set OPENAI_TTS_BASE_URL (and OPENAI_TTS_API_KEY if the server needs one)',
   },
+  'gpt-sovits': {
+    zh: '请设置 GPT_SOVITS_URL 为 GPT-SoVITS api_v2 服务地址',
+    en: 'set GPT_SOVITS_URL to a GPT-SoVITS api_v2 server',
+  },
+  cosyvoice: {
+    zh: '请设置 COSYVOICE_URL 为 CosyVoice FastAPI 服务地址',
+    en: 'set COSYVOICE_URL to a CosyVoice FastAPI server',
+  },
+  'sherpa-zeroshot': {
+    zh: '请在 SHERPA_ONNX_MODELS_DIR 中放入 zipvoice 或 pocket 模型目录',
+    en: 'put a zipvoice or pocket model folder into SHERPA_ONNX_MODELS_DIR',
+  },
 };
 
 export interface EngineProblem {
@@ -105,6 +117,8 @@ export interface EnginesConfig {
   /** On when given. */
   openai?: OpenAiEngineOptions;
   hints?: Partial<Record<EngineId, Hint>>;
+  /** Engines made elsewhere (the cloning engines' speakers: GPT-SoVITS, CosyVoice, sherpa zero-shot). */
+  extra?: TtsEngine[];
 }
 
 /**
@@ -126,5 +140,6 @@ export async function createEngines(config: EnginesConfig = {}): Promise<EngineR
   if (espeak !== false) await attempt('espeak', () => createEspeakEngine(espeak ?? {}));
   if (sherpa) await attempt('sherpa-onnx', () => createSherpaEngine(sherpa));
   if (openai) await attempt('openai-compatible', () => createOpenAiEngine(openai));
+  engines.push(...(config.extra ?? []));
   return createEngineRegistry(engines, { problems, hints: config.hints });
 }

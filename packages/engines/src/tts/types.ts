@@ -1,6 +1,13 @@
 import type { Pcm } from '../audio/wav.ts';
 
-export type EngineId = 'espeak' | 'sherpa-onnx' | 'openai-compatible';
+export type EngineId =
+  | 'espeak'
+  | 'sherpa-onnx'
+  | 'openai-compatible'
+  // engines that speak cloned voices (packages/engines/src/clone)
+  | 'gpt-sovits'
+  | 'cosyvoice'
+  | 'sherpa-zeroshot';
 
 /** A persona of the embedded espeak-ng engine: a voice (language) plus a variant and presets. */
 export interface EspeakVoice {
@@ -34,7 +41,37 @@ export interface OpenAiVoice {
   voice: string;
 }
 
-export type EngineVoice = EspeakVoice | SherpaVoice | OpenAiVoice;
+/** A GPT-SoVITS (api_v2) cloned voice: the reference clip as the GPT-SoVITS server sees it. */
+export interface GptSovitsVoice {
+  engine: 'gpt-sovits';
+  ref_audio_path: string;
+  aux_ref_audio_paths?: string[];
+  prompt_text: string;
+  prompt_lang: string;
+}
+
+/** A CosyVoice zero-shot voice: the reference clip on this machine (uploaded with each request). */
+export interface CosyVoiceVoice {
+  engine: 'cosyvoice';
+  prompt_wav: string;
+  prompt_text: string;
+}
+
+/** A sherpa-onnx zero-shot voice (ZipVoice / Pocket): reference clip on this machine. */
+export interface ZeroShotVoice {
+  engine: 'sherpa-zeroshot';
+  model: 'zipvoice' | 'pocket';
+  reference_wav: string;
+  reference_text: string;
+}
+
+export type EngineVoice =
+  | EspeakVoice
+  | SherpaVoice
+  | OpenAiVoice
+  | GptSovitsVoice
+  | CosyVoiceVoice
+  | ZeroShotVoice;
 
 export type Segment = { text: string } | { pauseMs: number };
 

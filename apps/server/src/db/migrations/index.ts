@@ -10,6 +10,9 @@ import * as m008 from './008_account_safety.ts';
 import * as m009 from './009_tasks_media.ts';
 import * as m010media from './010_media_uploads.ts';
 import * as m010tasks from './010_tasks.ts';
+import * as m012 from './012_voice_clones.ts';
+import * as m014 from './014_audiobooks.ts';
+import * as m015 from './015_audiobook_attribution.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +27,7 @@ export const migrations: Record<string, Migration> = {
   '009_tasks_media': m009,
   '010_tasks': m010tasks,
   '010_media_uploads': m010media,
+  '012_voice_clones': m012,
+  '014_audiobooks': m014,
+  '015_audiobook_attribution': m015,
 };

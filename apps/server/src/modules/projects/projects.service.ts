@@ -166,8 +166,15 @@ export async function deleteProject(ctx: AppContext, ownerId: string, projectId:
   if (!row) throw notFound();
   await deleteTasksOfProject(ctx, ownerId, projectId);
   await Promise.all(exportKeys(ownerId, projectId).map((key) => ctx.storage.remove(key)));
+  // Files a tool keeps with the project (dubbing takes, dub track and mix).
+  for await (const object of ctx.storage.list(projectFilesPrefix(ownerId, projectId))) {
+    await ctx.storage.remove(object.key);
+  }
   return { deleted: await deleteProjectRow(ctx.db, ownerId, projectId) };
 }
+
+/** Where tools keep files that belong to a project (removed with it). */
+export const projectFilesPrefix = (ownerId: string, projectId: string) => `projects/${ownerId}/${projectId}/`;
 
 const EXPORT_FORMATS: ExportFormat[] = ['txt', 'srt', 'vtt', 'json', 'docx'];
 const FLAG_SETS = ['', '-s', '-t', '-st'];

@@ -31,14 +31,21 @@ const ENGINE_LABELS: Record<string, string> = {
   espeak: '标准引擎',
   'sherpa-onnx': '本地神经网络',
   'openai-compatible': '自托管语音服务',
+  'gpt-sovits': 'GPT-SoVITS',
+  cosyvoice: 'CosyVoice',
+  'sherpa-zeroshot': 'sherpa-onnx 零样本',
 };
+
+/** A user's own espeak voice is a fitted clone: never shown as the plain standard engine. */
+const engineLabelOf = (row: VoiceRow) =>
+  row.owner_id && row.engine === 'espeak' ? '标准引擎近似' : (ENGINE_LABELS[row.engine] ?? row.engine);
 
 async function toVoiceView(ctx: AppContext, row: VoiceRow, favorites: Set<string>): Promise<Voice> {
   return {
     voice_id: row.voice_id,
     name: row.name,
     engine: row.engine,
-    engine_label: ENGINE_LABELS[row.engine] ?? row.engine,
+    engine_label: engineLabelOf(row),
     language: row.language,
     labels: {
       gender: row.gender,
@@ -97,7 +104,11 @@ export async function findModels(
   const models: Model[] = ctx.engines.list().map(({ id, capabilities }) => ({
     model_id: id === 'espeak' ? ESPEAK_MODEL_ID : id,
     name:
-      id === 'espeak' ? '标准引擎（多语种）' : id === 'sherpa-onnx' ? '本地神经网络模型' : '自托管语音服务',
+      id === 'espeak'
+        ? '标准引擎（多语种）'
+        : id === 'sherpa-onnx'
+          ? '本地神经网络模型'
+          : (ENGINE_LABELS[id] ?? '自托管语音服务'),
     description:
       id === 'espeak'
         ? 'espeak-ng 共振峰合成，离线运行，中文经拼音朗读，支持词典与多音字校正'

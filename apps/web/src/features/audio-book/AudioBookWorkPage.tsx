@@ -1,6 +1,686 @@
-import { FeaturePlaceholder } from '@/components/FeaturePlaceholder.tsx';
+import {
+  ArrowLeftOutlined,
+  CaretRightOutlined,
+  EditOutlined,
+  ExportOutlined,
+  HistoryOutlined,
+  LockOutlined,
+  MergeCellsOutlined,
+  PauseOutlined,
+  ReloadOutlined,
+  ScissorOutlined,
+  SoundOutlined,
+  UnlockOutlined,
+} from '@ant-design/icons';
+import type {
+  AudiobookChapter,
+  AudiobookCharacter,
+  AudiobookParagraph,
+  BookSegment,
+  Voice,
+} from '@vw/contract';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Dropdown,
+  Empty,
+  Input,
+  InputNumber,
+  Modal,
+  Select,
+  Spin,
+  Tag,
+  Tooltip,
+} from 'antd';
+import useApp from 'antd/es/app/useApp';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { api } from '@/lib/api.ts';
+import { invalidateCall, useCall, useCallMutation } from '@/lib/query/hooks.ts';
+import { formatDuration } from '@/lib/tasks/format.ts';
+import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
+import { isFinished, useTask } from '@/lib/tasks/useTask.ts';
+import { useToolAvailability } from '../video-translation/useToolAvailability.ts';
+import { ExportDialog } from './ExportDialog.tsx';
+import { PronunciationFix, paragraphPlain } from './PronunciationFix.tsx';
+import { selectionIn } from './pronunciation.ts';
+import './audio-book.css';
 
-/** Route /audio-book/work/:id (full screen) — replaced by the issue that builds this tool. */
+const STATUS: Record<AudiobookChapter['status'], { color: string; label: string }> = {
+  pending: { color: 'default', label: '未合成' },
+  partial: { color: 'orange', label: '部分合成' },
+  done: { color: 'green', label: '已合成' },
+};
+
+const NARRATOR = '';
+
+function useVoices() {
+  const q = useCall(api.getAllVoices, { query: { legacy_voice_skip_disabled: true } }, { staleTime: 60_000 });
+  return q.data?.voices ?? [];
+}
+
+function voiceOptions(voices: Voice[]) {
+  return voices.map((v) => ({
+    value: v.voice_id,
+    label: `${v.name} · ${v.engine_label}${v.category === 'mine' ? '（我的声音）' : ''}`,
+  }));
+}
+
+/** Plays a voice's preview clip in place. */
+function PreviewButton({ voice }: { voice: Voice | undefined }) {
+  const [audio] = useState(() => (typeof Audio === 'undefined' ? null : new Audio()));
+  if (!voice?.preview_url || !audio) return null;
+  return (
+    <Tooltip title="试听">
+      <Button
+        size="small"
+        type="text"
+        icon={<SoundOutlined />}
+        onClick={() => {
+          audio.src = voice.preview_url;
+          void audio.play();
+        }}
+      />
+    </Tooltip>
+  );
+}
+
+/** Narrator and a voice per character (library and cloned voices), each with a preview. */
+function CastingPanel({
+  workId,
+  narratorVoiceId,
+  characters,
+  voices,
+}: {
+  workId: string;
+  narratorVoiceId: string;
+  characters: AudiobookCharacter[];
+  voices: Voice[];
+}) {
+  const { message } = useApp();
+  const cast = useCallMutation(api.audiobookCast, {
+    invalidates: [api.audiobookGet, api.audiobookParagraphs],
+    onSuccess: (d) =>
+      message.success(d.stale_paragraphs ? `已更新配音，${d.stale_paragraphs} 段需要重新生成` : '已更新配音'),
+  });
+  const options = voiceOptions(voices);
+  const byId = new Map(voices.map((v) => [v.voice_id, v]));
+  return (
+    <aside className="vw-book-cast" data-testid="book-casting">
+      <h3>角色配音</h3>
+      <div className="vw-book-cast-row">
+        <span>旁白</span>
+        <Select
+          style={{ flex: 1 }}
+          size="small"
+          value={narratorVoiceId}
+          options={options}
+          showSearch
+          optionFilterProp="label"
+          onChange={(v) => cast.mutate({ body: { work_id: workId, narrator_voice_id: v, characters: [] } })}
+          data-testid="book-narrator-voice"
+        />
+        <PreviewButton voice={byId.get(narratorVoiceId)} />
+      </div>
+      {characters.length === 0 && <p className="vw-book-muted">没有识别到对话角色，全部由旁白朗读。</p>}
+      {characters.map((c) => (
+        <div className="vw-book-cast-row" key={c.character_id} data-testid="book-character">
+          <Tooltip
+            title={`${c.lines} 句台词 · ${c.gender === 'male' ? '男' : c.gender === 'female' ? '女' : '性别未知'}`}
+          >
+            <span>{c.name}</span>
+          </Tooltip>
+          <Select
+            style={{ flex: 1 }}
+            size="small"
+            value={c.voice_id || NARRATOR}
+            options={[{ value: NARRATOR, label: '（同旁白）' }, ...options]}
+            showSearch
+            optionFilterProp="label"
+            onChange={(v) =>
+              cast.mutate({
+                body: { work_id: workId, characters: [{ character_id: c.character_id, voice_id: v }] },
+              })
+            }
+            data-testid={`book-voice-${c.name}`}
+          />
+          <PreviewButton voice={byId.get(c.voice_id || narratorVoiceId)} />
+        </div>
+      ))}
+    </aside>
+  );
+}
+
+function SegmentText({ segments }: { segments: BookSegment[] }) {
+  // Segments have no ids; their position in the paragraph is their identity.
+  const keyed = segments.map((s, i) => ({ ...s, key: `${i}:${s.kind}` }));
+  return (
+    <>
+      {keyed.map((s) =>
+        s.kind === 'quote' ? (
+          <span
+            key={s.key}
+            className="vw-book-quote"
+            title={s.speaker ? `说话人：${s.speaker}` : '说话人未知（旁白）'}
+          >
+            {s.speaker && <Tag color="gold">{s.speaker}</Tag>}
+            {s.text}
+          </span>
+        ) : (
+          <span key={s.key}>{s.text}</span>
+        ),
+      )}
+    </>
+  );
+}
+
+function ParagraphCard({
+  workId,
+  p,
+  characters,
+  voices,
+  playing,
+  onPlayFrom,
+  onSynthesized,
+  check,
+}: {
+  workId: string;
+  p: AudiobookParagraph;
+  characters: AudiobookCharacter[];
+  voices: Voice[];
+  playing: boolean;
+  onPlayFrom: () => void;
+  onSynthesized: (taskId: string) => void;
+  check: boolean;
+}) {
+  const { message } = useApp();
+  const [editing, setEditing] = useState<BookSegment[] | null>(null);
+  const [fixWord, setFixWord] = useState<string | null>(null);
+  const textRef = useRef<HTMLDivElement>(null);
+  /** The selected text of this paragraph (Chinese characters only, as in the spoken text), else ''. */
+  const selectedWord = () => {
+    const picked = selectionIn(textRef.current).replace(/[^\p{Script=Han}]/gu, '');
+    return picked && paragraphPlain(p).includes(picked) ? picked.slice(0, 20) : '';
+  };
+  const edit = useCallMutation(api.audiobookParagraphEdit, {
+    invalidates: [api.audiobookParagraphs, api.audiobookGet],
+    onSuccess: () => setEditing(null),
+  });
+  const regenerate = useCallMutation(api.audiobookSynthesize, {
+    onSuccess: (d) => {
+      message.success('已开始重新生成该段');
+      onSynthesized(d.task_id);
+    },
+  });
+  const split = useCallMutation(api.audiobookChapterEdit, {
+    invalidates: [api.audiobookGet, api.audiobookParagraphs],
+    onSuccess: () => message.success('已从此段拆分出新章节'),
+  });
+  const speakerOptions = [
+    { value: '', label: '旁白' },
+    ...characters.map((c) => ({ value: c.name, label: c.name })),
+  ];
+  const save = (patch: Omit<Parameters<typeof edit.mutate>[0]['body'], 'work_id' | 'paragraph_id'>) =>
+    edit.mutate({ body: { work_id: workId, paragraph_id: p.paragraph_id, ...patch } });
+  return (
+    <div className={`vw-book-paragraph${playing ? ' playing' : ''}`} data-testid="book-paragraph">
+      {editing ? (
+        <div data-testid="book-paragraph-editor">
+          {editing.map((s, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: segments have no ids and keep their order
+            <div key={i} style={{ display: 'flex', gap: 6, marginBottom: 6 }}>
+              <Select
+                size="small"
+                style={{ width: 110 }}
+                value={s.kind === 'quote' ? (s.speaker ?? '') : ''}
+                options={speakerOptions}
+                onChange={(v) =>
+                  setEditing(
+                    editing.map((x, j) =>
+                      j === i ? { ...x, kind: v ? 'quote' : x.kind, speaker: v || null } : x,
+                    ),
+                  )
+                }
+              />
+              <Input.TextArea
+                autoSize
+                value={s.text}
+                onChange={(e) =>
+                  setEditing(editing.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))
+                }
+              />
+            </div>
+          ))}
+          <Button
+            size="small"
+            type="primary"
+            loading={edit.isPending}
+            onClick={() => save({ segments: editing })}
+          >
+            保存
+          </Button>{' '}
+          <Button size="small" onClick={() => setEditing(null)}>
+            取消
+          </Button>
+        </div>
+      ) : (
+        <div className="vw-book-paragraph-text" ref={textRef} data-testid="book-paragraph-text">
+          <SegmentText segments={p.segments} />
+        </div>
+      )}
+      <div className="vw-book-paragraph-tools">
+        {p.audio_url ? (
+          <Button
+            size="small"
+            icon={<CaretRightOutlined />}
+            onClick={onPlayFrom}
+            data-testid="book-play-from"
+          >
+            从这里播放
+          </Button>
+        ) : (
+          <Tag>未合成</Tag>
+        )}
+        {p.stale && <Tag color="orange">已过期</Tag>}
+        {p.check === 'flagged' && <Tag color="red">自动校对未通过</Tag>}
+        {p.audio_url && <span className="vw-book-muted">{formatDuration(p.duration_ms / 1000)}</span>}
+        <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(p.segments)}>
+          编辑
+        </Button>
+        <Tooltip title="先在段落中选中要修正的词，再点这里（也可以在弹窗里输入）">
+          <Button
+            size="small"
+            icon={<SoundOutlined />}
+            // Keep the text selection when the button is pressed.
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => setFixWord(selectedWord())}
+            data-testid="book-pron-fix"
+          >
+            读音
+          </Button>
+        </Tooltip>
+        {fixWord !== null && (
+          <PronunciationFix
+            workId={workId}
+            paragraph={p}
+            initialWord={fixWord}
+            onClose={() => setFixWord(null)}
+          />
+        )}
+        <Select
+          size="small"
+          style={{ width: 150 }}
+          value={p.voice_id}
+          options={[{ value: '', label: '按角色配音' }, ...voiceOptions(voices)]}
+          onChange={(v) => save({ voice_id: v })}
+          popupMatchSelectWidth={false}
+        />
+        <Tooltip title="段前 / 段后停顿（毫秒）">
+          <span>
+            <InputNumber
+              size="small"
+              min={0}
+              max={10000}
+              step={100}
+              style={{ width: 80 }}
+              value={p.pause_before_ms}
+              onChange={(v) => v !== null && save({ pause_before_ms: v })}
+            />
+            {' / '}
+            <InputNumber
+              size="small"
+              min={0}
+              max={10000}
+              step={100}
+              style={{ width: 80 }}
+              value={p.pause_after_ms}
+              onChange={(v) => v !== null && save({ pause_after_ms: v })}
+            />
+          </span>
+        </Tooltip>
+        <Button
+          size="small"
+          icon={<ReloadOutlined />}
+          disabled={p.locked}
+          loading={regenerate.isPending}
+          onClick={() =>
+            regenerate.mutate({
+              body: { work_id: workId, chapter_ids: [], paragraph_id: p.paragraph_id, check },
+            })
+          }
+          data-testid="book-regenerate"
+        >
+          重新生成
+        </Button>
+        <Button
+          size="small"
+          icon={p.locked ? <LockOutlined /> : <UnlockOutlined />}
+          onClick={() => save({ locked: !p.locked })}
+          data-testid="book-lock"
+        >
+          {p.locked ? '已锁定' : '锁定'}
+        </Button>
+        {p.takes.length > 1 && (
+          <Dropdown
+            menu={{
+              items: p.takes.map((t) => ({
+                key: String(t.rev),
+                label: `第 ${t.rev} 版 · ${formatDuration(t.duration_ms / 1000)} · ${t.engine}${t.rev === p.audio_rev ? '（当前）' : ''}`,
+              })),
+              onClick: ({ key }) => save({ take_rev: Number(key) }),
+            }}
+          >
+            <Button size="small" icon={<HistoryOutlined />} data-testid="book-takes">
+              历史版本 {p.takes.length}
+            </Button>
+          </Dropdown>
+        )}
+        <Tooltip title="从此段开始拆分为新章节">
+          <Button
+            size="small"
+            type="text"
+            icon={<ScissorOutlined />}
+            onClick={() =>
+              split.mutate({ body: { action: 'split', work_id: workId, paragraph_id: p.paragraph_id } })
+            }
+          />
+        </Tooltip>
+      </div>
+    </div>
+  );
+}
+
+function ChapterItem({
+  workId,
+  c,
+  active,
+  isLast,
+  onOpen,
+}: {
+  workId: string;
+  c: AudiobookChapter;
+  active: boolean;
+  isLast: boolean;
+  onOpen: () => void;
+}) {
+  const edit = useCallMutation(api.audiobookChapterEdit, {
+    invalidates: [api.audiobookGet, api.audiobookParagraphs],
+  });
+  const [renaming, setRenaming] = useState<string | null>(null);
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a row holding its own buttons cannot be one button
+    <div
+      role="button"
+      tabIndex={0}
+      className={`vw-book-chapter${active ? ' active' : ''}`}
+      onClick={onOpen}
+      onKeyDown={(e) => e.key === 'Enter' && e.target === e.currentTarget && onOpen()}
+      data-testid="book-chapter"
+    >
+      <div className="vw-book-chapter-title">
+        <Checkbox
+          checked={c.selected}
+          onClick={(e) => e.stopPropagation()}
+          onChange={(e) =>
+            edit.mutate({
+              body: {
+                action: 'select',
+                work_id: workId,
+                chapter_ids: [c.chapter_id],
+                selected: e.target.checked,
+              },
+            })
+          }
+        />
+        <span className="vw-book-chapter-name" title={c.title} data-testid="book-chapter-title">
+          {c.title}
+        </span>
+        <Tag color={STATUS[c.status].color}>{STATUS[c.status].label}</Tag>
+      </div>
+      <div className="vw-book-muted">
+        {c.paragraphs_done}/{c.paragraphs} 段 · {c.characters} 字 · {formatDuration(c.duration_ms / 1000)}
+        <Button
+          size="small"
+          type="link"
+          icon={<EditOutlined />}
+          onClick={(e) => {
+            e.stopPropagation();
+            setRenaming(c.title);
+          }}
+          data-testid="book-chapter-rename"
+        />
+        {!isLast && (
+          <Tooltip title="与下一章合并">
+            <Button
+              size="small"
+              type="link"
+              icon={<MergeCellsOutlined />}
+              onClick={(e) => {
+                e.stopPropagation();
+                edit.mutate({ body: { action: 'merge', work_id: workId, chapter_id: c.chapter_id } });
+              }}
+              data-testid="book-chapter-merge"
+            />
+          </Tooltip>
+        )}
+      </div>
+      {active && <div className="vw-book-muted">{c.preview}</div>}
+      <Modal
+        title="重命名章节"
+        open={renaming !== null}
+        onCancel={() => setRenaming(null)}
+        onOk={() => {
+          if (renaming?.trim())
+            edit.mutate({
+              body: { action: 'rename', work_id: workId, chapter_id: c.chapter_id, title: renaming.trim() },
+            });
+          setRenaming(null);
+        }}
+        okText="保存"
+        cancelText="取消"
+      >
+        <Input
+          value={renaming ?? ''}
+          onChange={(e) => setRenaming(e.target.value)}
+          data-testid="book-chapter-name"
+        />
+      </Modal>
+    </div>
+  );
+}
+
+/** Follows the latest synthesis task; reloads the work as paragraphs finish. */
+function SynthesisTask({ taskId }: { taskId: string }) {
+  const { task } = useTask(taskId);
+  const progress = task?.progress;
+  useEffect(() => {
+    if (progress === undefined) return;
+    void invalidateCall(api.audiobookParagraphs);
+    void invalidateCall(api.audiobookGet);
+  }, [progress]);
+  if (!task) return null;
+  return (
+    <div className="vw-book-task" data-testid="book-task">
+      <TaskProgress task={task} />
+    </div>
+  );
+}
+
+/** /audio-book/work/:id (full screen): chapters, paragraph editor, casting, synthesis and export. */
 export function Component() {
-  return <FeaturePlaceholder feature="audioBookWork" fullScreen />;
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { message } = useApp();
+  const availability = useToolAvailability('audiobook');
+  // A recognizer configured: each paragraph can be checked by speech to text after it is made.
+  const recognizer = useToolAvailability('stt');
+  const [check, setCheck] = useState(true);
+  const work = useCall(api.audiobookGet, { query: { work_id: id } });
+  const voices = useVoices();
+  const [chapterId, setChapterId] = useState<string | null>(null);
+  const [taskId, setTaskId] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const chapters = work.data?.chapters ?? [];
+  const current = chapters.find((c) => c.chapter_id === chapterId) ?? chapters[0];
+  const paragraphs = useCall(
+    api.audiobookParagraphs,
+    { query: { work_id: id, chapter_id: current?.chapter_id ?? '' } },
+    { enabled: !!current },
+  );
+  const list = paragraphs.data?.list ?? [];
+  const synth = useCallMutation(api.audiobookSynthesize, {
+    onSuccess: (d) => {
+      setTaskId(d.task_id);
+      message.success(`已开始合成 ${d.paragraphs} 段`);
+    },
+  });
+  const latest = taskId ?? work.data?.work.task_id ?? null;
+  const { task } = useTask(latest);
+  const running = !!task && !isFinished(task);
+
+  // One player: plays from a paragraph on to the end of the chapter.
+  const audio = useRef<HTMLAudioElement | null>(null);
+  const [playing, setPlaying] = useState<number | null>(null);
+  const playable = useMemo(() => list.map((p, i) => ({ i, url: p.audio_url })).filter((x) => x.url), [list]);
+  useEffect(() => {
+    const el = audio.current;
+    if (!el || playing === null) return;
+    const item = list[playing];
+    if (!item?.audio_url) {
+      const next = playable.find((x) => x.i > playing);
+      setPlaying(next ? next.i : null);
+      return;
+    }
+    el.src = item.audio_url;
+    void el.play().catch(() => setPlaying(null));
+  }, [playing, list, playable]);
+
+  if (work.isPending) return <Spin style={{ margin: 48 }} />;
+  if (!work.data) return <Empty description="作品不存在或已删除" style={{ margin: 48 }} />;
+  const { work: w, characters } = work.data;
+  return (
+    <div className="vw-book-work" data-testid="book-work-page">
+      <header className="vw-book-top">
+        <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate('/audio-book')} />
+        <h2 data-testid="book-work-title">{w.title}</h2>
+        <span className="vw-book-muted">
+          章节 {w.chapters_done}/{w.chapters_total} · 时长 {formatDuration(w.duration_ms / 1000)}
+        </span>
+        <Tooltip title="对白的说话人由谁判断：规则（引号前后的“某某说”）或配置的语言模型">
+          <Tag data-testid="book-attribution">说话人：{w.attribution}</Tag>
+        </Tooltip>
+        {availability.available ? (
+          <>
+            {recognizer.available && !recognizer.loading && (
+              <Tooltip title="合成后用语音识别逐段核对，不符时自动重试 2 次，仍不符则标记">
+                <Checkbox
+                  checked={check}
+                  onChange={(e) => setCheck(e.target.checked)}
+                  data-testid="book-check"
+                >
+                  自动校对
+                </Checkbox>
+              </Tooltip>
+            )}
+            <Button
+              disabled={!current || running}
+              loading={synth.isPending}
+              onClick={() =>
+                current &&
+                synth.mutate({
+                  body: {
+                    work_id: id,
+                    chapter_ids: [current.chapter_id],
+                    check: check && recognizer.available,
+                  },
+                })
+              }
+              data-testid="book-synth-chapter"
+            >
+              合成本章
+            </Button>
+            <Button
+              type="primary"
+              disabled={running}
+              loading={synth.isPending}
+              onClick={() =>
+                synth.mutate({ body: { work_id: id, chapter_ids: [], check: check && recognizer.available } })
+              }
+              data-testid="book-synth-all"
+            >
+              合成全书（已选章节）
+            </Button>
+          </>
+        ) : (
+          <Alert type="warning" showIcon message={availability.reason} />
+        )}
+        <Button icon={<ExportOutlined />} onClick={() => setExporting(true)} data-testid="book-export">
+          导出
+        </Button>
+      </header>
+      {latest && <SynthesisTask taskId={latest} />}
+      <div className="vw-book-body">
+        <nav className="vw-book-chapters" data-testid="book-chapters">
+          {chapters.map((c, i) => (
+            <ChapterItem
+              key={c.chapter_id}
+              workId={id}
+              c={c}
+              active={c.chapter_id === current?.chapter_id}
+              isLast={i === chapters.length - 1}
+              onOpen={() => {
+                setChapterId(c.chapter_id);
+                setPlaying(null);
+              }}
+            />
+          ))}
+        </nav>
+        <main className="vw-book-paragraphs" data-testid="book-paragraphs">
+          {/* biome-ignore lint/a11y/useMediaCaption: read-aloud audio of the text shown beside it */}
+          <audio
+            ref={audio}
+            onEnded={() => {
+              const next = playable.find((x) => playing !== null && x.i > playing);
+              setPlaying(next ? next.i : null);
+            }}
+          />
+          {playing !== null && (
+            <Button
+              size="small"
+              icon={<PauseOutlined />}
+              onClick={() => {
+                audio.current?.pause();
+                setPlaying(null);
+              }}
+              style={{ marginBottom: 8 }}
+            >
+              停止播放
+            </Button>
+          )}
+          {paragraphs.isPending && <Spin />}
+          {list.map((p, i) => (
+            <ParagraphCard
+              key={p.paragraph_id}
+              workId={id}
+              p={p}
+              characters={characters}
+              voices={voices}
+              playing={playing === i}
+              onPlayFrom={() => setPlaying(i)}
+              onSynthesized={setTaskId}
+              check={check && recognizer.available}
+            />
+          ))}
+        </main>
+        <CastingPanel
+          workId={id}
+          narratorVoiceId={w.narrator_voice_id}
+          characters={characters}
+          voices={voices}
+        />
+      </div>
+      <ExportDialog workId={id} open={exporting} onClose={() => setExporting(false)} />
+    </div>
+  );
 }

@@ -68,7 +68,14 @@ export function downloadSrt(project: ProjectView) {
 }
 
 /** One tool's projects (newest first): cover, name, live status, duration, created, actions. */
-export function ProjectList({ tool }: { tool: TaskTool }) {
+export function ProjectList({
+  tool,
+  onOpen,
+}: {
+  tool: TaskTool;
+  /** Opens a project somewhere else than the editor (a tool whose result is a video); its view downloads. */
+  onOpen?: (project: ProjectView) => void;
+}) {
   const { message } = useApp();
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
@@ -134,24 +141,26 @@ export function ProjectList({ tool }: { tool: TaskTool }) {
               type="link"
               icon={<FolderOpenOutlined />}
               disabled={!ready}
-              onClick={() => navigate(editorPath(p.project_id))}
+              onClick={() => (onOpen ? onOpen(p) : navigate(editorPath(p.project_id)))}
               data-testid="project-open"
             >
               {t.open}
             </Button>
-            <Button
-              size="small"
-              type="link"
-              icon={<DownloadOutlined />}
-              disabled={!ready}
-              onClick={() => {
-                downloadSrt(p);
-                message.success(t.downloadQueued);
-              }}
-              data-testid="project-download"
-            >
-              {t.download}
-            </Button>
+            {!onOpen && (
+              <Button
+                size="small"
+                type="link"
+                icon={<DownloadOutlined />}
+                disabled={!ready}
+                onClick={() => {
+                  downloadSrt(p);
+                  message.success(t.downloadQueued);
+                }}
+                data-testid="project-download"
+              >
+                {t.download}
+              </Button>
+            )}
             <Popconfirm
               title={t.deleteTitle}
               description={t.deleteBody}

@@ -1,4 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
+import type { ProjectView } from '@vw/contract';
 import { Button, Tabs } from 'antd';
 import { useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
@@ -12,7 +13,14 @@ const t = zhCN.videoTools;
 /** One tool's tab: its project list, or its "new" flow. */
 function ToolTab({ tab }: { tab: (typeof builtTools)[number] }) {
   const [creating, setCreating] = useState(false);
+  const [opened, setOpened] = useState<ProjectView | null>(null);
   const desc = tab.tab === 'stt' ? t.stt.desc : tab.desc;
+  if (opened && tab.Result)
+    return (
+      <section className="vw-card vw-vt-panel">
+        <tab.Result project={opened} onBack={() => setOpened(null)} />
+      </section>
+    );
   if (creating)
     return (
       <section className="vw-card vw-vt-panel">
@@ -32,7 +40,7 @@ function ToolTab({ tab }: { tab: (typeof builtTools)[number] }) {
           {t.newProject}
         </Button>
       </div>
-      <ProjectList tool={tab.tool} />
+      <ProjectList tool={tab.tool} onOpen={tab.Result ? setOpened : undefined} />
     </section>
   );
 }

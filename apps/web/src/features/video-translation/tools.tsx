@@ -1,7 +1,13 @@
+import type { ProjectView } from '@vw/contract';
 import type { TaskTool, VideoToolTab } from '@vw/contract/constants/tasks.ts';
 import { VIDEO_TOOL_TABS } from '@vw/contract/constants/tasks.ts';
 import type { ComponentType } from 'react';
+import { AiDubbingNew, SrtDubbingNew, SynthesisNew } from './dubbing/DubNewProject.tsx';
+import { d as dub } from './dubbing/strings.ts';
 import { SttNewProject } from './stt/SttNewProject.tsx';
+import { EraseNewProject } from './subtitles/EraseNewProject.tsx';
+import { EraseProjectResult } from './subtitles/EraseProjectResult.tsx';
+import { OcrNewProject } from './subtitles/OcrNewProject.tsx';
 
 /** A built tab of /video-translation/:tab (design §10): its task tool and its "new" flow. */
 export interface VideoToolDef {
@@ -10,11 +16,27 @@ export interface VideoToolDef {
   New: ComponentType<{ onBack: () => void }>;
   /** One line under the tab bar: what the tool does. */
   desc?: string;
+  /** A tool whose result is not an editor project (erase): what 打开 shows instead of the editor. */
+  Result?: ComponentType<{ project: ProjectView; onBack: () => void }>;
 }
 
 /** Tools that exist; only these appear in the tab bar. Later issues add theirs here. */
 const BUILT: Partial<Record<VideoToolTab, Omit<VideoToolDef, 'tab'>>> = {
   stt: { tool: 'stt', New: SttNewProject },
+  dubbing: { tool: 'dubbing', New: AiDubbingNew, desc: dub.aiDesc },
+  'srt-dubbing': { tool: 'srt_dubbing', New: SrtDubbingNew, desc: dub.srtDesc },
+  synthesis: { tool: 'synthesis', New: SynthesisNew, desc: dub.synthDesc },
+  ocr: {
+    tool: 'ocr',
+    New: OcrNewProject,
+    desc: '识别视频画面中的内嵌字幕（离线 PP-OCRv4），生成可编辑的字幕轨，可导出 SRT/VTT/TXT',
+  },
+  erase: {
+    tool: 'erase',
+    New: EraseNewProject,
+    Result: EraseProjectResult,
+    desc: '擦除视频画面中的字幕或水印，擦除后自动检查残留并可二次擦除，输出 MP4（保留原音轨）',
+  },
 };
 
 /** The built tabs in tab-bar order. */

@@ -9,6 +9,7 @@ const TOOL_FEATURES: Partial<Record<TaskTool, FeatureSwitch>> = {
   stt: 'subtitle_generate',
   ocr: 'subtitle_generate',
   erase: 'subtitle_erase',
+  watermark: 'remove_watermark',
   translate: 'video_translate',
 };
 

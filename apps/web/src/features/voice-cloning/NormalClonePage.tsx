@@ -1,6 +1,359 @@
-import { FeaturePlaceholder } from '@/components/FeaturePlaceholder.tsx';
+import { AudioOutlined, CloudUploadOutlined, DeleteOutlined } from '@ant-design/icons';
+import type { MediaAsset, SampleCheckView, VoiceCloneView } from '@vw/contract';
+import { Alert, Button, Input, Radio, Segmented, Select, Space, Tag } from 'antd';
+import useApp from 'antd/es/app/useApp';
+import { useCallback, useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Recorder } from '@/features/video-translation/Recorder.tsx';
+import { api } from '@/lib/api.ts';
+import { loadVoices } from '@/lib/auth/session.ts';
+import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
+import { UploadDropzone, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
+import { useUpload } from '@/lib/upload/useUpload.ts';
+import { type ConsentState, ConsentStep } from './ConsentStep.tsx';
+import { LANGUAGES } from './labels.ts';
+import { type FixedPair, SampleReport } from './SampleReport.tsx';
+import './clone.css';
 
-/** Route /voice-cloning/normal-clone — replaced by the issue that builds this tool. */
+const ACCEPT = 'audio/*,video/webm';
+
+/** After creation: the candidates, a preview of each, and the choice. */
+function Candidates({ clone, onDone }: { clone: VoiceCloneView; onDone: (c: VoiceCloneView) => void }) {
+  const [chosen, setChosen] = useState(clone.chosen);
+  const [text, setText] = useState('');
+  const [previews, setPreviews] = useState<Record<number, string>>({});
+  const preview = useCallMutation(api.voiceClonePreview);
+  const choose = useCallMutation(api.voiceCloneChoose, {
+    invalidates: [api.voiceCloneOverview],
+    onSuccess: (d) => {
+      void loadVoices();
+      onDone(d.clone);
+    },
+  });
+  return (
+    <div className="vw-clone-candidates" data-testid="clone-candidates">
+      <Alert
+        type="info"
+        showIcon
+        message={`引擎：${clone.engine_label}`}
+        description={clone.note}
+        data-testid="clone-engine-note"
+      />
+      <Input
+        placeholder="试听文本（留空使用默认句子）"
+        value={text}
+        maxLength={200}
+        onChange={(e) => setText(e.target.value)}
+      />
+      <Radio.Group
+        value={chosen}
+        onChange={(e) => setChosen(e.target.value)}
+        className="vw-clone-candidate-list"
+      >
+        {clone.candidates.map((c) => (
+          <div key={c.index} className="vw-clone-candidate" data-testid="clone-candidate">
+            <Radio value={c.index}>候选 {c.index + 1}</Radio>
+            <span className="vw-vt-muted">
+              参考：{c.reference.source} {(c.reference.start_ms / 1000).toFixed(1)}–
+              {(c.reference.end_ms / 1000).toFixed(1)} 秒
+            </span>
+            <Button
+              size="small"
+              icon={<AudioOutlined />}
+              loading={
+                preview.isPending &&
+                (preview.variables?.body as { candidate?: number } | undefined)?.candidate === c.index
+              }
+              onClick={() =>
+                preview.mutate(
+                  { body: { clone_id: clone.clone_id, candidate: c.index, text: text.trim() || undefined } },
+                  { onSuccess: (d) => setPreviews((p) => ({ ...p, [c.index]: d.url })) },
+                )
+              }
+              data-testid="clone-preview"
+            >
+              试听
+            </Button>
+            {previews[c.index] && (
+              // biome-ignore lint/a11y/useMediaCaption: synthesised preview
+              <audio controls autoPlay src={previews[c.index]} data-testid="clone-preview-audio" />
+            )}
+          </div>
+        ))}
+      </Radio.Group>
+      <Button
+        type="primary"
+        loading={choose.isPending}
+        onClick={() => choose.mutate({ body: { clone_id: clone.clone_id, candidate: chosen } })}
+        data-testid="clone-save"
+      >
+        保存为我的声音
+      </Button>
+    </div>
+  );
+}
+
+/** Route /voice-cloning/normal-clone: fast clone from 10 s – 5 min of one speaker. */
 export function Component() {
-  return <FeaturePlaceholder feature="normalClone" />;
+  const { message } = useApp();
+  const navigate = useNavigate();
+  const overview = useCall(api.voiceCloneOverview);
+  const upload = useUpload();
+  const [source, setSource] = useState<'upload' | 'record'>('upload');
+  const [assets, setAssets] = useState<MediaAsset[]>([]);
+  const [check, setCheck] = useState<SampleCheckView | null>(null);
+  const [fixedPairs, setFixedPairs] = useState<Record<string, FixedPair>>({});
+  const [language, setLanguage] = useState('zh-CN');
+  const [name, setName] = useState('');
+  const [engine, setEngine] = useState<string | undefined>(undefined);
+  const [consent, setConsent] = useState<ConsentState>({ accepted: false, sentence: '', recording: null });
+  const [created, setCreated] = useState<VoiceCloneView | null>(null);
+  const [saved, setSaved] = useState<VoiceCloneView | null>(null);
+
+  const runCheck = useCallMutation(api.voiceCloneCheck, { onSuccess: (d) => setCheck(d.check) });
+  const ids = assets.map((a) => a.asset_id);
+  const idsKey = ids.join(',');
+  // The report follows the files: checked again whenever the list changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the id list
+  useEffect(() => {
+    setCheck(null);
+    if (ids.length) runCheck.mutate({ body: { asset_ids: ids, kind: 'fast', language } });
+  }, [idsKey, language]);
+
+  const create = useCallMutation(api.voiceCloneCreate, {
+    invalidates: [api.voiceCloneOverview],
+    onSuccess: (d) => {
+      setCreated(d.clone);
+      void loadVoices();
+      message.success('克隆声音已生成，请试听并选择候选');
+    },
+  });
+  const onConsent = useCallback((v: ConsentState) => setConsent(v), []);
+
+  const quota = overview.data?.quota.fast;
+  const engines = (overview.data?.engines ?? []).filter((e) => e.available);
+  const noQuota = !!quota && quota.used >= quota.limit;
+
+  if (saved) {
+    return (
+      <div className="vw-clone-page" data-testid="clone-saved">
+        <Alert
+          type="success"
+          showIcon
+          message={`「${saved.name}」已保存到我的声音`}
+          description={saved.engine_label}
+        />
+        <Space>
+          <Button
+            type="primary"
+            onClick={() => navigate(`/tts?voice_id=${encodeURIComponent(saved.voice_id)}`)}
+            data-testid="clone-use-tts"
+          >
+            去文字转语音使用
+          </Button>
+          <Link to="/voice-cloning">返回声音克隆</Link>
+        </Space>
+      </div>
+    );
+  }
+  if (created) {
+    return (
+      <div className="vw-clone-page">
+        <h2>选择候选声音</h2>
+        <Candidates clone={created} onDone={setSaved} />
+      </div>
+    );
+  }
+
+  const canCreate =
+    !!check?.ok &&
+    consent.accepted &&
+    !!consent.recording &&
+    name.trim().length > 0 &&
+    !noQuota &&
+    engines.length > 0;
+  const uploading =
+    upload.state.phase !== 'idle' && upload.state.phase !== 'cancelled' && upload.state.phase !== 'done';
+  return (
+    <div className="vw-clone-page" data-testid="normal-clone">
+      <UploadLeaveGuard active={upload.active} />
+      <div className="vw-vt-toolbar">
+        <h2>快速克隆</h2>
+        {quota && (
+          <Tag color={noQuota ? 'error' : 'blue'} data-testid="clone-quota">
+            剩余快速克隆次数 {Math.max(0, quota.limit - quota.used)} / {quota.limit}
+          </Tag>
+        )}
+      </div>
+      {noQuota && (
+        <Alert type="warning" showIcon message="快速克隆次数已用完：请删除不用的克隆声音或升级会员" />
+      )}
+
+      <section className="vw-vt-step">
+        <h3>1. 上传或录制样本（共 10 秒 – 5 分钟，可多个文件，同一个人）</h3>
+        <p className="vw-vt-muted">
+          建议：安静环境、距离麦克风 20 厘米左右、自然朗读；音量 −23…−18 dB，峰值不超过 −3 dB，停顿不超过 2
+          秒。
+        </p>
+        {assets.length > 0 && (
+          <ul className="vw-clone-assets" data-testid="clone-assets">
+            {assets.map((a) => (
+              <li key={a.asset_id}>
+                <span>{a.name}</span>
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<DeleteOutlined />}
+                  aria-label="移除"
+                  onClick={() => setAssets((list) => list.filter((x) => x.asset_id !== a.asset_id))}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+        {!uploading && (
+          <Segmented
+            value={source}
+            onChange={(v) => setSource(v as 'upload' | 'record')}
+            options={[
+              { value: 'upload', label: '上传文件', icon: <CloudUploadOutlined /> },
+              { value: 'record', label: '在线录音', icon: <AudioOutlined /> },
+            ]}
+            data-testid="clone-source"
+          />
+        )}
+        {source === 'upload' || uploading ? (
+          <UploadDropzone
+            accept={ACCEPT}
+            acceptLabel="MP3、WAV、M4A、FLAC、OGG、WEBM"
+            upload={upload}
+            leaveGuard={false}
+            onUploaded={(a) => {
+              setAssets((list) => [...list, a]);
+              upload.reset();
+            }}
+          />
+        ) : (
+          <div data-testid="clone-sample-recorder">
+            <Recorder
+              onFile={(file) =>
+                upload.start(file).then(
+                  (a) => {
+                    setAssets((list) => [...list, a]);
+                    upload.reset();
+                  },
+                  () => undefined,
+                )
+              }
+            />
+          </div>
+        )}
+      </section>
+
+      <section className="vw-vt-step">
+        <h3>2. 样本检测</h3>
+        <Select value={language} onChange={setLanguage} options={LANGUAGES} style={{ width: 140 }} />
+        {runCheck.isPending && (
+          <p className="vw-vt-muted" data-testid="clone-checking">
+            正在检测样本…
+          </p>
+        )}
+        {!assets.length && <p className="vw-vt-muted">添加样本后自动检测。</p>}
+        {check && (
+          <SampleReport
+            check={check}
+            fixedPairs={fixedPairs}
+            onFixed={(oldId, pair) => {
+              setFixedPairs((p) => ({ ...p, [oldId]: pair }));
+              // the fixed file replaces the original in the sample; the original stays playable above
+              setAssets((list) =>
+                list.map((a) =>
+                  a.asset_id === oldId
+                    ? { ...a, asset_id: pair.after.asset_id, name: pair.after.name, url: pair.after.url }
+                    : a,
+                ),
+              );
+            }}
+          />
+        )}
+      </section>
+
+      <section className="vw-vt-step">
+        <h3>3. 授权确认</h3>
+        <ConsentStep
+          language={language}
+          value={consent}
+          onChange={onConsent}
+          asrLabel={overview.data?.asr_label ?? ''}
+        />
+      </section>
+
+      <section className="vw-vt-step">
+        <h3>4. 生成克隆声音</h3>
+        <Space wrap>
+          <Input
+            placeholder="给声音起个名字"
+            value={name}
+            maxLength={40}
+            onChange={(e) => setName(e.target.value)}
+            data-testid="clone-name"
+            style={{ width: 220 }}
+          />
+          <Select
+            placeholder="克隆引擎（默认最佳）"
+            allowClear
+            value={engine}
+            onChange={setEngine}
+            style={{ width: 240 }}
+            options={engines.map((e) => ({ value: e.id, label: e.label }))}
+            data-testid="clone-engine"
+          />
+        </Space>
+        {engines.length > 0 && engines[0]?.kind === 'fitted' && (
+          <Alert
+            type="info"
+            showIcon
+            className="vw-clone-note"
+            message="当前仅有标准引擎：生成的是按样本拟合音高、音域和语速的「标准引擎近似」声音，并非神经网络克隆。配置 GPT-SoVITS / CosyVoice 服务或 zipvoice 模型后可获得真正的克隆效果。"
+          />
+        )}
+        <Button
+          type="primary"
+          disabled={!canCreate}
+          loading={create.isPending}
+          onClick={() =>
+            consent.recording &&
+            create.mutate({
+              body: {
+                name: name.trim(),
+                language,
+                asset_ids: ids,
+                engine,
+                candidates: 3,
+                consent: {
+                  accepted: true,
+                  sentence: consent.sentence,
+                  recording_asset_id: consent.recording.asset_id,
+                },
+              },
+            })
+          }
+          data-testid="clone-create"
+        >
+          生成克隆声音
+        </Button>
+        {!canCreate && (
+          <p className="vw-vt-muted" data-testid="clone-create-hint">
+            {!check?.ok
+              ? '样本检测通过后才能生成'
+              : !consent.accepted || !consent.recording
+                ? '请勾选授权并录制授权句子'
+                : !name.trim()
+                  ? '请填写声音名称'
+                  : ''}
+          </p>
+        )}
+      </section>
+    </div>
+  );
 }

@@ -76,6 +76,18 @@ export function Component() {
     );
   else if (shown.length === 0) body = <Empty className="vw-voices-none" description={t.empty} />;
   else body = grid;
+  // Cloned voices are managed (rename, recheck, delete) on the cloning home.
+  if (tab === 'mine' && mine.length > 0 && cloneOn)
+    body = (
+      <>
+        <div className="vw-voices-manage">
+          <Button size="small" onClick={() => navigate('/voice-cloning')} data-testid="mine-manage">
+            管理克隆声音（重命名、重新检测、删除）
+          </Button>
+        </div>
+        {body}
+      </>
+    );
 
   return (
     <div className="vw-page vw-voices-page" data-testid="voices-page">

@@ -42,7 +42,8 @@ export function describeEnvelopeError(code: number, msg: string | undefined, dat
     return { kind: 'credit', text: clientMessages.insufficientCredits };
   if (code === ErrorCode.Validation) {
     const type = detailType(data);
-    if (type === 'err_balance_insufficient')
+    // The voice changer's shortage (spec §8 err_sts_balance_insufficient) is a credit shortage too.
+    if (type === 'err_balance_insufficient' || type === 'err_sts_balance_insufficient')
       return { kind: 'credit', text: clientMessages.insufficientCredits };
     if (type) return { kind: 'message', text: namedErrorMessage(type) };
     return { kind: 'message', text: msg || namedErrorMessages.err_system };

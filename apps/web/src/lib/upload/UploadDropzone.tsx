@@ -76,20 +76,27 @@ export function refuseFile(
   return null;
 }
 
-export interface UploadDropzoneProps {
+export interface UploadDropzoneProps<T = MediaAsset> {
   /** The file input's accept list, e.g. "audio/*,video/*". */
   accept?: string;
   /** What the accepted types are called (shown under the drop text), e.g. "MP3、WAV、MP4". */
   acceptLabel?: string;
-  onUploaded: (asset: MediaAsset, file: File) => void;
+  onUploaded: (asset: T, file: File) => void;
   disabled?: boolean;
   /** An upload driven from outside (e.g. a recording uploads through the same hook). */
-  upload?: UseUpload;
+  upload?: UseUpload<T>;
   /**
    * Guard leaving while this upload runs (default). A page that guards its uploads itself passes
    * false: a router holds one blocker at a time.
    */
   leaveGuard?: boolean;
+  /**
+   * What the limit line describes: 'media' (default) shows the plan's size and duration limits;
+   * 'document' (books, text) shows the size only — a duration means nothing there.
+   */
+  limitKind?: 'media' | 'document';
+  /** A tighter size limit of this tool (the lower of it and the plan's applies). */
+  maxBytes?: number;
 }
 
 /** The leave guard as a component, so it can be left out (hooks cannot be conditional). */
@@ -103,20 +110,23 @@ export function UploadLeaveGuard({ active }: { active: boolean }) {
  * pause/resume/cancel. The size limit is the plan's (`getToolCapabilities().limits`). While it
  * uploads, leaving the page asks first (spec §4).
  */
-export function UploadDropzone({
+export function UploadDropzone<T = MediaAsset>({
   accept,
   acceptLabel,
   onUploaded,
   disabled,
   upload: outer,
   leaveGuard = true,
-}: UploadDropzoneProps) {
+  limitKind = 'media',
+  maxBytes: toolMaxBytes,
+}: UploadDropzoneProps<T>) {
   const own = useUpload();
-  const upload = outer ?? own;
+  const upload = (outer ?? own) as UseUpload<T>;
   const { state } = upload;
   const caps = useCall(api.getToolCapabilities, undefined, { staleTime: 60_000 });
   const limits = caps.data?.limits;
-  const maxBytes = limits?.max_upload_bytes;
+  const planMax = limits?.max_upload_bytes;
+  const maxBytes = toolMaxBytes && planMax ? Math.min(toolMaxBytes, planMax) : (planMax ?? toolMaxBytes);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -228,8 +238,10 @@ export function UploadDropzone({
         {limits && (
           <span className="vw-upload-hint" data-testid="upload-limit">
             {t.limit(
-              formatBytes(limits.max_upload_bytes),
-              limits.max_duration_seconds > 0 ? Math.floor(limits.max_duration_seconds / 60) : null,
+              formatBytes(maxBytes ?? limits.max_upload_bytes),
+              limitKind === 'media' && limits.max_duration_seconds > 0
+                ? Math.floor(limits.max_duration_seconds / 60)
+                : null,
             )}
           </span>
         )}

@@ -28,9 +28,9 @@ export interface UploadCallbacks {
   onPhase(phase: UploadPhase): void;
 }
 
-export interface UploadSession {
+export interface UploadSession<T = MediaAsset> {
   /** Uploads, then registers the file; resolves the media asset. Rejects UploadCancelled on cancel. */
-  readonly done: Promise<MediaAsset>;
+  readonly done: Promise<T>;
   pause(): void;
   resume(): void;
   cancel(): void;
@@ -45,7 +45,23 @@ const TUS_RETRY_DELAYS = [0, 1000, 3000, 5000, 10000];
  * multipart parts straight to S3 (ETags kept in localStorage so a reload resumes), then
  * `completeUpload`, which checks the file and answers the media asset.
  */
-export function startUpload(file: File, cb: UploadCallbacks): UploadSession {
+/** What the server is told once the bytes are there (the body of `completeUpload`). */
+export type UploadCompletion =
+  | { tus_upload: string }
+  | { upload_id: string; parts: { part_number: number; etag: string }[] };
+
+const registerAsset = async (body: UploadCompletion): Promise<MediaAsset> =>
+  (await request(api.completeUpload, { body })).asset;
+
+/**
+ * `complete` replaces `completeUpload` for files that are not media (a book for the audiobook
+ * import): the same resumable transfer, then the tool's own call with the same body.
+ */
+export function startUpload<T = MediaAsset>(
+  file: File,
+  cb: UploadCallbacks,
+  complete: (body: UploadCompletion) => Promise<T> = registerAsset as never,
+): UploadSession<T> {
   let paused = false;
   let cancelled = false;
   let control: { pause(): void; resume(): void; cancel(): void } | null = null;
@@ -77,7 +93,7 @@ export function startUpload(file: File, cb: UploadCallbacks): UploadSession {
           );
     if (cancelled) throw new UploadCancelled();
     cb.onPhase('completing');
-    const { asset } = await request(api.completeUpload, { body });
+    const asset = await complete(body);
     if (ticket.provider === 's3') forgetS3Upload(fileFingerprint(file));
     cb.onPhase('done');
     return asset;

@@ -1,9 +1,15 @@
 import type { MediaAsset } from '@vw/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useUploadGuardStore } from '@/stores/upload.ts';
-import { startUpload, UploadCancelled, type UploadPhase, type UploadSession } from './uploader.ts';
+import {
+  startUpload,
+  UploadCancelled,
+  type UploadCompletion,
+  type UploadPhase,
+  type UploadSession,
+} from './uploader.ts';
 
-export interface UploadState {
+export interface UploadState<T = MediaAsset> {
   phase: UploadPhase;
   file: File | null;
   loaded: number;
@@ -13,7 +19,7 @@ export interface UploadState {
   /** Seconds left at that speed; null while unknown. */
   etaSeconds: number | null;
   error: unknown;
-  asset: MediaAsset | null;
+  asset: T | null;
 }
 
 const IDLE: UploadState = {
@@ -48,10 +54,10 @@ export class SpeedMeter {
   }
 }
 
-export interface UseUpload {
-  state: UploadState;
+export interface UseUpload<T = MediaAsset> {
+  state: UploadState<T>;
   /** Uploads a file (resuming an earlier upload of the same file); resolves its media asset. */
-  start(file: File): Promise<MediaAsset>;
+  start(file: File): Promise<T>;
   pause(): void;
   resume(): void;
   cancel(): void;
@@ -62,9 +68,11 @@ export interface UseUpload {
 }
 
 /** A resumable upload with progress, speed, time left, pause/resume/cancel. */
-export function useUpload(): UseUpload {
-  const [state, setState] = useState<UploadState>(IDLE);
-  const session = useRef<UploadSession | null>(null);
+export function useUpload<T = MediaAsset>(complete?: (body: UploadCompletion) => Promise<T>): UseUpload<T> {
+  const [state, setState] = useState<UploadState<T>>(IDLE as UploadState<T>);
+  const session = useRef<UploadSession<T> | null>(null);
+  const completeRef = useRef(complete);
+  completeRef.current = complete;
   const meter = useRef(new SpeedMeter());
   const mounted = useRef(true);
   useEffect(() => {
@@ -81,27 +89,31 @@ export function useUpload(): UseUpload {
     meter.current.reset();
     // A new upload is guarded again (spec §4: only a credit shortage makes one leavable).
     useUploadGuardStore.getState().setLeaveAllowed(false);
-    setState({ ...IDLE, file, total: file.size, phase: 'preparing' });
-    let s: UploadSession | null = null;
-    const update = (patch: Partial<UploadState> | ((s: UploadState) => Partial<UploadState>)) => {
+    setState({ ...(IDLE as UploadState<T>), file, total: file.size, phase: 'preparing' });
+    let s: UploadSession<T> | null = null;
+    const update = (patch: Partial<UploadState<T>> | ((s: UploadState<T>) => Partial<UploadState<T>>)) => {
       // Only the current upload's news (a replaced one may still report); none before it exists.
       if (!mounted.current || !s || session.current !== s) return;
       setState((prev) => ({ ...prev, ...(typeof patch === 'function' ? patch(prev) : patch) }));
     };
-    s = startUpload(file, {
-      onProgress: (loaded, total) => {
-        const speed = meter.current.add(loaded);
-        update({ loaded, total, speed, etaSeconds: speed > 0 ? (total - loaded) / speed : null });
+    s = startUpload<T>(
+      file,
+      {
+        onProgress: (loaded, total) => {
+          const speed = meter.current.add(loaded);
+          update({ loaded, total, speed, etaSeconds: speed > 0 ? (total - loaded) / speed : null });
+        },
+        onPhase: (phase) => {
+          if (phase === 'paused' || phase === 'uploading') meter.current.reset();
+          update((prev) => ({
+            phase,
+            ...(phase === 'paused' ? { speed: 0, etaSeconds: null } : {}),
+            ...(phase === 'done' ? { loaded: prev.total } : {}),
+          }));
+        },
       },
-      onPhase: (phase) => {
-        if (phase === 'paused' || phase === 'uploading') meter.current.reset();
-        update((prev) => ({
-          phase,
-          ...(phase === 'paused' ? { speed: 0, etaSeconds: null } : {}),
-          ...(phase === 'done' ? { loaded: prev.total } : {}),
-        }));
-      },
-    });
+      completeRef.current,
+    );
     const current = s;
     session.current = current;
     current.done.then(
@@ -116,7 +128,7 @@ export function useUpload(): UseUpload {
   const reset = useCallback(() => {
     session.current?.cancel();
     session.current = null;
-    setState(IDLE);
+    setState(IDLE as UploadState<T>);
   }, []);
 
   return {

@@ -26,6 +26,7 @@ import {
   setSpeaker,
   splitCue,
 } from './document.ts';
+import { chosenTake, fitText, isStale } from './dub.ts';
 import { clickSelection } from './history.ts';
 import { s } from './strings.ts';
 import { TimeInput } from './TimeInput.tsx';
@@ -98,7 +99,12 @@ export const CueRow = memo(function CueRow({
   speakers,
   hasNext,
   actions,
+  dubStatus,
+  dubStale = false,
 }: {
+  /** Dubbing projects: the line's fit status ('none' before it has audio, 'mute'/'keep' for marks). */
+  dubStatus?: string;
+  dubStale?: boolean;
   cue: SubtitleCue;
   index: number;
   /** The rule checker's messages, one a line ('' = passes). */
@@ -183,6 +189,26 @@ export const CueRow = memo(function CueRow({
             aria-label={bad ? issueText : s.ruleOk}
           />
         </Tooltip>
+        {dubStatus && (
+          <Tooltip title={cue.fit?.summary ?? ''}>
+            <span
+              className={`vw-ed-fit is-${dubStatus}`}
+              data-testid="cue-fit"
+              data-status={dubStatus}
+              data-stale={dubStale}
+            >
+              {dubStatus === 'mute'
+                ? '静音'
+                : dubStatus === 'keep'
+                  ? '原声'
+                  : dubStatus === 'none'
+                    ? '未配音'
+                    : fitText(cue.fit)}
+              {dubStale && dubStatus !== 'none' ? ' · 过期' : ''}
+              {cue.locked ? ' · 🔒' : ''}
+            </span>
+          </Tooltip>
+        )}
         <span className="vw-ed-timegroup">
           <button
             type="button"
@@ -391,6 +417,16 @@ export function CueList() {
                 speakers={speakers}
                 hasNext={i + 1 < cues.length}
                 actions={actions}
+                dubStatus={
+                  state.doc?.dub
+                    ? cue.mark
+                      ? cue.mark
+                      : chosenTake(cue)
+                        ? (cue.fit?.status ?? 'fits')
+                        : 'none'
+                    : undefined
+                }
+                dubStale={state.doc?.dub ? isStale(state.doc, cue) : false}
               />
             );
           })}

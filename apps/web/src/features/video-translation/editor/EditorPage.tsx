@@ -14,9 +14,12 @@ import { Alert, Button, ConfigProvider, Popover, Result, Spin, Tag, Tooltip, Typ
 import useApp from 'antd/es/app/useApp';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { api } from '@/lib/api.ts';
+import { useCall } from '@/lib/query/hooks.ts';
 import { downloadProgress, useDownloadStore } from '@/stores/download.ts';
 import { CueList } from './CueList.tsx';
 import { EditorProvider, useEditorController } from './context.tsx';
+import { DubPanel, type HearMode } from './DubPanel.tsx';
 import { ExportDialog } from './ExportDialog.tsx';
 import { type ProjectData, usePeaks, useProject, useRenameProject, useSaveProject } from './editorApi.ts';
 import { FindBar } from './FindBar.tsx';
@@ -28,6 +31,14 @@ import { Timeline } from './Timeline.tsx';
 import { type SaveFn, useAutosave } from './useAutosave.ts';
 import { useShortcuts } from './useShortcuts.ts';
 import './editor.css';
+
+/** The tab a project's tool lives in (the way back from the editor). */
+const TOOL_TABS: Record<string, string> = {
+  stt: 'stt',
+  srt_dubbing: 'srt-dubbing',
+  dubbing: 'dubbing',
+  synthesis: 'synthesis',
+};
 
 const darkTheme = {
   algorithm: theme.darkAlgorithm,
@@ -99,6 +110,16 @@ export function EditorWorkspace({
   const [rulesOpen, setRulesOpen] = useState(false);
   const [exportOpen, setExportOpen] = useState(false);
   const { state, dispatch } = editor;
+  // Dubbing projects: the dub track and mix for the player, take links for the takes list.
+  const isDub = !!data.document.dub;
+  const dubMedia = useCall(
+    api.dubbingMedia,
+    { query: { project_id: projectId } },
+    { enabled: isDub, staleTime: 30 * 60_000, suppressError: true },
+  );
+  const [hear, setHear] = useState<HearMode>(data.media ? 'original' : 'dub');
+  const audioSrc =
+    hear === 'dub' ? dubMedia.data?.dub_url || null : hear === 'mix' ? dubMedia.data?.mix_url || null : null;
 
   const openFind = () => setFindKey((k) => Math.max(0, k + 1));
   useShortcuts(editor, { save: () => void autosave.flush(), find: openFind });
@@ -108,7 +129,7 @@ export function EditorWorkspace({
     const leave = () => {
       const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
       if (idx > 0) navigate(-1);
-      else navigate(`/video-translation/${data.project.tool === 'stt' ? 'stt' : ''}`);
+      else navigate(`/video-translation/${TOOL_TABS[data.project.tool] ?? ''}`);
     };
     // Save what is pending first; if that cannot be done, ask before dropping it.
     if (await autosave.flush()) leave();
@@ -239,7 +260,21 @@ export function EditorWorkspace({
       )}
       <main className="vw-ed-main">
         <div className="vw-ed-left">
-          <Player media={data.media} />
+          <Player
+            media={data.media}
+            audioSrc={audioSrc ?? (data.media ? null : dubMedia.data?.mix_url || null)}
+          />
+          {isDub && state.doc && (
+            <DubPanel
+              projectId={projectId}
+              hear={hear}
+              onHear={setHear}
+              hasMix={!!dubMedia.data?.mix_url}
+              takeUrls={dubMedia.data?.takes ?? {}}
+              flush={autosave.flush}
+              onReload={onReload}
+            />
+          )}
           <SpeakersPanel />
         </div>
         <div className="vw-ed-right">

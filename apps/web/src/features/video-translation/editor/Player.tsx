@@ -12,7 +12,14 @@ const RATES = [0.5, 0.75, 1, 1.25, 1.5, 2];
  * The player: the project's video (or audio) with the cue under the playhead drawn over it. It
  * owns the play clock: while playing, the clock follows the media every animation frame.
  */
-export function Player({ media }: { media: MediaAsset | null }) {
+export function Player({
+  media,
+  audioSrc = null,
+}: {
+  media: MediaAsset | null;
+  /** Dubbing: play this track (the dub or the mix) in sync instead of the media's own sound. */
+  audioSrc?: string | null;
+}) {
   const editor = useEditor();
   const { clock, player, durationMs } = editor;
   const mediaRef = useRef<HTMLVideoElement & HTMLAudioElement>(null);
@@ -21,6 +28,42 @@ export function Player({ media }: { media: MediaAsset | null }) {
   const activeId = useActiveCueId();
   const active = editor.cues.find((c) => c.id === activeId);
   const isVideo = !!media && media.kind === 'video' && media.has_video !== false;
+  const overlayRef = useRef<HTMLAudioElement>(null);
+  // Without media of its own (SRT配音 without a video), the dub track is what plays.
+  const mainSrc = media?.url ?? audioSrc ?? undefined;
+  const dubbed = !!media && !!audioSrc;
+
+  // The dub/mix follows the media: same position, play and pause together; the media is muted.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new track (audioSrc) is synced again
+  useEffect(() => {
+    const el = mediaRef.current;
+    const over = overlayRef.current;
+    if (!el) return;
+    el.muted = dubbed;
+    if (!dubbed || !over) return;
+    const sync = () => {
+      over.currentTime = el.currentTime;
+    };
+    const play = () => {
+      sync();
+      void over.play().catch(() => {});
+    };
+    const pause = () => over.pause();
+    sync();
+    if (!el.paused) play();
+    el.addEventListener('play', play);
+    el.addEventListener('pause', pause);
+    el.addEventListener('seeked', sync);
+    el.addEventListener('ratechange', () => {
+      over.playbackRate = el.playbackRate;
+    });
+    return () => {
+      over.pause();
+      el.removeEventListener('play', play);
+      el.removeEventListener('pause', pause);
+      el.removeEventListener('seeked', sync);
+    };
+  }, [dubbed, audioSrc]);
 
   useEffect(() => {
     const el = mediaRef.current;
@@ -53,7 +96,7 @@ export function Player({ media }: { media: MediaAsset | null }) {
 
   const common = {
     ref: mediaRef,
-    src: media?.url,
+    src: mainSrc,
     preload: 'auto',
     onPlay: () => clock.setState({ playing: true }),
     onPause: () =>
@@ -65,7 +108,7 @@ export function Player({ media }: { media: MediaAsset | null }) {
   return (
     <section className="vw-ed-player" aria-label="播放器">
       <div className={`vw-ed-stage${isVideo ? '' : ' is-audio'}`}>
-        {media ? (
+        {mainSrc ? (
           isVideo ? (
             <video {...common} playsInline onClick={() => player.current.toggle()} />
           ) : (
@@ -73,6 +116,10 @@ export function Player({ media }: { media: MediaAsset | null }) {
           )
         ) : (
           <div className="vw-ed-nomedia">{s.noMedia}</div>
+        )}
+        {dubbed && (
+          // biome-ignore lint/a11y/useMediaCaption: the dub track plays under the video, whose cues are drawn over it
+          <audio ref={overlayRef} src={audioSrc!} preload="auto" data-testid="editor-dub-audio" />
         )}
         {active?.text && (
           <div className="vw-ed-overlay" data-testid="subtitle-overlay">
@@ -86,7 +133,7 @@ export function Player({ media }: { media: MediaAsset | null }) {
           className="vw-ed-play"
           aria-label={playing ? s.pause : s.play}
           onClick={() => player.current.toggle()}
-          disabled={!media}
+          disabled={!mainSrc}
         >
           {playing ? <PauseOutlined /> : <CaretRightFilled />}
         </button>

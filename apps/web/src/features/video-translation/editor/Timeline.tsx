@@ -12,6 +12,7 @@ import {
 } from 'react';
 import { useActiveCueId, useEditor } from './context.tsx';
 import { clampMove, clampResize, type SubtitleCue, setCueTimes } from './document.ts';
+import { chosenTake, isStale } from './dub.ts';
 import { clickSelection } from './history.ts';
 import { speakerColor } from './SpeakersPanel.tsx';
 import { s } from './strings.ts';
@@ -97,6 +98,7 @@ function draw(
 export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
   const editor = useEditor();
   const { cues, issues, state, clock } = editor;
+  const dub = state.doc?.dub ? state.doc : null;
   const durationMs = editor.durationMs;
   const total = Math.max(durationMs ?? 0, (cues.at(-1)?.end_ms ?? 0) + 2000, 5000);
   const [pps, setPps] = useState(80);
@@ -344,6 +346,33 @@ export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
               </div>
             );
           })}
+          {dub &&
+            cues.map((cue, i) => {
+              // The dub track under the original: each line's chosen take as it is placed (a line that
+              // runs past the next one is cut there, as the render does).
+              const take = chosenTake(cue);
+              if (!take || cue.mark) return null;
+              const next = cues.slice(i + 1).find((c) => !c.mark && chosenTake(c));
+              const end = Math.min(
+                cue.start_ms + take.duration_ms,
+                next?.start_ms ?? Number.POSITIVE_INFINITY,
+              );
+              if (end < viewStart || cue.start_ms > viewEnd) return null;
+              return (
+                <div
+                  key={`dub-${cue.id}`}
+                  className={`vw-ed-dubclip is-${cue.fit?.status ?? 'fits'}${dub && isStale(dub, cue) ? ' is-stale' : ''}`}
+                  data-testid="timeline-dub"
+                  data-cue-id={cue.id}
+                  style={{
+                    left: (cue.start_ms / 1000) * pps,
+                    width: Math.max(2, ((end - cue.start_ms) / 1000) * pps),
+                    top: RULER_H + 6 + 86 + 3,
+                  }}
+                  title={cue.fit?.summary ?? ''}
+                />
+              );
+            })}
           <div className="vw-ed-playhead" ref={playheadRef} data-testid="timeline-playhead" />
         </div>
       </div>

@@ -87,7 +87,11 @@ function replaceCue(doc: ProjectDocument, cues: SubtitleCue[], index: number, cu
     return doc;
   }
   const next = cues.slice();
-  next[index] = cue;
+  // Dubbing: a text edit is a new text revision, and the line's audio is stale until made again.
+  next[index] =
+    old.text !== cue.text && old.takes?.length
+      ? { ...cue, text_rev: (old.text_rev ?? 0) + 1, stale: true }
+      : cue;
   return withCues(doc, next);
 }
 

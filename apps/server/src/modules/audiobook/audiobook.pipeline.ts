@@ -1,0 +1,454 @@
+import { createWriteStream } from 'node:fs';
+import { stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { pipeline as streamPipeline } from 'node:stream/promises';
+import { audiobookCalls, type BookSegment } from '@vw/contract';
+import { isEngineError, runFfprobe } from '@vw/engines';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { definePipeline, type StageContext, taskFailure } from '../../tasks/index.ts';
+import { pushToAudiobookshelf } from './audiobook.abs.ts';
+import {
+  ACX,
+  type BuiltChapter,
+  buildChapter,
+  type ChapterEncoding,
+  combineLevels,
+  EXPORT_SAMPLE_RATE,
+  encodeM4b,
+  encodeMp3,
+  M4B_SAMPLE_RATE,
+  measureLoudness,
+  toChapterSrt,
+  toLrc,
+  verdict,
+  zipFiles,
+} from './audiobook.export.ts';
+import {
+  findChapters,
+  findCharacters,
+  findParagraph,
+  findParagraphs,
+  setParagraphAudio,
+  updateChapter,
+} from './audiobook.repo.ts';
+import type { ParagraphRow, Take, WorkRow } from './audiobook.schema.ts';
+import { Casting, paragraphText, synthesizeParagraph, transcriptSimilarity } from './audiobook.synth.ts';
+
+export const audiobookInput = z.object({
+  work_id: z.string(),
+  mode: z.enum(['synthesize', 'export']),
+  /** Paragraphs to synthesise, in reading order (chosen when the task was created). */
+  paragraph_ids: z.array(z.string()),
+  /** Regenerate even when the audio is fresh (one paragraph again). */
+  force: z.boolean(),
+  /** Recognise each paragraph and compare (when a recognizer is configured). */
+  check: z.boolean().default(false),
+  export: z
+    .object({
+      format: audiobookCalls.exportFormat,
+      preset: audiobookCalls.loudnessPreset,
+      subtitles: z.enum(['none', 'srt', 'lrc']),
+      audiobookshelf: z
+        .object({
+          url: z.string(),
+          token: z.string(),
+          library_id: z.string(),
+          folder_id: z.string().optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+});
+export type AudiobookInput = z.infer<typeof audiobookInput>;
+
+/** Below this similarity the recognised paragraph counts as different from its text. */
+const CHECK_MIN_SIMILARITY = 0.8;
+/** Regenerations of a paragraph that fails the check before it is flagged. */
+const CHECK_RETRIES = 2;
+
+async function workOf(ctx: StageContext<AudiobookInput>): Promise<WorkRow> {
+  const work = await ctx.app.db
+    .selectFrom('audiobook_works')
+    .selectAll()
+    .where('id', '=', ctx.input.work_id)
+    .where('owner_id', '=', ctx.task.owner_id)
+    .executeTakeFirst();
+  if (!work) throw taskFailure(1, '作品已被删除');
+  return work;
+}
+
+const audioKey = (work: WorkRow, paragraphId: string, rev: number) =>
+  `audiobook/${work.owner_id}/${work.id}/p/${paragraphId}-r${rev}.wav`;
+
+type ItemResult = { state: 'done' | 'skipped' | 'flagged'; chars: number; duration_ms?: number };
+
+/** One paragraph: synthesise, check with speech to text when configured, store as a new take. */
+async function synthesizeOne(
+  ctx: StageContext<AudiobookInput>,
+  work: WorkRow,
+  casting: Casting,
+  paragraphId: string,
+): Promise<ItemResult> {
+  const p = await findParagraph(ctx.app.db, work.id, paragraphId);
+  // Deleted, locked meanwhile, or already fresh (unless asked again): nothing to redo.
+  if (!p || p.locked || (!ctx.input.force && p.audio_key && !p.stale)) return { state: 'skipped', chars: 0 };
+  let made: Awaited<ReturnType<typeof synthesizeParagraph>>;
+  let check: ParagraphRow['check_status'] = '';
+  for (let attempt = 0; ; attempt++) {
+    try {
+      made = await synthesizeParagraph(ctx.app, casting, p, ctx.signal);
+    } catch (err) {
+      if (err instanceof AppError) throw taskFailure(1, err.message);
+      if (isEngineError(err)) throw taskFailure(1, err.zh);
+      throw err;
+    }
+    const heard = await checkSpeech(ctx, made.wav, paragraphText(JSON.parse(p.segments) as BookSegment[]));
+    if (heard === null) break;
+    if (heard >= CHECK_MIN_SIMILARITY) {
+      check = 'passed';
+      break;
+    }
+    if (attempt >= CHECK_RETRIES) {
+      check = 'flagged';
+      break;
+    }
+  }
+  const takes = JSON.parse(p.takes) as Array<Take & { text_rev?: number }>;
+  const rev = takes.reduce((m, t) => Math.max(m, t.rev), p.audio_rev) + 1;
+  const key = audioKey(work, p.id, rev);
+  await ctx.app.storage.put(key, made.wav, 'audio/wav');
+  takes.push({
+    rev,
+    key,
+    duration_ms: made.durationMs,
+    created_at: ctx.app.clock.now(),
+    engine: made.engine,
+    text_rev: p.text_rev,
+  });
+  const stored = await setParagraphAudio(ctx.app.db, p.id, p.text_rev, {
+    audio_key: key,
+    audio_rev: rev,
+    takes: JSON.stringify(takes),
+    duration_ms: made.durationMs,
+    check_status: check,
+  });
+  if (!stored) {
+    // The text changed while this was made: keep it as a take, the paragraph stays stale.
+    await ctx.app.db
+      .updateTable('audiobook_paragraphs')
+      .set({ takes: JSON.stringify(takes) })
+      .where('id', '=', p.id)
+      .execute();
+  }
+  const chars = Array.from(paragraphText(JSON.parse(p.segments) as BookSegment[]).replace(/\s/g, '')).length;
+  return { state: check === 'flagged' ? 'flagged' : 'done', chars, duration_ms: made.durationMs };
+}
+
+/** Similarity of what a recognizer hears to the text, or null when no recognizer is configured. */
+async function checkSpeech(
+  ctx: StageContext<AudiobookInput>,
+  wav: Buffer,
+  text: string,
+): Promise<number | null> {
+  if (!ctx.input.check || ctx.app.asr.list().length === 0) return null;
+  const file = path.join(ctx.scratchDir, `check-${Math.random().toString(36).slice(2)}.wav`);
+  await writeFile(file, wav);
+  try {
+    const transcript = await ctx.app.asr.get().transcribe(file, { language: 'zh', signal: ctx.signal });
+    return transcriptSimilarity(text, transcript.segments.map((s) => s.text).join(''));
+  } catch (err) {
+    ctx.app.log.warn({ err, taskId: ctx.task.id }, 'audiobook check: recognition failed');
+    return null;
+  } finally {
+    await writeFile(file, '').catch(() => {});
+  }
+}
+
+/** Chapter durations as laid out for export (audio plus pauses of paragraphs that have audio). */
+async function refreshChapterDurations(app: AppContext, workId: string): Promise<void> {
+  const chapters = await findChapters(app.db, workId);
+  const paragraphs = await findParagraphs(app.db, workId);
+  for (const c of chapters) {
+    const ms = paragraphs
+      .filter((p) => p.chapter_id === c.id && p.audio_key)
+      .reduce((n, p) => n + Number(p.duration_ms) + p.pause_before_ms + p.pause_after_ms, 0);
+    if (ms !== Number(c.duration_ms)) await updateChapter(app.db, c.id, { duration_ms: ms });
+  }
+}
+
+async function runSynthesis(ctx: StageContext<AudiobookInput>) {
+  if (ctx.input.mode !== 'synthesize') return { skipped: true };
+  const work = await workOf(ctx);
+  const casting = new Casting(ctx.app, work.owner_id, work, await findCharacters(ctx.app.db, work.id));
+  const ids = ctx.input.paragraph_ids;
+  const counts = { done: 0, skipped: 0, flagged: 0, chars: 0 };
+  let finished = 0;
+  let failure: unknown = null;
+  let next = 0;
+  // The engines synthesise in child processes (one per core): keep that many paragraphs in flight.
+  const lanes = Math.max(1, Math.min(4, availableParallelism(), ids.length));
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (failure === null && next < ids.length && !ctx.signal.aborted) {
+        const id = ids[next++];
+        try {
+          // A checkpoint per paragraph: a resumed task skips the ones finished before the crash.
+          const r = await ctx.item<ItemResult>(`p:${id}`, () => synthesizeOne(ctx, work, casting, id));
+          counts[r.state]++;
+          counts.chars += r.chars;
+        } catch (err) {
+          failure ??= err;
+          return;
+        }
+        finished++;
+        await ctx.progress(finished / ids.length).catch(() => {});
+      }
+    }),
+  );
+  await refreshChapterDurations(ctx.app, work.id);
+  if (failure) throw failure;
+  if (counts.flagged > 0) {
+    throw taskFailure(
+      5,
+      `${counts.flagged} 段自动校对未通过（识别结果与原文不符，已重试 ${CHECK_RETRIES} 次），已标记，请检查这些段落后重新生成`,
+    );
+  }
+  return counts;
+}
+
+const safeName = (s: string) => s.replace(/[\\/:*?"<>|\n\r\t]/g, '_').slice(0, 80) || 'chapter';
+
+async function runExport(ctx: StageContext<AudiobookInput>) {
+  const opts = ctx.input.export;
+  if (ctx.input.mode !== 'export' || !opts) return { skipped: true };
+  const work = await workOf(ctx);
+  const chapters = (await findChapters(ctx.app.db, work.id)).filter((c) => c.selected === 1);
+  const paragraphs = await findParagraphs(
+    ctx.app.db,
+    work.id,
+    chapters.map((c) => c.id),
+  );
+  const plans = chapters
+    .map((c) => ({
+      chapterId: c.id,
+      title: c.title,
+      paragraphs: paragraphs
+        .filter((p) => p.chapter_id === c.id && p.audio_key)
+        .sort((a, b) => a.seq - b.seq)
+        .map((p) => ({
+          key: p.audio_key!,
+          text: paragraphText(JSON.parse(p.segments) as BookSegment[]),
+          pause_before_ms: p.pause_before_ms,
+          pause_after_ms: p.pause_after_ms,
+        })),
+    }))
+    .filter((c) => c.paragraphs.length > 0);
+  if (plans.length === 0) throw taskFailure(1, '没有可导出的音频，请先合成至少一个段落');
+
+  const dir = ctx.scratchDir;
+  const rate = opts.format === 'm4b' ? M4B_SAMPLE_RATE : EXPORT_SAMPLE_RATE;
+  // M4B and per-chapter MP3s are encoded chapter by chapter in the shaping pass; one MP3 joins PCM.
+  const encoding: ChapterEncoding = opts.format === 'm4b' ? 'aac' : opts.format === 'zip' ? 'mp3' : 'pcm';
+  const built: BuiltChapter[] = new Array(plans.length);
+  const steps = plans.length + 2;
+  let step = 0;
+  const tick = () => ctx.progress(++step / steps).catch(() => {});
+  const contentType = encoding === 'aac' ? 'audio/aac' : 'audio/mpeg';
+  const buildOne = async (i: number): Promise<BuiltChapter> => {
+    if (encoding === 'pcm')
+      return buildChapter(ctx.app, plans[i], opts.preset, dir, i, rate, encoding, ctx.signal);
+    // A checkpoint per chapter (its encoded audio kept in storage): a resumed export redoes only the
+    // chapters it had not finished.
+    const done = await ctx.item<BuiltChapter & { key: string }>(`chapter:${i}`, async () => {
+      const c = await buildChapter(ctx.app, plans[i], opts.preset, dir, i, rate, encoding, ctx.signal);
+      const key = await ctx.saveArtifact({ path: c.file }, { name: `chapter-${i}.${encoding}`, contentType });
+      return { ...c, key };
+    });
+    const there = await stat(done.file).then(
+      () => true,
+      () => false,
+    );
+    if (!there) await streamPipeline(await ctx.app.storage.read(done.key), createWriteStream(done.file));
+    return done;
+  };
+  // Chapters are shaped, encoded and measured one per core at a time: each is its own ffmpeg pass.
+  let nextChapter = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(availableParallelism(), 4, plans.length)) }, async () => {
+      while (nextChapter < plans.length && !ctx.signal.aborted) {
+        const i = nextChapter++;
+        built[i] = await buildOne(i);
+        await tick();
+      }
+    }),
+  );
+  ctx.signal.throwIfAborted();
+  const report = [];
+  const chapterName = (i: number, c: BuiltChapter) =>
+    `${String(i + 1).padStart(2, '0')} ${safeName(c.title)}`;
+  const save = async (file: string, name: string, kind: string, format: string, contentType: string) => {
+    const key = await ctx.saveArtifact(
+      { path: file },
+      { name: `${safeName(name.replace(/\s/g, '_'))}.${format}`, contentType },
+    );
+    await ctx.addOutput({ name: `${name}.${format}`, kind, format, key, size: (await stat(file)).size });
+  };
+  const subtitleFiles: Array<{ name: string; file: string }> = [];
+  if (opts.subtitles !== 'none') {
+    for (const [i, c] of built.entries()) {
+      const file = path.join(dir, `chapter-${i}.${opts.subtitles}`);
+      await writeFile(file, opts.subtitles === 'srt' ? toChapterSrt(c.cues) : toLrc(c.cues, c.title));
+      subtitleFiles.push({ name: `${chapterName(i, c)}.${opts.subtitles}`, file });
+    }
+  }
+
+  const meta = {
+    title: work.title,
+    author: work.author,
+    narrator: work.narrator,
+    description: work.description,
+    cover: undefined as { file: string; mime: string } | undefined,
+  };
+  let deliverable: string | null = null;
+  // Each chapter's figures were measured by ffmpeg as it was encoded (the audio that goes into the file).
+  const chapterEntries = await Promise.all(
+    built.map(async (c, i) =>
+      verdict(
+        `${chapterName(i, c)}.${encoding === 'mp3' ? 'mp3' : opts.format}`,
+        c.levels,
+        opts.preset,
+        encoding === 'mp3'
+          ? await encodedFigures(c.file)
+          : {
+              bitrate_kbps: opts.format === 'mp3' ? ACX.bitrateKbps : 64,
+              sample_rate: rate,
+              duration_ms: c.duration_ms,
+            },
+      ),
+    ),
+  );
+  if (opts.format === 'zip') {
+    report.push(...chapterEntries);
+    const zip = path.join(dir, 'book.zip');
+    await zipFiles(
+      [...built.map((c, i) => ({ name: `${chapterName(i, c)}.mp3`, file: c.file })), ...subtitleFiles],
+      zip,
+    );
+    await tick();
+    await save(zip, work.title, 'file', 'zip', 'application/zip');
+  } else {
+    report.push(...chapterEntries);
+    if (opts.format === 'mp3') {
+      deliverable = path.join(dir, 'book.mp3');
+      await encodeMp3(
+        built.map((c) => c.file),
+        deliverable,
+        ctx.signal,
+      );
+    } else {
+      if (work.cover_key && work.cover_mime) {
+        const coverFile = path.join(dir, work.cover_mime === 'image/png' ? 'cover.png' : 'cover.jpg');
+        await writeFile(coverFile, await buffer(await ctx.app.storage.read(work.cover_key)));
+        meta.cover = { file: coverFile, mime: work.cover_mime };
+      }
+      deliverable = path.join(dir, 'book.m4b');
+      await encodeM4b(built, meta, deliverable, dir, ctx.signal);
+    }
+    await tick();
+    const name = `${safeName(work.title)}.${opts.format}`;
+    // M4B: the whole file's figures combine its chapters' (measured on the very AAC frames it joins);
+    // one MP3 was re-encoded from PCM, so it is measured itself.
+    const levels =
+      opts.format === 'm4b'
+        ? combineLevels(built)
+        : await measureLoudness(deliverable, ['-f', 'mp3'], opts.preset === 'online', ctx.signal);
+    report.unshift(verdict(name, levels, opts.preset, await encodedFigures(deliverable)));
+    for (const s of subtitleFiles) {
+      await save(
+        s.file,
+        s.name.replace(/\.(srt|lrc)$/, ''),
+        opts.subtitles,
+        opts.subtitles,
+        'text/plain; charset=utf-8',
+      );
+    }
+    await save(
+      deliverable,
+      work.title,
+      'audio',
+      opts.format,
+      opts.format === 'mp3' ? 'audio/mpeg' : 'audio/mp4',
+    );
+  }
+  const reportFile = path.join(dir, 'report.json');
+  await writeFile(reportFile, JSON.stringify({ preset: opts.preset, files: report }, null, 2));
+  await save(reportFile, `${work.title}-响度报告`, 'file', 'json', 'application/json');
+  await tick();
+
+  let push: { ok: boolean; message: string } | null = null;
+  if (opts.audiobookshelf && deliverable) {
+    push = await pushToAudiobookshelf(opts.audiobookshelf, {
+      file: deliverable,
+      fileName: `${safeName(work.title)}.${opts.format}`,
+      title: work.title,
+      author: work.author,
+      signal: ctx.signal,
+    });
+  }
+  return {
+    format: opts.format,
+    preset: opts.preset,
+    report,
+    push,
+    chapters: built.map((c) => ({ title: c.title, duration_ms: c.duration_ms })),
+  };
+}
+
+/** Bitrate, rate and length of an encoded file, read back with ffprobe. */
+async function encodedFigures(file: string) {
+  const out = await runFfprobe([
+    '-v',
+    'error',
+    '-select_streams',
+    'a:0',
+    '-show_entries',
+    'stream=bit_rate,sample_rate:format=duration,bit_rate',
+    '-of',
+    'json',
+    file,
+  ]);
+  const j = JSON.parse(out.toString('utf8')) as {
+    streams?: Array<{ bit_rate?: string; sample_rate?: string }>;
+    format?: { duration?: string; bit_rate?: string };
+  };
+  const a = j.streams?.[0];
+  return {
+    bitrate_kbps: Math.round(Number(a?.bit_rate ?? j.format?.bit_rate ?? 0) / 1000),
+    sample_rate: Number(a?.sample_rate ?? 0),
+    duration_ms: Math.round(Number(j.format?.duration ?? 0) * 1000),
+  };
+}
+
+/**
+ * Audiobook tasks (tool `audiobook`): `synthesize` makes paragraphs (one checkpoint each, so a restart
+ * resumes without redoing finished ones); `export` joins chapters with the loudness preset into the
+ * chosen files and measures them. A task runs one of the two; the other stage passes straight through.
+ */
+export const audiobookPipeline = definePipeline<AudiobookInput>({
+  tool: 'audiobook',
+  input: audiobookInput,
+  stages: [
+    { name: 'synthesize', label: '合成段落', lane: 'heavy', weight: 8, attempts: 2, run: runSynthesis },
+    { name: 'export', label: '导出音频', lane: 'heavy', weight: 3, run: runExport },
+  ],
+  finalCredits(results, held) {
+    // Paragraphs that needed nothing when their turn came (locked or made fresh meanwhile) are not charged.
+    const r = results.synthesize as { chars?: number; skipped?: number } | undefined;
+    if (!r || r.chars === undefined) return held;
+    return r.chars === 0 ? 0 : held;
+  },
+});

@@ -1,0 +1,181 @@
+import type { BookSegment } from '@vw/contract';
+import {
+  type EngineVoice,
+  encodeWav,
+  isMandarinVoice,
+  normalizeForSpeech,
+  type Pcm,
+  type PronunciationDictionary,
+  resamplePcm,
+  resolveEspeakVoice,
+} from '@vw/engines';
+import type { AppContext } from '../../context.ts';
+import { entriesUsedBy, getDictionary } from '../tts/dictionary.service.ts';
+import { planSentences } from '../tts/tts.text.ts';
+import { getUsableVoice } from '../tts/voices.service.ts';
+
+/** Honest engine names next to each voice (what made the audio). */
+const ENGINE_LABELS: Record<string, string> = {
+  espeak: '标准引擎',
+  'sherpa-onnx': '本地神经网络',
+  'openai-compatible': '自托管语音服务',
+};
+
+import type { CharacterRow, ParagraphRow, WorkRow } from './audiobook.schema.ts';
+
+/**
+ * Paragraph audio is kept at one rate (the embedded espeak's own 22.05 kHz), so a chapter is joined
+ * by copying samples; other engines' audio is resampled to it.
+ */
+export const BOOK_SAMPLE_RATE = 22_050;
+/** A short breath between a quote and the narration around it. */
+const SEGMENT_GAP_MS = 120;
+
+interface ResolvedVoice {
+  voiceId: string;
+  voice: EngineVoice;
+  language: string;
+  inlinePinyin: boolean;
+  label: string;
+}
+
+/** Voices and the dictionary of one synthesis run, looked up once. */
+export class Casting {
+  private voices = new Map<string, Promise<ResolvedVoice>>();
+  private dictionary: Promise<PronunciationDictionary> | null = null;
+  private readonly characterVoice: Map<string, string>;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly ownerId: string,
+    private readonly work: Pick<WorkRow, 'narrator_voice_id'>,
+    characters: Pick<CharacterRow, 'name' | 'voice_id'>[],
+  ) {
+    this.characterVoice = new Map(characters.filter((c) => c.voice_id).map((c) => [c.name, c.voice_id!]));
+  }
+
+  /** The voice of a segment: the paragraph's own, else the speaker's casting, else the narrator's. */
+  voiceIdOf(paragraph: Pick<ParagraphRow, 'voice_id'>, segment: BookSegment): string {
+    if (paragraph.voice_id) return paragraph.voice_id;
+    if (segment.kind === 'quote' && segment.speaker) {
+      const cast = this.characterVoice.get(segment.speaker);
+      if (cast) return cast;
+    }
+    return this.work.narrator_voice_id;
+  }
+
+  resolve(voiceId: string): Promise<ResolvedVoice> {
+    let hit = this.voices.get(voiceId);
+    if (!hit) {
+      hit = (async () => {
+        const usable = await getUsableVoice(this.ctx, this.ownerId, voiceId, undefined);
+        const language = usable.row.language;
+        let inlinePinyin = false;
+        if (usable.engineVoice.engine === 'espeak') {
+          try {
+            inlinePinyin = isMandarinVoice(resolveEspeakVoice(usable.engineVoice, language));
+          } catch {
+            inlinePinyin = false;
+          }
+        }
+        return {
+          voiceId,
+          voice: usable.engineVoice,
+          language,
+          inlinePinyin,
+          label: `${usable.row.name}（${ENGINE_LABELS[usable.engineVoice.engine] ?? usable.engineVoice.engine}）`,
+        };
+      })();
+      hit.catch(() => this.voices.delete(voiceId));
+      this.voices.set(voiceId, hit);
+    }
+    return hit;
+  }
+
+  userDictionary(): Promise<PronunciationDictionary> {
+    this.dictionary ??= getDictionary(this.ctx, this.ownerId);
+    return this.dictionary;
+  }
+}
+
+/** What one paragraph says, segment by segment, in the words the engine should read. */
+export function spokenSegments(segments: BookSegment[]): BookSegment[] {
+  return segments
+    .map((s) => ({ ...s, text: normalizeForSpeech(s.text).trim() }))
+    .filter((s) => s.text.length > 0);
+}
+
+export function paragraphText(segments: BookSegment[]): string {
+  return segments.map((s) => s.text).join('');
+}
+
+/**
+ * One paragraph through the TTS engines: each segment with its voice (narrator or character), the
+ * text normalised for speech and the user's pronunciation dictionary applied, sentence by sentence.
+ * Answers a WAV at BOOK_SAMPLE_RATE and the engine labels used.
+ */
+export async function synthesizeParagraph(
+  ctx: AppContext,
+  casting: Casting,
+  paragraph: Pick<ParagraphRow, 'voice_id' | 'segments'>,
+  signal?: AbortSignal,
+): Promise<{ wav: Buffer; durationMs: number; samples: Int16Array; engine: string }> {
+  const segments = spokenSegments(JSON.parse(paragraph.segments) as BookSegment[]);
+  const parts: Int16Array[] = [];
+  const labels = new Set<string>();
+  const gap = new Int16Array(Math.round((SEGMENT_GAP_MS / 1000) * BOOK_SAMPLE_RATE));
+  for (const [i, segment] of segments.entries()) {
+    const voice = await casting.resolve(casting.voiceIdOf(paragraph, segment));
+    labels.add(voice.label);
+    const dictionary = voice.inlinePinyin ? entriesUsedBy(await casting.userDictionary(), segment.text) : {};
+    if (i > 0) parts.push(gap);
+    for (const unit of planSentences(escapeMarkup(segment.text), voice.inlinePinyin)) {
+      const result = await ctx.engines.synthesize(
+        { segments: unit.segments, voice: voice.voice, language: voice.language, dictionary },
+        { signal },
+      );
+      let pcm: Pcm = { samples: result.samples, sampleRate: result.sampleRate };
+      if (pcm.sampleRate !== BOOK_SAMPLE_RATE) pcm = await resamplePcm(pcm, BOOK_SAMPLE_RATE);
+      parts.push(pcm.samples);
+    }
+  }
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const samples = new Int16Array(total);
+  let at = 0;
+  for (const p of parts) {
+    samples.set(p, at);
+    at += p.length;
+  }
+  const pcm = { samples, sampleRate: BOOK_SAMPLE_RATE };
+  return {
+    wav: encodeWav(pcm),
+    durationMs: Math.round((total / BOOK_SAMPLE_RATE) * 1000),
+    samples,
+    engine: [...labels].join('、'),
+  };
+}
+
+/** Book text is plain text: angle brackets must not read as TTS markup. */
+function escapeMarkup(text: string): string {
+  return text.replaceAll('<', '＜').replaceAll('>', '＞');
+}
+
+/**
+ * How close a recognised transcript is to the text (0..1): longest common subsequence over letters,
+ * digits and CJK characters, so punctuation and spacing do not count.
+ */
+export function transcriptSimilarity(expected: string, heard: string): number {
+  const clean = (s: string) => Array.from(s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''));
+  const a = clean(expected);
+  const b = clean(heard);
+  if (a.length === 0) return b.length === 0 ? 1 : 0;
+  const prev = new Uint16Array(b.length + 1);
+  const cur = new Uint16Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
+    }
+    prev.set(cur);
+  }
+  return (2 * prev[b.length]) / (a.length + b.length);
+}

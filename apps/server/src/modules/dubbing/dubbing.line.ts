@@ -1,0 +1,184 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CueCheck, CueFit, CueTake, DubSettings, SubtitleCue } from '@vw/contract';
+import {
+  type ChatClient,
+  compareTranscript,
+  createChatClient,
+  extractAudio,
+  type FitResult,
+  fitLine,
+  pcmToBuffer,
+  wavHeader,
+} from '@vw/engines';
+import type { AppContext } from '../../context.ts';
+import { newId } from '../../ids.ts';
+import { getUsableVoice, type UsableVoice } from '../tts/voices.service.ts';
+
+/*
+ * The dub stage's work on one line, shared by every dubbing tool: synthesise with the line's voice
+ * (any TTS engine the voice library holds, cloned voices included), fit it to its slot in a closed
+ * loop (engines `fitLine`: borrow gap, Rubber Band speed within the caps, language-model condense when
+ * configured, slow video when allowed), then the automatic check by the configured recognizer.
+ */
+
+/** Below this similarity the recognizer's transcript does not match the line (regenerate, ≤ 2 times). */
+export const CHECK_THRESHOLD = 0.6;
+export const CHECK_RETRIES = 2;
+
+/** The configured language model, or null (condensing is then skipped and said in the summary). */
+export function chatClientOf(ctx: AppContext): ChatClient | null {
+  const { LLM_BASE_URL, LLM_API_KEY, LLM_MODEL } = ctx.config;
+  if (!LLM_BASE_URL || !LLM_MODEL) return null;
+  return createChatClient({ baseURL: LLM_BASE_URL, apiKey: LLM_API_KEY ?? 'none', model: LLM_MODEL });
+}
+
+/** The configured recognizer for the automatic check, or null. */
+export function checkerOf(ctx: AppContext) {
+  try {
+    return ctx.asr.get();
+  } catch {
+    return null;
+  }
+}
+
+/** The fit's status for the meter: fits, tight (past the accept cap), overflow (runs past), unfit. */
+export function fitOf(result: FitResult, caps: { acceptRate: number }): CueFit {
+  const rate = result.actions.find((a) => a.kind === 'speed')?.rate ?? 1;
+  const status: CueFit['status'] = !result.fits
+    ? result.overflow_ms > 0
+      ? 'overflow'
+      : 'unfit'
+    : rate > caps.acceptRate + 1e-6
+      ? 'tight'
+      : 'fits';
+  return {
+    status,
+    overflow_ms: Math.max(0, Math.round(result.overflow_ms)),
+    summary: result.summary.slice(0, 500),
+    actions: result.actions.map((a) => ({
+      kind: a.kind,
+      ...(a.ms !== undefined ? { ms: a.ms } : {}),
+      ...(a.rate !== undefined ? { rate: a.rate } : {}),
+      ...(a.text !== undefined ? { text: a.text.slice(0, 2000) } : {}),
+    })),
+    ...(result.reason ? { reason: result.reason.slice(0, 500) } : {}),
+  };
+}
+
+export interface LineJob {
+  ctx: AppContext;
+  ownerId: string;
+  cue: SubtitleCue;
+  voiceId: string;
+  /** Start of the next cue (null for the last). */
+  nextStartMs: number | null;
+  trackEndMs: number;
+  /** The dub lies over a video (slowing a stretch of it is possible). */
+  hasVideo?: boolean;
+  settings: DubSettings;
+  workDir: string;
+  /** Where the take's WAV is stored. */
+  storageKey: (takeId: string) => string;
+  chat: ChatClient | null;
+  checker: ReturnType<typeof checkerOf>;
+  voices: Map<string, Promise<UsableVoice>>;
+  signal: AbortSignal;
+}
+
+/** Makes one take of a line (synthesis → fit → check, up to 2 regenerations) and stores its audio. */
+export async function dubLine(job: LineJob): Promise<{ take: CueTake; engines: string[] }> {
+  const { ctx, cue, settings, signal } = job;
+  let voice = job.voices.get(job.voiceId);
+  if (!voice) {
+    voice = getUsableVoice(ctx, job.ownerId, job.voiceId, undefined);
+    job.voices.set(job.voiceId, voice);
+  }
+  const usable = await voice;
+  const fix = cue.fix ?? {};
+  const caps = {
+    acceptRate: settings.accept_rate,
+    maxRate: Math.max(settings.max_rate, fix.max_rate ?? 0),
+    minGapMs: fix.min_gap_ms ?? settings.min_gap_ms,
+    toleranceMs: settings.tolerance_ms,
+  };
+  let n = 0;
+  const synthesize = async (text: string) => {
+    const result = await ctx.engines.synthesize(
+      { segments: [{ text }], voice: usable.engineVoice, language: usable.row.language },
+      { signal },
+    );
+    const file = path.join(job.workDir, `${cue.id}-tts-${n++}.wav`);
+    const pcm = pcmToBuffer(result);
+    await writeFile(file, Buffer.concat([wavHeader(pcm.length, result.sampleRate), pcm]));
+    return file;
+  };
+  const wantCondense = (settings.condense || fix.condense) && job.chat;
+  const condense = wantCondense
+    ? (text: string, ratio: number, o: { signal?: AbortSignal }) =>
+        job.chat!.condense(text, Math.max(1, Math.floor([...text].length * ratio)), o)
+    : undefined;
+  let check: CueCheck | undefined;
+  let result: FitResult | undefined;
+  for (let attempt = 0; attempt <= CHECK_RETRIES; attempt++) {
+    result = await fitLine({
+      text: cue.text,
+      slot: { start_ms: cue.start_ms, end_ms: cue.end_ms },
+      nextStartMs: job.nextStartMs,
+      trackEndMs: job.trackEndMs,
+      synthesize: (text) => synthesize(text),
+      condense,
+      caps,
+      // Step 4: slow this stretch of video (the render applies the time map) when allowed and there is video.
+      allowSlowVideo: Boolean(job.hasVideo && (settings.allow_slow_video || fix.slow_video)),
+      workDir: job.workDir,
+      name: `${cue.id}-${attempt}`,
+      signal,
+    });
+    if (!settings.check || !job.checker) break;
+    const heard = await hear(job, result.file);
+    const similarity = compareTranscript(result.text, heard);
+    check = {
+      similarity: Math.round(similarity * 1000) / 1000,
+      heard: heard.slice(0, 2000),
+      status: similarity >= CHECK_THRESHOLD ? 'passed' : 'failed',
+      retries: attempt,
+    };
+    if (check.status === 'passed') break;
+  }
+  const fitResult = result!;
+  let fit = fitOf(fitResult, caps);
+  if (!job.chat && (settings.condense || fix.condense) && !fitResult.fits) {
+    fit = {
+      ...fit,
+      summary: `${fit.summary}（未配置语言模型 LLM_BASE_URL / LLM_MODEL，未能缩写）`.slice(0, 500),
+    };
+  }
+  const takeId = newId('take');
+  const key = job.storageKey(takeId);
+  await ctx.storage.putFile(key, fitResult.file, 'audio/wav', { move: true });
+  const take: CueTake = {
+    id: takeId,
+    audio_key: key,
+    text: fitResult.text,
+    source_text: cue.text,
+    voice_id: job.voiceId,
+    duration_ms: Math.round(fitResult.duration_ms),
+    fit,
+    ...(check ? { check } : {}),
+    text_rev: cue.text_rev ?? 0,
+    created: ctx.clock.now(),
+  };
+  return { take, engines: [usable.row.name, ...fitResult.engines] };
+}
+
+/** The recognizer's transcript of one line (16 kHz mono, as recognizers hear). */
+async function hear(job: LineJob, file: string): Promise<string> {
+  const wav16 = `${file}.16k.wav`;
+  await extractAudio(file, wav16, { rate: 16_000, channels: 1, format: 'wav', signal: job.signal });
+  const transcript = await job.checker!.transcribe(wav16, { signal: job.signal });
+  return transcript.segments
+    .map((s) => s.text)
+    .join(' ')
+    .trim();
+}

@@ -1,0 +1,56 @@
+import { createHttpSeparator, type KeepRegion, runFfmpeg, type Separator } from '@vw/engines';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+
+/** The configured source separator (SEPARATOR_URL), or null. */
+export function separatorOf(ctx: Pick<AppContext, 'config'>): Separator | null {
+  const { SEPARATOR_URL, SEPARATOR_API_KEY, SEPARATOR_MODEL, SEPARATOR_LABEL } = ctx.config;
+  if (!SEPARATOR_URL) return null;
+  return createHttpSeparator({
+    baseURL: SEPARATOR_URL,
+    ...(SEPARATOR_API_KEY ? { apiKey: SEPARATOR_API_KEY } : {}),
+    ...(SEPARATOR_MODEL ? { model: SEPARATOR_MODEL } : {}),
+    label: SEPARATOR_LABEL ?? (SEPARATOR_MODEL ? `人声分离 · ${SEPARATOR_MODEL}` : '人声分离服务'),
+  });
+}
+
+export const SEPARATOR_MISSING =
+  '未配置人声分离服务：请设置 SEPARATOR_URL（vw-sep/1 协议，例如 Demucs 或 UVR 的封装服务）后再选「分离人声，保留伴奏」';
+
+/** `separated` needs a separator: refused before anything is held or written. */
+export function assertBackground(ctx: Pick<AppContext, 'config'>, background: string | undefined) {
+  if (background === 'separated' && !ctx.config.SEPARATOR_URL)
+    throw AppError.named('err_interface_unavailable', SEPARATOR_MISSING);
+}
+
+/**
+ * The bed under the dub in `separated` mode: the accompaniment, plus the separated voices inside the
+ * [保留原声] regions (there the original is kept whole). Without keep regions the accompaniment itself.
+ */
+export async function separatedBackground(
+  stems: { vocals: string; accompaniment: string },
+  keep: KeepRegion[],
+  out: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  if (keep.length === 0) return stems.accompaniment;
+  const inside = keep
+    .map((r) => `between(t,${(r.start_ms / 1000).toFixed(3)},${(r.end_ms / 1000).toFixed(3)})`)
+    .join('+');
+  await runFfmpeg(
+    [
+      '-i',
+      stems.accompaniment,
+      '-i',
+      stems.vocals,
+      '-filter_complex',
+      `[1:a]volume=0:enable='not(${inside})'[v];[0:a][v]amix=inputs=2:normalize=0:duration=first`,
+      '-c:a',
+      'pcm_s16le',
+      '-y',
+      out,
+    ],
+    { signal },
+  );
+  return out;
+}

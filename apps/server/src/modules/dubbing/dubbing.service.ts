@@ -1,0 +1,415 @@
+import {
+  type DubOptions,
+  type dubbingCalls,
+  dubSettings,
+  type ProjectDocument,
+  type TaskTool,
+} from '@vw/contract';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { MediaAssetRow } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { createTask } from '../../tasks/tasks.service.ts';
+import { priceTask } from '../credits/pricing.service.ts';
+import { registerToolAvailability } from '../features/features.service.ts';
+import {
+  attachTask,
+  createProject,
+  discardProject,
+  readProjectDocument,
+} from '../projects/projects.service.ts';
+import { recognizerStatus } from '../stt/stt.asr.ts';
+import { getUsableVoice, getUserLevel } from '../tts/voices.service.ts';
+import { getOwnedAsset } from '../uploads/uploads.service.ts';
+import {
+  DUB_TRACK_ID,
+  dubbingDocument,
+  dubTrack,
+  needsAudio,
+  parseDubbingSubtitles,
+  secondTrack,
+  trackEndMs,
+} from './dubbing.document.ts';
+import { chatClientOf } from './dubbing.line.ts';
+import { type DubInput, type DubTool, dubPipelines } from './dubbing.pipeline.ts';
+import { readDubProject, updateDubDocument } from './dubbing.repo.ts';
+import { assertBackground, SEPARATOR_MISSING, separatorOf } from './dubbing.separator.ts';
+
+type Body<K extends keyof typeof dubbingCalls> = (typeof dubbingCalls)[K] extends { body?: infer B }
+  ? B extends z.ZodType
+    ? z.output<B>
+    : never
+  : never;
+
+const baseName = (name: string) => name.replace(/\.[^.]{1,8}$/, '') || name;
+
+/** Every voice the project names must be usable by this user before anything is held or written. */
+async function assertVoices(ctx: AppContext, userId: string, ids: string[]) {
+  let level: number | undefined;
+  const userLevel = async () => (level ??= await getUserLevel(ctx, userId));
+  for (const id of new Set(ids.filter(Boolean))) await getUsableVoice(ctx, userId, id, undefined, userLevel);
+}
+
+async function mediaAsset(ctx: AppContext, userId: string, assetId: string, need: 'video' | 'media') {
+  const asset = await getOwnedAsset(ctx, userId, assetId);
+  if (need === 'video' && !asset.has_video) {
+    throw AppError.named('err_file_not_supported', '请选择视频文件（该素材没有画面）');
+  }
+  if (!asset.has_audio && !asset.has_video) throw AppError.named('err_file_not_supported');
+  return asset;
+}
+
+/** The project and its task; the project is removed again when the task is refused (credits, queue). */
+async function start(
+  ctx: AppContext,
+  userId: string,
+  tool: DubTool,
+  name: string,
+  document: ProjectDocument,
+  asset: MediaAssetRow | null,
+  extra: Partial<DubInput>,
+  inputAssetIds: string[],
+  /** Another price than dubbing the track (a review run: the recognition only, or nothing). */
+  creditTool: 'dubbing' | 'speech_to_text' | 'subtitle_ocr' | null = 'dubbing',
+) {
+  assertBackground(ctx, document.dub?.background);
+  const pricedMs = trackEndMs(document, asset?.duration_ms ?? null);
+  const credits = creditTool ? await priceTask(ctx, creditTool, { seconds: Math.ceil(pricedMs / 1000) }) : 0;
+  const project = await createProject(ctx, {
+    ownerId: userId,
+    tool,
+    name,
+    sourceAssetId: asset?.id ?? null,
+    document,
+  });
+  let taskId: string;
+  try {
+    const task = await createTask(ctx, dubPipelines[tool], {
+      ownerId: userId,
+      title: name,
+      input: { project_id: project.id, scope: 'create', priced_ms: pricedMs, ...extra },
+      inputAssetIds,
+      projectId: project.id,
+      credits: creditTool ? { tool: creditTool, amount: credits } : null,
+    });
+    taskId = task.id;
+  } catch (err) {
+    await discardProject(ctx, userId, project.id);
+    throw err;
+  }
+  await attachTask(ctx, userId, project.id, taskId);
+  return { task_id: taskId, project_id: project.id, credits };
+}
+
+const settingsOf = (options: DubOptions, media: string | null, voice: string) => ({
+  ...options,
+  default_voice_id: voice,
+  media_asset_id: media,
+});
+
+/** SRT配音: a subtitle file (and optionally a video or audio) → a timed voice track. */
+export async function createSrtDubbing(ctx: AppContext, userId: string, body: Body<'srtDubbingCreate'>) {
+  const { cues } = parseDubbingSubtitles(body.subtitle.name, body.subtitle.text);
+  await assertVoices(ctx, userId, [body.default_voice_id, ...Object.values(body.speaker_voices)]);
+  const asset = body.media_asset_id ? await mediaAsset(ctx, userId, body.media_asset_id, 'media') : null;
+  const document = dubbingDocument(
+    cues,
+    settingsOf(body.options, asset?.id ?? null, body.default_voice_id),
+    body.speaker_voices,
+  );
+  // A second file (another language): the second line of bilingual subtitles, paired by time overlap.
+  if (body.second_subtitle) {
+    const second = parseDubbingSubtitles(body.second_subtitle.name, body.second_subtitle.text).cues;
+    document.tracks.push(secondTrack(second));
+  }
+  const name = body.name ?? baseName(body.subtitle.name);
+  return start(ctx, userId, 'srt_dubbing', name, document, asset, {}, asset ? [asset.id] : []);
+}
+
+/** AI配音: a video → subtitles (recognition, an existing project, or a file) → dubbed → rendered. */
+export async function createDubbing(ctx: AppContext, userId: string, body: Body<'dubbingCreate'>) {
+  const asset = await mediaAsset(ctx, userId, body.asset_id, 'media');
+  await assertVoices(ctx, userId, [body.default_voice_id, ...Object.values(body.speaker_voices)]);
+  const settings = settingsOf(body.options, asset.id, body.default_voice_id);
+  let document: ProjectDocument;
+  let extra: Partial<DubInput> = {};
+  if (body.source === 'subtitle') {
+    if (!body.subtitle) throw AppError.named('err_invalid_param', '请上传字幕文件');
+    document = dubbingDocument(
+      parseDubbingSubtitles(body.subtitle.name, body.subtitle.text).cues,
+      settings,
+      body.speaker_voices,
+    );
+  } else if (body.source === 'project') {
+    if (!body.source_project_id) throw AppError.named('err_invalid_param', '请选择字幕项目');
+    const source = await readProjectDocument(ctx, userId, body.source_project_id);
+    const track = source.tracks.find((t) => t.kind === 'source');
+    if (!track || track.cues.every((c) => c.text.trim() === '')) {
+      throw AppError.named('err_video_without_subtitle', '所选项目还没有字幕');
+    }
+    const byId = new Map(source.speakers.map((s) => [s.id, s.name]));
+    document = dubbingDocument(
+      track.cues
+        .filter((c) => c.text.trim() !== '')
+        .map((c) => ({
+          start_ms: c.start_ms,
+          end_ms: c.end_ms,
+          text: c.text,
+          speaker: c.speaker_id ? byId.get(c.speaker_id) : undefined,
+        })),
+      settings,
+      body.speaker_voices,
+      track.language,
+    );
+    // The source project's translation (e.g. a 字幕提取 project's second band) comes along for
+    // bilingual subtitles.
+    const translation = source.tracks.find((t) => t.kind === 'translation' && t.cues.length > 0);
+    if (translation) document.tracks.push(secondTrack(translation.cues, translation.language));
+  } else if (body.source === 'ocr') {
+    if (!asset.has_video) throw AppError.named('err_file_not_supported', '请选择视频文件（该素材没有画面）');
+    document = {
+      speakers: [],
+      tracks: [{ id: DUB_TRACK_ID, kind: 'source', language: body.language, cues: [] }],
+      rules: dubbingDocument([], settings, {}).rules,
+      dub: dubSettings.parse(settings),
+    };
+    extra = { ocr: { language: body.language, ...(body.ocr_regions ? { regions: body.ocr_regions } : {}) } };
+  } else {
+    const status = recognizerStatus(ctx);
+    if (!status.available) throw AppError.named('err_interface_unavailable', status.reason);
+    if (!asset.has_audio) throw AppError.named('err_file_not_supported', '该素材没有音轨，无法识别语音');
+    document = {
+      speakers: [],
+      tracks: [{ id: DUB_TRACK_ID, kind: 'source', language: body.language, cues: [] }],
+      rules: dubbingDocument([], settings, {}).rules,
+      dub: dubSettings.parse(settings),
+    };
+    extra = { recognize: { language: body.language } };
+  }
+  const name = body.name ?? baseName(asset.name);
+  if (body.review) {
+    // Paused for review: this task makes the subtitles (priced as the recognition, if any); the
+    // lines are dubbed (and priced) by 生成过期音频 after the check in the editor.
+    const tool = extra.recognize ? 'speech_to_text' : extra.ocr ? 'subtitle_ocr' : null;
+    return start(ctx, userId, 'dubbing', name, document, asset, { ...extra, review: true }, [asset.id], tool);
+  }
+  return start(ctx, userId, 'dubbing', name, document, asset, extra, [asset.id]);
+}
+
+/** 视频合成: a video + audio tracks + subtitles + background music → one MP4 (no synthesis). */
+export async function createVideoSynthesis(
+  ctx: AppContext,
+  userId: string,
+  body: Body<'videoSynthesisCreate'>,
+) {
+  const video = await mediaAsset(ctx, userId, body.video_asset_id, 'video');
+  const ids = [video.id];
+  for (const t of body.audio_tracks) {
+    const a = await getOwnedAsset(ctx, userId, t.asset_id);
+    if (!a.has_audio) throw AppError.named('err_file_not_supported', `素材「${a.name}」没有音轨`);
+    ids.push(a.id);
+  }
+  if (body.music_asset_id) {
+    const m = await getOwnedAsset(ctx, userId, body.music_asset_id);
+    if (!m.has_audio) throw AppError.named('err_file_not_supported', `素材「${m.name}」没有音轨`);
+    ids.push(m.id);
+  }
+  const cues = body.subtitle ? parseDubbingSubtitles(body.subtitle.name, body.subtitle.text).cues : [];
+  const document = dubbingDocument(
+    cues,
+    {
+      ...body.options,
+      media_asset_id: video.id,
+      audio_tracks: body.audio_tracks,
+      music_asset_id: body.music_asset_id ?? null,
+      music_volume_db: body.music_volume_db,
+      outputs: ['mp4', ...(cues.length ? (['srt'] as const) : [])],
+      background: body.options.background ?? (body.audio_tracks.length ? 'duck' : 'keep'),
+      check: false,
+    },
+    {},
+  );
+  for (const cue of dubTrack(document)!.cues) cue.stale = false;
+  const name = body.name ?? baseName(video.name);
+  return start(ctx, userId, 'synthesis', name, document, video, {}, [...new Set(ids)]);
+}
+
+const DUB_TOOLS: readonly TaskTool[] = ['srt_dubbing', 'dubbing', 'synthesis'];
+
+async function dubProject(ctx: AppContext, userId: string, projectId: string) {
+  const project = await readDubProject(ctx, userId, projectId);
+  if (!DUB_TOOLS.includes(project.row.tool as TaskTool) || !project.document.dub) {
+    throw AppError.named('err_invalid_param', '该项目不是配音项目');
+  }
+  return project;
+}
+
+const FIXES = {
+  shorten: { condense: true },
+  borrow_gap: { min_gap_ms: 0 },
+  speed: { max_rate: 1.6 },
+  slow_video: { slow_video: true },
+} as const;
+
+/** 生成过期音频, one line again (with a one-click fix), every line, or only the render. */
+export async function regenerate(ctx: AppContext, userId: string, body: Body<'dubbingRegenerate'>) {
+  const { row, document } = await dubProject(ctx, userId, body.project_id);
+  assertBackground(ctx, document.dub?.background);
+  const tool = row.tool as DubTool;
+  const cues = dubTrack(document)?.cues ?? [];
+  let lines = cues.filter((c) => !c.mark && c.text.trim() !== '');
+  if (body.scope === 'line') {
+    const cue = cues.find((c) => c.id === body.cue_id);
+    if (!cue) throw AppError.named('err_not_found', '句子不存在');
+    if (cue.mark || cue.text.trim() === '')
+      throw AppError.named('err_invalid_param', '这一句标记为静音或保留原声');
+    if (body.fix === 'slow_video') {
+      const mediaId = document.dub?.media_asset_id;
+      const media = mediaId ? await getOwnedAsset(ctx, userId, mediaId) : null;
+      if (!media?.has_video) {
+        throw AppError.named(
+          'err_invalid_param',
+          '这个项目没有视频画面，无法放慢画面：请改用缩写、借用间隙或加速',
+        );
+      }
+    }
+    if (body.fix === 'shorten' && !chatClientOf(ctx)) {
+      throw AppError.named(
+        'err_interface_unavailable',
+        '未配置语言模型：请设置 LLM_BASE_URL、LLM_API_KEY、LLM_MODEL（任何 OpenAI 兼容的对话接口）后再缩写',
+      );
+    }
+    lines = [cue];
+  } else if (body.scope === 'stale') {
+    lines = lines.filter((c) => !c.locked && needsAudio(document, c));
+    if (lines.length === 0) throw AppError.named('err_invalid_param', '没有过期的句子');
+  } else if (body.scope === 'all') {
+    lines = lines.filter((c) => !c.locked);
+  } else {
+    lines = [];
+  }
+  if (tool === 'synthesis' && body.scope !== 'render') {
+    throw AppError.named('err_invalid_param', '视频合成项目没有配音句子，请直接渲染');
+  }
+  if (body.scope !== 'render') {
+    await assertVoices(ctx, userId, [
+      ...new Set(
+        lines.map(
+          (c) =>
+            c.voice_id ||
+            document.speakers.find((s) => s.id === c.speaker_id)?.voice_id ||
+            document.dub!.default_voice_id,
+        ),
+      ),
+    ]);
+  }
+  const pricedMs = lines.reduce((s, c) => s + (c.end_ms - c.start_ms), 0);
+  const credits = await priceTask(ctx, 'dubbing', { seconds: Math.ceil(pricedMs / 1000) });
+  const task = await createTask(ctx, dubPipelines[tool], {
+    ownerId: userId,
+    title: row.name,
+    input: {
+      project_id: row.id,
+      scope: body.scope,
+      ...(body.cue_id ? { cue_id: body.cue_id } : {}),
+      ...(body.outputs ? { outputs: body.outputs } : {}),
+      // A one-click fix travels with the task and applies to this line's generation only.
+      ...(body.scope === 'line' && body.fix ? { fix: FIXES[body.fix] } : {}),
+      priced_ms: pricedMs,
+    },
+    inputAssetIds: document.dub?.media_asset_id ? [document.dub.media_asset_id] : [],
+    projectId: row.id,
+    credits: { tool: 'dubbing', amount: credits },
+  });
+  await attachTask(ctx, userId, row.id, task.id);
+  return { task_id: task.id, credits, lines: lines.length };
+}
+
+export async function pickTake(ctx: AppContext, userId: string, body: Body<'dubbingPickTake'>) {
+  const { version } = await dubProject(ctx, userId, body.project_id);
+  if (version !== body.version) throw AppError.named('err_project_version_conflict');
+  const next = await updateDubDocument(ctx, userId, body.project_id, (doc) => {
+    const cue = dubTrack(doc)?.cues.find((c) => c.id === body.cue_id);
+    if (!cue) throw AppError.named('err_not_found', '句子不存在');
+    const take = cue.takes?.find((t) => t.id === body.take_id);
+    if (!take) throw AppError.named('err_not_found', '该版本不存在');
+    Object.assign(cue, { take_id: take.id, fit: take.fit, stale: take.source_text !== cue.text });
+    return doc;
+  });
+  return { version: next };
+}
+
+export async function lockCues(ctx: AppContext, userId: string, body: Body<'dubbingLock'>) {
+  const { version } = await dubProject(ctx, userId, body.project_id);
+  if (version !== body.version) throw AppError.named('err_project_version_conflict');
+  const ids = new Set(body.cue_ids);
+  const next = await updateDubDocument(ctx, userId, body.project_id, (doc) => {
+    for (const cue of dubTrack(doc)?.cues ?? []) if (ids.has(cue.id)) cue.locked = body.locked;
+    return doc;
+  });
+  return { version: next };
+}
+
+const LINK_SECONDS = 3600;
+
+export async function dubbingMedia(ctx: AppContext, userId: string, projectId: string) {
+  const { document } = await dubProject(ctx, userId, projectId);
+  const sign = (key: string | null | undefined) =>
+    key ? ctx.storage.signedUrl(key, { expiresInSeconds: LINK_SECONDS }) : Promise.resolve('');
+  const takes: Record<string, string> = {};
+  for (const cue of dubTrack(document)?.cues ?? []) {
+    for (const take of cue.takes ?? []) takes[take.id] = await sign(take.audio_key);
+  }
+  return {
+    dub_url: await sign(document.dub?.dub_key),
+    mix_url: await sign(document.dub?.mix_key),
+    takes,
+  };
+}
+
+// /v1/tools/capabilities: speech synthesis and ffmpeg run here, so the dubbing tools are available;
+// the engines say what runs (the language model and the checker are optional).
+/** `separator` when one is configured (the web then offers 分离人声), else `separator_missing` with the reason. */
+function separatorEngine(ctx: AppContext) {
+  const sep = separatorOf(ctx);
+  return sep
+    ? { id: 'separator', label: `人声分离：${sep.label}` }
+    : { id: 'separator_missing', label: SEPARATOR_MISSING };
+}
+function enginesOf(ctx: AppContext) {
+  const engines = [
+    { id: 'tts', label: '语音合成（声音库）' },
+    { id: 'rubberband', label: 'Rubber Band R3' },
+  ];
+  const llm = ctx.config.LLM_MODEL && ctx.config.LLM_BASE_URL;
+  engines.push(
+    llm
+      ? { id: 'llm', label: `语言模型缩写 · ${ctx.config.LLM_MODEL}` }
+      : { id: 'llm', label: '未配置语言模型（LLM_BASE_URL / LLM_MODEL），不缩写' },
+  );
+  engines.push({ id: 'ocr', label: `画面字幕识别：${ctx.ocr.label}` });
+  engines.push(separatorEngine(ctx));
+  const asr = recognizerStatus(ctx);
+  engines.push(
+    asr.available
+      ? { id: 'asr', label: '自动校验：语音识别' }
+      : { id: 'asr', label: `未配置语音识别，不做自动校验、不能从语音生成字幕：${asr.reason}` },
+  );
+  return engines;
+}
+for (const tool of ['srt_dubbing', 'dubbing'] as const) {
+  registerToolAvailability(tool, async (ctx) => ({
+    tool,
+    available: true,
+    reason: '',
+    error_type: '',
+    engines: enginesOf(ctx),
+  }));
+}
+registerToolAvailability('synthesis', async (ctx) => ({
+  tool: 'synthesis',
+  available: true,
+  reason: '',
+  error_type: '',
+  engines: [{ id: 'ffmpeg', label: 'FFmpeg + libass' }, separatorEngine(ctx)],
+}));

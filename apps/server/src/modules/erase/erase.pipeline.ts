@@ -1,0 +1,221 @@
+import { access, copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { EraseReport } from '@vw/contract';
+import { eraseCalls } from '@vw/contract';
+import {
+  type CheckErasedResult,
+  checkErased,
+  eraseAgain,
+  eraseVideo,
+  type RecognizeVideoResult,
+  recognizeVideo,
+  type Span,
+} from '@vw/engines';
+import { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import { localPathOf } from '../../media/files.ts';
+import { definePipeline, type PipelineDef, type StageContext } from '../../tasks/pipeline.ts';
+import { countChars } from '../ocr/ocr.document.ts';
+import { mediaError } from '../ocr/ocr.media.ts';
+import { progressOf, sourceVideo } from '../ocr/ocr.pipeline.ts';
+import { readProjectDocument } from '../projects/projects.service.ts';
+import { registerAsset } from '../uploads/register.ts';
+import { getOwnedAsset } from '../uploads/uploads.service.ts';
+import {
+  customSpans,
+  documentChars,
+  spansFromDocument,
+  spansFromRecognition,
+  wholeSpans,
+} from './erase.spans.ts';
+
+/*
+ * One pipeline for the two tools `erase` (字幕擦除) and `watermark` (去水印):
+ * locate (where and when: whole video, custom ranges, or where subtitles are shown — from an OCR
+ * project or recognised here) → erase (ffmpeg delogo / blur per box with time enables, audio copied)
+ * → check (OCR reads the boxes again; what remains is erased once more when second_pass is on, then
+ * checked again) → output (MP4 as the task's output and as a new asset of the user).
+ */
+
+export const eraseInput = eraseCalls.eraseOptions.extend({
+  asset_id: z.string(),
+  project_id: z.string(),
+  duration_ms: z.number().int(),
+});
+export type EraseInput = z.infer<typeof eraseInput>;
+
+interface Located {
+  spans: Span[];
+  /** Characters recognised before erasing (mode subtitles), 0 otherwise. */
+  original_chars: number;
+}
+
+interface Checked {
+  report: EraseReport;
+  /** Storage key of the final video (the first pass, or the second when it ran). */
+  key: string;
+}
+
+/** A stored artifact as a local path: the scratch copy when this machine made it, else from storage. */
+async function artifactPath(ctx: StageContext<EraseInput>, key: string, name: string): Promise<string> {
+  const local = path.join(ctx.scratchDir, name);
+  const there = await access(local).then(
+    () => true,
+    () => false,
+  );
+  return there ? local : localPathOf(ctx.app, key, ctx.scratchDir);
+}
+
+const toReport = (
+  check: CheckErasedResult,
+  input: EraseInput,
+  located: Located,
+  secondPass: boolean,
+  engineLabel: string,
+): EraseReport => ({
+  residual: check.residual,
+  residual_chars: check.residual_chars,
+  dark_residue: check.dark_residue,
+  original_chars: located.original_chars,
+  second_pass: secondPass,
+  method: input.method,
+  engine_label: engineLabel,
+});
+
+const stages: PipelineDef<EraseInput>['stages'] = [
+  {
+    name: 'locate',
+    label: '定位字幕',
+    lane: 'heavy',
+    weight: 3,
+    async run(ctx): Promise<Located> {
+      const { boxes, range_mode: mode, duration_ms: durationMs, margin_ms: margin } = ctx.input;
+      if (mode === 'whole') return { spans: wholeSpans(boxes), original_chars: 0 };
+      if (mode === 'custom')
+        return { spans: customSpans(boxes, ctx.input.ranges, durationMs), original_chars: 0 };
+      if (ctx.input.ocr_project_id) {
+        const doc = await readProjectDocument(ctx.app, ctx.task.owner_id, ctx.input.ocr_project_id);
+        const spans = spansFromDocument(boxes, doc, margin, durationMs);
+        if (spans.length === 0) throw AppError.named('err_video_without_subtitle');
+        return { spans, original_chars: documentChars(doc) };
+      }
+      const video = await sourceVideo(ctx);
+      let result: RecognizeVideoResult;
+      try {
+        result = await recognizeVideo(video, {
+          engine: ctx.app.ocr,
+          regions: boxes,
+          fps: 4,
+          signal: ctx.signal,
+          onProgress: progressOf(ctx),
+          checkpoint: (key, fn) => ctx.item(key, fn),
+        });
+      } catch (err) {
+        throw mediaError(err);
+      }
+      const spans = spansFromRecognition(boxes, result, margin, durationMs);
+      // No subtitle anywhere in the boxes: nothing to erase; the task fails and the credits go back.
+      if (spans.length === 0) throw AppError.named('err_video_without_subtitle');
+      return { spans, original_chars: countChars(result) };
+    },
+  },
+  {
+    name: 'erase',
+    label: '擦除',
+    lane: 'heavy',
+    weight: 5,
+    async run(ctx) {
+      const { spans } = ctx.results.locate as Located;
+      const video = await sourceVideo(ctx);
+      const out = path.join(ctx.scratchDir, 'erased.mp4');
+      try {
+        await eraseVideo(video, out, {
+          method: ctx.input.method,
+          spans,
+          signal: ctx.signal,
+          onProgress: progressOf(ctx),
+        });
+      } catch (err) {
+        throw mediaError(err);
+      }
+      const key = await ctx.saveArtifact({ path: out }, { name: 'erased.mp4', contentType: 'video/mp4' });
+      return { key };
+    },
+  },
+  {
+    name: 'check',
+    label: '检查残留',
+    lane: 'heavy',
+    weight: 3,
+    async run(ctx): Promise<Checked> {
+      const located = ctx.results.locate as Located;
+      const first = (ctx.results.erase as { key: string }).key;
+      const erased = await artifactPath(ctx, first, 'erased.mp4');
+      const label = ctx.app.ocr.label;
+      const check = (file: string, spans: Span[], from: number, to: number) =>
+        checkErased(file, { engine: ctx.app.ocr, regions: ctx.input.boxes, spans, signal: ctx.signal }).then(
+          (r) => {
+            progressOf(ctx)(to);
+            return r;
+          },
+          (err) => {
+            progressOf(ctx)(from);
+            throw mediaError(err);
+          },
+        );
+      const found = await check(erased, located.spans, 0, 0.5);
+      const leftovers = found.residual.length > 0 || found.dark_residue.length > 0;
+      if (!ctx.input.second_pass || !leftovers) {
+        return { report: toReport(found, ctx.input, located, false, label), key: first };
+      }
+      // Second pass over what the check found, on top of the first result.
+      const again = path.join(ctx.scratchDir, 'erased-2.mp4');
+      let extra: Span[];
+      try {
+        extra = await eraseAgain(erased, again, {
+          check: found,
+          method: ctx.input.method,
+          marginMs: ctx.input.margin_ms,
+          signal: ctx.signal,
+        });
+      } catch (err) {
+        throw mediaError(err);
+      }
+      if (extra.length === 0)
+        return { report: toReport(found, ctx.input, located, false, label), key: first };
+      const key = await ctx.saveArtifact({ path: again }, { name: 'erased-2.mp4', contentType: 'video/mp4' });
+      const after = await check(again, [...located.spans, ...extra], 0.5, 1);
+      return { report: toReport(after, ctx.input, located, true, label), key };
+    },
+  },
+  {
+    name: 'output',
+    label: '生成成品',
+    lane: 'light',
+    weight: 1,
+    async run(ctx) {
+      const { key } = ctx.results.check as Checked;
+      const { size } = (await ctx.app.storage.stat(key)) ?? { size: 0 };
+      await ctx.addOutput({ name: `${ctx.task.title}.mp4`, kind: 'video', format: 'mp4', key, size });
+      // The result as one of the user's assets too (played on the page, usable by the other tools).
+      const assetId = await ctx.item('asset', async () => {
+        const source = await getOwnedAsset(ctx.app, ctx.task.owner_id, ctx.input.asset_id).catch(() => null);
+        const local = await localPathOf(ctx.app, key, ctx.scratchDir);
+        // registerAsset moves its file: give it a copy, never the stored artifact itself.
+        const copy = path.join(ctx.scratchDir, 'result-asset.mp4');
+        await copyFile(local, copy);
+        const base = (source?.name ?? ctx.task.title).replace(/\.[^.]{1,8}$/, '');
+        const suffix = ctx.task.tool === 'watermark' ? '去水印' : '已擦除';
+        const row = await registerAsset(ctx.app, ctx.task.owner_id, {
+          file: copy,
+          name: `${base}（${suffix}）.mp4`,
+        });
+        return row.id;
+      });
+      return { asset_id: assetId, key };
+    },
+  },
+];
+
+export const erasePipeline = definePipeline<EraseInput>({ tool: 'erase', input: eraseInput, stages });
+export const watermarkPipeline = definePipeline<EraseInput>({ tool: 'watermark', input: eraseInput, stages });

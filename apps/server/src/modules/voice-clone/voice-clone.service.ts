@@ -1,0 +1,811 @@
+import { randomInt } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  type FileCheck,
+  type SampleCheckView,
+  type VoiceCloneView,
+  VoiceStatus,
+  type voiceCloneCalls,
+  voiceCloneQuota,
+} from '@vw/contract';
+import { applySampleFix, fixesFor, measureLevels, type SampleCheck, toFileCheck } from '@vw/engines';
+import type { z } from 'zod';
+import { z as zod } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { MediaAssetRow, VoiceCloneRow } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { defineJob } from '../../jobs/index.ts';
+import { localPathOf } from '../../media/files.ts';
+import { withScratchDir } from '../../media/scratch.ts';
+import { notifyUser } from '../notifications/notifications.service.ts';
+import { getSetting } from '../settings/settings.service.ts';
+import { cloneReferenceDir } from '../tts/tts.engines.ts';
+import { ESPEAK_MODEL_ID } from '../tts/voices.seed.ts';
+import { getUserLevel } from '../tts/voices.service.ts';
+import { registerAsset } from '../uploads/register.ts';
+import { getOwnedAsset, toAssetView } from '../uploads/uploads.service.ts';
+import {
+  buildCandidates,
+  type CandidateRecord,
+  cloneEngines,
+  localFiles,
+  optionalRecognizer,
+  pickCloneEngine,
+  type ReferenceRecord,
+  removeLocalFiles,
+  runSampleCheck,
+  synthesizePreview,
+  textSimilarity,
+  transcribeText,
+} from './voice-clone.pipeline.ts';
+import {
+  countClonesOfKind,
+  deleteCloneRow,
+  deleteCloneVoice,
+  findClone,
+  findCloneOfOwner,
+  findClonesOfOwner,
+  insertClone,
+  markSynthesesStale,
+  renameCloneVoice,
+  updateClone,
+  upsertCloneVoice,
+} from './voice-clone.repo.ts';
+
+type Body<K extends keyof typeof voiceCloneCalls> = (typeof voiceCloneCalls)[K] extends { body?: infer B }
+  ? B extends z.ZodType
+    ? z.output<B>
+    : never
+  : never;
+
+const LINK_SECONDS = 3600;
+/** Consent recordings read by ASR must share at least this much of the shown sentence. */
+export const CONSENT_MIN_SIMILARITY = 0.6;
+
+export const CONSENT_SENTENCES: Record<'zh' | 'en', string[]> = {
+  zh: [
+    '我确认这是我本人的声音，并同意用它生成克隆声音。',
+    '我是这段声音的主人，我授权声音工作台克隆我的声音。',
+    '这是我自己的声音，我同意把它用于声音克隆。',
+    '我本人录制了这些样本，并同意创建克隆声音。',
+    '今天是我亲自朗读，我同意用我的声音生成新的语音。',
+  ],
+  en: [
+    'I confirm this is my own voice and I agree to create a cloned voice from it.',
+    'I own this voice and I allow Voice Workbench to clone it.',
+    'These recordings are my own voice and I consent to voice cloning.',
+  ],
+};
+
+const sentencesFor = (language: string) =>
+  language.startsWith('zh') || language === 'yue' ? CONSENT_SENTENCES.zh : CONSENT_SENTENCES.en;
+
+const PREVIEW_TEXT: Record<'zh' | 'en', string> = {
+  zh: '你好，这是我的克隆声音，听起来像我吗？',
+  en: 'Hello, this is my cloned voice. Does it sound like me?',
+};
+const previewText = (language: string) =>
+  language.startsWith('zh') || language === 'yue' ? PREVIEW_TEXT.zh : PREVIEW_TEXT.en;
+
+/** Every clone call: refused while voice_clone_switch is off (not only the web route). */
+export async function assertCloneOn(ctx: AppContext): Promise<void> {
+  if (!(await getSetting(ctx, 'voice_clone_switch'))) {
+    throw AppError.named('err_permission_deny', '声音克隆暂未开放');
+  }
+}
+
+/** Clones usable as a target (voice changer): ready ones of this user, with their measured pitch. */
+export async function listUsableClones(
+  ctx: AppContext,
+  userId: string,
+): Promise<
+  Array<{ voice_id: string; name: string; profile: { median_hz: number; p10_hz: number; p90_hz: number } }>
+> {
+  if (!(await getSetting(ctx, 'voice_clone_switch'))) return [];
+  const rows = await findClonesOfOwner(ctx.db, userId);
+  return rows
+    .filter((r) => r.status === 'ready')
+    .map((r) => {
+      const p = JSON.parse(r.profile) as { median_hz: number; p10_hz: number; p90_hz: number };
+      return {
+        voice_id: r.id,
+        name: r.name,
+        profile: { median_hz: p.median_hz, p10_hz: p.p10_hz, p90_hz: p.p90_hz },
+      };
+    });
+}
+
+async function toView(ctx: AppContext, row: VoiceCloneRow): Promise<VoiceCloneView> {
+  const samples = JSON.parse(row.samples) as Array<{ duration_ms: number }>;
+  const refs = JSON.parse(row.reference_clips) as ReferenceRecord[];
+  const candidates = JSON.parse(row.candidates) as CandidateRecord[];
+  const consent = JSON.parse(row.consent) as {
+    accepted_at: number;
+    sentence: string;
+    recognised_text: string | null;
+  };
+  return {
+    clone_id: row.id,
+    voice_id: row.id,
+    name: row.name,
+    kind: row.kind,
+    status: row.status,
+    language: row.language,
+    engine: row.engine,
+    engine_label: row.engine_label,
+    profile: JSON.parse(row.profile),
+    sample_count: samples.length,
+    sample_duration_ms: samples.reduce((n, s) => n + s.duration_ms, 0),
+    candidates: await Promise.all(
+      candidates.map(async (c) => {
+        const ref = refs[c.reference];
+        return {
+          index: c.index,
+          engine: c.engine,
+          engine_label: c.engine_label,
+          note: c.note,
+          reference: {
+            source: ref?.source ?? '',
+            start_ms: ref?.start_ms ?? 0,
+            end_ms: ref?.end_ms ?? 0,
+            url: ref ? await ctx.storage.signedUrl(ref.key, { expiresInSeconds: LINK_SECONDS }) : '',
+          },
+        };
+      }),
+    ),
+    chosen: row.chosen,
+    note: row.note,
+    error: row.error,
+    consent: {
+      accepted_at: Math.floor(consent.accepted_at / 1000),
+      sentence: consent.sentence,
+      recognised_text: consent.recognised_text,
+      verified_by: consent.recognised_text === null ? 'kept' : 'asr',
+    },
+    created_time: Math.floor(row.created_at / 1000),
+    updated_time: Math.floor(row.updated_at / 1000),
+  };
+}
+
+async function getOwnedClone(ctx: AppContext, userId: string, cloneId: string): Promise<VoiceCloneRow> {
+  const row = await findCloneOfOwner(ctx.db, userId, cloneId);
+  if (!row) throw AppError.named('err_not_found', '克隆声音不存在');
+  return row;
+}
+
+async function quotaOf(ctx: AppContext, userId: string) {
+  const limits = voiceCloneQuota(await getUserLevel(ctx, userId));
+  return {
+    fast: { used: await countClonesOfKind(ctx.db, userId, 'fast'), limit: limits.fast },
+    professional: {
+      used: await countClonesOfKind(ctx.db, userId, 'professional'),
+      limit: limits.professional,
+    },
+  };
+}
+
+export async function getOverview(ctx: AppContext, userId: string) {
+  await assertCloneOn(ctx);
+  const rows = await findClonesOfOwner(ctx.db, userId);
+  const { engines, problems } = cloneEngines(ctx);
+  const asr = optionalRecognizer(ctx);
+  return {
+    clones: await Promise.all(rows.map((r) => toView(ctx, r))),
+    quota: await quotaOf(ctx, userId),
+    engines: [
+      ...engines.map((e) => ({ id: e.id, label: e.label, kind: e.kind, available: true, reason: '' })),
+      ...problems.map((p) => ({
+        id: p.id,
+        label: p.label,
+        kind: p.id === 'standard' ? ('fitted' as const) : ('zero-shot' as const),
+        available: false,
+        reason: p.reason,
+      })),
+    ],
+    asr_label: asr?.label ?? '',
+    trainer_label: ctx.config.VOICE_CLONE_TRAINER_URL ? '训练服务' : '',
+  };
+}
+
+export async function listClones(ctx: AppContext, userId: string) {
+  await assertCloneOn(ctx);
+  const rows = await findClonesOfOwner(ctx.db, userId);
+  return { clones: await Promise.all(rows.map((r) => toView(ctx, r))) };
+}
+
+function fileCheckView(
+  asset: MediaAssetRow,
+  url: string,
+  check: Omit<FileCheck, 'asset_id' | 'url'>,
+): FileCheck {
+  return { ...check, asset_id: asset.id, name: asset.name, url } as FileCheck;
+}
+
+async function ownedAudioAssets(ctx: AppContext, userId: string, ids: string[]): Promise<MediaAssetRow[]> {
+  const out: MediaAssetRow[] = [];
+  for (const id of [...new Set(ids)]) {
+    const asset = await getOwnedAsset(ctx, userId, id);
+    if (!asset.has_audio) throw AppError.named('err_file_not_supported', `「${asset.name}」没有音轨`);
+    out.push(asset);
+  }
+  return out;
+}
+
+function checkView(check: SampleCheck, assets: MediaAssetRow[], urls: string[]): SampleCheckView {
+  return {
+    ...check,
+    files: check.files.map((f, i) => fileCheckView(assets[i]!, urls[i]!, f as never)),
+  } as SampleCheckView;
+}
+
+export async function checkAssets(ctx: AppContext, userId: string, body: Body<'voiceCloneCheck'>) {
+  await assertCloneOn(ctx);
+  const assets = await ownedAudioAssets(ctx, userId, body.asset_ids);
+  return withScratchDir(ctx, `clone-check-${newId('c')}`, async (dir) => {
+    const files = await localFiles(
+      ctx,
+      assets.map((a) => ({ key: a.storage_key, name: a.name })),
+      dir,
+    );
+    const check = await runSampleCheck(ctx, files, body.kind, body.language);
+    const urls = await Promise.all(assets.map(async (a) => (await toAssetView(ctx, a)).url));
+    return { check: checkView(check, assets, urls) };
+  });
+}
+
+/** Applies the fixes in the working order and registers the result as a new asset (the original stays). */
+export async function fixAsset(ctx: AppContext, userId: string, body: Body<'voiceCloneFix'>) {
+  await assertCloneOn(ctx);
+  const [asset] = await ownedAudioAssets(ctx, userId, [body.asset_id]);
+  return withScratchDir(ctx, `clone-fix-${newId('c')}`, async (dir) => {
+    const source = await localPathOf(ctx, asset!.storage_key, dir);
+    const beforeLevels = await measureLevels(source);
+    const order = (['denoise', 'trim', 'normalize'] as const).filter((f) => body.fixes.includes(f));
+    let current = source;
+    for (const [i, fix] of order.entries()) {
+      const next = path.join(dir, `fix-${i}-${fix}.wav`);
+      try {
+        await applySampleFix(fix, current, next);
+      } catch (err) {
+        ctx.log.warn({ err, fix }, 'sample fix failed');
+        throw AppError.named('err_file_not_supported', '修复失败：无法处理该音频');
+      }
+      current = next;
+    }
+    const afterLevels = await measureLevels(current);
+    const base = asset!.name.replace(/\.[^.]{1,8}$/, '');
+    const fixedName = `${base}（${order.map((f) => ({ denoise: '降噪', trim: '裁剪静音', normalize: '标准化' })[f]).join('+')}）.wav`;
+    const fixed = await registerAsset(ctx, userId, { file: current, name: fixedName });
+    const before = toFileCheck(asset!.name, beforeLevels);
+    const after = toFileCheck(fixedName, afterLevels);
+    return {
+      before: fileCheckView(asset!, (await toAssetView(ctx, asset!)).url, before as never),
+      after: fileCheckView(fixed, (await toAssetView(ctx, fixed)).url, {
+        ...after,
+        fixes: fixesFor(after.items),
+      } as never),
+    };
+  });
+}
+
+export function consentSentence(language: string): { sentence: string } {
+  const list = sentencesFor(language);
+  return { sentence: list[randomInt(list.length)]! };
+}
+
+async function accountName(ctx: AppContext, userId: string): Promise<string> {
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['phone', 'email'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return user?.phone || user?.email || userId;
+}
+
+interface ConsentInput {
+  accepted: true;
+  sentence: string;
+  recording_asset_id: string;
+}
+
+/**
+ * The consent record: the sentence must be one the server hands out; the recording is read by the
+ * configured recognizer and must match, else it is kept with the voice unverified ('kept').
+ */
+async function recordConsent(
+  ctx: AppContext,
+  userId: string,
+  cloneId: string,
+  consent: ConsentInput,
+  language: string,
+  dir: string,
+) {
+  if (!Object.values(CONSENT_SENTENCES).flat().includes(consent.sentence)) {
+    throw AppError.named('err_invalid_param', '授权句子无效：请刷新页面获取新的句子后重新朗读');
+  }
+  const [recording] = await ownedAudioAssets(ctx, userId, [consent.recording_asset_id]);
+  const file = await localPathOf(ctx, recording!.storage_key, dir);
+  const heard = await transcribeText(ctx, file, language);
+  let similarity: number | null = null;
+  if (heard !== null) {
+    similarity = textSimilarity(consent.sentence, heard);
+    if (similarity < CONSENT_MIN_SIMILARITY) {
+      throw AppError.named('err_invalid_param', `朗读内容与授权句子不一致（识别为「${heard}」），请重新朗读`);
+    }
+  }
+  const ext = path.extname(recording!.storage_key) || '.bin';
+  const audioKey = `voice-clones/${userId}/${cloneId}/consent${ext}`;
+  await ctx.storage.put(audioKey, await readFile(file), recording!.mime || 'application/octet-stream');
+  return {
+    accepted_at: ctx.clock.now(),
+    account: await accountName(ctx, userId),
+    sentence: consent.sentence,
+    audio_key: audioKey,
+    recognised_text: heard,
+    similarity,
+  };
+}
+
+/** Copies of the sample files under the clone's folder (the clone keeps them for rechecks). */
+async function keepSamples(
+  ctx: AppContext,
+  userId: string,
+  cloneId: string,
+  assets: MediaAssetRow[],
+  files: Array<{ path: string }>,
+) {
+  const out: Array<{ key: string; name: string; duration_ms: number }> = [];
+  for (const [i, a] of assets.entries()) {
+    const ext = path.extname(a.storage_key) || '.bin';
+    const key = `voice-clones/${userId}/${cloneId}/sample-${i}${ext}`;
+    await ctx.storage.put(key, await readFile(files[i]!.path), a.mime || 'application/octet-stream');
+    out.push({ key, name: a.name, duration_ms: Number(a.duration_ms ?? 0) });
+  }
+  return out;
+}
+
+async function removeCloneFiles(ctx: AppContext, userId: string, cloneId: string): Promise<number> {
+  let removed = 0;
+  for await (const obj of ctx.storage.list(`voice-clones/${userId}/${cloneId}/`)) {
+    await ctx.storage.remove(obj.key);
+    removed++;
+  }
+  return removed;
+}
+
+function voiceRowFor(
+  row: Pick<VoiceCloneRow, 'id' | 'owner_id' | 'name' | 'language' | 'engine_label' | 'note' | 'created_at'>,
+  candidate: CandidateRecord,
+  gender: string,
+  previewKey: string | null,
+  now: number,
+) {
+  return {
+    voice_id: row.id,
+    owner_id: row.owner_id,
+    engine: candidate.tts_engine,
+    engine_params: JSON.stringify(candidate.voice),
+    model_ids: JSON.stringify([candidate.tts_engine === 'espeak' ? ESPEAK_MODEL_ID : candidate.tts_engine]),
+    name: row.name,
+    description: candidate.note,
+    gender,
+    language: row.language,
+    age: 'middle',
+    accent: '',
+    style: '克隆',
+    use_case: '克隆声音',
+    preview_text: previewText(row.language),
+    preview_key: previewKey,
+    required_level: 100,
+    is_disabled: 0,
+    status: VoiceStatus.Published,
+    sort: 0,
+    created_at: row.created_at,
+    updated_at: now,
+  };
+}
+
+/** The library's preview clip of a clone: the candidate's preview, made now when there is none yet. */
+async function previewKeyFor(
+  ctx: AppContext,
+  row: Pick<VoiceCloneRow, 'id' | 'owner_id' | 'language'>,
+  candidate: CandidateRecord,
+) {
+  const key = `voice-clones/${row.owner_id}/${row.id}/preview-${candidate.index}.mp3`;
+  if (await ctx.storage.stat(key)) return key;
+  try {
+    return await synthesizePreview(ctx, {
+      ownerId: row.owner_id,
+      cloneId: row.id,
+      candidate,
+      text: previewText(row.language),
+      language: row.language,
+    });
+  } catch (err) {
+    ctx.log.warn({ err, clone: row.id }, 'clone preview failed');
+    return null;
+  }
+}
+
+export async function createFastClone(ctx: AppContext, userId: string, body: Body<'voiceCloneCreate'>) {
+  await assertCloneOn(ctx);
+  const quota = await quotaOf(ctx, userId);
+  if (quota.fast.used >= quota.fast.limit) throw AppError.named('err_voice_clone_ivc_insufficient_times');
+  const engine = pickCloneEngine(ctx, body.engine);
+  const assets = await ownedAudioAssets(ctx, userId, body.asset_ids);
+  const cloneId = newId('vc');
+  try {
+    return await withScratchDir(ctx, `clone-${cloneId}`, async (dir) => {
+      const files = await localFiles(
+        ctx,
+        assets.map((a) => ({ key: a.storage_key, name: a.name })),
+        dir,
+      );
+      const check = await runSampleCheck(ctx, files, 'fast', body.language);
+      if (!check.ok) {
+        const failed = [...check.overall, ...check.files.flatMap((f) => f.items)].find(
+          (i) => i.status === 'fail',
+        );
+        throw AppError.named(
+          'err_invalid_param',
+          `样本未通过检测：${failed?.label}（${failed?.measured}）${failed?.advice ?? ''}`,
+        );
+      }
+      const consent = await recordConsent(ctx, userId, cloneId, body.consent, body.language, dir);
+      const samples = await keepSamples(ctx, userId, cloneId, assets, files);
+      const built = await buildCandidates(ctx, {
+        ownerId: userId,
+        cloneId,
+        files,
+        language: body.language,
+        engine,
+        count: body.candidates,
+        dir,
+      });
+      const now = ctx.clock.now();
+      const row: VoiceCloneRow = {
+        id: cloneId,
+        owner_id: userId,
+        name: body.name,
+        kind: 'fast',
+        status: 'ready',
+        language: body.language,
+        engine: engine.id,
+        engine_label: engine.label,
+        profile: JSON.stringify(built.profile),
+        samples: JSON.stringify(samples),
+        reference_clips: JSON.stringify(built.references),
+        candidates: JSON.stringify(built.candidates),
+        chosen: 0,
+        consent: JSON.stringify(consent),
+        check_report: JSON.stringify(check),
+        note: built.candidates[0]!.note,
+        error: null,
+        trainer_job: null,
+        created_at: now,
+        updated_at: now,
+      };
+      const previewKey = await previewKeyFor(ctx, row, built.candidates[0]!);
+      // The quota is checked again at the insert: two racing creates cannot both take the last slot.
+      await ctx.db.transaction().execute(async (trx) => {
+        const used = await countClonesOfKind(trx, userId, 'fast');
+        if (used >= quota.fast.limit) throw AppError.named('err_voice_clone_ivc_insufficient_times');
+        await insertClone(trx, row);
+        await upsertCloneVoice(
+          trx,
+          voiceRowFor(row, built.candidates[0]!, built.profile.gender, previewKey, now),
+        );
+      });
+      return { clone: await toView(ctx, row) };
+    });
+  } catch (err) {
+    // Nothing is left behind: stored copies and the engines' reference files go.
+    await removeCloneFiles(ctx, userId, cloneId).catch(() => {});
+    await removeLocalFiles(await referenceFilesOf(ctx, cloneId)).catch(() => {});
+    throw err;
+  }
+}
+
+/** Reference copies the engines wrote for a clone (named `<clone id>-c<n>-<i>.wav`). */
+async function referenceFilesOf(ctx: AppContext, cloneId: string): Promise<string[]> {
+  const root = cloneReferenceDir(ctx.config);
+  const out: string[] = [];
+  for (const sub of ['gpt-sovits', 'cosyvoice', 'sherpa']) {
+    const names = await readdir(path.join(root, sub)).catch(() => [] as string[]);
+    for (const n of names) if (n.startsWith(`${cloneId}-`)) out.push(path.join(root, sub, n));
+  }
+  return out;
+}
+
+export async function previewCandidate(ctx: AppContext, userId: string, body: Body<'voiceClonePreview'>) {
+  await assertCloneOn(ctx);
+  const row = await getOwnedClone(ctx, userId, body.clone_id);
+  if (row.status !== 'ready') throw AppError.named('err_task_pending', '克隆声音尚未就绪');
+  const candidates = JSON.parse(row.candidates) as CandidateRecord[];
+  const candidate = candidates[body.candidate];
+  if (!candidate) throw AppError.named('err_invalid_param', '没有这个候选声音');
+  const text = body.text ?? previewText(row.language);
+  const key = await synthesizePreview(ctx, {
+    ownerId: userId,
+    cloneId: row.id,
+    candidate,
+    text,
+    language: row.language,
+  });
+  return {
+    url: await ctx.storage.signedUrl(key, { expiresInSeconds: LINK_SECONDS }),
+    engine_label: candidate.engine_label,
+    text,
+  };
+}
+
+export async function chooseCandidate(ctx: AppContext, userId: string, body: Body<'voiceCloneChoose'>) {
+  await assertCloneOn(ctx);
+  const row = await getOwnedClone(ctx, userId, body.clone_id);
+  const candidates = JSON.parse(row.candidates) as CandidateRecord[];
+  const candidate = candidates[body.candidate];
+  if (!candidate) throw AppError.named('err_invalid_param', '没有这个候选声音');
+  const now = ctx.clock.now();
+  const profile = JSON.parse(row.profile) as { gender: string };
+  await updateClone(ctx.db, row.id, { chosen: body.candidate, note: candidate.note, updated_at: now });
+  const previewKey = await previewKeyFor(ctx, row, candidate);
+  await upsertCloneVoice(ctx.db, voiceRowFor(row, candidate, profile.gender, previewKey, now));
+  await markSynthesesStale(ctx.db, userId, row.id);
+  return {
+    clone: await toView(ctx, { ...row, chosen: body.candidate, note: candidate.note, updated_at: now }),
+  };
+}
+
+export async function renameClone(ctx: AppContext, userId: string, body: Body<'voiceCloneRename'>) {
+  await assertCloneOn(ctx);
+  const row = await getOwnedClone(ctx, userId, body.clone_id);
+  const now = ctx.clock.now();
+  await updateClone(ctx.db, row.id, { name: body.name, updated_at: now });
+  await renameCloneVoice(ctx.db, userId, row.id, body.name, now);
+  return { clone: await toView(ctx, { ...row, name: body.name, updated_at: now }) };
+}
+
+export async function deleteClone(ctx: AppContext, userId: string, body: Body<'voiceCloneDelete'>) {
+  await assertCloneOn(ctx);
+  const row = await getOwnedClone(ctx, userId, body.clone_id);
+  const candidates = JSON.parse(row.candidates) as CandidateRecord[];
+  await deleteCloneVoice(ctx.db, userId, row.id);
+  await deleteCloneRow(ctx.db, userId, row.id);
+  let removed = await removeCloneFiles(ctx, userId, row.id);
+  const local = candidates.flatMap((c) => c.files);
+  await removeLocalFiles(local);
+  removed += local.length;
+  return { deleted: true, files_removed: removed };
+}
+
+export async function recheckClone(ctx: AppContext, userId: string, body: Body<'voiceCloneRecheck'>) {
+  await assertCloneOn(ctx);
+  const row = await getOwnedClone(ctx, userId, body.clone_id);
+  const samples = JSON.parse(row.samples) as Array<{ key: string; name: string }>;
+  return withScratchDir(ctx, `clone-recheck-${newId('c')}`, async (dir) => {
+    const files = await localFiles(ctx, samples, dir);
+    const check = await runSampleCheck(ctx, files, row.kind, row.language);
+    await updateClone(ctx.db, row.id, { check_report: JSON.stringify(check), updated_at: ctx.clock.now() });
+    const urls = await Promise.all(
+      samples.map((s) => ctx.storage.signedUrl(s.key, { expiresInSeconds: LINK_SECONDS })),
+    );
+    return {
+      check: {
+        ...check,
+        files: check.files.map((f, i) => ({ ...f, asset_id: '', name: samples[i]!.name, url: urls[i]! })),
+      } as SampleCheckView,
+    };
+  });
+}
+
+/** A professional dataset must hold at least this much audio. */
+export const PROFESSIONAL_MIN_MS = 30 * 60_000;
+
+/**
+ * Professional clone: ≥ 30 min in many files. The row is made at once (queued) and a job checks every
+ * file, picks the best reference clips, transcribes them when a recognizer is configured, then trains
+ * through VOICE_CLONE_TRAINER_URL or, without a trainer, builds the best multi-reference zero-shot
+ * voice the configured engines allow (and says so in the note). The user is notified either way.
+ */
+export async function createProfessionalClone(
+  ctx: AppContext,
+  userId: string,
+  body: Body<'voiceCloneProfessionalCreate'>,
+) {
+  await assertCloneOn(ctx);
+  const quota = await quotaOf(ctx, userId);
+  if (quota.professional.used >= quota.professional.limit) {
+    throw AppError.named('err_voice_clone_pvc_insufficient_times');
+  }
+  const assets = await ownedAudioAssets(ctx, userId, body.asset_ids);
+  const total = assets.reduce((n, a) => n + Number(a.duration_ms ?? 0), 0);
+  if (total < PROFESSIONAL_MIN_MS) {
+    throw AppError.named(
+      'err_invalid_param',
+      `专业克隆需要至少 30 分钟的音频，当前 ${(total / 60_000).toFixed(1)} 分钟：请继续上传`,
+    );
+  }
+  const engine = pickCloneEngine(ctx);
+  const cloneId = newId('vc');
+  try {
+    const created = await withScratchDir(ctx, `clone-${cloneId}`, async (dir) => {
+      const files = await localFiles(
+        ctx,
+        assets.map((a) => ({ key: a.storage_key, name: a.name })),
+        dir,
+      );
+      const consent = await recordConsent(ctx, userId, cloneId, body.consent, body.language, dir);
+      const samples = await keepSamples(ctx, userId, cloneId, assets, files);
+      const now = ctx.clock.now();
+      const row: VoiceCloneRow = {
+        id: cloneId,
+        owner_id: userId,
+        name: body.name,
+        kind: 'professional',
+        status: 'queued',
+        language: body.language,
+        engine: ctx.config.VOICE_CLONE_TRAINER_URL ? 'trainer' : engine.id,
+        engine_label: ctx.config.VOICE_CLONE_TRAINER_URL ? '训练服务' : engine.label,
+        profile: JSON.stringify({ median_hz: 0, p10_hz: 0, p90_hz: 0, rate: 0, gender: 'female' }),
+        samples: JSON.stringify(samples),
+        reference_clips: '[]',
+        candidates: '[]',
+        chosen: 0,
+        consent: JSON.stringify(consent),
+        check_report: null,
+        note: '',
+        error: null,
+        trainer_job: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await ctx.db.transaction().execute(async (trx) => {
+        const used = await countClonesOfKind(trx, userId, 'professional');
+        if (used >= quota.professional.limit) throw AppError.named('err_voice_clone_pvc_insufficient_times');
+        await insertClone(trx, row);
+      });
+      return row;
+    });
+    // Enqueued once the request's scratch folder is gone (the job has its own).
+    await ctx.jobs.enqueue(
+      professionalCloneJob,
+      { clone_id: cloneId },
+      { idempotencyKey: `voice-clone:${cloneId}` },
+    );
+    return { clone: await toView(ctx, created) };
+  } catch (err) {
+    await removeCloneFiles(ctx, userId, cloneId).catch(() => {});
+    throw err;
+  }
+}
+
+async function finishProfessional(
+  ctx: AppContext,
+  row: VoiceCloneRow,
+  patch: Partial<VoiceCloneRow>,
+): Promise<void> {
+  await updateClone(ctx.db, row.id, { ...patch, updated_at: ctx.clock.now() });
+  const ok = patch.status === 'ready';
+  await notifyUser(ctx, row.owner_id, {
+    title: ok ? '专业克隆已完成' : '专业克隆失败',
+    body: ok ? `「${row.name}」已可在我的声音中使用` : `「${row.name}」：${patch.error ?? ''}`,
+  }).catch((err) => ctx.log.warn({ err }, 'clone notification failed'));
+}
+
+interface TrainerStatus {
+  status: 'queued' | 'training' | 'ready' | 'failed';
+  error?: string;
+  voice?: { engine: string; params: Record<string, unknown> };
+}
+
+async function trainerCall<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`训练服务出错（${res.status}）：${text.slice(0, 200)}`);
+  return JSON.parse(text) as T;
+}
+
+export const professionalCloneJob = defineJob({
+  name: 'voice-clone.professional',
+  lane: 'heavy',
+  payload: zod.object({ clone_id: zod.string() }),
+  maxAttempts: 1,
+  async handler({ clone_id }, job) {
+    const ctx = job.app;
+    const row = await findClone(ctx.db, clone_id);
+    if (!row || row.status === 'ready' || row.status === 'failed') return { skipped: true };
+    await updateClone(ctx.db, row.id, { status: 'training', updated_at: ctx.clock.now() });
+    const samples = JSON.parse(row.samples) as Array<{ key: string; name: string }>;
+    try {
+      await withScratchDir(ctx, `clone-job-${row.id}`, async (dir) => {
+        const files = await localFiles(ctx, samples, dir);
+        const check = await runSampleCheck(ctx, files, 'professional', row.language);
+        await updateClone(ctx.db, row.id, { check_report: JSON.stringify(check) });
+        const usable = files.filter((_, i) => check.files[i]!.ok);
+        if (usable.length === 0) throw new Error('没有通过检测的文件：请查看逐个文件的检测结果');
+        const trainerUrl = ctx.config.VOICE_CLONE_TRAINER_URL?.replace(/\/+$/, '');
+        const engine = trainerUrl ? pickCloneEngine(ctx) : pickCloneEngine(ctx, row.engine);
+        const built = await buildCandidates(ctx, {
+          ownerId: row.owner_id,
+          cloneId: row.id,
+          files: usable,
+          language: row.language,
+          engine,
+          count: 1,
+          multiReference: true,
+          dir,
+          signal: job.signal,
+        });
+        let candidate = built.candidates[0]!;
+        let note =
+          engine.kind === 'fitted'
+            ? `未配置训练服务与零样本引擎：使用${engine.label}（按 ${usable.length} 个文件拟合的标准引擎声音）`
+            : `未配置训练服务：使用 ${engine.label} 多参考零样本声音（${Math.min(engine.maxReferences, built.references.length)} 段最佳参考音频）`;
+        let label = engine.label;
+        if (trainerUrl) {
+          const dataset = await Promise.all(
+            samples.map(async (s) => ({
+              url: await ctx.storage.signedUrl(s.key, { expiresInSeconds: 7 * 24 * 3600 }),
+              name: s.name,
+            })),
+          );
+          const references = await Promise.all(
+            built.references.map(async (r) => ({
+              url: await ctx.storage.signedUrl(r.key, { expiresInSeconds: 7 * 24 * 3600 }),
+              text: r.text,
+            })),
+          );
+          const started = await trainerCall<{ job_id: string }>(`${trainerUrl}/train`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ voice_id: row.id, language: row.language, dataset, references }),
+          });
+          await updateClone(ctx.db, row.id, { trainer_job: started.job_id });
+          let status: TrainerStatus = { status: 'queued' };
+          while (!job.signal.aborted) {
+            status = await trainerCall<TrainerStatus>(
+              `${trainerUrl}/train/${encodeURIComponent(started.job_id)}`,
+            );
+            if (status.status === 'ready' || status.status === 'failed') break;
+            await new Promise((r) => setTimeout(r, ctx.config.VOICE_CLONE_TRAINER_POLL_MS));
+          }
+          if (status.status !== 'ready' || !status.voice) throw new Error(status.error ?? '训练失败');
+          if (!ctx.engines.has(status.voice.engine)) {
+            throw new Error(`训练结果需要语音引擎 ${status.voice.engine}，但它未配置`);
+          }
+          await removeLocalFiles(candidate.files);
+          candidate = {
+            ...candidate,
+            engine: 'trainer',
+            engine_label: `训练服务（${status.voice.engine}）`,
+            tts_engine: status.voice.engine,
+            voice: { ...status.voice.params, engine: status.voice.engine } as never,
+            note: `训练服务完成训练（${samples.length} 个文件）`,
+            files: [],
+          };
+          note = candidate.note;
+          label = candidate.engine_label;
+        }
+        const now = ctx.clock.now();
+        const ready = { ...row, engine_label: label, note };
+        const previewKey = await previewKeyFor(ctx, row, candidate);
+        await upsertCloneVoice(ctx.db, voiceRowFor(ready, candidate, built.profile.gender, previewKey, now));
+        await finishProfessional(ctx, row, {
+          status: 'ready',
+          engine_label: label,
+          profile: JSON.stringify(built.profile),
+          reference_clips: JSON.stringify(built.references),
+          candidates: JSON.stringify([candidate]),
+          note,
+        });
+      });
+    } catch (err) {
+      const message =
+        err instanceof AppError ? err.message : err instanceof Error ? err.message : String(err);
+      await finishProfessional(ctx, row, { status: 'failed', error: message });
+    }
+    return { clone_id };
+  },
+});

@@ -1,0 +1,501 @@
+import { execFile } from 'node:child_process';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { makeSubtitledClip, recognizeVideo } from '@vw/engines';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MediaAssetRow } from '../src/db/schema.ts';
+import { localPathOf } from '../src/media/files.ts';
+import { getBalance } from '../src/modules/credits/ledger.service.ts';
+import { priceTask } from '../src/modules/credits/pricing.service.ts';
+import { setFeatureOverride } from '../src/modules/features/features.service.ts';
+import { registerAsset } from '../src/modules/uploads/register.ts';
+import { makeSpeechWav } from './fake-asr.ts';
+import { call, createTestServer, fund, signIn, type TestServer, taskFinished } from './harness.ts';
+
+/*
+ * Subtitle recognition (ocr), erasing (erase) and watermark removal (watermark) end to end on the job
+ * worker, with clips generated here (libass + Noto Sans CJK burned in, known texts, times and boxes)
+ * and the real offline OCR engine and ffmpeg.
+ */
+
+const exec = promisify(execFile);
+let server: TestServer;
+let dir: string;
+let clipFile: string;
+let blankFile: string;
+let wavFile: string;
+let alice: string;
+let aliceId: string;
+let bob: string;
+let bobId: string;
+let clip: MediaAssetRow;
+let truthBoxes: Array<{ x: number; y: number; w: number; h: number }>;
+
+const CUES = [
+  { text: '今天天气很好', start_ms: 200, end_ms: 1800, position: 'bottom' as const },
+  { text: '我们去公园散步', start_ms: 2100, end_ms: 3800, position: 'bottom' as const },
+];
+/** The bottom band where the clip's subtitles are drawn (what detection should find). */
+const BAND = { x: 0.05, y: 0.84, w: 0.9, h: 0.15 };
+
+const namedError = (body: { code: number; data: { detail?: Array<{ type: string }> } | null }) =>
+  body.code === 0 ? null : (body.data?.detail?.[0]?.type ?? body.code);
+
+const finished = (taskId: string, timeoutMs = 90_000) => taskFinished(server.ctx, taskId, timeoutMs);
+
+async function upload(ownerId: string, file: string, name: string): Promise<MediaAssetRow> {
+  const copy = join(dir, `${Math.random().toString(36).slice(2)}-${name}`);
+  await copyFile(file, copy);
+  return registerAsset(server.ctx, ownerId, { file: copy, name });
+}
+
+/** What a user has that a refused call could have left: tasks, projects, open holds. */
+async function leftovers(userId: string) {
+  const db = server.ctx.db;
+  const [tasks, projects] = await Promise.all([
+    db.selectFrom('tasks').select('id').where('owner_id', '=', userId).execute(),
+    db.selectFrom('projects').select('id').where('owner_id', '=', userId).execute(),
+  ]);
+  return {
+    tasks: tasks.length,
+    projects: projects.length,
+    balance: (await getBalance(server.ctx, userId)).balance,
+  };
+}
+
+/** PSNR (dB) of two videos over the part of the frame above `bandTop` (0..1). */
+async function psnrAbove(a: string, b: string, bandTop: number): Promise<number> {
+  const crop = `crop=iw:trunc(ih*${bandTop}/2)*2:0:0`;
+  const { stderr } = await exec('ffmpeg', [
+    '-hide_banner',
+    '-nostdin',
+    '-i',
+    a,
+    '-i',
+    b,
+    '-lavfi',
+    `[0:v]${crop}[a];[1:v]${crop}[b];[a][b]psnr`,
+    '-f',
+    'null',
+    '-',
+  ]);
+  const m = /average:([\d.]+|inf)/.exec(stderr);
+  if (!m) throw new Error(`no psnr in ${stderr.slice(-400)}`);
+  return m[1] === 'inf' ? 100 : Number(m[1]);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'vw-subtitle-tools-'));
+  clipFile = join(dir, 'clip.mp4');
+  blankFile = join(dir, 'blank.mp4');
+  const [made] = await Promise.all([
+    makeSubtitledClip(clipFile, {
+      width: 480,
+      height: 270,
+      duration_ms: 4000,
+      background: 'moving',
+      cues: CUES,
+    }),
+    makeSubtitledClip(blankFile, {
+      width: 320,
+      height: 180,
+      duration_ms: 2000,
+      background: 'moving',
+      cues: [],
+    }),
+  ]);
+  truthBoxes = made.boxes;
+  wavFile = await makeSpeechWav(dir);
+  server = await createTestServer();
+  const a = await signIn(server.app, '13900000061');
+  alice = a.secure_tokens.access_token;
+  aliceId = a.user_info.uid;
+  const b = await signIn(server.app, '13900000062');
+  bob = b.secure_tokens.access_token;
+  bobId = b.user_info.uid;
+  await fund(server, aliceId, 2000);
+  await fund(server, bobId, 2000);
+  // The free plan has no erase/watermark: the operator turns them on for these users.
+  for (const id of [aliceId, bobId]) {
+    await setFeatureOverride(server.ctx, id, 'subtitle_erase', true);
+    await setFeatureOverride(server.ctx, id, 'remove_watermark', true);
+  }
+  clip = await upload(aliceId, clipFile, '字幕片段.mp4');
+  await server.ctx.jobs.startWorker({ concurrency: 2, heavyConcurrency: 1 });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('subtitle recognition (tool ocr)', () => {
+  it('detects the bottom band and gives preview frames', async () => {
+    const res = await call(server.app, 'POST', '/v1/ocr/detect-regions', {
+      token: alice,
+      body: { asset_id: clip.id },
+    });
+    expect(res.body.code).toBe(0);
+    const { regions, frames, width, height, duration_ms, engine_label } = res.body.data;
+    expect({ width, height }).toEqual({ width: 480, height: 270 });
+    expect(duration_ms).toBeGreaterThan(3900);
+    expect(engine_label).toContain('PP-OCRv4');
+    const subtitle = regions.find((r: { kind: string }) => r.kind === 'subtitle');
+    expect(subtitle).toBeDefined();
+    // The band holds every drawn cue.
+    for (const t of truthBoxes) {
+      expect(subtitle.y).toBeLessThanOrEqual(t.y + 0.01);
+      expect(subtitle.y + subtitle.h).toBeGreaterThanOrEqual(t.y + t.h - 0.01);
+    }
+    expect(frames.length).toBeGreaterThan(0);
+    const jpeg = await server.app.inject({ method: 'GET', url: frames[0].url });
+    expect(jpeg.statusCode).toBe(200);
+    expect(jpeg.rawPayload.subarray(0, 2).toString('hex')).toBe('ffd8');
+
+    const one = await call(server.app, 'POST', '/v1/ocr/preview-frame', {
+      token: alice,
+      body: { asset_id: clip.id, at_ms: 1234 },
+    });
+    expect(one.body.data.at_ms).toBe(1200);
+    const past = await call(server.app, 'POST', '/v1/ocr/preview-frame', {
+      token: alice,
+      body: { asset_id: clip.id, at_ms: 60_000 },
+    });
+    expect(namedError(past.body)).toBe('err_invalid_param');
+  });
+
+  it('recognises the burned-in cues into the project’s track, with an SRT and the credits captured', async () => {
+    const before = (await getBalance(server.ctx, aliceId)).balance;
+    const price = await priceTask(server.ctx, 'subtitle_ocr', {
+      seconds: Math.ceil(clip.duration_ms! / 1000),
+    });
+    const created = await call(server.app, 'POST', '/v1/ocr/create', {
+      token: alice,
+      body: { asset_id: clip.id, regions: [BAND], fps: 5 },
+    });
+    expect(created.body.code).toBe(0);
+    const { task_id, project_id, credits } = created.body.data;
+    expect(credits).toBe(price);
+    const task = await finished(task_id);
+    expect(task).toMatchObject({ status: 'succeeded', credits_captured: price });
+    expect((await getBalance(server.ctx, aliceId)).balance).toBe(before - price);
+
+    const opened = await call(server.app, 'GET', `/v1/projects/get?project_id=${project_id}`, {
+      token: alice,
+    });
+    const { project, document } = opened.body.data;
+    expect(project).toMatchObject({
+      tool: 'ocr',
+      name: '字幕片段',
+      status: 'succeeded',
+      source_asset_id: clip.id,
+    });
+    expect(project.engine_label).toContain('PP-OCRv4');
+    const source = document.tracks[0];
+    expect(source).toMatchObject({ id: 'source', kind: 'source' });
+    expect(source.cues.map((c: { text: string }) => c.text)).toEqual(CUES.map((c) => c.text));
+    source.cues.forEach((c: { start_ms: number; end_ms: number }, i: number) => {
+      expect(Math.abs(c.start_ms - CUES[i].start_ms)).toBeLessThanOrEqual(250);
+      expect(Math.abs(c.end_ms - CUES[i].end_ms)).toBeLessThanOrEqual(250);
+    });
+
+    const view = await call(server.app, 'GET', `/v1/tasks/get?task_id=${task_id}`, { token: alice });
+    const [output] = view.body.data.task.outputs;
+    expect(output).toMatchObject({ name: '字幕片段.srt', kind: 'srt' });
+    const srt = await server.app.inject({ method: 'GET', url: output.url });
+    expect(srt.body).toContain('今天天气很好');
+    expect(srt.body).toContain('我们去公园散步');
+  });
+
+  it('fails with err_video_without_subtitle and releases the credits when nothing is found', async () => {
+    const blank = await upload(aliceId, blankFile, '无字幕.mp4');
+    const before = (await getBalance(server.ctx, aliceId)).balance;
+    const created = await call(server.app, 'POST', '/v1/ocr/create', {
+      token: alice,
+      body: { asset_id: blank.id, regions: [BAND] },
+    });
+    expect(created.body.code).toBe(0);
+    const task = await finished(created.body.data.task_id);
+    expect(task).toMatchObject({ status: 'failed', credits_captured: 0 });
+    expect(task.error).toBe('视频中未检测到字幕');
+    expect((await getBalance(server.ctx, aliceId)).balance).toBe(before);
+  });
+
+  it('refuses bad boxes, an audio-only asset, another user’s asset and a switched-off feature, leaving nothing', async () => {
+    const audio = await upload(bobId, wavFile, '录音.wav');
+    const before = await leftovers(bobId);
+    const cases: Array<[unknown, string]> = [
+      [{ asset_id: audio.id, regions: [BAND] }, 'err_file_not_supported'],
+      [{ asset_id: clip.id, regions: [BAND] }, 'err_not_found'],
+    ];
+    const own = await upload(bobId, blankFile, 'bob.mp4');
+    cases.push(
+      [{ asset_id: own.id, regions: [{ x: 0.5, y: 0.5, w: 0.7, h: 0.2 }] }, 'err_invalid_param'],
+      [{ asset_id: own.id, regions: [{ x: 0.1, y: 0.5, w: 0, h: 0.2 }] }, 'err_invalid_param'],
+      [{ asset_id: own.id, regions: [{ x: -0.1, y: 0.5, w: 0.2, h: 0.2 }] }, 'err_invalid_param'],
+    );
+    for (const [body, code] of cases) {
+      const res = await call(server.app, 'POST', '/v1/ocr/create', { token: bob, body });
+      expect(namedError(res.body), JSON.stringify(body)).toBe(code);
+    }
+    const detectOther = await call(server.app, 'POST', '/v1/ocr/detect-regions', {
+      token: bob,
+      body: { asset_id: clip.id },
+    });
+    expect(namedError(detectOther.body)).toBe('err_not_found');
+
+    await setFeatureOverride(server.ctx, bobId, 'subtitle_generate', false);
+    try {
+      for (const [url, body] of [
+        ['/v1/ocr/create', { asset_id: own.id, regions: [BAND] }],
+        ['/v1/ocr/detect-regions', { asset_id: own.id }],
+        ['/v1/ocr/preview-frame', { asset_id: own.id, at_ms: 0 }],
+      ] as const) {
+        const res = await call(server.app, 'POST', url, { token: bob, body });
+        expect(namedError(res.body), url).toBe('err_subtitle_generate_not_allowed');
+      }
+      const caps = await call(server.app, 'GET', '/v1/tools/capabilities', { token: bob });
+      expect(caps.body.data.tools.find((t: { tool: string }) => t.tool === 'ocr')).toMatchObject({
+        available: false,
+        error_type: 'err_subtitle_generate_not_allowed',
+      });
+    } finally {
+      await setFeatureOverride(server.ctx, bobId, 'subtitle_generate', null);
+    }
+    expect(await leftovers(bobId)).toEqual(before);
+  });
+});
+
+describe('subtitle erasing (tool erase) and watermark removal (tool watermark)', () => {
+  it('erases the band where subtitles are shown: nothing legible remains, the rest of the picture is unchanged', async () => {
+    const before = (await getBalance(server.ctx, aliceId)).balance;
+    const price = await priceTask(server.ctx, 'subtitle_erase', {
+      seconds: Math.ceil(clip.duration_ms! / 1000),
+    });
+    const created = await call(server.app, 'POST', '/v1/erase/create', {
+      token: alice,
+      body: { asset_id: clip.id, boxes: [BAND], range_mode: 'subtitles', method: 'fast', second_pass: true },
+    });
+    expect(created.body.code).toBe(0);
+    const task = await finished(created.body.data.task_id, 120_000);
+    expect(task).toMatchObject({ status: 'succeeded', tool: 'erase', credits_captured: price });
+    expect((await getBalance(server.ctx, aliceId)).balance).toBe(before - price);
+
+    const result = await call(server.app, 'GET', `/v1/erase/result?task_id=${task.id}`, { token: alice });
+    expect(result.body.code).toBe(0);
+    const { report, output_url, source_url, output_asset_id } = result.body.data;
+    expect(source_url).not.toBe('');
+    expect(output_url).not.toBe('');
+    expect(report).toMatchObject({ residual_chars: 0, method: 'fast' });
+    expect(report.original_chars).toBe(CUES.map((c) => c.text).join('').length);
+
+    // The output is one of Alice's assets: a playable MP4 with the audio kept.
+    const asset = await server.ctx.db
+      .selectFrom('media_assets')
+      .selectAll()
+      .where('id', '=', output_asset_id)
+      .where('owner_id', '=', aliceId)
+      .executeTakeFirstOrThrow();
+    expect(asset).toMatchObject({ has_video: 1, has_audio: 1, width: 480, height: 270 });
+    const out = await localPathOf(server.ctx, asset.storage_key, dir);
+    // OCR over the band of the result finds nothing.
+    const again = await recognizeVideo(out, { engine: server.ctx.ocr, regions: [BAND], fps: 5 });
+    expect(again.tracks.flatMap((t) => t.cues)).toEqual([]);
+    // Outside the boxes the picture is the original's (re-encoded: high PSNR).
+    expect(await psnrAbove(clipFile, out, BAND.y - 0.02)).toBeGreaterThan(35);
+
+    // The download center gets it as the task's MP4 output.
+    const view = await call(server.app, 'GET', `/v1/tasks/get?task_id=${task.id}`, { token: alice });
+    expect(view.body.data.task.outputs[0]).toMatchObject({
+      kind: 'video',
+      format: 'mp4',
+      name: '字幕片段.mp4',
+    });
+    const got = await server.app.inject({ method: 'GET', url: view.body.data.task.outputs[0].url });
+    expect(got.statusCode).toBe(200);
+
+    // Another user sees none of it.
+    const bobs = await call(server.app, 'GET', `/v1/erase/result?task_id=${task.id}`, { token: bob });
+    expect(namedError(bobs.body)).toBe('err_not_found');
+  });
+
+  it('erases at the times of a finished 字幕提取 project of the same video', async () => {
+    const ocrProject = await server.ctx.db
+      .selectFrom('projects')
+      .select('id')
+      .where('owner_id', '=', aliceId)
+      .where('tool', '=', 'ocr')
+      .where('source_asset_id', '=', clip.id)
+      .executeTakeFirstOrThrow();
+    const created = await call(server.app, 'POST', '/v1/erase/create', {
+      token: alice,
+      body: {
+        asset_id: clip.id,
+        boxes: [BAND],
+        range_mode: 'subtitles',
+        ocr_project_id: ocrProject.id,
+        margin_ms: 100,
+      },
+    });
+    expect(created.body.code).toBe(0);
+    const task = await finished(created.body.data.task_id, 120_000);
+    expect(task.status).toBe('succeeded');
+    const stages = await server.ctx.db
+      .selectFrom('task_stages')
+      .select(['name', 'result'])
+      .where('task_id', '=', task.id)
+      .execute();
+    // The spans are the project's cue times ± the default 200 ms margin, over the chosen box.
+    const located = JSON.parse(stages.find((s) => s.name === 'locate')!.result!);
+    expect(
+      located.spans.map((s: { start_ms: number; end_ms: number }) => [s.start_ms, s.end_ms]),
+    ).toHaveLength(2);
+    expect(located.spans[0].box).toEqual(BAND);
+    const result = await call(server.app, 'GET', `/v1/erase/result?task_id=${task.id}`, { token: alice });
+    expect(result.body.data.report).toMatchObject({
+      residual_chars: 0,
+      original_chars: CUES.map((c) => c.text).join('').length,
+    });
+  });
+
+  it('removes a watermark over the whole video and previews one frame before/after', async () => {
+    const corner = { x: 0.7, y: 0.05, w: 0.25, h: 0.15 };
+    const preview = await call(server.app, 'POST', '/v1/erase/preview', {
+      token: alice,
+      body: { asset_id: clip.id, at_ms: 1000, boxes: [corner], method: 'blur', tool: 'watermark' },
+    });
+    expect(preview.body.code).toBe(0);
+    const { before, after } = preview.body.data;
+    expect(before.url).not.toBe(after.url);
+    const [b, a] = await Promise.all([
+      server.app.inject({ method: 'GET', url: before.url }),
+      server.app.inject({ method: 'GET', url: after.url }),
+    ]);
+    expect(b.rawPayload.subarray(0, 2).toString('hex')).toBe('ffd8');
+    expect(a.rawPayload.subarray(0, 2).toString('hex')).toBe('ffd8');
+    expect(a.rawPayload.equals(b.rawPayload)).toBe(false);
+
+    const created = await call(server.app, 'POST', '/v1/watermark/create', {
+      token: alice,
+      body: { asset_id: clip.id, boxes: [corner], method: 'fast' },
+    });
+    expect(created.body.code).toBe(0);
+    const task = await finished(created.body.data.task_id, 120_000);
+    expect(task).toMatchObject({ status: 'succeeded', tool: 'watermark' });
+    const result = await call(server.app, 'GET', `/v1/erase/result?task_id=${task.id}`, { token: alice });
+    expect(result.body.data.report).toMatchObject({ residual_chars: 0 });
+    // Both tools list under the 字幕擦除 tab.
+    const list = await call(server.app, 'GET', '/v1/projects/list?tool=erase', { token: alice });
+    expect(list.body.data.list.map((p: { task_id: string }) => p.task_id)).toContain(task.id);
+  });
+
+  it('fails with err_video_without_subtitle and releases the credits when the boxes never show text', async () => {
+    const before = (await getBalance(server.ctx, aliceId)).balance;
+    const created = await call(server.app, 'POST', '/v1/erase/create', {
+      token: alice,
+      body: { asset_id: clip.id, boxes: [{ x: 0.1, y: 0.1, w: 0.3, h: 0.2 }], range_mode: 'subtitles' },
+    });
+    expect(created.body.code).toBe(0);
+    const task = await finished(created.body.data.task_id);
+    expect(task).toMatchObject({ status: 'failed', credits_captured: 0 });
+    expect(task.error).toBe('视频中未检测到字幕');
+    expect((await getBalance(server.ctx, aliceId)).balance).toBe(before);
+  });
+
+  it('refuses bad boxes and ranges, audio-only assets, others’ assets and projects, switched-off features', async () => {
+    const own = await upload(bobId, blankFile, 'bob2.mp4');
+    const audio = await upload(bobId, wavFile, '录音2.wav');
+    const ocrProject = await server.ctx.db
+      .selectFrom('projects')
+      .select('id')
+      .where('owner_id', '=', aliceId)
+      .where('tool', '=', 'ocr')
+      .executeTakeFirstOrThrow();
+    const before = await leftovers(bobId);
+    const cases: Array<[string, unknown, string]> = [
+      [
+        '/v1/erase/create',
+        { asset_id: own.id, boxes: [{ x: 0.9, y: 0.1, w: 0.2, h: 0.1 }] },
+        'err_invalid_param',
+      ],
+      [
+        '/v1/erase/create',
+        { asset_id: own.id, boxes: [{ x: 0.1, y: 0.1, w: 0.2, h: 0 }] },
+        'err_invalid_param',
+      ],
+      [
+        '/v1/erase/create',
+        { asset_id: own.id, boxes: [BAND], range_mode: 'custom', ranges: [{ start_ms: 500, end_ms: 9000 }] },
+        'err_invalid_param',
+      ],
+      [
+        '/v1/erase/create',
+        { asset_id: own.id, boxes: [BAND], range_mode: 'custom', ranges: [{ start_ms: 900, end_ms: 500 }] },
+        'err_invalid_param',
+      ],
+      [
+        '/v1/erase/create',
+        { asset_id: own.id, boxes: [BAND], range_mode: 'custom', ranges: [] },
+        'err_invalid_param',
+      ],
+      ['/v1/erase/create', { asset_id: audio.id, boxes: [BAND] }, 'err_file_not_supported'],
+      ['/v1/erase/create', { asset_id: clip.id, boxes: [BAND] }, 'err_not_found'],
+      [
+        '/v1/erase/create',
+        { asset_id: own.id, boxes: [BAND], range_mode: 'subtitles', ocr_project_id: ocrProject.id },
+        'err_not_found',
+      ],
+      ['/v1/watermark/create', { asset_id: audio.id, boxes: [BAND] }, 'err_file_not_supported'],
+      [
+        '/v1/watermark/create',
+        { asset_id: own.id, boxes: [{ x: 0.5, y: 0.95, w: 0.2, h: 0.1 }] },
+        'err_invalid_param',
+      ],
+      ['/v1/erase/preview', { asset_id: own.id, at_ms: 5000, boxes: [BAND] }, 'err_invalid_param'],
+      ['/v1/erase/preview', { asset_id: clip.id, at_ms: 0, boxes: [BAND] }, 'err_not_found'],
+    ];
+    for (const [url, body, code] of cases) {
+      const res = await call(server.app, 'POST', url, { token: bob, body });
+      expect(namedError(res.body), `${url} ${JSON.stringify(body)}`).toBe(code);
+    }
+
+    await setFeatureOverride(server.ctx, bobId, 'subtitle_erase', false);
+    await setFeatureOverride(server.ctx, bobId, 'remove_watermark', false);
+    try {
+      const gated: Array<[string, unknown, string]> = [
+        ['/v1/erase/create', { asset_id: own.id, boxes: [BAND] }, 'err_subtitle_erase_not_allowed'],
+        [
+          '/v1/erase/preview',
+          { asset_id: own.id, at_ms: 0, boxes: [BAND] },
+          'err_subtitle_erase_not_allowed',
+        ],
+        ['/v1/watermark/create', { asset_id: own.id, boxes: [BAND] }, 'err_remove_water_mark_not_allowed'],
+        [
+          '/v1/erase/preview',
+          { asset_id: own.id, at_ms: 0, boxes: [BAND], tool: 'watermark' },
+          'err_remove_water_mark_not_allowed',
+        ],
+      ];
+      for (const [url, body, code] of gated) {
+        const res = await call(server.app, 'POST', url, { token: bob, body });
+        expect(namedError(res.body), url).toBe(code);
+      }
+      const caps = await call(server.app, 'GET', '/v1/tools/capabilities', { token: bob });
+      const tools = caps.body.data.tools as Array<{ tool: string; available: boolean; error_type: string }>;
+      expect(tools.find((t) => t.tool === 'erase')).toMatchObject({
+        available: false,
+        error_type: 'err_subtitle_erase_not_allowed',
+      });
+      expect(tools.find((t) => t.tool === 'watermark')).toMatchObject({
+        available: false,
+        error_type: 'err_remove_water_mark_not_allowed',
+      });
+    } finally {
+      await setFeatureOverride(server.ctx, bobId, 'subtitle_erase', true);
+      await setFeatureOverride(server.ctx, bobId, 'remove_watermark', true);
+    }
+    expect(await leftovers(bobId)).toEqual(before);
+  });
+});

@@ -1,0 +1,73 @@
+import type { CharacterReading } from '@vw/contract';
+
+const HAN = /^\p{Script=Han}+$/u;
+const SYLLABLE = /^[a-zü]+[1-5]$/;
+
+/** One character of the word being fixed: what is read now and what it may be read as. */
+export interface WordChar {
+  char: string;
+  pinyin: string;
+  candidates: string[];
+}
+
+/**
+ * The characters of `word` at its first place in `text` with the readings helper's answer for `text`
+ * (dictionary applied): the current reading and the candidates of each; null when the word is not in
+ * the text. Whole-word readings (a dictionary word answered as one entry) are split per character.
+ */
+export function wordChars(
+  text: string,
+  readings: readonly CharacterReading[],
+  word: string,
+): WordChar[] | null {
+  const at = word ? text.indexOf(word) : -1;
+  if (at < 0) return null;
+  const out: WordChar[] = [];
+  for (let i = 0; i < word.length; i++) {
+    const pos = at + i;
+    const r = readings.find((x) => x.start <= pos && pos < x.end);
+    if (!r) {
+      out.push({ char: word[i], pinyin: '', candidates: [] });
+      continue;
+    }
+    const syllables = r.pinyin.split(/\s+/);
+    const pinyin = r.end - r.start === 1 ? r.pinyin : (syllables[pos - r.start] ?? '');
+    const candidates = r.end - r.start === 1 ? r.candidates : [pinyin];
+    out.push({
+      char: word[i],
+      pinyin,
+      candidates: candidates.includes(pinyin) ? candidates : [pinyin, ...candidates],
+    });
+  }
+  return out;
+}
+
+/** Replaces the syllable of character `index` in a space-separated pinyin string. */
+export function setSyllable(pinyin: string, count: number, index: number, syllable: string): string {
+  const parts = pinyin.trim().split(/\s+/).filter(Boolean);
+  while (parts.length < count) parts.push('');
+  parts[index] = syllable;
+  return parts.slice(0, count).join(' ').trim();
+}
+
+/** A Chinese message saying what is wrong with a word → pinyin entry, or null when it can be saved. */
+export function checkEntry(word: string, pinyin: string): string | null {
+  if (!word) return '请先选中或输入要修正读音的词';
+  if (word.length > 20) return '词太长了，最多 20 个字';
+  if (!HAN.test(word)) return '只能为汉字词设置读音，请去掉标点、空格和字母';
+  const syllables = pinyin.trim().toLowerCase().replace(/v/g, 'ü').split(/\s+/).filter(Boolean);
+  if (syllables.length !== word.length)
+    return `“${word}”有 ${word.length} 个字，需要 ${word.length} 个拼音（用空格分开），现在是 ${syllables.length} 个`;
+  const bad = syllables.find((s) => !SYLLABLE.test(s));
+  if (bad) return `“${bad}”不是带声调数字的拼音，请写成 hang2 这样（声调 1–5，5 是轻声）`;
+  return null;
+}
+
+/** The selected text inside `container` (trimmed), or '' when the selection is elsewhere. */
+export function selectionIn(container: Element | null): string {
+  const sel = typeof window === 'undefined' ? null : window.getSelection();
+  if (!container || !sel || sel.rangeCount === 0 || sel.isCollapsed) return '';
+  const range = sel.getRangeAt(0);
+  if (!container.contains(range.commonAncestorContainer)) return '';
+  return sel.toString().trim();
+}

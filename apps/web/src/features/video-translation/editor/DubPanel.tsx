@@ -1,0 +1,275 @@
+import { CaretRightOutlined, LockOutlined, ReloadOutlined, UnlockOutlined } from '@ant-design/icons';
+import type { TaskView } from '@vw/contract';
+import { Button, Segmented, Space, Tag, Tooltip } from 'antd';
+import { useEffect, useRef } from 'react';
+import { create } from 'zustand';
+import { api } from '@/lib/api.ts';
+import { useCallMutation } from '@/lib/query/hooks.ts';
+import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
+import { useTask } from '@/lib/tasks/useTask.ts';
+import { d } from '../dubbing/strings.ts';
+import { TaskOutputs } from '../dubbing/TaskOutputs.tsx';
+import { VoiceSelect } from '../dubbing/VoiceSelect.tsx';
+import { useEditor } from './context.tsx';
+import {
+  chosenTake,
+  fitText,
+  isStale,
+  pickTake,
+  setCueVoice,
+  setDefaultVoice,
+  setLocked,
+  setSpeakerVoice,
+  staleCount,
+} from './dub.ts';
+
+export type HearMode = 'original' | 'dub' | 'mix';
+
+/** The dubbing task an editor started, per project: it survives the reload that follows its end. */
+const useDubTasks = create<{ byProject: Record<string, string>; set: (p: string, t: string) => void }>(
+  (set) => ({
+    byProject: {},
+    set: (p, t) => set((s) => ({ byProject: { ...s.byProject, [p]: t } })),
+  }),
+);
+
+const FIT_COLORS: Record<string, string> = { fits: 'green', tight: 'gold', overflow: 'red', unfit: 'red' };
+
+/**
+ * The editor's dubbing panel (issue 17): what plays (original / dub / mix), casting (a voice per
+ * speaker from the whole library, with preview), 生成过期音频 and render, and for the selected line
+ * its fit meter, one-click fixes, takes, voice and lock. Document edits go through autosave; the
+ * generation runs as a task of the project, after which the project is reloaded.
+ */
+export function DubPanel({
+  projectId,
+  hear,
+  onHear,
+  hasMix,
+  takeUrls,
+  flush,
+  onReload,
+}: {
+  projectId: string;
+  hear: HearMode;
+  onHear: (m: HearMode) => void;
+  hasMix: boolean;
+  takeUrls: Record<string, string>;
+  flush: () => Promise<boolean>;
+  onReload: () => void;
+}) {
+  const editor = useEditor();
+  const { state, current, edit, cues } = editor;
+  const doc = state.doc!;
+  const taskId = useDubTasks((s) => s.byProject[projectId]) ?? null;
+  const remember = useDubTasks((s) => s.set);
+  const { task } = useTask(taskId);
+  const regenerate = useCallMutation(api.dubbingRegenerate, {
+    onSuccess: (r) => remember(projectId, r.task_id),
+  });
+  const running = !!task && (task.status === 'queued' || task.status === 'running');
+
+  // A task that ends while the editor watches brings its result in (one reload per task).
+  const reloadedFor = useRef<string | null>(null);
+  const seenRunning = useRef(false);
+  if (running) seenRunning.current = true;
+  useEffect(() => {
+    if (!task || running || !seenRunning.current || reloadedFor.current === task.task_id) return;
+    reloadedFor.current = task.task_id;
+    seenRunning.current = false;
+    if (task.status === 'succeeded') editor.notify(d.taskDone, 'success');
+    onReload();
+  }, [task, running, onReload, editor]);
+
+  const start = async (body: {
+    scope: 'stale' | 'line' | 'render' | 'all';
+    cue_id?: string;
+    fix?: string;
+  }) => {
+    if (!(await flush())) return;
+    regenerate.mutate({
+      body: { project_id: projectId, ...body } as Parameters<typeof regenerate.mutate>[0]['body'],
+    });
+  };
+
+  const stale = staleCount(doc);
+  const selected = cues.find((c) => c.id === state.selected[0]);
+  const take = selected ? chosenTake(selected) : undefined;
+  const busy = running || regenerate.isPending;
+
+  return (
+    <section className="vw-ed-dub" aria-label={d.panel} data-testid="dub-panel">
+      <div className="vw-ed-panel-title">
+        <span>{d.panel}</span>
+        <Segmented
+          size="small"
+          value={hear}
+          onChange={(v) => onHear(v as HearMode)}
+          options={(['original', 'dub', 'mix'] as const).map((k) => ({
+            value: k,
+            label: d.hearModes[k],
+            disabled: k !== 'original' && !hasMix,
+          }))}
+          data-testid="dub-hear"
+        />
+      </div>
+      <Space wrap className="vw-ed-dub-actions">
+        <Button
+          size="small"
+          type="primary"
+          icon={<ReloadOutlined />}
+          disabled={stale === 0 || busy}
+          onClick={() => void start({ scope: 'stale' })}
+          data-testid="dub-regenerate-stale"
+        >
+          {d.regenerateStale(stale)}
+        </Button>
+        <Button
+          size="small"
+          disabled={busy}
+          onClick={() => void start({ scope: 'render' })}
+          data-testid="dub-render"
+        >
+          {d.render}
+        </Button>
+      </Space>
+      {task && (
+        <div className="vw-ed-dub-task" data-testid="dub-task">
+          <TaskProgress task={task as TaskView} compact={task.status !== 'failed'} />
+          <TaskOutputs task={task as TaskView} />
+        </div>
+      )}
+
+      <div className="vw-ed-dub-cast" data-testid="dub-casting">
+        <div className="vw-ed-dub-sub">{d.casting}</div>
+        <div className="vw-ed-dub-castrow">
+          <span>{d.defaultVoice}</span>
+          <VoiceSelect
+            size="small"
+            width={170}
+            value={doc.dub?.default_voice_id ?? ''}
+            onChange={(v) => v && edit(setDefaultVoice(current().doc!, v))}
+          />
+        </div>
+        {doc.speakers.map((sp) => (
+          <div className="vw-ed-dub-castrow" key={sp.id} data-testid="dub-cast-speaker">
+            <span>{sp.name}</span>
+            <VoiceSelect
+              size="small"
+              width={170}
+              value={sp.voice_id ?? ''}
+              allowEmpty
+              emptyLabel={d.defaultVoice}
+              onChange={(v) => edit(setSpeakerVoice(current().doc!, sp.id, v))}
+            />
+          </div>
+        ))}
+      </div>
+
+      <div className="vw-ed-dub-line" data-testid="dub-line">
+        <div className="vw-ed-dub-sub">{d.line}</div>
+        {!selected ? (
+          <div className="vw-ed-muted">{d.noLine}</div>
+        ) : selected.mark ? (
+          <Tag>{selected.mark === 'mute' ? d.muted : d.kept}</Tag>
+        ) : (
+          <>
+            <div className="vw-ed-dub-fit">
+              {take && selected.fit ? (
+                <Tag color={FIT_COLORS[selected.fit.status]} data-testid="dub-fit-status">
+                  {fitText(selected.fit)}
+                </Tag>
+              ) : (
+                <Tag>{d.noAudio}</Tag>
+              )}
+              {isStale(doc, selected) && take && <Tag color="orange">{d.stale}</Tag>}
+              <Tooltip title={selected.locked ? d.unlock : d.lock}>
+                <Button
+                  size="small"
+                  type="text"
+                  icon={selected.locked ? <LockOutlined /> : <UnlockOutlined />}
+                  aria-label={selected.locked ? d.unlock : d.lock}
+                  onClick={() => edit(setLocked(current().doc!, selected.id, !selected.locked))}
+                  data-testid="dub-lock"
+                />
+              </Tooltip>
+            </div>
+            {selected.fit && (
+              <div className="vw-ed-dub-summary" data-testid="dub-fit-summary">
+                {selected.fit.summary}
+                {selected.fit.reason ? `（${selected.fit.reason}）` : ''}
+              </div>
+            )}
+            <Space wrap size={4}>
+              <Button
+                size="small"
+                disabled={busy}
+                onClick={() => void start({ scope: 'line', cue_id: selected.id })}
+                data-testid="dub-regenerate-line"
+              >
+                {d.regenerateLine}
+              </Button>
+              {(doc.dub?.media_asset_id
+                ? (['shorten', 'borrow_gap', 'speed', 'slow_video'] as const)
+                : (['shorten', 'borrow_gap', 'speed'] as const)
+              ).map((fix) => (
+                <Button
+                  key={fix}
+                  size="small"
+                  disabled={busy}
+                  onClick={() => void start({ scope: 'line', cue_id: selected.id, fix })}
+                  data-testid={`dub-fix-${fix}`}
+                  title={fix === 'slow_video' ? d.slowVideoHint : undefined}
+                >
+                  {d.fixNames[fix]}
+                </Button>
+              ))}
+            </Space>
+            <div className="vw-ed-dub-castrow">
+              <span>{d.lineVoice}</span>
+              <VoiceSelect
+                size="small"
+                width={170}
+                value={selected.voice_id ?? ''}
+                allowEmpty
+                emptyLabel={d.speakerVoice}
+                onChange={(v) => edit(setCueVoice(current().doc!, selected.id, v))}
+              />
+            </div>
+            {(selected.takes?.length ?? 0) > 0 && (
+              <ol className="vw-ed-dub-takes" data-testid="dub-takes">
+                {[...(selected.takes ?? [])].reverse().map((t) => (
+                  <li key={t.id} data-testid="dub-take">
+                    <Button
+                      size="small"
+                      type="text"
+                      icon={<CaretRightOutlined />}
+                      aria-label={d.hear}
+                      disabled={!takeUrls[t.id]}
+                      onClick={() => void new Audio(takeUrls[t.id]).play().catch(() => {})}
+                    />
+                    <span className="vw-ed-dub-take-text" title={t.text}>
+                      {t.text}
+                    </span>
+                    <Tag color={FIT_COLORS[t.fit.status]}>{fitText(t.fit)}</Tag>
+                    {t.id === take?.id ? (
+                      <Tag color="blue">{d.inUse}</Tag>
+                    ) : (
+                      <Button
+                        size="small"
+                        onClick={() => edit(pickTake(current().doc!, selected.id, t.id))}
+                        data-testid="dub-take-use"
+                      >
+                        {d.use}
+                      </Button>
+                    )}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

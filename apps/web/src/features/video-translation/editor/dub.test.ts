@@ -1,0 +1,83 @@
+import type { ProjectDocument, SubtitleCue } from '@vw/contract/calls/projects.ts';
+import { describe, expect, it } from 'vitest';
+import { setCueText } from './document.ts';
+import { chosenTake, fitText, isStale, pickTake, setLocked, setSpeakerVoice, staleCount } from './dub.ts';
+
+const fit = (status: 'fits' | 'overflow', overflow_ms = 0) => ({
+  status,
+  overflow_ms,
+  summary: 's',
+  actions: [],
+});
+const take = (id: string, text: string, voice = 'v1') => ({
+  id,
+  audio_key: `k/${id}`,
+  text,
+  source_text: text,
+  voice_id: voice,
+  duration_ms: 900,
+  fit: fit(id === 't2' ? 'overflow' : 'fits', id === 't2' ? 800 : 0),
+  text_rev: 0,
+  created: 1,
+});
+const cue = (id: string, text: string, over: Partial<SubtitleCue> = {}): SubtitleCue => ({
+  id,
+  start_ms: 0,
+  end_ms: 1000,
+  text,
+  speaker_id: 'spk1',
+  ...over,
+});
+
+function doc(): ProjectDocument {
+  return {
+    speakers: [{ id: 'spk1', name: '小明', voice_id: null }],
+    rules: {
+      max_chars_per_line: 16,
+      max_lines: 2,
+      max_cps: 9,
+      min_duration_ms: 1000,
+      max_duration_ms: 7000,
+      min_gap_ms: 80,
+    },
+    tracks: [
+      {
+        id: 'source',
+        kind: 'source',
+        language: 'zh',
+        cues: [
+          cue('a', '你好', { takes: [take('t1', '你好'), take('t2', '你好')], take_id: 't1' }),
+          { ...cue('b', '再见', { takes: [take('t3', '再见')] }), start_ms: 2000, end_ms: 3000 },
+          { ...cue('c', '没配音'), start_ms: 4000, end_ms: 5000 },
+        ],
+      },
+    ],
+    dub: { default_voice_id: 'v1' } as ProjectDocument['dub'],
+  };
+}
+
+describe('editor dubbing state', () => {
+  it('plays the chosen take, else the newest; a text edit makes the line stale with a new text revision', () => {
+    const d = doc();
+    const [a, b] = d.tracks[0]!.cues;
+    expect(chosenTake(a!)!.id).toBe('t1');
+    expect(chosenTake(b!)!.id).toBe('t3');
+    expect(staleCount(d)).toBe(1); // only the line without audio
+    const edited = setCueText(d, 'b', '再见了');
+    const eb = edited.tracks[0]!.cues[1]!;
+    expect(eb).toMatchObject({ text_rev: 1, stale: true });
+    expect(isStale(edited, eb)).toBe(true);
+    expect(staleCount(edited)).toBe(2);
+    // A locked line is not counted for 生成过期音频.
+    expect(staleCount(setLocked(edited, 'b', true))).toBe(1);
+  });
+
+  it('casting a speaker makes its lines stale; picking a take brings its fit', () => {
+    const cast = setSpeakerVoice(doc(), 'spk1', 'v2');
+    expect(isStale(cast, cast.tracks[0]!.cues[0]!)).toBe(true);
+    const picked = pickTake(doc(), 'a', 't2');
+    const a = picked.tracks[0]!.cues[0]!;
+    expect(a.take_id).toBe('t2');
+    expect(fitText(a.fit)).toBe('超出 0.8 s');
+  });
+});

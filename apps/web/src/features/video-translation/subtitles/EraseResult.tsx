@@ -1,0 +1,188 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import type { EraseReport } from '@vw/contract';
+import { Alert, Button, Descriptions, Empty, Slider, Table, Tag } from 'antd';
+import useApp from 'antd/es/app/useApp';
+import { useEffect, useRef, useState } from 'react';
+import { startDownloads } from '@/features/downloads/center.ts';
+import { safeFileName } from '@/features/tts/downloads.ts';
+import { api } from '@/lib/api.ts';
+import { http } from '@/lib/http/client.ts';
+import { useCall } from '@/lib/query/hooks.ts';
+import { formatDuration } from '@/lib/tasks/format.ts';
+import './subtitles.css';
+
+/**
+ * Before/after over one player: the erased video on top, clipped to the slider's position, the
+ * original under it, kept in step (play, pause, seek follow the top one).
+ */
+export function CompareSlider({ before, after }: { before: string; after: string }) {
+  const [pos, setPos] = useState(50);
+  const top = useRef<HTMLVideoElement>(null);
+  const bottom = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    const a = top.current;
+    const b = bottom.current;
+    if (!a || !b) return;
+    const sync = () => {
+      if (Math.abs(b.currentTime - a.currentTime) > 0.1) b.currentTime = a.currentTime;
+    };
+    const play = () => void b.play().catch(() => undefined);
+    const pause = () => b.pause();
+    a.addEventListener('timeupdate', sync);
+    a.addEventListener('seeked', sync);
+    b.addEventListener('loadeddata', sync);
+    a.addEventListener('play', play);
+    a.addEventListener('pause', pause);
+    return () => {
+      a.removeEventListener('timeupdate', sync);
+      a.removeEventListener('seeked', sync);
+      b.removeEventListener('loadeddata', sync);
+      a.removeEventListener('play', play);
+      a.removeEventListener('pause', pause);
+    };
+  }, []);
+  return (
+    <div data-testid="erase-compare">
+      <div className="vw-st-compare">
+        <video
+          ref={bottom}
+          src={before}
+          muted
+          playsInline
+          preload="auto"
+          data-testid="erase-compare-before"
+        />
+        {/* biome-ignore lint/a11y/useMediaCaption: the burned-in subtitles were just erased; there is no caption track */}
+        <video
+          ref={top}
+          className="vw-st-compare-top"
+          src={after}
+          controls
+          playsInline
+          preload="auto"
+          style={{ clipPath: `inset(0 0 0 ${pos}%)` }}
+          data-testid="erase-compare-after"
+        />
+        <span className="vw-st-compare-line" style={{ left: `${pos}%` }} />
+        <span className="vw-st-compare-tag" style={{ left: 8 }}>
+          原视频
+        </span>
+        <span className="vw-st-compare-tag" style={{ right: 8 }}>
+          擦除后
+        </span>
+      </div>
+      <Slider
+        value={pos}
+        onChange={(v) => setPos(v as number)}
+        tooltip={{ formatter: (v) => `${v}%` }}
+        style={{ maxWidth: 720 }}
+        aria-label="对比位置"
+        data-testid="erase-compare-slider"
+      />
+    </div>
+  );
+}
+
+function Report({ report }: { report: EraseReport }) {
+  const share = report.original_chars > 0 ? (report.residual_chars / report.original_chars) * 100 : null;
+  return (
+    <div className="vw-st-report" data-testid="erase-report">
+      <Descriptions size="small" column={2} bordered>
+        <Descriptions.Item label="残留文字">
+          <span data-testid="erase-residual-chars">{report.residual_chars}</span> 个字
+          {share != null && `（原有 ${report.original_chars} 个，残留 ${share.toFixed(1)}%）`}
+        </Descriptions.Item>
+        <Descriptions.Item label="深色残影">
+          <span data-testid="erase-dark-count">{report.dark_residue.length}</span> 处
+        </Descriptions.Item>
+        <Descriptions.Item label="二次擦除">{report.second_pass ? '已执行' : '未执行'}</Descriptions.Item>
+        <Descriptions.Item label="方法 · 检查引擎">
+          {report.method === 'fast' ? '快速（delogo）' : '模糊'} · {report.engine_label}
+        </Descriptions.Item>
+      </Descriptions>
+      {report.residual.length > 0 ? (
+        <Table
+          size="small"
+          rowKey={(r) => `${r.start_ms}-${r.text}`}
+          pagination={false}
+          dataSource={report.residual}
+          columns={[
+            {
+              title: '时间',
+              render: (_, r) => `${formatDuration(r.start_ms / 1000)} – ${formatDuration(r.end_ms / 1000)}`,
+            },
+            { title: '仍可识别的文字', dataIndex: 'text' },
+          ]}
+          data-testid="erase-residual"
+        />
+      ) : (
+        <Alert
+          type="success"
+          showIcon
+          message="检查通过：擦除区域内已识别不到文字"
+          data-testid="erase-clean"
+        />
+      )}
+      {report.dark_residue.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          message={`有 ${report.dark_residue.length} 处擦除区域明显比周围暗或亮（残影），可改用“模糊”方法或缩小区域后重试`}
+          description={report.dark_residue
+            .slice(0, 5)
+            .map((d) => `${formatDuration(d.start_ms / 1000)} 亮度差 ${d.mean_luma_delta.toFixed(0)}`)
+            .join('；')}
+          data-testid="erase-dark"
+        />
+      )}
+    </div>
+  );
+}
+
+/** A finished erase/watermark task: compare slider, the check report, download via the download center. */
+export function EraseResult({ taskId, title }: { taskId: string; title: string }) {
+  const { message } = useApp();
+  const result = useCall(api.getEraseResult, { query: { task_id: taskId } }, { staleTime: 0 });
+  if (!result.data) return result.isFetching ? <p className="vw-vt-muted">正在载入结果…</p> : <Empty />;
+  const { source_url: before, output_url: after, report } = result.data;
+  return (
+    <div className="vw-vt-step" data-testid="erase-result">
+      {after && before && <CompareSlider before={before} after={after} />}
+      {report && <Report report={report} />}
+      <div className="vw-vt-actions">
+        <Button
+          type="primary"
+          icon={<DownloadOutlined />}
+          disabled={!after}
+          onClick={() => {
+            startDownloads([
+              {
+                id: `${taskId}-mp4`,
+                urlResolver: async () =>
+                  (
+                    await http.request(
+                      api.getEraseResult,
+                      { query: { task_id: taskId } },
+                      { suppressError: true },
+                    )
+                  ).output_url,
+                fileName: safeFileName(title),
+                ext: 'mp4',
+                downloadTaskType: 'video',
+              },
+            ]);
+            message.success('已加入下载中心');
+          }}
+          data-testid="erase-download"
+        >
+          下载视频
+        </Button>
+        {report && (
+          <Tag color={report.residual_chars === 0 ? 'success' : 'warning'}>
+            {report.residual_chars === 0 ? '无残留文字' : `残留 ${report.residual_chars} 字`}
+          </Tag>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { APP, operator, shootFull, signInByCode } from './session.ts';
+
+/**
+ * 字幕提取 and 字幕擦除 (issue 15), in order on one page: a clip with two burned-in Chinese cues
+ * (libass + Noto Sans CJK, espeak-ng speech; e2e/make-subtitled-clip.ts) is uploaded on the 字幕提取
+ * tab; the detected band is drawn over a frame; recognition runs on the offline PP-OCRv4 engine and
+ * the editor opens with the two cues. On 字幕擦除 the same video is picked from 我的素材, a box is
+ * drawn over the band by hand, the before/after frame previewed, the erase run; the compare slider
+ * and the check report (no residual text) show, and the MP4 downloads through the download center.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const SHOTS = 'test-results/subtitle-tools';
+const PHONE = `136${String(Date.now()).slice(-8)}`;
+const CUES = [
+  { text: '今天天气很好', start_ms: 200, end_ms: 1800, position: 'bottom' },
+  { text: '我们去公园散步', start_ms: 2100, end_ms: 3800, position: 'bottom' },
+];
+
+let page: Page;
+let workDir: string;
+let clip: string;
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  mkdirSync(SHOTS, { recursive: true });
+  workDir = mkdtempSync(path.join(tmpdir(), 'vw-subtitles-e2e-'));
+  clip = path.join(workDir, '字幕示例.mp4');
+  execFileSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'make-subtitled-clip.ts'), clip, JSON.stringify(CUES)],
+    { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'pipe' },
+  );
+  page = await browser.newPage({ acceptDownloads: true });
+});
+
+test.afterAll(async () => {
+  await page?.close();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+test('字幕提取: upload, the detected band, recognition, the editor with the recognised cues', async ({
+  request,
+}) => {
+  test.setTimeout(90_000);
+  await signInByCode(page, request, PHONE);
+  operator('credits', 'grant', '--user', PHONE, '--amount', '1000');
+  // The free plan has no 字幕擦除: the reason replaces the start button until the operator turns it on.
+  await page.goto(`${APP}/video-translation/erase`);
+  await page.getByRole('button', { name: /新\s*建/ }).click();
+  await expect(page.getByTestId('erase-reason')).toHaveText(
+    '当前账号未开通字幕擦除（升级到基础会员或以上即可使用）',
+  );
+  await expect(page.getByTestId('erase-start')).toHaveCount(0);
+  operator('features', 'set', '--user', PHONE, '--feature', 'subtitle_erase', '--on');
+
+  await page.goto(`${APP}/video-translation/ocr`);
+  await expect(page.getByRole('tab', { name: '字幕提取' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('button', { name: /新\s*建/ }).click();
+  await page.locator('input[type="file"]').first().setInputFiles(clip);
+  await expect(page.getByTestId('ocr-file')).toContainText('字幕示例.mp4', { timeout: 30_000 });
+
+  // The band the server detected is drawn over a frame of the video.
+  await expect(page.getByTestId('ocr-detected')).toContainText('检测到 1 个字幕区域', { timeout: 30_000 });
+  await expect(page.getByTestId('ocr-regions-frame')).toBeVisible();
+  const band = page.getByTestId('ocr-regions-box');
+  await expect(band).toHaveCount(1);
+  const stage = (await page.getByTestId('ocr-regions-stage').boundingBox())!;
+  const drawn = (await band.boundingBox())!;
+  // In the lower part, spanning the width.
+  expect(drawn.y - stage.y).toBeGreaterThan(stage.height * 0.7);
+  expect(drawn.width).toBeGreaterThan(stage.width * 0.5);
+  await expect(page.getByTestId('ocr-estimate-credits')).toContainText('积分');
+  await shootFull(page, `${SHOTS}/1-ocr-detected.png`);
+
+  await page.getByTestId('ocr-start').click();
+  await expect(page.getByTestId('ocr-started')).toBeVisible();
+  const open = page.getByTestId('ocr-open-editor');
+  await expect(open).toBeVisible({ timeout: 60_000 });
+  await page.screenshot({ path: `${SHOTS}/2-ocr-done.png` });
+  await open.click();
+
+  await expect(page.getByTestId('video-editor')).toBeVisible();
+  const rows = page.getByTestId('cue-row');
+  await expect(rows).toHaveCount(2, { timeout: 20_000 });
+  for (let i = 0; i < CUES.length; i++) {
+    await expect(rows.nth(i).getByLabel('字幕文本')).toHaveValue(CUES[i].text);
+  }
+  await page.screenshot({ path: `${SHOTS}/3-editor.png` });
+});
+
+test('字幕擦除: a drawn box, before/after preview, erase, compare slider and report, download', async () => {
+  test.setTimeout(90_000);
+  await page.goto(`${APP}/video-translation/erase`);
+  await page.getByRole('button', { name: /新\s*建/ }).click();
+  await page.getByTestId('erase-source').getByText('我的素材').click();
+  // Picking the video replaces the select by the chosen file (so no pickOption, which re-reads the select).
+  await page.getByTestId('erase-library').click();
+  await page.locator('.ant-select-item-option').filter({ hasText: '字幕示例.mp4' }).first().click();
+  await expect(page.getByTestId('erase-file')).toContainText('字幕示例.mp4');
+  await expect(page.getByTestId('erase-regions-box')).toHaveCount(1, { timeout: 30_000 });
+
+  // Replace the detected band by a box drawn by hand over the lower part of the frame.
+  await page.getByTestId('erase-regions-remove').click();
+  await expect(page.getByTestId('erase-regions-box')).toHaveCount(0);
+  const stage = (await page.getByTestId('erase-regions-stage').boundingBox())!;
+  await page.mouse.move(stage.x + stage.width * 0.05, stage.y + stage.height * 0.84);
+  await page.mouse.down();
+  await page.mouse.move(stage.x + stage.width * 0.5, stage.y + stage.height * 0.93, { steps: 5 });
+  await page.mouse.move(stage.x + stage.width * 0.95, stage.y + stage.height * 0.995, { steps: 5 });
+  await page.mouse.up();
+  await expect(page.getByTestId('erase-regions-box')).toHaveCount(1);
+
+  // Before/after of the current frame with the chosen box and method.
+  await page.getByTestId('erase-preview-run').click();
+  await expect(page.getByTestId('erase-preview-after')).toBeVisible({ timeout: 30_000 });
+  const [before, after] = await Promise.all([
+    page.getByTestId('erase-preview-before').getAttribute('src'),
+    page.getByTestId('erase-preview-after').getAttribute('src'),
+  ]);
+  expect(before).not.toBe(after);
+  await expect(page.getByTestId('erase-estimate-credits')).toContainText('积分');
+  await shootFull(page, `${SHOTS}/4-erase-setup.png`);
+
+  await page.getByTestId('erase-start').click();
+  await expect(page.getByTestId('erase-started')).toBeVisible();
+  await expect(page.getByTestId('erase-compare')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('erase-report')).toBeVisible();
+  await expect(page.getByTestId('erase-residual-chars')).toHaveText('0');
+  await expect(page.getByTestId('erase-clean')).toBeVisible();
+  // The slider moves the split between the original and the result.
+  const slider = page.getByTestId('erase-compare').locator('.ant-slider-handle');
+  await slider.focus();
+  for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('erase-compare-after')).toHaveAttribute('style', /inset\(0px 0px 0px 70%\)/);
+  // Seeking the result moves the original under it to the same time (the frame with the first cue).
+  await page.getByTestId('erase-compare-after').evaluate((v: HTMLVideoElement) => {
+    v.currentTime = 1;
+  });
+  await expect
+    .poll(() => page.getByTestId('erase-compare-before').evaluate((v: HTMLVideoElement) => v.currentTime))
+    .toBeCloseTo(1, 1);
+  await shootFull(page, `${SHOTS}/5-erase-result.png`);
+
+  const saved = page.waitForEvent('download', { timeout: 30_000 });
+  await page.getByTestId('erase-download').click();
+  const file = await saved;
+  expect(file.suggestedFilename()).toMatch(/\.mp4$/);
+  const bytes = readFileSync((await file.path())!);
+  expect(bytes.subarray(4, 8).toString()).toBe('ftyp');
+  await expect(page.getByTestId('download-entry')).toContainText('1/1');
+
+  // Back in the list, the project opens its result (not the editor).
+  await page.getByTestId('erase-another').click();
+  const row = page.locator('.ant-table-row').filter({ hasText: '字幕示例' });
+  await expect(row.getByTestId('project-status')).toHaveText('已完成');
+  await row.getByTestId('project-open').click();
+  await expect(page.getByTestId('erase-project').getByTestId('erase-report')).toBeVisible();
+});

@@ -1,0 +1,146 @@
+import { pickGrayFrames, probeVideo } from '../ocr/frames.ts';
+import type { Box } from '../ocr/types.ts';
+import { recognizeVideo } from '../ocr/video.ts';
+import { eraseVideo, pixelSpans, spansFromCues } from './erase.ts';
+import type { CheckErasedOptions, CheckErasedResult, DarkResidue, EraseMethod, Span } from './types.ts';
+
+/** |mean luma inside − mean luma of the ring around| at or above this (0..255) is a visible patch. */
+export const DARK_RESIDUE_DELTA = 28;
+const PROBE_WIDTH = 640;
+
+const overlaps = (a0: number, a1: number, s: Span) =>
+  a1 > (s.start_ms ?? 0) && a0 < (s.end_ms ?? Number.POSITIVE_INFINITY);
+
+/**
+ * The check after erasing: recognises the regions of the erased video again (text still readable
+ * during an erased span is residual) and measures each span's box against the picture around it at
+ * the middle of the span (a box much darker or brighter than its surroundings is a visible patch:
+ * "dark residue").
+ */
+export async function checkErased(output: string, opts: CheckErasedOptions): Promise<CheckErasedResult> {
+  const { engine, signal } = opts;
+  const info = await probeVideo(output, { signal });
+  const px = pixelSpans(opts.spans, info);
+  const rec = await recognizeVideo(output, { engine, regions: opts.regions, fps: opts.fps ?? 4, signal });
+  const residual: CheckErasedResult['residual'] = [];
+  for (const t of rec.tracks) {
+    for (const c of t.cues) {
+      if (opts.spans.some((s) => overlaps(c.start_ms, c.end_ms, s))) {
+        residual.push({ start_ms: c.start_ms, end_ms: c.end_ms, text: c.text, box: c.box });
+      }
+    }
+  }
+  residual.sort((a, b) => a.start_ms - b.start_ms);
+  const residual_chars = residual.reduce((n, r) => n + [...r.text.replace(/\s+/gu, '')].length, 0);
+
+  // Dark residue: one probe frame per span (its middle), gray, at most 640 px wide.
+  const scale = Math.min(1, PROBE_WIDTH / info.width);
+  const w = Math.max(2, Math.round((info.width * scale) / 2) * 2);
+  const h = Math.max(2, Math.round((info.height * scale) / 2) * 2);
+  const times = px.map((s) => {
+    const a = s.start ?? 0;
+    const b = Math.min(s.end ?? info.durationMs, info.durationMs);
+    return Math.max(0, (a + b) / 2);
+  });
+  const frameNo = times.map((t) =>
+    Math.min(Math.floor((t / 1000) * info.fps), Math.floor((info.durationMs / 1000) * info.fps) - 1),
+  );
+  const picked = await pickGrayFrames(['-i', output], frameNo, {
+    fps: info.fps,
+    width: w,
+    height: h,
+    signal,
+  });
+  const dark_residue: DarkResidue[] = [];
+  px.forEach((s, i) => {
+    const frame = picked.get(frameNo[i]);
+    if (!frame) return;
+    const delta = lumaDelta(frame, w, h, {
+      x: Math.round(s.x * scale),
+      y: Math.round(s.y * scale),
+      w: Math.max(1, Math.round(s.w * scale)),
+      h: Math.max(1, Math.round(s.h * scale)),
+    });
+    if (delta !== null && Math.abs(delta) >= DARK_RESIDUE_DELTA) {
+      const span = opts.spans[i];
+      dark_residue.push({
+        box: span.box,
+        start_ms: span.start_ms ?? 0,
+        end_ms: span.end_ms ?? info.durationMs,
+        mean_luma_delta: Math.round(delta * 10) / 10,
+      });
+    }
+  });
+  return { residual, residual_chars, dark_residue };
+}
+
+/** Mean luma inside the box minus the mean of a ring around it (half the box height wide). */
+export function lumaDelta(
+  frame: Uint8Array,
+  width: number,
+  height: number,
+  b: { x: number; y: number; w: number; h: number },
+): number | null {
+  const ring = Math.max(2, Math.round(b.h / 2));
+  const x0 = Math.max(0, b.x - ring);
+  const y0 = Math.max(0, b.y - ring);
+  const x1 = Math.min(width, b.x + b.w + ring);
+  const y1 = Math.min(height, b.y + b.h + ring);
+  let inSum = 0;
+  let inN = 0;
+  let outSum = 0;
+  let outN = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const v = frame[y * width + x];
+      if (x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h) {
+        inSum += v;
+        inN++;
+      } else {
+        outSum += v;
+        outN++;
+      }
+    }
+  }
+  if (!inN || !outN) return null;
+  return inSum / inN - outSum / outN;
+}
+
+/**
+ * Second pass: erases, on top of `erased`, what `check` found — residual text (its box padded, its
+ * time ± `marginMs`) and dark residue. Dark residue is blurred (another delogo would draw the same
+ * patch), so any dark residue makes the whole pass a blur pass. Returns the spans it erased; `[]` =
+ * nothing to do and `output` is not written.
+ */
+export async function eraseAgain(
+  erased: string,
+  output: string,
+  opts: {
+    check: CheckErasedResult;
+    method: EraseMethod;
+    marginMs?: number;
+    padBox?: number;
+    signal?: AbortSignal;
+  },
+): Promise<Span[]> {
+  const { check } = opts;
+  const spans: Span[] = [
+    ...spansFromCues(check.residual, { marginMs: opts.marginMs ?? 250, padBox: opts.padBox ?? 0.01 }),
+    ...check.dark_residue.map((d) => ({ box: d.box, start_ms: d.start_ms, end_ms: d.end_ms })),
+  ];
+  if (!spans.length) return [];
+  const method: EraseMethod = check.dark_residue.length ? 'blur' : opts.method;
+  await eraseVideo(erased, output, { method, spans: clampToFrame(spans), signal: opts.signal });
+  return spans;
+}
+
+function clampToFrame(spans: Span[]): Span[] {
+  return spans.map((s) => {
+    const b: Box = { ...s.box };
+    b.x = Math.max(0, b.x);
+    b.y = Math.max(0, b.y);
+    b.w = Math.min(1 - b.x, b.w);
+    b.h = Math.min(1 - b.y, b.h);
+    return { ...s, box: b };
+  });
+}

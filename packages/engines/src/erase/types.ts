@@ -1,0 +1,60 @@
+import type { Box, OcrEngine } from '../ocr/types.ts';
+
+/** A box erased over a time range; null start/end = from the beginning / to the end. */
+export interface Span {
+  box: Box;
+  start_ms: number | null;
+  end_ms: number | null;
+}
+
+/**
+ * fast: ffmpeg delogo (interpolates the box from its border), blur: boxblur of the box.
+ * No inpainting mode: see erase/README section in docs/ARCHITECTURE.md (measured, not better than
+ * delogo within 3× real time at 720p with the tools available offline here).
+ */
+export type EraseMethod = 'fast' | 'blur';
+
+export const ERASE_METHODS: readonly EraseMethod[] = ['fast', 'blur'];
+
+export interface EraseOptions {
+  method: EraseMethod;
+  spans: Span[];
+  signal?: AbortSignal;
+  onProgress?: (f: number) => void;
+}
+
+export interface SpansFromCuesOptions {
+  /** Added before start and after end (ms). */
+  marginMs: number;
+  /** Added on every side of the box (normalised, e.g. 0.01). */
+  padBox: number;
+}
+
+export interface CheckErasedOptions {
+  engine: OcrEngine;
+  regions: Box[];
+  spans: Span[];
+  fps?: number;
+  signal?: AbortSignal;
+}
+
+export interface ResidualText {
+  start_ms: number;
+  end_ms: number;
+  text: string;
+  box: Box;
+}
+
+export interface DarkResidue {
+  box: Box;
+  start_ms: number;
+  end_ms: number;
+  /** Mean luma inside the box minus the mean of a ring around it (0..255); large |value| = visible patch. */
+  mean_luma_delta: number;
+}
+
+export interface CheckErasedResult {
+  residual: ResidualText[];
+  residual_chars: number;
+  dark_residue: DarkResidue[];
+}

@@ -1,0 +1,414 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EngineError } from '../errors.ts';
+import { runFfmpeg } from '../media/run.ts';
+import { assertBox, pixelBox, probeVideo, type VideoInfo } from './frames.ts';
+import { convertScript, lineScript, textSimilarity } from './text.ts';
+import { maskDistance, type TextMask, textMask } from './textmask.ts';
+import type {
+  Box,
+  OcrCue,
+  OcrEngine,
+  OcrLine,
+  OcrTrack,
+  RecognizeVideoOptions,
+  RecognizeVideoResult,
+} from './types.ts';
+
+/** Masks closer than this are the same subtitle: the band is not recognised again. */
+const SAME_MASK = 0.3;
+/** Fewer mask pixels than this (per 10 000 dense pixels) = no text in the band. */
+const EMPTY_MASK_PER_10K = 8;
+/** Consecutive samples whose texts are at least this similar belong to one cue. */
+const SAME_TEXT = 0.6;
+/** Width of the band for change detection (every frame, gray). */
+const DENSE_WIDTH = 480;
+/** Width of the band handed to OCR (sampled frames). */
+const OCR_WIDTH = 960;
+/** Each line's box grows by this share of its height on every side. */
+const LINE_PAD = 0.6;
+/** Seconds of video per chunk (one ffmpeg run, one checkpoint). */
+const CHUNK_SECONDS = 60;
+
+interface Geometry {
+  crop: { x: number; y: number; w: number; h: number };
+  dense: { w: number; h: number };
+  ocr: { w: number; h: number };
+}
+
+interface SampleResult {
+  /** Global frame index. */
+  n: number;
+  /** null = band empty (no OCR run). */
+  lines: OcrLine[];
+  /** Frame where the band changed to this sample's state (for the first sample of a state). */
+  from: number;
+}
+
+interface ChunkResult {
+  regions: SampleResult[][];
+  recognised: number;
+}
+
+const even = (v: number) => Math.max(2, Math.round(v / 2) * 2);
+
+function geometry(region: Box, info: VideoInfo): Geometry {
+  const crop = pixelBox(region, info.width, info.height);
+  const ds = Math.min(1, DENSE_WIDTH / crop.w);
+  const os = Math.min(1, OCR_WIDTH / crop.w);
+  return {
+    crop,
+    dense: { w: even(crop.w * ds), h: even(crop.h * ds) },
+    ocr: { w: even(crop.w * os), h: even(crop.h * os) },
+  };
+}
+
+const aborted = () => new EngineError('aborted', '字幕识别已取消', 'subtitle recognition aborted');
+
+/** One ffmpeg pass over a chunk: every frame of every band small and gray, every `step`-th as JPEG. */
+async function extractChunk(
+  video: string,
+  dir: string,
+  geos: Geometry[],
+  first: number,
+  frames: number,
+  step: number,
+  fps: number,
+  signal?: AbortSignal,
+) {
+  const chains: string[] = [];
+  const outputs: string[] = [];
+  const split =
+    geos.length > 1 ? `split=${geos.length}${geos.map((_, i) => `[in${i}]`).join('')}` : 'null[in0]';
+  chains.push(`[0:v]trim=end_frame=${frames},setpts=PTS-STARTPTS,${split}`);
+  geos.forEach((g, i) => {
+    const { crop } = g;
+    chains.push(`[in${i}]crop=${crop.w}:${crop.h}:${crop.x}:${crop.y},split[d${i}][s${i}]`);
+    chains.push(`[d${i}]scale=${g.dense.w}:${g.dense.h}:flags=area,format=gray[dense${i}]`);
+    chains.push(
+      `[s${i}]select='not(mod(n\\,${step}))',scale=${g.ocr.w}:${g.ocr.h}:flags=bicubic,format=yuvj420p[ocr${i}]`,
+    );
+    outputs.push('-map', `[dense${i}]`, '-f', 'rawvideo', join(dir, `dense${i}.gray`));
+    outputs.push('-map', `[ocr${i}]`, '-fps_mode', 'passthrough', '-q:v', '2', join(dir, `s${i}_%05d.jpg`));
+  });
+  const seek = first > 0 ? ['-ss', (first / fps).toFixed(4)] : [];
+  await runFfmpeg(
+    [...seek, '-i', video, '-an', '-sn', '-filter_complex', chains.join(';'), ...outputs, '-y'],
+    { signal, timeoutMs: 20 * 60_000 },
+  );
+}
+
+/** Recognises one chunk: change detection on every frame, OCR on changed samples only. */
+/** Frames of one chunk extracted into a scratch folder (deleted by whoever consumes it). */
+async function prepareChunk(
+  video: string,
+  geos: Geometry[],
+  chunk: { first: number; frames: number; lead: number },
+  step: number,
+  info: VideoInfo,
+  signal?: AbortSignal,
+): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'vw-ocr-'));
+  try {
+    await extractChunk(
+      video,
+      dir,
+      geos,
+      chunk.first - chunk.lead,
+      chunk.frames + chunk.lead,
+      step,
+      info.fps,
+      signal,
+    );
+    return dir;
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** Recognises one extracted chunk: change detection on every frame, OCR on changed samples only. */
+async function recogniseChunk(
+  dir: string,
+  geos: Geometry[],
+  engine: OcrEngine,
+  chunk: { first: number; frames: number; lead: number },
+  step: number,
+  minScore: number,
+  signal?: AbortSignal,
+): Promise<ChunkResult> {
+  try {
+    let recognised = 0;
+    const regions: SampleResult[][] = [];
+    for (let r = 0; r < geos.length; r++) {
+      const { w, h } = geos[r].dense;
+      const raw = await readFile(join(dir, `dense${r}.gray`));
+      const size = w * h;
+      const total = Math.floor(raw.length / size);
+      const masks: TextMask[] = [];
+      const emptyBelow = (EMPTY_MASK_PER_10K * size) / 10_000;
+      for (let j = 0; j < total; j++) {
+        const m = textMask(raw.subarray(j * size, (j + 1) * size), w, h);
+        masks.push(m.count < emptyBelow ? { bits: m.bits, count: 0 } : m);
+      }
+      const samples: SampleResult[] = [];
+      // For each sample: the recognised sample whose text it shows (itself when recognised), or null.
+      const sources: Array<SampleResult | null> = [];
+      let lastMask: TextMask | null = null;
+      let lastSource: SampleResult | null = null;
+      const pending: Array<Promise<void>> = [];
+      for (let j = 0, k = 1; j < total; j += step, k++) {
+        if (signal?.aborted) throw aborted();
+        const mask = masks[j];
+        const n = chunk.first - chunk.lead + j;
+        const sample: SampleResult = { n, lines: [], from: n };
+        if (j >= step) {
+          // The frame where the band switched from the previous sample's state to this one's.
+          const prev = masks[j - step];
+          for (let i = j - step + 1; i <= j; i++) {
+            if (maskDistance(masks[i], mask, w) < maskDistance(masks[i], prev, w)) {
+              sample.from = chunk.first - chunk.lead + i;
+              break;
+            }
+          }
+        }
+        if (!mask.count) {
+          lastMask = mask;
+          lastSource = null;
+        } else if (!lastSource || !lastMask?.count || maskDistance(mask, lastMask, w) >= SAME_MASK) {
+          lastMask = mask;
+          lastSource = sample;
+          const image = join(dir, `s${r}_${String(k).padStart(5, '0')}.jpg`);
+          pending.push(
+            engine.recognize(image, { signal }).then((lines) => {
+              sample.lines = lines.filter((l) => l.score >= minScore && l.text.trim());
+            }),
+          );
+          recognised++;
+        }
+        // The lead-in sample (last of the previous chunk) only anchors the first transition.
+        if (j >= chunk.lead) {
+          samples.push(sample);
+          sources.push(lastSource);
+        }
+      }
+      await Promise.all(pending);
+      samples.forEach((s, i) => {
+        const src = sources[i];
+        if (src && src !== s) s.lines = src.lines;
+      });
+      regions.push(samples);
+    }
+    return { regions, recognised };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+interface TrackState {
+  text: string;
+  score: number;
+  box: Box;
+}
+
+function trackTexts(lines: OcrLine[], region: Box): Map<'zh' | 'latin', TrackState> {
+  const out = new Map<'zh' | 'latin', { parts: OcrLine[] }>();
+  for (const l of [...lines].sort((a, b) => a.box.y - b.box.y)) {
+    const script = lineScript(l.text);
+    if (!script) continue;
+    const t = out.get(script) ?? { parts: [] };
+    t.parts.push(l);
+    out.set(script, t);
+  }
+  const res = new Map<'zh' | 'latin', TrackState>();
+  for (const [script, { parts }] of out) {
+    const text = parts.map((p) => p.text.trim()).join('\n');
+    const score = parts.reduce((s, p) => s + p.score, 0) / parts.length;
+    // OCR boxes hug the letters' bodies: grow each line by a share of its height so the box covers
+    // the outline and shadow too (the box is what erasing uses).
+    const grown = parts.map((p) => {
+      const gy = p.box.h * LINE_PAD;
+      const gx = (gy * region.h) / region.w;
+      return { x0: p.box.x - gx, y0: p.box.y - gy, x1: p.box.x + p.box.w + gx, y1: p.box.y + p.box.h + gy };
+    });
+    const x0 = Math.max(0, Math.min(...grown.map((g) => g.x0)));
+    const y0 = Math.max(0, Math.min(...grown.map((g) => g.y0)));
+    const x1 = Math.min(1, Math.max(...grown.map((g) => g.x1)));
+    const y1 = Math.min(1, Math.max(...grown.map((g) => g.y1)));
+    res.set(script, {
+      text,
+      score,
+      box: {
+        x: region.x + x0 * region.w,
+        y: region.y + y0 * region.h,
+        w: (x1 - x0) * region.w,
+        h: (y1 - y0) * region.h,
+      },
+    });
+  }
+  return res;
+}
+
+interface Building {
+  variants: Map<string, number>;
+  best: string;
+  startFrame: number;
+  lastSample: number;
+  scores: number[];
+  box: Box;
+}
+
+function buildCues(
+  samples: SampleResult[],
+  region: Box,
+  script: 'zh' | 'latin',
+  info: VideoInfo,
+  step: number,
+) {
+  const cues: OcrCue[] = [];
+  const ms = (frame: number) => Math.round((frame * 1000) / info.fps);
+  let cur: Building | null = null;
+  const close = (endFrame: number) => {
+    if (!cur) return;
+    let best = cur.best;
+    let bestScore = -1;
+    for (const [text, score] of cur.variants) {
+      if (score > bestScore) {
+        best = text;
+        bestScore = score;
+      }
+    }
+    cues.push({
+      start_ms: ms(cur.startFrame),
+      end_ms: Math.min(info.durationMs || Number.POSITIVE_INFINITY, ms(endFrame)),
+      text: best,
+      box: cur.box,
+      score: cur.scores.reduce((a, b) => a + b, 0) / cur.scores.length,
+    });
+    cur = null;
+  };
+  for (let i = 0; i < samples.length; i++) {
+    const s = samples[i];
+    const state = trackTexts(s.lines, region).get(script);
+    if (cur && state && textSimilarity(state.text, (cur as Building).best) >= SAME_TEXT) {
+      const c = cur as Building;
+      c.variants.set(state.text, (c.variants.get(state.text) ?? 0) + state.score);
+      c.scores.push(state.score);
+      c.lastSample = i;
+      c.box = union(c.box, state.box);
+      continue;
+    }
+    close(s.from);
+    if (state) {
+      cur = {
+        variants: new Map([[state.text, state.score]]),
+        best: state.text,
+        startFrame: s.from,
+        lastSample: i,
+        scores: [state.score],
+        box: state.box,
+      };
+    }
+  }
+  if (cur) {
+    const last = samples[samples.length - 1];
+    close(last.n + step);
+  }
+  return cues;
+}
+
+function union(a: Box, b: Box): Box {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
+}
+
+/**
+ * Burned-in subtitles of a video → timed cues per region and script. One ffmpeg pass per minute of
+ * video crops every band (small gray frames for change detection at the full frame rate, JPEGs at
+ * `fps` for OCR); a band whose text mask did not change is not recognised again; consecutive samples
+ * with similar text merge into one cue whose start and end are the frames where the band's mask
+ * changed (full frame rate, so within one frame of the truth).
+ */
+export async function recognizeVideo(
+  video: string,
+  opts: RecognizeVideoOptions,
+): Promise<RecognizeVideoResult> {
+  const { engine, signal, onProgress } = opts;
+  const fpsWanted = opts.fps ?? 4;
+  if (!(fpsWanted > 0 && fpsWanted <= 30)) {
+    throw new EngineError('invalid_request', '采样帧率需在 0–30 之间', `fps ${opts.fps} out of range`);
+  }
+  if (!opts.regions.length) throw new EngineError('invalid_request', '请至少选择一个字幕区域', 'no regions');
+  const info = await probeVideo(video, { signal });
+  opts.regions.forEach((r, i) => {
+    assertBox(r, info.width, info.height, `region ${i}`);
+  });
+  const minScore = opts.minScore ?? 0.75;
+  const convert = opts.convert ?? 'none';
+  const step = Math.max(1, Math.round(info.fps / fpsWanted));
+  const totalFrames = Math.max(1, Math.floor((info.durationMs / 1000) * info.fps));
+  const chunkSeconds = opts.chunkSeconds ?? CHUNK_SECONDS;
+  const chunkFrames = Math.max(step, Math.round((chunkSeconds * info.fps) / step) * step);
+  const geos = opts.regions.map((r) => geometry(r, info));
+  const checkpoint = opts.checkpoint ?? (<T>(_key: string, fn: () => Promise<T>) => fn());
+
+  const all: SampleResult[][] = opts.regions.map(() => []);
+  let recognised = 0;
+  const chunks = Math.ceil(totalFrames / chunkFrames);
+  const chunkAt = (c: number) => {
+    const first = c * chunkFrames;
+    return { first, frames: Math.min(chunkFrames, totalFrames - first), lead: c > 0 ? step : 0 };
+  };
+  // The next chunk's frames are extracted (ffmpeg) while this chunk is recognised (OCR workers).
+  let prefetch: { c: number; dir: Promise<string> } | null = null;
+  const discard = (p: typeof prefetch) => {
+    p?.dir.then((d) => rm(d, { recursive: true, force: true })).catch(() => {});
+  };
+  try {
+    for (let c = 0; c < chunks; c++) {
+      if (signal?.aborted) throw aborted();
+      const chunk = chunkAt(c);
+      const res = await checkpoint(`ocr-chunk-${c}`, async () => {
+        const mine = prefetch?.c === c ? prefetch : null;
+        if (!mine) discard(prefetch);
+        prefetch = null;
+        const dir = mine ? mine.dir : prepareChunk(video, geos, chunk, step, info, signal);
+        const ready = await dir;
+        if (c + 1 < chunks) {
+          prefetch = { c: c + 1, dir: prepareChunk(video, geos, chunkAt(c + 1), step, info, signal) };
+          prefetch.dir.catch(() => {});
+        }
+        return recogniseChunk(ready, geos, engine, chunk, step, minScore, signal);
+      });
+      res.regions.forEach((samples, r) => {
+        all[r].push(...samples);
+      });
+      recognised += res.recognised;
+      onProgress?.((c + 1) / chunks);
+    }
+  } finally {
+    discard(prefetch);
+  }
+
+  const tracks: OcrTrack[] = [];
+  opts.regions.forEach((region, r) => {
+    for (const script of ['zh', 'latin'] as const) {
+      const cues = buildCues(all[r], region, script, info, step).map((cue) => ({
+        ...cue,
+        text: script === 'zh' ? convertScript(cue.text, convert) : cue.text,
+      }));
+      if (!cues.length) continue;
+      const language =
+        script === 'latin' ? 'en' : convert === 't2s' ? 'zh-Hans' : convert === 's2t' ? 'zh-Hant' : 'zh';
+      tracks.push({ region: r, script, language, cues });
+    }
+  });
+  return {
+    tracks,
+    frames_sampled: all.reduce((s, a) => s + a.length, 0),
+    frames_recognised: recognised,
+    engine_label: engine.label,
+  };
+}

@@ -1,0 +1,824 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { addDict, convert, pinyin, polyphonic } from 'pinyin-pro';
+import type { DictionaryEntry, PinyinReading } from '../book/types.ts';
+
+/**
+ * Polyphones in context. pinyin-pro's built-in dictionary is small, so its defaults read 还书 as hai2,
+ * 说得对 as de2, 有空 as kong1. Readings are chosen in four layers, later layers winning:
+ *   1. pinyin-pro with the "modern" word dictionary of @pinyin-pro/data (word segmentation);
+ *   2. a pluggable model (e.g. a g2pW ONNX export) when one is registered;
+ *   3. the phrase table below (longest phrase covering the character wins) and per-character
+ *      context rules (还 at the end of a clause, V得 complements, 你得…, 数一数, 有空 …);
+ *   4. the user's pronunciation dictionary (longest word first), which always wins.
+ */
+
+type WordDict = Record<string, [string, number]>;
+let WORDS: WordDict = {};
+
+/**
+ * The "modern" word list of @pinyin-pro/data (59k words with readings and frequencies), read as JSON
+ * (cheaper to load than its JS module) and added to pinyin-pro once.
+ */
+let loaded = false;
+function ensureDictionary(): void {
+  if (loaded) return;
+  const file = createRequire(import.meta.url).resolve('@pinyin-pro/data/modern.json');
+  WORDS = JSON.parse(readFileSync(file, 'utf8')) as WordDict;
+  addDict(WORDS as unknown as Parameters<typeof addDict>[0]);
+  loaded = true;
+}
+function isWord(w: string): boolean {
+  return w.length > 1 && w in WORDS;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phrase table: a phrase and the reading of each character ('-' keeps the reading chosen so far).
+
+const PHRASE_LIST: Array<[string, string]> = [
+  // 还
+  ['还书', 'huan2 -'],
+  ['还钱', 'huan2 -'],
+  ['还款', 'huan2 -'],
+  ['还债', 'huan2 -'],
+  ['还账', 'huan2 -'],
+  ['还贷', 'huan2 -'],
+  ['还清', 'huan2 -'],
+  ['还给', 'huan2 -'],
+  ['还礼', 'huan2 -'],
+  ['还击', 'huan2 -'],
+  ['还手', 'huan2 -'],
+  ['还嘴', 'huan2 -'],
+  ['还乡', 'huan2 -'],
+  ['还原', 'huan2 -'],
+  ['还俗', 'huan2 -'],
+  ['还魂', 'huan2 -'],
+  ['还价', 'huan2 -'],
+  ['归还', '- huan2'],
+  ['偿还', '- huan2'],
+  ['退还', '- huan2'],
+  ['奉还', '- huan2'],
+  ['送还', '- huan2'],
+  ['交还', '- huan2'],
+  ['生还', '- huan2'],
+  ['返还', '- huan2'],
+  ['还有', 'hai2 -'],
+  ['还是', 'hai2 -'],
+  ['还要', 'hai2 -'],
+  ['还在', 'hai2 -'],
+  ['还没', 'hai2 -'],
+  ['还不', 'hai2 -'],
+  ['还好', 'hai2 -'],
+  ['还得', 'hai2 -'],
+  ['还会', 'hai2 -'],
+  ['还能', 'hai2 -'],
+  ['还想', 'hai2 -'],
+  ['还可以', 'hai2 - -'],
+  // 得
+  ['得到', 'de2 -'],
+  ['得知', 'de2 -'],
+  ['得了第', 'de2 - -'],
+  ['获得', '- de2'],
+  ['取得', '- de2'],
+  ['赢得', '- de2'],
+  ['心得', '- de2'],
+  ['难得', '- de2'],
+  ['值得', '- de5'],
+  ['记得', '- de5'],
+  ['觉得', '- de5'],
+  ['晓得', '- de5'],
+  ['懂得', '- de5'],
+  ['免得', '- de5'],
+  ['省得', '- de5'],
+  ['舍得', '- de5'],
+  ['使得', '- de5'],
+  ['显得', '- de5'],
+  ['不得不', '- de2 -'],
+  ['不得了', '- de2 liao3'],
+  ['了不得', 'liao3 - de5'],
+  // 数
+  ['数一数', 'shu3 yi5 shu3'],
+  ['数数', 'shu3 shu3'],
+  ['数不胜数', 'shu3 - - shu3'],
+  ['数不清', 'shu3 - -'],
+  ['数不过来', 'shu3 - - -'],
+  ['数钱', 'shu3 -'],
+  ['数星星', 'shu3 - -'],
+  ['数落', 'shu3 luo5'],
+  ['屈指可数', '- - - shu3'],
+  ['心里有数', '- - - shu4'],
+  ['数学', 'shu4 -'],
+  ['数据', 'shu4 -'],
+  ['数字', 'shu4 -'],
+  ['数量', 'shu4 liang4'],
+  ['数次', 'shu4 -'],
+  // 空
+  ['有空', '- kong4'],
+  ['没空', '- kong4'],
+  ['抽空', '- kong4'],
+  ['得空', '- kong4'],
+  ['空儿', 'kong4 -'],
+  ['空闲', 'kong4 -'],
+  ['空白', 'kong4 -'],
+  ['空地', 'kong4 -'],
+  ['空隙', 'kong4 -'],
+  ['空缺', 'kong4 -'],
+  ['填空', '- kong4'],
+  ['有空气', '- kong1 -'],
+  ['有空间', '- kong1 -'],
+  ['有空调', '- kong1 tiao2'],
+  ['没空调', '- kong1 tiao2'],
+  // 行
+  ['银行', '- hang2'],
+  ['行业', 'hang2 -'],
+  ['行列', 'hang2 -'],
+  ['行家', 'hang2 -'],
+  ['行情', 'hang2 -'],
+  ['同行', '- hang2'],
+  ['外行', '- hang2'],
+  ['内行', '- hang2'],
+  ['排行', '- hang2'],
+  ['一行', '- hang2'],
+  ['这一行', '- - hang2'],
+  ['一目十行', '- - - hang2'],
+  ['行人', 'xing2 -'],
+  ['行李', 'xing2 -'],
+  ['行为', 'xing2 wei2'],
+  // 长
+  ['长高', 'zhang3 -'],
+  ['长大', 'zhang3 -'],
+  ['长得', 'zhang3 de5'],
+  ['长满', 'zhang3 -'],
+  ['长胖', 'zhang3 -'],
+  ['长出', 'zhang3 -'],
+  ['长相', 'zhang3 xiang4'],
+  ['长辈', 'zhang3 -'],
+  ['成长', '- zhang3'],
+  ['生长', '- zhang3'],
+  ['增长', '- zhang3'],
+  ['家长', '- zhang3'],
+  ['校长', '- zhang3'],
+  ['班长', '- zhang3'],
+  ['队长', '- zhang3'],
+  ['部长', '- zhang3'],
+  ['市长', '- zhang3'],
+  ['处长', 'chu4 zhang3'],
+  ['擅长', '- chang2'],
+  ['特长', '- chang2'],
+  ['专长', '- chang2'],
+  // 重
+  ['重新', 'chong2 -'],
+  ['重复', 'chong2 -'],
+  ['重写', 'chong2 -'],
+  ['重做', 'chong2 -'],
+  ['重来', 'chong2 -'],
+  ['重读', 'chong2 -'],
+  ['重播', 'chong2 -'],
+  ['重建', 'chong2 -'],
+  ['重逢', 'chong2 -'],
+  ['重叠', 'chong2 -'],
+  ['重庆', 'chong2 -'],
+  ['重阳', 'chong2 -'],
+  ['重围', 'chong2 -'],
+  // 为
+  ['选为', '- wei2'],
+  ['称为', '- wei2'],
+  ['改为', '- wei2'],
+  ['视为', '- wei2'],
+  ['评为', '- wei2'],
+  ['成为', '- wei2'],
+  ['作为', '- wei2'],
+  ['认为', '- wei2'],
+  ['以为', '- wei2'],
+  ['因为', '- wei4'],
+  ['为了', 'wei4 le5'],
+  ['为什么', 'wei4 - -'],
+  // 着
+  ['一着棋', '- zhao1 -'],
+  ['这一着', '- - zhao1'],
+  ['着急', 'zhao2 -'],
+  ['着火', 'zhao2 -'],
+  ['着凉', 'zhao2 -'],
+  ['着迷', 'zhao2 -'],
+  ['睡着', '- zhao2'],
+  ['找着', '- zhao2'],
+  ['着手', 'zhuo2 -'],
+  ['着陆', 'zhuo2 -'],
+  ['着想', 'zhuo2 -'],
+  ['着重', 'zhuo2 zhong4'],
+  ['衣着', '- zhuo2'],
+  ['沉着', '- zhuo2'],
+  ['执着', '- zhuo2'],
+  // 了
+  ['了解', 'liao3 -'],
+  ['了不起', 'liao3 - -'],
+  ['了结', 'liao3 -'],
+  ['一目了然', '- - liao3 -'],
+  ['不了了之', '- liao3 liao3 -'],
+  ['简单明了', '- - - liao3'],
+  ['为了', '- le5'],
+  ['除了', '- le5'],
+  // 地
+  ['目的地', '- di4 di4'],
+  // 的
+  ['打的', '- di1'],
+  ['的士', 'di1 -'],
+  ['的确', 'di2 -'],
+  ['目的', '- di4'],
+  ['有的放矢', '- di4 - -'],
+  // 和
+  ['和面', 'huo2 mian4'],
+  ['和泥', 'huo2 -'],
+  ['暖和', '- huo5'],
+  ['搅和', '- huo5'],
+  ['附和', '- he4'],
+  ['一唱一和', '- - - he4'],
+  ['和牌', 'hu2 -'],
+  // 觉
+  ['睡觉', '- jiao4'],
+  ['午觉', '- jiao4'],
+  ['一觉', '- jiao4'],
+  ['大觉', '- jiao4'],
+  ['好觉', '- jiao4'],
+  // 便
+  ['便宜', 'pian2 yi5'],
+  ['大腹便便', '- - pian2 pian2'],
+  // 差
+  ['出差', '- chai1'],
+  ['差事', 'chai1 shi5'],
+  ['邮差', '- chai1'],
+  ['差不多', 'cha4 - -'],
+  ['差一点', 'cha4 - -'],
+  ['差点', 'cha4 -'],
+  ['参差', 'cen1 ci1'],
+  ['误差', '- cha1'],
+  ['时差', '- cha1'],
+  ['差别', 'cha1 -'],
+  ['差距', 'cha1 -'],
+  ['差异', 'cha1 -'],
+  // 调
+  ['调到', 'diao4 -'],
+  ['调往', 'diao4 -'],
+  ['调任', 'diao4 -'],
+  ['调动', 'diao4 -'],
+  ['调查', 'diao4 -'],
+  ['跑调', '- diao4'],
+  ['走调', '- diao4'],
+  ['声调', '- diao4'],
+  ['单调', '- diao4'],
+  ['语调', '- diao4'],
+  ['调皮', 'tiao2 pi2'],
+  ['空调', 'kong1 tiao2'],
+  ['调整', 'tiao2 -'],
+  ['调小', 'tiao2 -'],
+  ['调大', 'tiao2 -'],
+  ['调高', 'tiao2 -'],
+  ['调低', 'tiao2 -'],
+  ['协调', '- tiao2'],
+  // 传
+  ['自传', '- zhuan4'],
+  ['传记', 'zhuan4 -'],
+  ['水浒传', '- - zhuan4'],
+  ['外传', '- zhuan4'],
+  ['列传', '- zhuan4'],
+  // 当
+  ['上当', '- dang4'],
+  ['恰当', '- dang4'],
+  ['适当', '- dang4'],
+  ['妥当', '- dang5'],
+  ['当铺', 'dang4 -'],
+  ['当作', 'dang4 -'],
+  ['当成', 'dang4 -'],
+  ['当真', 'dang4 -'],
+  ['拿去当', '- - dang4'],
+  ['应当', 'ying1 dang1'],
+  // 好
+  ['爱好', '- hao4'],
+  ['好奇', 'hao4 -'],
+  ['好客', 'hao4 -'],
+  ['好学', 'hao4 -'],
+  ['好面子', 'hao4 - -'],
+  ['好吃懒做', 'hao4 - - -'],
+  ['好逸恶劳', 'hao4 - wu4 -'],
+  ['好大喜功', 'hao4 - - -'],
+  ['好为人师', 'hao4 wei2 - -'],
+  ['嗜好', '- hao4'],
+  // 降
+  ['投降', '- xiang2'],
+  ['降服', 'xiang2 fu2'],
+  ['降龙伏虎', 'xiang2 - - -'],
+  ['下降', '- jiang4'],
+  ['降落', 'jiang4 luo4'],
+  ['降低', 'jiang4 -'],
+  // 角
+  ['主角', '- jue2'],
+  ['配角', '- jue2'],
+  ['角色', 'jue2 se4'],
+  ['角逐', 'jue2 -'],
+  ['丑角', '- jue2'],
+  // 看
+  ['看门', 'kan1 -'],
+  ['看守', 'kan1 -'],
+  ['看护', 'kan1 -'],
+  ['看管', 'kan1 -'],
+  ['看家', 'kan1 -'],
+  ['看孩子', 'kan1 - -'],
+  // 没
+  ['淹没', '- mo4'],
+  ['没收', 'mo4 -'],
+  ['出没', '- mo4'],
+  ['埋没', '- mo4'],
+  ['沉没', '- mo4'],
+  ['吞没', '- mo4'],
+  // 弹
+  ['子弹', '- dan4'],
+  ['炸弹', '- dan4'],
+  ['导弹', '- dan4'],
+  ['弹药', 'dan4 -'],
+  ['弹琴', 'tan2 -'],
+  ['弹钢琴', 'tan2 - -'],
+  ['弹吉他', 'tan2 - -'],
+  ['弹性', 'tan2 -'],
+  // 少
+  ['少年', 'shao4 -'],
+  ['少女', 'shao4 -'],
+  ['少爷', 'shao4 ye5'],
+  ['少先队', 'shao4 - -'],
+  ['少妇', 'shao4 -'],
+  // 种
+  ['种树', 'zhong4 -'],
+  ['种地', 'zhong4 di4'],
+  ['种田', 'zhong4 -'],
+  ['种菜', 'zhong4 -'],
+  ['种花', 'zhong4 -'],
+  ['种植', 'zhong4 -'],
+  ['耕种', '- zhong4'],
+  ['种子', 'zhong3 zi5'],
+  ['种类', 'zhong3 -'],
+  ['物种', '- zhong3'],
+  ['各种', '- zhong3'],
+  // 中
+  ['中奖', 'zhong4 -'],
+  ['中毒', 'zhong4 -'],
+  ['中暑', 'zhong4 -'],
+  ['中弹', 'zhong4 dan4'],
+  ['中了', 'zhong4 le5'],
+  ['打中', '- zhong4'],
+  ['击中', '- zhong4'],
+  ['射中', '- zhong4'],
+  ['命中', '- zhong4'],
+  ['看中', '- zhong4'],
+  ['考中', '- zhong4'],
+  ['猜中', '- zhong4'],
+  ['选中', '- zhong4'],
+  ['说中', '- zhong4'],
+  ['百发百中', '- - - zhong4'],
+  ['心中', '- zhong1'],
+  // 应
+  ['应该', 'ying1 -'],
+  ['应当', 'ying1 dang1'],
+  ['理应', '- ying1'],
+  ['答应', 'da1 ying5'],
+  ['反应', '- ying4'],
+  ['适应', '- ying4'],
+  ['应用', 'ying4 -'],
+  ['应聘', 'ying4 -'],
+  ['里应外合', '- ying4 - -'],
+  // 朝
+  ['朝阳', 'zhao1 -'],
+  ['朝霞', 'zhao1 -'],
+  ['朝气', 'zhao1 -'],
+  ['一朝一夕', '- zhao1 - -'],
+  ['朝三暮四', 'zhao1 - - -'],
+  ['朝代', 'chao2 -'],
+  ['唐朝', '- chao2'],
+  ['面朝', '- chao2'],
+  // 背
+  ['背书包', 'bei1 - -'],
+  ['背孩子', 'bei1 - -'],
+  ['背负', 'bei1 -'],
+  ['背包', 'bei1 -'],
+  ['背诵', 'bei4 -'],
+  ['背景', 'bei4 -'],
+  ['背叛', 'bei4 -'],
+  ['背影', 'bei4 -'],
+  ['背课文', 'bei4 - -'],
+  ['后背', '- bei4'],
+  // 处
+  ['处理', 'chu3 li3'],
+  ['相处', '- chu3'],
+  ['处分', 'chu3 fen4'],
+  ['处境', 'chu3 -'],
+  ['处于', 'chu3 -'],
+  ['好处', '- chu4'],
+  ['到处', '- chu4'],
+  ['住处', '- chu4'],
+  ['处处', 'chu4 chu4'],
+  // 教
+  ['教书', 'jiao1 -'],
+  ['教育', 'jiao4 -'],
+  ['教室', 'jiao4 -'],
+  ['教师', 'jiao4 -'],
+  ['请教', '- jiao4'],
+  ['宗教', '- jiao4'],
+  ['教学', 'jiao4 -'],
+  // 假
+  ['放假', '- jia4'],
+  ['暑假', '- jia4'],
+  ['寒假', '- jia4'],
+  ['请假', '- jia4'],
+  ['假期', 'jia4 -'],
+  ['休假', '- jia4'],
+  ['假装', 'jia3 -'],
+  ['假如', 'jia3 -'],
+  // 间
+  ['间隔', 'jian4 -'],
+  ['离间', '- jian4'],
+  ['间谍', 'jian4 -'],
+  ['间接', 'jian4 -'],
+  ['间苗', 'jian4 -'],
+  ['间断', 'jian4 -'],
+  // 将
+  ['大将', '- jiang4'],
+  ['麻将', '- jiang4'],
+  ['武将', '- jiang4'],
+  ['将领', 'jiang4 -'],
+  ['将士', 'jiang4 -'],
+  ['将军', 'jiang1 -'],
+  ['将来', 'jiang1 -'],
+  ['即将', '- jiang1'],
+  ['将近', 'jiang1 -'],
+  // 更
+  ['更新', 'geng1 -'],
+  ['变更', '- geng1'],
+  ['更换', 'geng1 -'],
+  ['更正', 'geng1 -'],
+  ['更改', 'geng1 -'],
+  ['打更', '- geng1'],
+  ['三更', '- geng1'],
+  ['五更', '- geng1'],
+  ['更加', 'geng4 -'],
+  // 干
+  ['干活', 'gan4 -'],
+  ['干部', 'gan4 -'],
+  ['能干', '- gan4'],
+  ['干什么', 'gan4 - -'],
+  ['干嘛', 'gan4 -'],
+  ['饼干', '- gan1'],
+  ['干净', 'gan1 -'],
+  ['干燥', 'gan1 -'],
+  ['无干', '- gan1'],
+  ['干了', '- le5'],
+  // others
+  ['头发', '- fa5'],
+  ['理发', '- fa4'],
+  ['西藏', '- zang4'],
+  ['宝藏', '- zang4'],
+  ['人参', '- shen1'],
+  ['卡在', 'qia3 -'],
+  ['卡住', 'qia3 -'],
+  ['关卡', '- qia3'],
+  ['反省', '- xing3'],
+  ['不省人事', '- xing3 - -'],
+  ['恶心', 'e3 xin5'],
+  ['可恶', '- wu4'],
+  ['给予', 'ji3 yu3'],
+  ['自给自足', '- ji3 - -'],
+  ['会计', 'kuai4 ji4'],
+  ['折腾', 'zhe1 teng5'],
+  ['折本', 'she2 -'],
+  ['系好', 'ji4 -'],
+  ['系紧', 'ji4 -'],
+  ['系上', 'ji4 -'],
+  ['系鞋带', 'ji4 - -'],
+  ['系领带', 'ji4 - -'],
+  ['划船', 'hua2 -'],
+  ['困难', '- nan5'],
+  ['灾难', '- nan4'],
+  ['倒水', 'dao4 -'],
+  ['倒茶', 'dao4 -'],
+  ['倒酒', 'dao4 -'],
+  ['倒一杯', 'dao4 - -'],
+  ['摔倒', '- dao3'],
+  ['丢三落四', '- - la4 -'],
+  ['挣钱', 'zheng4 -'],
+  ['挣扎', 'zheng1 zha2'],
+  ['缝衣服', 'feng2 - -'],
+  ['缝补', 'feng2 -'],
+  ['门缝', '- feng4'],
+  ['似的', 'shi4 de5'],
+  ['扇风', 'shan1 -'],
+  ['下载', '- zai3'],
+  ['转载', '- zai3'],
+  ['记载', '- zai3'],
+  ['转个', 'zhuan4 -'],
+  ['转圈', 'zhuan4 -'],
+  ['转身', 'zhuan3 -'],
+  ['当天', 'dang4 -'],
+  ['大夫', 'dai4 fu5'],
+  ['奇数', 'ji1 shu4'],
+  ['薄荷', 'bo4 he5'],
+  ['血淋淋', 'xie3 lin2 lin2'],
+  ['露面', 'lou4 -'],
+  ['露脸', 'lou4 -'],
+  ['模样', 'mu2 yang4'],
+];
+
+const PHRASES = new Map<string, string[]>(PHRASE_LIST.map(([w, r]) => [w, r.split(' ')]));
+const MAX_PHRASE = Math.max(...PHRASE_LIST.map(([w]) => w.length));
+
+/**
+ * The longer of the table phrase and the dictionary word (three characters or more) covering i:
+ * 长篇小说 beats the 部长 that pinyin-pro's segmentation saw in 一部长篇小说. A tie goes to the table.
+ */
+function longestReading(chars: string[], i: number): string | undefined {
+  let best: { len: number; reading: string } | undefined;
+  for (let len = Math.min(MAX_PHRASE, chars.length); len >= 2 && !best; len--) {
+    for (let s = Math.max(0, i - len + 1); s <= i && s + len <= chars.length; s++) {
+      const r = PHRASES.get(chars.slice(s, s + len).join(''));
+      if (r && r[i - s] !== '-') {
+        best = { len, reading: r[i - s] };
+        break;
+      }
+    }
+  }
+  for (let len = 6; len >= 3 && len > (best?.len ?? 0); len--) {
+    for (let s = Math.max(0, i - len + 1); s <= i && s + len <= chars.length; s++) {
+      const entry = WORDS[chars.slice(s, s + len).join('')];
+      if (!entry) continue;
+      const syllables = entry[0].split(' ');
+      if (syllables.length !== len) continue;
+      return numbered(syllables[i - s]);
+    }
+  }
+  return best?.reading;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Context rules, for what a phrase table cannot list. FIRST rules are certain enough to beat the
+// phrase table (这种花 is not 种花); RULES apply where no phrase or long word covers the character.
+
+const HAN = /\p{Script=Han}/u;
+const PRONOUN = new Set([...'你我他她它们咱']);
+const MODAL_BEFORE_DEI = new Set([...'你我他她它们咱就也都还总必又才倒可非事准只天']);
+// 得 followed by these starts a dé word or a "got" sentence: 他得了第一, 得到, 得知.
+const DE2_AFTER = new Set([...'到知出罪手分奖意逞病益救胜势宠体失力空闲过']);
+const END = new Set([...'。，、；：？！…）」』”’"\'.,;:?!) \n']);
+const ADVERBIAL = new Set(
+  '高兴 认真 飞快 慢慢 悄悄 轻轻 静静 默默 大声 小声 努力 仔细 耐心 热情 紧紧 渐渐 深深 不断 逐渐 迅速 愉快 激动 兴奋 好奇 狠狠 轻声 缓缓 微微 淡淡 冷冷 得意 疑惑 惊讶 生气 平静 温柔 无奈 满意 骄傲 自豪 坚定 大步 快速 用力 拼命 痛快 小心 轻易 偷偷 慢吞吞 急忙 匆匆 高声 低声 开心 伤心 难过 热烈 顺利 稳稳 牢牢 远远 早早 好好 清楚 明显 主动 积极 自动 彻底 完全 不停 冷静'.split(
+    ' ',
+  ),
+);
+const SPEECH_VERB = new Set([...'说道问喊叫笑答哭看走跑点望想回']);
+
+type Rule = (chars: string[], i: number) => string | undefined;
+
+const DEMONSTRATIVE = new Set([...'这那哪每各某一两几多此该本']);
+
+function clauseBefore(c: string[], i: number): string {
+  const before = c.slice(0, i).join('');
+  const cut = Math.max(...[...'，。！？；'].map((p) => before.lastIndexOf(p)));
+  return before.slice(cut + 1);
+}
+
+const FIRST: Record<string, Rule> = {
+  // 好好学习, 好好想想: reduplicated 好 is hǎo.
+  好: (c, i) => (c[i + 1] === '好' || c[i - 1] === '好' ? 'hao3' : undefined),
+  // 这种花, 一种方法 (kind) — 种 after a demonstrative or numeral is zhǒng.
+  种: (c, i) => (DEMONSTRATIVE.has(c[i - 1] ?? '') ? 'zhong3' : undefined),
+  // V着 + 一件/两个…: the aspect particle.
+  着: (c, i) => (/[一两件个条双只把]/.test(c[i + 1] ?? '') && HAN.test(c[i - 1] ?? '') ? 'zhe5' : undefined),
+};
+
+const at = (chars: string[], i: number) => chars[i] ?? '';
+const isEnd = (chars: string[], i: number) => i >= chars.length || END.has(chars[i]);
+const wordAround = (chars: string[], i: number) =>
+  isWord(chars.slice(i, i + 2).join('')) || isWord(chars.slice(i - 1, i + 1).join(''));
+
+const RULES: Record<string, Rule> = {
+  还: (c, i) => {
+    // A clause never ends on hái: 借钱要还，东西要还。
+    if (isEnd(c, i + 1) && i > 0 && HAN.test(at(c, i - 1))) return 'huan2';
+    // 还我钱 / 还你书 / 还他。
+    if (PRONOUN.has(at(c, i + 1)) && (isEnd(c, i + 2) || '钱书东西'.includes(at(c, i + 2)))) return 'huan2';
+    if (at(c, i + 1) === '回' && '得要请该去快'.includes(at(c, i - 1))) return 'huan2';
+    // 把自行车还回来 / 把钱还了: the 把 construction takes the verb.
+    if ('回给了'.includes(at(c, i + 1)) && clauseBefore(c, i).includes('把')) return 'huan2';
+    return 'hai2';
+  },
+  得: (c, i) => {
+    const prev = at(c, i - 1);
+    const next = at(c, i + 1);
+    if (MODAL_BEFORE_DEI.has(prev) && !DE2_AFTER.has(next) && !isEnd(c, i + 1) && next !== '了')
+      return 'dei3';
+    // 得了三分 / 得了第一: "got" before a number.
+    if (next === '了' && /[0-9一二两三四五六七八九十百几第满]/u.test(at(c, i + 2))) return 'de2';
+    if (isWord(c.slice(i, i + 2).join('')) || isWord(c.slice(i - 1, i + 1).join(''))) return undefined;
+    // V/A + 得 + complement: 说得对, 跑得很快, 洗得干干净净.
+    if (HAN.test(prev) && !PRONOUN.has(prev) && HAN.test(next)) return 'de5';
+    return undefined;
+  },
+  数: (c, i) => {
+    if (at(c, i + 1) === '一' && at(c, i + 2) === '数') return 'shu3';
+    if (at(c, i - 1) === '一' && at(c, i - 2) === '数') return 'shu3';
+    // 数一下 / 数一遍 / 数两遍: counting, a verb with a verbal measure.
+    if (/[一两三几]/u.test(at(c, i + 1)) && /[下遍次回]/u.test(at(c, i + 2))) return 'shu3';
+    if (isWord(c.slice(i, i + 2).join(''))) return undefined;
+    if ('了着过遍到完'.includes(at(c, i + 1))) return 'shu3';
+    if ('在去来再你我他她'.includes(at(c, i - 1))) return 'shu3';
+    return undefined;
+  },
+  空: (c, i) => {
+    if (isWord(c.slice(i, i + 2).join(''))) return undefined;
+    if ('有没抽得'.includes(at(c, i - 1))) return 'kong4';
+    return undefined;
+  },
+  长: (c, i) => ('高胖满出着'.includes(at(c, i + 1)) ? 'zhang3' : undefined),
+  种: (c, i) => (HAN.test(at(c, i + 1)) && !isWord(c.slice(i, i + 2).join('')) ? 'zhong4' : undefined),
+  处: (c, i) => (at(c, i + 1) === '得' ? 'chu3' : undefined),
+  假: (c, i) => (at(c, i - 1) === '天' && isEnd(c, i + 1) ? 'jia4' : undefined),
+  将: (c, i) => (PRONOUN.has(at(c, i - 1)) ? 'jiang1' : undefined),
+  干: (c, i) => {
+    if (at(c, i + 1) === '了') return isEnd(c, i + 2) ? 'gan1' : 'gan4';
+    // 干这行 / 干那件事 / 干什么: the verb before a demonstrative or question word.
+    if ('这那啥嘛吗'.includes(at(c, i + 1)) && HAN.test(at(c, i - 1))) return 'gan4';
+    return undefined;
+  },
+  着: (c, i) => {
+    // V不着 / V得着: 找不着, 睡得着, 犯不着, 用不着.
+    if ('不得'.includes(at(c, i - 1)) && HAN.test(at(c, i - 2))) return 'zhao2';
+    return undefined;
+  },
+  了: (c, i) => {
+    const prev = at(c, i - 1);
+    if (prev === '不' && HAN.test(at(c, i - 2)) && !wordAround(c, i)) return 'liao3';
+    // 办得了吗 / 去得了。 (but 他得了第一名)
+    if (
+      prev === '得' &&
+      HAN.test(at(c, i - 2)) &&
+      !PRONOUN.has(at(c, i - 2)) &&
+      (isEnd(c, i + 1) || '吗吧呢么'.includes(at(c, i + 1)))
+    )
+      return 'liao3';
+    if (prev === '明' && !isWord(c.slice(i - 2, i).join(''))) return 'liao3';
+    return undefined;
+  },
+  地: (c, i) => {
+    const prev2 = c.slice(Math.max(0, i - 2), i).join('');
+    const prev3 = c.slice(Math.max(0, i - 3), i).join('');
+    if (isWord(c.slice(i - 2, i + 1).join('')) || isWord(c.slice(i - 1, i + 1).join(''))) return undefined;
+    if (prev2.length === 2 && prev2[0] === prev2[1] && HAN.test(prev2[0])) return 'de5';
+    if (ADVERBIAL.has(prev2) || ADVERBIAL.has(prev3) || prev2.endsWith('然')) return 'de5';
+    if (SPEECH_VERB.has(at(c, i + 1)) && isWord(prev2)) return 'de5';
+    return undefined;
+  },
+  和: (c, i) => (at(c, i + 1) === '了' && c.slice(0, i).join('').includes('麻将') ? 'hu2' : undefined),
+  觉: (c, i) => (c.slice(Math.max(0, i - 4), i).includes('睡') ? 'jiao4' : undefined),
+  调: (c, i) => ('到往任离'.includes(at(c, i + 1)) ? 'diao4' : undefined),
+  传: (c, i) => (at(c, i + 1) === '》' ? 'zhuan4' : undefined),
+  背: (c, i) =>
+    '着起上'.includes(at(c, i + 1)) && !PRONOUN.has(at(c, i + 2)) && !isWord(c.slice(i, i + 2).join(''))
+      ? 'bei1'
+      : undefined,
+  教: (c, i) => (PRONOUN.has(at(c, i + 1)) || '给会'.includes(at(c, i + 1)) ? 'jiao1' : undefined),
+  当: (c, i) =>
+    at(c, i - 1) === '大' &&
+    c
+      .slice(Math.max(0, i - 4), i)
+      .join('')
+      .includes('上')
+      ? 'dang4'
+      : undefined,
+  中: (c, i) =>
+    '考说猜射击选命打看相'.includes(at(c, i - 1)) && !isWord(c.slice(i, i + 2).join(''))
+      ? 'zhong4'
+      : undefined,
+  落: (c, i) => {
+    return at(c, i + 1) === '在' && clauseBefore(c, i).includes('把') ? 'la4' : undefined;
+  },
+  冲: (c, i) => ('很太挺真'.includes(at(c, i - 1)) ? 'chong4' : undefined),
+  扇: (c, i) => ('风火了他她我你'.includes(at(c, i + 1)) ? 'shan1' : undefined),
+  倒: (c, i) => ('水茶酒杯'.includes(at(c, i + 1)) ? 'dao4' : undefined),
+  缝: (c, i) => ('在正'.includes(at(c, i - 1)) && HAN.test(at(c, i + 1)) ? 'feng2' : undefined),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Pluggable model (g2pW and the like): detection only; a host may register a predictor.
+
+export interface PolyphoneModel {
+  id: string;
+  /** Readings (tone-numbered) for the given character positions of a sentence; '' = no opinion. */
+  predict(text: string, positions: number[]): string[];
+}
+
+let model: PolyphoneModel | undefined;
+
+/** Registers (or with undefined, removes) a context model consulted before the phrase table and rules. */
+export function setPolyphoneModel(m: PolyphoneModel | undefined): void {
+  model = m;
+}
+
+/**
+ * Looks for a g2pW ONNX export: `G2PW_MODEL_DIR`, or a `g2pw*` folder in `SHERPA_ONNX_MODELS_DIR`,
+ * holding an `.onnx` file. Returns the file, or undefined; nothing is loaded here.
+ */
+export function findPolyphoneModel(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const dirs: string[] = [];
+  if (env.G2PW_MODEL_DIR) dirs.push(env.G2PW_MODEL_DIR);
+  const root = env.SHERPA_ONNX_MODELS_DIR;
+  if (root && existsSync(root)) {
+    for (const d of readdirSync(root)) if (/^g2pw/i.test(d)) dirs.push(join(root, d));
+  }
+  for (const dir of dirs) {
+    if (!existsSync(dir)) continue;
+    const onnx = readdirSync(dir).find((f) => f.endsWith('.onnx'));
+    if (onnx) return join(dir, onnx);
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const polyCache = new Map<string, boolean>();
+function isPolyphone(ch: string): boolean {
+  let v = polyCache.get(ch);
+  if (v === undefined) {
+    v = (polyphonic(ch, { toneType: 'num', type: 'array' })[0] ?? []).length > 1;
+    polyCache.set(ch, v);
+  }
+  return v;
+}
+
+/** Tone-marked or numbered pinyin → numbered with neutral tone 5. */
+function numbered(syllable: string): string {
+  const s = syllable.toLowerCase().replaceAll('v', 'ü');
+  if (/[0-5]$/.test(s)) return s.replace(/0$/, '5');
+  const n = convert(s, { format: 'symbolToNum' });
+  return /[0-5]$/.test(n) ? n.replace(/0$/, '5') : `${s}5`;
+}
+
+/**
+ * One reading per character (code point) of the text: tone-numbered pinyin with neutral tone 5 for
+ * Chinese characters, '' for everything else. The user's dictionary (word → space-separated pinyin,
+ * one syllable per character) takes precedence over every other layer.
+ */
+export function pinyinReadings(text: string, dictionary?: DictionaryEntry[]): PinyinReading[] {
+  ensureDictionary();
+  const chars = [...text];
+  const items = pinyin(text, { toneType: 'num', type: 'all' });
+  const out: PinyinReading[] = [];
+  // pinyin-pro returns one item per character; map by code point to be safe.
+  let k = 0;
+  for (const item of items) {
+    for (const ch of item.origin) {
+      out.push({ char: ch, pinyin: item.isZh && item.pinyin ? item.pinyin.replace(/0$/, '5') : '' });
+      k++;
+    }
+  }
+  if (k !== chars.length) {
+    // Defensive: fall back to character-by-character readings.
+    out.length = 0;
+    for (const ch of chars)
+      out.push({ char: ch, pinyin: HAN.test(ch) ? pinyin(ch, { toneType: 'num' }).replace(/0$/, '5') : '' });
+  }
+
+  const poly: number[] = [];
+  for (let i = 0; i < chars.length; i++) if (out[i].pinyin && isPolyphone(chars[i])) poly.push(i);
+
+  if (model && poly.length) {
+    const predicted = model.predict(text, poly);
+    poly.forEach((i, n) => {
+      if (predicted[n]) out[i].pinyin = numbered(predicted[n]);
+    });
+  }
+  for (const i of poly) {
+    const r = FIRST[chars[i]]?.(chars, i) ?? longestReading(chars, i) ?? RULES[chars[i]]?.(chars, i);
+    if (r) out[i].pinyin = r;
+  }
+
+  if (dictionary?.length) applyDictionary(chars, out, dictionary);
+  return out;
+}
+
+function applyDictionary(chars: string[], out: PinyinReading[], dictionary: DictionaryEntry[]): void {
+  const entries = dictionary
+    .map((e) => ({
+      word: [...e.word.trim()],
+      syllables: e.pinyin.trim().split(/\s+/).filter(Boolean).map(numbered),
+    }))
+    .filter((e) => e.word.length > 0 && e.word.length === e.syllables.length)
+    .sort((a, b) => b.word.length - a.word.length);
+  const taken = new Array<boolean>(chars.length).fill(false);
+  for (const e of entries) {
+    for (let s = 0; s + e.word.length <= chars.length; s++) {
+      let match = true;
+      for (let j = 0; j < e.word.length && match; j++) match = chars[s + j] === e.word[j] && !taken[s + j];
+      if (!match) continue;
+      for (let j = 0; j < e.word.length; j++) {
+        out[s + j].pinyin = e.syllables[j];
+        taken[s + j] = true;
+      }
+    }
+  }
+}
