@@ -494,11 +494,12 @@ function ChapterItem({
 function SynthesisTask({ taskId }: { taskId: string }) {
   const { task } = useTask(taskId);
   const progress = task?.progress;
+  const status = task?.status;
   useEffect(() => {
-    if (progress === undefined) return;
+    if (progress === undefined || status === undefined) return;
     void invalidateCall(api.audiobookParagraphs);
     void invalidateCall(api.audiobookGet);
-  }, [progress]);
+  }, [progress, status]);
   if (!task) return null;
   return (
     <div className="vw-book-task" data-testid="book-task">

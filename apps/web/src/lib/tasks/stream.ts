@@ -221,7 +221,9 @@ export function applyTaskEvent(event: TaskEvent): void {
   if (event.type === 'task.deleted') {
     queryClient.removeQueries({ queryKey: callKey(api.getTask, input) });
   } else {
-    // Events come in order on the one stream, so the latest is the truth.
+    // Events come in order on the one stream, so the latest is the truth; a load still in flight
+    // read the task before this event and would overwrite it when it lands.
+    void queryClient.cancelQueries({ queryKey: callKey(api.getTask, input) });
     setCallData(api.getTask, input, { task: event.task });
   }
   // Progress ticks change no list row's status; everything else does (and rows show their progress

@@ -7,6 +7,7 @@ import { stubApi } from '@/test/fakeApi.ts';
 import { fakeEventStream, task } from '@/test/fakeTasks.ts';
 import { api } from '../api.ts';
 import { StorageKey } from '../auth/storage.ts';
+import { queryClient } from '../query/client.ts';
 import { getCallData } from '../query/hooks.ts';
 import { elapsedSeconds, formatDuration, remainingSeconds } from './format.ts';
 import { SseParser } from './sse.ts';
@@ -101,6 +102,21 @@ describe('useTask over the shared event stream', () => {
     await waitFor(() => expect(screen.getByTestId('live-tsk_2').textContent).toBe('succeeded 100'));
     expect(server.count('/v1/tasks/get')).toBe(2);
     expect(getCallData(api.getTask, { query: { task_id: 'tsk_1' } })?.task.progress).toBe(64);
+  });
+
+  it('an event that arrives while the task is loading wins over the older loaded state', async () => {
+    let answer: (t: TaskView) => void = () => {};
+    server = stubApi({
+      [TASK_EVENTS_PATH]: stream.route,
+      '/v1/tasks/get': () => new Promise((resolve) => (answer = (t) => resolve({ task: t }))),
+    });
+    render(<Live id="tsk_1" />);
+    await waitFor(() => expect(server.count('/v1/tasks/get')).toBe(1));
+    await waitFor(() => expect(stream.connections).toHaveLength(1));
+    act(() => stream.last.event(3, task({ status: 'succeeded', progress: 100 }), 'task.succeeded'));
+    await act(async () => answer(task({ status: 'queued', progress: 0 })));
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    expect(screen.getByTestId('live-tsk_1').textContent).toBe('succeeded 100');
   });
 
   it('reconnects after a drop and resumes from the last event id', async () => {
