@@ -314,23 +314,51 @@ function fitsAll(p: TimedUnit[], o: Limits): boolean {
   return fitsShape(p, o) && readingLength(pieceText(p), o.language) / Math.max(span(p), 1) <= o.maxCps / 1000;
 }
 
-/** Cuts a piece until every part fits the lines and the longest duration. */
-function cut(p: TimedUnit[], o: Limits): TimedUnit[][] {
-  if (p.length < 2 || fitsShape(p, o)) return [p];
-  const len = (q: TimedUnit[]) => displayLength(pieceText(q), o.language);
-  const whole = len(p);
+/**
+ * The best cut at clause punctuation (，、：) that leaves both sides at least 4 characters and minMs
+ * long, or -1: a piece needing two lines is cut there, so clauses get a cue each.
+ */
+function clauseCut(p: TimedUnit[], o: Limits): number {
+  const whole = displayLength(pieceText(p), o.language);
   let best = -1;
-  let bestScore = Infinity;
+  let bestImbalance = Infinity;
   for (let k = 1; k < p.length; k++) {
-    const left = len(p.slice(0, k));
-    const imbalance = Math.abs(left - (whole - left)) / whole;
-    const u = p[k - 1];
-    // Punctuation and cue ends are preferred unless they leave a sliver (< about a fifth).
-    const bonus = u.strong ? 0.7 : u.weak ? 0.6 : u.cueEnd ? 0.4 : 0;
-    const score = imbalance - (imbalance < 0.6 ? bonus : 0);
-    if (score < bestScore) {
-      bestScore = score;
+    if (!p[k - 1].weak) continue;
+    const left = p.slice(0, k);
+    const right = p.slice(k);
+    const l = displayLength(pieceText(left), o.language);
+    if (l < 4 || whole - l < 4 || span(left) < o.minMs || span(right) < o.minMs) continue;
+    const imbalance = Math.abs(whole - 2 * l);
+    if (imbalance < bestImbalance) {
+      bestImbalance = imbalance;
       best = k;
+    }
+  }
+  return best;
+}
+
+/** Cuts a piece until every part fits the lines and the longest duration, one clause per cue when possible. */
+function cut(p: TimedUnit[], o: Limits): TimedUnit[][] {
+  if (p.length < 2) return [p];
+  const oneLine = displayLength(pieceText(p), o.language) <= o.maxChars;
+  const clause = oneLine ? -1 : clauseCut(p, o);
+  if (clause < 0 && fitsShape(p, o)) return [p];
+  let best = clause;
+  if (best < 0) {
+    const len = (q: TimedUnit[]) => displayLength(pieceText(q), o.language);
+    const whole = len(p);
+    let bestScore = Infinity;
+    for (let k = 1; k < p.length; k++) {
+      const left = len(p.slice(0, k));
+      const imbalance = Math.abs(left - (whole - left)) / whole;
+      const u = p[k - 1];
+      // Punctuation and cue ends are preferred unless they leave a sliver (< about a fifth).
+      const bonus = u.strong ? 0.7 : u.weak ? 0.6 : u.cueEnd ? 0.4 : 0;
+      const score = imbalance - (imbalance < 0.6 ? bonus : 0);
+      if (score < bestScore) {
+        bestScore = score;
+        best = k;
+      }
     }
   }
   return [...cut(p.slice(0, best), o), ...cut(p.slice(best), o)];
@@ -379,7 +407,7 @@ function retime(cues: SplitCue[], o: Limits, spanStart: number, spanEnd: number)
 /**
  * Fits one translated sentence back over several cues: parts proportional to the cues' durations,
  * cut only between words (Intl.Segmenter), preferring punctuation near the proportional point. With
- * fewer words than cues, the last cues get empty text.
+ * fewer words than cues, one word per cue from the first and the last cues get empty text.
  */
 export function distributeTranslation(
   text: string,
@@ -390,6 +418,8 @@ export function distributeTranslation(
   const units = textUnits(text.trim(), language);
   const u = units.length;
   const n = slots.length;
+  // Fewer words than cues: a word each, from the first cue.
+  if (u < n) return slots.map((s, j) => ({ id: s.id, text: units[j]?.text.trim() ?? '' }));
   const weight = units.map((x) => Math.max(displayLength(x.text.trim(), language), 0.5));
   const cum = [0];
   for (const w of weight) cum.push((cum.at(-1) ?? 0) + w);
@@ -402,7 +432,6 @@ export function distributeTranslation(
     acc += durs[j];
     targets.push((total * acc) / durTotal);
   }
-  const strict = u >= n;
   const cost = (j: number, k: number) => {
     const end = units[k - 1];
     const punct = k > 0 && k < u && (end.strong || end.weak) ? 0.12 : 0;
@@ -415,12 +444,12 @@ export function distributeTranslation(
     dp.push(new Array(u + 1).fill(Infinity));
     from.push(new Array(u + 1).fill(-1));
     for (let k = 0; k <= u; k++) {
-      if (strict && (k < j + 1 || k > u - (n - 1 - j))) continue;
+      if (k < j + 1 || k > u - (n - 1 - j)) continue;
       if (j === 0) {
         dp[j][k] = cost(j, k);
         continue;
       }
-      for (let p = 0; p <= (strict ? k - 1 : k); p++) {
+      for (let p = 0; p < k; p++) {
         const v = dp[j - 1][p] + cost(j, k);
         if (v < dp[j][k]) {
           dp[j][k] = v;
