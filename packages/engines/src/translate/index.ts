@@ -24,8 +24,10 @@ export {
   wrapLines,
 } from './split.ts';
 export {
+  containsTerm,
   type GlossaryEntry,
   glossaryMisses,
+  relevantGlossary,
   SUMMARY_PROMPT_MARK,
   summarize,
   TRANSLATE_PROMPT_MARK,
