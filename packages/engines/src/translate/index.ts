@@ -17,7 +17,6 @@ export {
   displayLength,
   distributeTranslation,
   fitsLines,
-  readingLength,
   type SplitCue,
   type SplitOptions,
   splitCues,
