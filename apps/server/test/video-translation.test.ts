@@ -270,6 +270,45 @@ describe('视频翻译: translation, back-translation, cache', () => {
     expect(rows[2]).toBe(',2.400,4.200,这句翻译错了,The stock market fell sharply');
   });
 
+  it('makes one project per target, Traditional Chinese through OpenCC, and keeps a speaker’s voice', async () => {
+    const named = srtOf([
+      { text: '小明：今天我们去公园。', start: 200, end: 2200 },
+      { text: '小红：天气很好。', start: 2400, end: 4200 },
+    ]);
+    const res = await post(
+      '/v1/video-translation/create',
+      srtBody({
+        subtitle: { name: '对话.srt', text: named },
+        target_languages: ['en', 'zh-Hant'],
+        dub: { enabled: false, speaker_voices: { 小明: 'espeak-en-james' } },
+      }),
+    );
+    expect(res.body.code).toBe(0);
+    const items = res.body.data.items as Array<{
+      target_language: string;
+      task_id: string;
+      project_id: string;
+    }>;
+    expect(items.map((i) => i.target_language)).toEqual(['en', 'zh-Hant']);
+    for (const item of items) expect((await finished(item.task_id)).status).toBe('succeeded');
+    const hant = (await project(items[1]!.project_id)).document;
+    expect(target(hant).cues.map((c) => c.text)).toEqual(['今天我們去公園。', '天氣很好。']);
+    expect(hant.translation?.model).toContain('OpenCC');
+    // A later project: 小明 speaks with the voice he had, without being told again.
+    const later = await post(
+      '/v1/video-translation/create',
+      srtBody({ subtitle: { name: '对话.srt', text: named }, target_languages: ['ja'] }),
+    );
+    expect((await finished(later.body.data.task_id)).status).toBe('succeeded');
+    const speakers = (await project(later.body.data.project_id)).document.speakers;
+    expect(speakers.find((s) => s.name === '小明')?.voice_id).toBe('espeak-en-james');
+    expect(speakers.find((s) => s.name === '小红')?.voice_id ?? null).toBeNull();
+    const remembered = await call(server.app, 'GET', '/v1/video-translation/speaker-voices', {
+      token: alice,
+    });
+    expect(remembered.body.data.voices).toEqual({ 小明: 'espeak-en-james' });
+  });
+
   it('refuses bad input with the contract codes and leaves nothing behind', async () => {
     const before = await counts();
     const balance = await getBalance(server.ctx, aliceId);

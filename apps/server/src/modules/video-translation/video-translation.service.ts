@@ -101,11 +101,10 @@ async function check(ctx: AppContext, userId: string, body: TranslationBody) {
   }
   if (body.dub.enabled && body.dub.clone_speakers)
     throw AppError.named('err_interface_unavailable', CLONE_MISSING);
-  if (body.dub.enabled) {
-    const voices = [...Object.values(body.dub.speaker_voices)];
-    for (const t of targets) voices.push(body.dub.default_voice_id ?? defaultVoiceFor(t));
-    await assertVoices(ctx, userId, voices);
-  }
+  // Speaker voices are remembered for later projects: usable ones only, dub or not.
+  const voices = [...Object.values(body.dub.speaker_voices)];
+  if (body.dub.enabled) for (const t of targets) voices.push(body.dub.default_voice_id ?? defaultVoiceFor(t));
+  await assertVoices(ctx, userId, voices);
   const seconds = Math.ceil((asset.duration_ms ?? 0) / 1000);
   const perTarget = await priceTask(ctx, 'video_translation', { seconds });
   return { targets, asset, cues, seconds, perTarget };
