@@ -136,7 +136,7 @@ export function flattenText(text: string): string {
 }
 
 /**
- * Line breaks for display: at most `maxLines` lines of `maxCharsPerLine` (display width) when the
+ * Line breaks for display: at most `maxLines` lines of `maxCharsPerLine` (code points) when the
  * text allows, balanced, preferring breaks after punctuation; a word longer than a line is cut hard.
  * More lines come back when the text cannot fit (callers check with `fitsLines`).
  */
