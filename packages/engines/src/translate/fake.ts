@@ -126,8 +126,10 @@ export function createFakeTranslator(opts: FakeTranslatorOptions = {}) {
     const glossary = promptGlossary(system);
     const asked = (Array.isArray(user?.lines) ? user.lines : []) as Array<{ id: string; text: string }>;
     let lines = asked.map(({ id, text }) => {
-      if (isChinese(target) && !isChinese(source)) return { id, text: memory.get(text) ?? text };
-      if (!isChinese(source) || isChinese(target)) return { id, text };
+      // 'auto': Chinese when the text has Han characters.
+      const zh = isChinese(source) || (source === 'auto' && /\p{Script=Han}/u.test(text));
+      if (isChinese(target) && !zh) return { id, text: memory.get(text) ?? text };
+      if (!zh || isChinese(target)) return { id, text };
       const wrong = opts.mistranslate?.[text];
       if (wrong !== undefined) return { id, text: wrong };
       const out = fakePinyin(text, glossary);
