@@ -395,7 +395,7 @@ async function translateChunk(
         if (n > MAX_RETRIES)
           throw new EngineError(
             'remote_error',
-            `语言模型在重试 ${MAX_RETRIES} 次后仍未返回第 ${line.id} 行的译文，请检查 LLM_BASE_URL / LLM_MODEL 指向的模型能否按要求输出 JSON 逐行翻译`,
+            `语言模型在重试 ${MAX_RETRIES} 次后仍未返回字幕行 ${line.id} 的译文，请检查 LLM_BASE_URL / LLM_MODEL 指向的模型能否按要求输出 JSON 逐行翻译`,
             `the model did not return line ${line.id} after ${MAX_RETRIES} retries (LLM_BASE_URL / LLM_MODEL)`,
           );
         misses.set(line.id, n);
