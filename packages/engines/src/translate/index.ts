@@ -13,10 +13,12 @@ export {
   toSimplified,
   toTraditional,
 } from './languages.ts';
+export { PUNCTUATE_PROMPT_MARK, type PunctuateResult, punctuate } from './punctuate.ts';
 export {
   displayLength,
   distributeTranslation,
   fitsLines,
+  flattenText,
   type SplitCue,
   type SplitOptions,
   splitCues,

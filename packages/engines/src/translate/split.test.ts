@@ -1,6 +1,14 @@
 import { checkCues, DEFAULT_SUBTITLE_RULES, readingLength } from '@vw/contract';
 import { describe, expect, it } from 'vitest';
-import { displayLength, distributeTranslation, fitsLines, splitCues, wrapLines } from './split.ts';
+import {
+  displayLength,
+  distributeTranslation,
+  fitsLines,
+  flattenText,
+  splitCues,
+  textUnits,
+  wrapLines,
+} from './split.ts';
 
 type Cue = { id: string; start_ms: number; end_ms: number; text: string };
 
@@ -191,5 +199,37 @@ describe('distributeTranslation', () => {
 
   it('leaves the last slots empty when there are fewer words than cues', () => {
     expect(distributeTranslation('Yes.', slots, 'en').map((p) => p.text)).toEqual(['Yes.', '', '']);
+  });
+});
+
+describe('flattenText', () => {
+  it('undoes display line breaks', () => {
+    expect(flattenText('我们今天要讨论的问题，\n请大家认真听讲。')).toBe(
+      '我们今天要讨论的问题，请大家认真听讲。',
+    );
+    expect(flattenText('This is a fairly long\n line that was wrapped.')).toBe(
+      'This is a fairly long line that was wrapped.',
+    );
+    expect(flattenText('中文\nEnglish')).toBe('中文English');
+  });
+});
+
+describe('compound words', () => {
+  it('does not break a line between the halves of a likely compound (人工|智能) when a particle is near', () => {
+    const wrapped = wrapLines('今天我们要聊的话题是人工智能在日常生活中的应用，', 'zh', 16, 2);
+    expect(wrapped.split('\n')).toHaveLength(2);
+    expect(wrapped).not.toContain('人工\n智能');
+    expect(wrapped).not.toContain('日常\n生活');
+  });
+});
+
+describe('particles', () => {
+  it('keeps 的/了/吗 with the word before them, so no line or cue starts with one', () => {
+    const units = textUnits('他诊断疾病的速度很快了吗？我们的医生地道地说着', 'zh').map((u) => u.text);
+    expect(units.join('')).toBe('他诊断疾病的速度很快了吗？我们的医生地道地说着');
+    expect(units).toContain('疾病的');
+    for (const u of units) expect(u).not.toMatch(/^[的了吗着]/u);
+    // 地道 is a word of its own (it may start a unit); the particle 地 after it is glued.
+    expect(units).toContain('地道地');
   });
 });
