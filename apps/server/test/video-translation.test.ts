@@ -414,8 +414,11 @@ describe('视频翻译: the whole flow on burned-in subtitles', () => {
     expect(task.status, task.error ?? '').toBe('succeeded');
     const { document } = await project(res.body.data.project_id);
     const source = document.tracks.find((t) => t.kind === 'source')!;
-    // Read from the picture, then re-segmented by smart splitting (these two short lines join).
-    expect(source.cues.map((c) => c.text.replace(/\s/g, '')).join('')).toBe(CUES.map((c) => c.text).join(''));
+    // Read from the picture, punctuated by the language model (words unchanged), then re-segmented by
+    // smart splitting.
+    const read = source.cues.map((c) => c.text).join('');
+    expect(read.replace(/[\s\p{P}]/gu, '')).toBe(CUES.map((c) => c.text).join(''));
+    expect(read).toContain('。');
     const cues = target(document).cues;
     const english = cues.map((c) => c.text.toLowerCase()).join(' ');
     expect(english).toContain('jin tian tian qi hen hao');

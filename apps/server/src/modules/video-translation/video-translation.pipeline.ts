@@ -11,6 +11,7 @@ import {
   backTranslate,
   type ChatClient,
   createEmbedder,
+  punctuate,
   splitCues,
   summarize,
   type TranslationCache,
@@ -260,9 +261,31 @@ const split: StageDef<TranslateInput> = {
   pauseAfter: 'recognition',
   pauseWhen: (r) => Boolean((r as { pause?: boolean }).pause),
   async run(ctx) {
+    const chat = chatClientOf(ctx.app);
+    const before = await readDoc(ctx);
+    if (chat && settingsOf(before).split) {
+      // Language-model assisted: recognised lines without punctuation get it (words unchanged), so the
+      // splitter can cut at clauses.
+      const t = settingsOf(before);
+      const lines = (sourceTrack(before)?.cues ?? [])
+        .filter((c) => c.text.trim())
+        .map((c) => ({ id: c.id, text: c.text }));
+      const punctuated = await ctx.item('punctuate', async () => {
+        const r = await punctuate(chat, lines, {
+          language:
+            t.source_language === 'auto' ? (sourceTrack(before)?.language ?? 'auto') : t.source_language,
+          signal: ctx.signal,
+        });
+        return Object.fromEntries(r.lines.map((l) => [l.id, l.text]));
+      });
+      await writeDoc(ctx, (d) => {
+        for (const cue of sourceTrack(d)?.cues ?? []) cue.text = punctuated[cue.id] ?? cue.text;
+        return d;
+      });
+    }
     await writeDoc(ctx, splitDocument);
     const doc = await readDoc(ctx);
-    const manual = !chatClientOf(ctx.app);
+    const manual = !chat;
     if (manual) {
       await writeDoc(ctx, (d) => ({
         ...d,
