@@ -254,6 +254,37 @@ describe('视频翻译: translation, back-translation, cache', () => {
     expect(chat.requests.length).toBeGreaterThan(before);
   });
 
+  it('pauses after translation for review, back-translates again on request, and goes on after 继续', async () => {
+    const res = await post('/v1/video-translation/create', srtBody({ review: { after_translation: true } }));
+    expect(res.body.code).toBe(0);
+    const taskId = res.body.data.task_id as string;
+    for (;;) {
+      const row = await server.ctx.db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('id', '=', taskId)
+        .executeTakeFirstOrThrow();
+      if (row.status === 'paused') {
+        expect(row.pause_point).toBe('translation');
+        break;
+      }
+      expect(['queued', 'running']).toContain(row.status);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const paused = (await project(res.body.data.project_id)).document;
+    expect(target(paused).cues.every((c) => c.text !== '' && c.drift)).toBe(true);
+    const again = await post('/v1/video-translation/back-translate', {
+      project_id: res.body.data.project_id,
+      cue_ids: [target(paused).cues[1]!.id],
+    });
+    expect(again.body.data.lines).toBe(1);
+    expect((await finished(again.body.data.task_id)).status).toBe('succeeded');
+    expect(
+      (await post('/v1/video-translation/continue', { project_id: res.body.data.project_id })).body.code,
+    ).toBe(0);
+    expect((await finished(taskId)).status).toBe('succeeded');
+  });
+
   it('exports bilingual SRT and the CSV of speaker, start, end, source and translation', async () => {
     const srt = await post('/v1/video-translation/export', {
       project_id: projectId,
