@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { type ProjectDocument, srtTime } from '@vw/contract';
 import { grabFrame, makeSubtitledClip, SUMMARY_PROMPT_MARK, TRANSLATE_PROMPT_MARK } from '@vw/engines';
 import { type FakeChatServer, startFakeChatServer } from '@vw/engines/fake-chat-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MediaAssetRow } from '../src/db/schema.ts';
 import { getBalance } from '../src/modules/credits/ledger.service.ts';
 import { setFeatureOverride } from '../src/modules/features/features.service.ts';
@@ -19,6 +19,9 @@ import { call, createTestServer, fund, signIn, type TestServer, taskFinished } f
  * back-translation from its memory) and the offline OCR engine, on clips with burned-in Chinese
  * subtitles of known text and times.
  */
+
+// Whole tasks (ffmpeg, OCR, synthesis) share 2 cores with other suites: one may take minutes.
+vi.setConfig({ testTimeout: 240_000 });
 
 const run = promisify(execFile);
 let server: TestServer;
