@@ -158,3 +158,5 @@ async function main() {
 }
 
 await main();
+// The OCR worker pool keeps the process alive after the server closes.
+process.exit(0);
