@@ -23,7 +23,10 @@ async function timed(run: () => Promise<unknown>): Promise<Check> {
     await Promise.race([
       run(),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)),
+          PROBE_TIMEOUT_MS,
+        );
       }),
     ]);
     return { ok: true, ms: Math.round(performance.now() - started) };
@@ -42,26 +45,31 @@ async function timed(run: () => Promise<unknown>): Promise<Check> {
 export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Its own connection: no offline queue, so a down Redis fails the probe at once instead of waiting.
   const redis = ctx.config.REDIS_URL
-    ? new Redis(ctx.config.REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 })
+    ? new Redis(ctx.config.REDIS_URL, {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+      })
     : null;
   redis?.on('error', () => {});
   if (redis) app.addHook('onClose', async () => void redis.disconnect());
 
   async function readiness(): Promise<Readiness> {
-    const checks: Record<string, Check> = {};
-    const probes: Array<Promise<void>> = [
-      timed(() => sql`select 1`.execute(ctx.db)).then((c) => void (checks.database = c)),
-      timed(() => ctx.storage.stat(STORAGE_PROBE_KEY)).then((c) => void (checks.storage = c)),
+    const probes: Array<[string, () => Promise<unknown>]> = [
+      ['database', () => sql`select 1`.execute(ctx.db)],
+      ['storage', () => ctx.storage.stat(STORAGE_PROBE_KEY)],
     ];
     if (redis) {
-      probes.push(
-        timed(async () => {
+      probes.push([
+        'redis',
+        async () => {
           if (redis.status === 'wait' || redis.status === 'end') await redis.connect();
           await redis.ping();
-        }).then((c) => void (checks.redis = c)),
-      );
+        },
+      ]);
     }
-    await Promise.all(probes);
+    const results = await Promise.all(probes.map(async ([name, run]) => [name, await timed(run)] as const));
+    const checks = Object.fromEntries(results);
     const draining = ctx.lifecycle.draining;
     return { ready: !draining && Object.values(checks).every((c) => c.ok), draining, checks };
   }
