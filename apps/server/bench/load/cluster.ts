@@ -264,6 +264,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const workerCount = options.workers ?? 2;
   const logs = path.join(dir, 'logs');
   mkdirSync(logs, { recursive: true });
+  // The private PostgreSQL runs as the postgres user: it must reach its folder inside this one.
+  if (isRoot) chmodSync(dir, 0o755);
   const cleanups: Array<() => Promise<unknown>> = [];
   const apiPort = (i: number) => basePort + 1 + i;
   const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
