@@ -309,6 +309,7 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
       if (status && ['succeeded', 'failed', 'cancelled'].includes(status) && !record.final) {
         record.final = status;
         record.seenBy = 'poll';
+        if (process.env.LOAD_DEBUG) log(`poll saw ${record.kind} ${record.id} ${status} after ${Date.now() - record.createdAt} ms`);
       }
     }
     waiters.delete(record.id);
@@ -517,7 +518,17 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
             }),
           );
           if (!created?.task_id) return;
-          const r = mine(created.task_id, 'credits_export');
+          // The call answers the export's id; its task is the export row's job_id.
+          const exportRow = await db.db
+            .selectFrom('credit_exports')
+            .select('job_id')
+            .where('id', '=', created.task_id)
+            .executeTakeFirst();
+          if (!exportRow?.job_id) {
+            record('usage export', 0, 'wrong', 'export without its task');
+            return;
+          }
+          const r = mine(exportRow.job_id, 'credits_export');
           await waitTask(token, ip, r, 120_000);
         },
       ],
@@ -526,8 +537,10 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
         () =>
           act('payment order', async () => {
             const products = await callApi(token, ip, 'GET', '/v1/app/products?type=0');
-            const product = (products.product_list as Array<{ product_id: string }>)[0];
-            if (!product) throw new WrongAnswer('no membership products');
+            const product = (products.product_list as Array<{ product_id: string }>).find(
+              (p) => p.product_id === 'member_200_month',
+            );
+            if (!product) throw new WrongAnswer('no member_200_month product');
             const order = await callApi(token, ip, 'POST', '/v1/pay/create_order', {
               pay_channel: 'WECHAT',
               product_id: product.product_id,
