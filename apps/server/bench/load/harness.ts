@@ -319,6 +319,9 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
 
   const deadline = Date.now() + options.seconds * 1000;
   let longTexts = 0;
+  // Users keep going until the time is up and every fault has been injected: faults hit a loaded cluster.
+  let faultsDone = false;
+  const running = () => Date.now() < deadline || !faultsDone;
   const accounts = await seedUsers(cluster, options.users);
   log(`seeded ${accounts.length} users`);
 
@@ -354,7 +357,7 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
     let lastId: number | undefined;
     let open = true;
     const keepStream = (async () => {
-      while (open && Date.now() < deadline) {
+      while (open && running()) {
         try {
           stream = await openTaskStream(base, token, {
             lastEventId: lastId,
@@ -610,7 +613,7 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
     // Each user first goes once through the kinds that make tasks, uploads and payments (media first
     // for some), so even a short run covers them all; then it picks by weight.
     const opening = [6, 5, 4, 7, 8, 9];
-    for (let step = 0; Date.now() < deadline; step++) {
+    for (let step = 0; running(); step++) {
       const roll = Math.random() * total;
       let sum = 0;
       const action =
@@ -700,10 +703,14 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
     const span = options.seconds * 1000;
     const first = Math.min(20_000, span * 0.15);
     const gap = options.faults.length > 1 ? (span * 0.85 - first) / options.faults.length : 0;
-    for (const [i, fault] of options.faults.entries()) {
-      const at = Date.now() + (i === 0 ? first : gap);
-      while (Date.now() < at) await sleep(250);
-      faults.push(await injectFault(fault));
+    try {
+      for (const [i, fault] of options.faults.entries()) {
+        const at = Date.now() + (i === 0 ? first : gap);
+        while (Date.now() < at) await sleep(250);
+        faults.push(await injectFault(fault));
+      }
+    } finally {
+      faultsDone = true;
     }
   })();
 
