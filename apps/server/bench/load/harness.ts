@@ -633,6 +633,7 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
 
   /** Presigned multipart straight to S3; the first PUT is cut halfway (a dropped connection) and resumed. */
   async function uploadClip(token: string, ip: string, uid: string): Promise<TrackedUpload | null> {
+    const ticketAskedAt = Date.now();
     const ticket = await act('upload ticket', () =>
       callApi(token, ip, 'POST', '/v1/misc/generate_obs_temporary_credentials', {
         name: 'clip.wav',
@@ -646,6 +647,8 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
       ownerId: uid,
       sha256: clipSha,
       size: clip.length,
+      startedAt: ticketAskedAt,
+      clientDone: false,
     };
     uploads.push(tracked);
     const parts: Array<{ part_number: number; etag: string }> = [];
@@ -680,7 +683,10 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
         },
         90_000,
       );
-      if (!etag) return tracked; // left resumable
+      if (!etag) {
+        tracked.clientDone = true; // left to resume later
+        return tracked;
+      }
       parts.push({ part_number: part.part_number, etag });
     }
     const done = await act(
@@ -689,6 +695,7 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
       90_000,
     );
     const asset = done?.asset as { asset_id: string; sha256: string; size: number } | undefined;
+    tracked.clientDone = true;
     if (asset) {
       tracked.assetId = asset.asset_id;
       if (asset.sha256 !== clipSha || asset.size !== clip.length)
@@ -957,7 +964,7 @@ export function formatReport(report: LoadReport, users: number): string {
   }
   const fi = report.final;
   lines.push(
-    `final (settled in ${report.settleMs} ms): tasks ${fi.tasks.tracked} (succeeded ${fi.tasks.succeeded}, failed ${fi.tasks.failed}, open ${fi.tasks.open}); holds open ${fi.holds.open}; uploads completed ${fi.uploads.completed}, resumable ${fi.uploads.resumable}; ${fi.users} users' ledgers; violations ${fi.violations.length}`,
+    `final (settled in ${report.settleMs} ms): tasks ${fi.tasks.tracked} (succeeded ${fi.tasks.succeeded}, failed ${fi.tasks.failed}, open ${fi.tasks.open}); holds open ${fi.holds.open}; uploads completed ${fi.uploads.completed}, resumable ${fi.uploads.resumable}, completed with the answer lost ${fi.uploads.answerLost}; ${fi.users} users' ledgers; violations ${fi.violations.length}`,
   );
   for (const v of fi.violations.slice(0, 20)) lines.push(`  ! ${v}`);
   return lines.join('\n');

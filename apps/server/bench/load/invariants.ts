@@ -14,12 +14,16 @@ export interface TrackedUpload {
   size: number;
   /** The asset the client was given when it completed, if it did. */
   assetId?: string;
+  /** When the ticket was asked for (ms). */
+  startedAt: number;
+  /** The client is done with it (completed, or gave up and left it to resume later). */
+  clientDone: boolean;
 }
 
 export interface InvariantReport {
   tasks: { tracked: number; finished: number; succeeded: number; failed: number; open: number };
   holds: { open: number; openPastOwner: number };
-  uploads: { completed: number; resumable: number };
+  uploads: { completed: number; resumable: number; answerLost: number; inProgress: number };
   users: number;
   violations: string[];
 }
@@ -167,7 +171,14 @@ export async function checkInvariants(
   // Uploads: completed into the asset that was sent, or still resumable (its upload row is kept).
   let completed = 0;
   let resumable = 0;
+  let answerLost = 0;
+  let inProgress = 0;
   for (const up of tracked.uploads) {
+    // An upload the client is still sending or completing is judged once it is done with it.
+    if (!up.clientDone && !options.settled) {
+      inProgress++;
+      continue;
+    }
     if (up.assetId) {
       const asset = await db
         .selectFrom('media_assets')
@@ -185,14 +196,28 @@ export async function checkInvariants(
       .select('id')
       .where('id', '=', up.uploadId)
       .executeTakeFirst();
-    if (row) resumable++;
+    if (row) {
+      resumable++;
+      continue;
+    }
+    // Completed on the server while the answer was lost (the process or database went away after
+    // the commit): the asset is in the owner's library; the client's retry got a clear not-found.
+    const asset = await db
+      .selectFrom('media_assets')
+      .select('id')
+      .where('owner_id', '=', up.ownerId)
+      .where('sha256', '=', up.sha256)
+      .where('size', '=', up.size)
+      .where('created_at', '>=', up.startedAt)
+      .executeTakeFirst();
+    if (asset) answerLost++;
     else violations.push(`upload ${up.uploadId} neither completed nor resumable`);
   }
 
   return {
     tasks: { tracked: ids.length, finished, succeeded, failed, open: ids.length - finished },
     holds: { open: open.length, openPastOwner },
-    uploads: { completed, resumable },
+    uploads: { completed, resumable, answerLost, inProgress },
     users: users.size,
     violations,
   };
