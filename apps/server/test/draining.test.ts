@@ -166,3 +166,41 @@ describe.skipIf(TEST_DB !== 'postgres')('draining on SIGTERM (api and worker pro
     expect(await api.exited).toBe(0);
   }, 120_000);
 });
+
+describe('readiness', () => {
+  it('answers 503 naming the dependency that does not answer, and 200 once nothing is wrong', async () => {
+    // An S3 endpoint where nothing listens (a port of the scale-out range this suite keeps free).
+    const down = await createTestServer({
+      S3_ENDPOINT: 'http://127.0.0.1:18949',
+      S3_BUCKET: 'vw-media',
+      S3_ACCESS_KEY_ID: 'x',
+      S3_SECRET_ACCESS_KEY: 'x',
+    });
+    try {
+      const res = await down.app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      const body = res.json();
+      expect(body).toMatchObject({ ready: false, draining: false, checks: { database: { ok: true } } });
+      expect(body.checks.storage).toMatchObject({ ok: false });
+      expect(body.checks.storage.error).toEqual(expect.any(String));
+      expect((await down.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await down.close();
+    }
+    const up = await createTestServer();
+    try {
+      const ok = await up.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({
+        ready: true,
+        checks: { database: { ok: true }, storage: { ok: true } },
+      });
+      up.ctx.lifecycle.draining = true;
+      const draining = await up.app.inject({ method: 'GET', url: '/readyz' });
+      expect(draining.statusCode).toBe(503);
+      expect(draining.json()).toMatchObject({ ready: false, draining: true });
+    } finally {
+      await up.close();
+    }
+  });
+});
