@@ -211,6 +211,9 @@ export async function checkInvariants(
       .where('created_at', '>=', up.startedAt)
       .executeTakeFirst();
     if (asset) answerLost++;
+    // Just after a fault an earlier attempt of the client's may still be completing it on the
+    // server (its retry was told the upload is gone): only the settled check can call it lost.
+    else if (!options.settled) inProgress++;
     else violations.push(`upload ${up.uploadId} neither completed nor resumable`);
   }
 
