@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -26,7 +26,7 @@ describe.skipIf(TEST_DB !== 'postgres')('draining on SIGTERM (api and worker pro
   let server: TestServer;
   let alice: { token: string; uid: string };
   const prefix = `vw-drain-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const logDir = mkdtempSync(path.join(tmpdir(), 'vw-drain-log-'));
+  let logDir = '';
   const procs: Proc[] = [];
 
   /** The environment of a server process on the test server's database, Redis (own prefix) and files. */
@@ -50,6 +50,7 @@ describe.skipIf(TEST_DB !== 'postgres')('draining on SIGTERM (api and worker pro
   };
 
   beforeAll(async () => {
+    logDir = mkdtempSync(path.join(tmpdir(), 'vw-drain-log-'));
     server = await createTestServer({ REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix });
     const signed = await signIn(server.app, '13900000041');
     alice = { token: signed.secure_tokens.access_token, uid: signed.user_info.uid };
@@ -60,6 +61,7 @@ describe.skipIf(TEST_DB !== 'postgres')('draining on SIGTERM (api and worker pro
     for (const p of procs) p.child.kill('SIGKILL');
     await Promise.all(procs.map((p) => p.exited));
     await server?.close();
+    rmSync(logDir, { recursive: true, force: true });
     const redis = new Redis(TEST_REDIS_URL);
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
