@@ -7,7 +7,7 @@ ROOT="$PWD"
 source scripts/node-env.sh
 source scripts/system-packages.sh
 
-ensure_debian_packages curl ffmpeg espeak-ng libespeak-ng1 fonts-noto-cjk chromium postgresql redis-server rubberband-cli
+ensure_debian_packages curl ffmpeg espeak-ng libespeak-ng1 fonts-noto-cjk chromium postgresql redis-server rubberband-cli nginx
 ensure_npm_dependencies
 
 OUT="$ROOT/.test-output"

@@ -6,6 +6,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
+import { registerHealthRoutes } from './health/health.ts';
 import { sendWorkbenchError } from './http/errors.ts';
 import { clientIds } from './http/request-context.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -58,7 +59,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     global: false,
     redis,
-    nameSpace: 'vw-rate-limit:',
+    nameSpace: `${ctx.config.REDIS_PREFIX}-rate-limit:`,
     errorResponseBuilder: (_request, context) => AppError.tooManyRequests(context.ttl / 1000),
   });
   await app.register(swagger, {
@@ -103,6 +104,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setErrorHandler(sendWorkbenchError);
   registerInputRule(app);
 
+  registerHealthRoutes(app, ctx);
   await registerModules(app, ctx);
 
   app.setNotFoundHandler((request, reply) => {

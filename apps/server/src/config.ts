@@ -27,6 +27,11 @@ const envSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
       .optional(),
+    /** Key prefix in Redis (jobs, task events, rate limits), so several installations can share one Redis. */
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+      .default('vw'),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     /** Heavy lane (ffmpeg, engines): separate from the light jobs so they never wait behind media. */
     JOB_HEAVY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
@@ -140,6 +145,10 @@ const envSchema = z
      * quarter of it); a dead process's holds are released within about twice this.
      */
     HOLD_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+    /** On SIGTERM an API process answers /readyz with 503 this long before it stops taking requests. */
+    DRAIN_DELAY_MS: z.coerce.number().int().min(0).default(0),
+    /** On SIGTERM: how long running requests and job stages get to finish before they are cut (stages handed back). */
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
     WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(30_000),
     WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(5),

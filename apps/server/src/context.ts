@@ -46,6 +46,8 @@ export interface AppContext {
   payments: PaymentProviders;
   /** Task events for the SSE streams of this process (through Redis pub/sub when REDIS_URL is set). */
   taskEvents: TaskEventHub;
+  /** Set on SIGTERM: /readyz answers 503 so load balancers stop sending before the process closes. */
+  lifecycle: { draining: boolean };
   /** The process's one bounded OCR pool (PP-OCRv4 workers, started on first use; closed on shutdown). */
   ocr: OcrEngine;
 }
@@ -94,12 +96,20 @@ export function createContext(options: {
     sms,
     mail,
     storage: createStorage(config, secret, now),
-    jobs: createJobQueue({ db: database.db, clock, log, redisUrl: config.REDIS_URL, app: () => ctx }),
+    jobs: createJobQueue({
+      db: database.db,
+      clock,
+      log,
+      redisUrl: config.REDIS_URL,
+      prefix: config.REDIS_PREFIX,
+      app: () => ctx,
+    }),
     engines: options.engines ?? createEngineRegistry([]),
     asr: options.asr ?? createAsrRegistry([]),
     payments: createPaymentProviders({ config, db: database.db, now, signingSecret: secret }),
-    taskEvents: createTaskEventHub({ redisUrl: config.REDIS_URL, log }),
+    taskEvents: createTaskEventHub({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, log }),
     ocr: options.ocr ?? createLazyOcrPool(config.OCR_WORKERS),
+    lifecycle: { draining: false },
   };
   return ctx;
 }

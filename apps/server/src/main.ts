@@ -64,7 +64,12 @@ async function main(role: Role): Promise<void> {
     void ensureDemoSample(ctx).catch((err) => log.warn({ err }, 'demo sample video not made'));
     const app = await buildApp(ctx);
     await app.listen({ host: config.HOST, port: config.PORT });
-    closers.push(() => app.close());
+    closers.push(async () => {
+      // Requests still running after the timeout (a slow upload) are cut; the client resumes it.
+      const cut = setTimeout(() => app.server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+      await app.close();
+      clearTimeout(cut);
+    });
     log.info(`声音工作台 is running at ${config.publicUrl}/workbench/  (API docs: ${config.publicUrl}/docs)`);
     if (!config.isProduction) {
       log.info(
@@ -72,16 +77,31 @@ async function main(role: Role): Promise<void> {
       );
     }
   }
-  closers.push(() => ctx.jobs.close());
+  // Running stages get the shutdown timeout to finish; those still running are handed back (their
+  // checkpoints kept) for another worker, without spending an attempt.
+  closers.push(() => ctx.jobs.close({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }));
   closers.push(() => ctx.taskEvents.close());
   closers.push(() => database.close());
   closers.push(() => engines.close());
   closers.push(() => asr.close());
   closers.push(() => ctx.ocr.close());
 
+  // Draining: /readyz answers 503 at once; an API process keeps serving for DRAIN_DELAY_MS so the
+  // load balancer moves away, then closes: new requests get 503, SSE streams end (clients resume
+  // with Last-Event-ID), running requests get SHUTDOWN_TIMEOUT_MS (an upload cut then resumes).
   const shutdown = async (signal: string) => {
-    log.info({ signal }, 'shutting down');
+    ctx.lifecycle.draining = true;
+    log.info({ signal, role }, 'draining');
+    if (role !== 'worker' && config.DRAIN_DELAY_MS > 0) {
+      await new Promise((resolve) => setTimeout(resolve, config.DRAIN_DELAY_MS));
+    }
+    // Whatever still hangs after the timeouts (a client that never finishes its upload) is cut.
+    setTimeout(() => {
+      log.warn('shutdown took too long: exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
     for (const close of closers) await close().catch((err) => log.error({ err }, 'error while closing'));
+    log.info({ signal, role }, 'stopped');
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

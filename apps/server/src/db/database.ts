@@ -74,8 +74,11 @@ function withPreparedStatements(pool: pg.Pool): PostgresPool {
   // pool.end() resolves once it has asked its connections to close; closing waits until they have.
   let open = 0;
   let allClosed = () => {};
-  pool.on('connect', () => {
+  pool.on('connect', (client) => {
     open += 1;
+    // A connection lost while checked out (a PostgreSQL restart mid-transaction) errors on the
+    // client, where no pool listener is: without this the process crashes. Its query fails instead.
+    client.on('error', (err) => console.error('PostgreSQL connection error:', err.message));
   });
   pool.on('remove', () => {
     open -= 1;
@@ -84,10 +87,20 @@ function withPreparedStatements(pool: pg.Pool): PostgresPool {
   return {
     async connect() {
       const client = await pool.connect();
+      // A connection that broke while checked out is destroyed on release, not handed out again.
+      let broken: Error | undefined;
+      const onError = (err: Error) => {
+        broken = err;
+      };
+      client.on('error', onError);
       // Kysely calls query(sql, parameters); cursors (streaming) are not used by the app.
       const query = (text: string, values: unknown[]) =>
         values.length > 0 ? client.query({ name: nameOf(text), text, values }) : client.query(text);
-      return { query, release: () => client.release() } as unknown as PostgresPoolClient;
+      const release = () => {
+        client.off('error', onError);
+        client.release(broken);
+      };
+      return { query, release } as unknown as PostgresPoolClient;
     },
     async end() {
       const closed = open === 0 ? Promise.resolve() : new Promise<void>((r) => (allClosed = r));

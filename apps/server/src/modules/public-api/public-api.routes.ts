@@ -88,7 +88,7 @@ function whenReplyEnds(reply: FastifyReply, fn: () => void): void {
  */
 export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const limiter: Limiter = ctx.config.REDIS_URL
-    ? createRedisLimiter(ctx.config.REDIS_URL)
+    ? createRedisLimiter(ctx.config.REDIS_URL, `${ctx.config.REDIS_PREFIX}-public:`)
     : createMemoryLimiter(() => ctx.clock.now());
   const meter = usageMeter(ctx);
   app.addHook('onClose', async () => {
