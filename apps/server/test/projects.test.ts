@@ -37,6 +37,7 @@ export async function insertAsset(
     thumbnail_key: null,
     status: 'ready',
     created_at: s.clock.now(),
+    upload_ref: null,
     ...over,
   };
   await s.ctx.db.insertInto('media_assets').values(row).execute();

@@ -124,6 +124,14 @@ describe('uploads straight to S3 (presigned multipart)', () => {
     expect(await keysUnder('uploads')).toEqual([]);
     expect(await keysUnder('media')).toHaveLength(2); // source + peaks
     expect(await server.ctx.db.selectFrom('media_uploads').selectAll().execute()).toEqual([]);
+
+    // A retry whose first answer was lost gets the same asset; nothing new is stored.
+    const again = await call(server.app, 'POST', '/v1/media/complete_upload', {
+      token,
+      body: { upload_id, parts },
+    });
+    expect(again.body.data.asset.asset_id).toBe(asset.asset_id);
+    expect(await keysUnder('media')).toHaveLength(2);
   });
 
   it('refuses a hostile file and removes it from the bucket', async () => {

@@ -130,8 +130,11 @@ describe('tus uploads', () => {
     ).toEqual(['peaks.json', 'source.mp4', 'thumb.jpg']);
     expect(filesIn(scratchRoot(server.ctx))).toEqual([]);
 
-    // A second completion of the same upload finds nothing.
-    expect((await complete(a.token, { tus_upload: location })).body.data.detail[0].type).toBe(
+    // Completing the same upload again (a retry whose answer was lost) answers the same asset and
+    // registers nothing new; another user completing it finds nothing.
+    expect((await complete(a.token, { tus_upload: location })).body.data.asset.asset_id).toBe(asset.asset_id);
+    const b = await user('13900000399');
+    expect((await complete(b.token, { tus_upload: location })).body.data.detail[0].type).toBe(
       'err_not_found',
     );
 

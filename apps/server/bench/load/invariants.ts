@@ -200,8 +200,8 @@ export async function checkInvariants(
       resumable++;
       continue;
     }
-    // Completed on the server while the answer was lost (the process or database went away after
-    // the commit): the asset is in the owner's library; the client's retry got a clear not-found.
+    // Completed on the server while the client's retry came too early (the first attempt was still
+    // registering the file): the asset is in the owner's library; the retry got a clear not-found.
     const asset = await db
       .selectFrom('media_assets')
       .select('id')

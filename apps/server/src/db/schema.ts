@@ -526,6 +526,8 @@ export interface MediaAssetsTable {
   thumbnail_key: string | null;
   status: 'processing' | 'ready' | 'failed';
   created_at: number;
+  /** The upload it was completed from (018): a repeated completion answers this asset. */
+  upload_ref: Generated<string | null>;
 }
 
 export interface ProjectsTable {

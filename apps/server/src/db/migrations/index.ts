@@ -15,6 +15,7 @@ import * as m014 from './014_audiobooks.ts';
 import * as m015 from './015_audiobook_attribution.ts';
 import * as m016 from './016_video_translation.ts';
 import * as m017 from './017_translation_cache.ts';
+import * as m018 from './018_asset_upload_ref.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '015_audiobook_attribution': m015,
   '016_video_translation': m016,
   '017_translation_cache': m017,
+  '018_asset_upload_ref': m018,
 };

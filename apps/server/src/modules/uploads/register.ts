@@ -53,6 +53,8 @@ export interface RegisterInput {
   /** The uploaded bytes on this machine; moved into storage (or deleted) by the time this returns. */
   file: string;
   name: string;
+  /** The upload (tus id or S3 upload id) this file completes. */
+  uploadRef?: string;
 }
 
 /**
@@ -144,6 +146,7 @@ export async function registerAsset(
         thumbnail_key: probe.hasVideo ? keys.thumbnail : null,
         status: 'ready',
         created_at: ctx.clock.now(),
+        upload_ref: input.uploadRef ?? null,
       };
       await insertAsset(ctx.db, row);
       return row;

@@ -36,6 +36,20 @@ export async function findAssetOfOwner(
     .executeTakeFirst();
 }
 
+/** The asset an upload was completed into, if it was. */
+export async function findAssetOfUpload(
+  db: Db,
+  ownerId: string,
+  uploadRef: string,
+): Promise<MediaAssetRow | undefined> {
+  return db
+    .selectFrom('media_assets')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .where('upload_ref', '=', uploadRef)
+    .executeTakeFirst();
+}
+
 export async function findAssetsOfOwner(
   db: Db,
   ownerId: string,

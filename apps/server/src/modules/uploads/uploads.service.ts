@@ -17,6 +17,7 @@ import {
   deleteAssetOfOwner,
   deleteUpload,
   findAssetOfOwner,
+  findAssetOfUpload,
   findAssetsOfOwner,
   findUploadOfOwner,
   insertUpload,
@@ -149,15 +150,33 @@ type CompleteInput =
   | { tus_upload: string }
   | { upload_id: string; parts: { part_number: number; etag: string }[] };
 
-/** The end of both upload paths: the file becomes an asset, or is refused and removed. */
+/**
+ * The end of both upload paths: the file becomes an asset, or is refused and removed. Completing an
+ * upload again (a retry whose first answer was lost) answers the asset it became.
+ */
 export async function completeUpload(
   ctx: AppContext,
   tus: TusServer,
   ownerId: string,
   input: CompleteInput,
 ): Promise<MediaAssetRow> {
-  if ('tus_upload' in input) return completeTusUpload(ctx, tus, ownerId, input.tus_upload);
-  return completeS3Upload(ctx, ownerId, input.upload_id, input.parts);
+  const ref = 'tus_upload' in input ? tusIdOf(input.tus_upload) : input.upload_id;
+  if (ref) {
+    const done = await findAssetOfUpload(ctx.db, ownerId, ref);
+    if (done) return done;
+  }
+  try {
+    if ('tus_upload' in input) return await completeTusUpload(ctx, tus, ownerId, input.tus_upload);
+    return await completeS3Upload(ctx, ownerId, input.upload_id, input.parts);
+  } catch (err) {
+    // A completion racing this one may have registered the file meanwhile.
+    const done =
+      ref && err instanceof AppError && err.detailType === 'err_not_found'
+        ? await findAssetOfUpload(ctx.db, ownerId, ref)
+        : undefined;
+    if (done) return done;
+    throw err;
+  }
 }
 
 async function completeTusUpload(
@@ -187,7 +206,7 @@ async function completeTusUpload(
     }
     await rm(path.join(uploadsDir(ctx), `${id}.json`), { force: true });
     const name = upload.metadata?.filename ?? upload.metadata?.name ?? 'upload';
-    return await registerAsset(ctx, ownerId, { file: claimed, name });
+    return await registerAsset(ctx, ownerId, { file: claimed, name, uploadRef: id });
   } finally {
     await removeScratchDir(ctx, scratchName);
   }
@@ -223,7 +242,7 @@ async function completeS3Upload(
     if (info.size > limits.max_upload_bytes) throw AppError.named('err_file_too_large');
     const dir = await createScratchDir(ctx, scratchName);
     const file = await localPathOf(ctx, upload.storage_key, dir);
-    return await registerAsset(ctx, ownerId, { file, name: upload.name });
+    return await registerAsset(ctx, ownerId, { file, name: upload.name, uploadRef: upload.id });
   } finally {
     await ctx.storage.remove(upload.storage_key).catch(() => {});
     await removeScratchDir(ctx, scratchName);
