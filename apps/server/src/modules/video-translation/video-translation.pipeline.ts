@@ -37,7 +37,8 @@ import { cacheGet, cacheSet, findSpeakerVoices, saveSpeakerVoices } from './vide
  * recognize (speech / on-screen / the uploaded file → the source track; the erase regions) → split
  * (智能字幕断句; the translation track's cues, one per source cue; pause for review or for a manual
  * translation) → translate (summary + chunks through the language model, cached) → back_translate
- * (drift flags; pause for review) → the dub stages of AI配音 speaking the translation track
+ * (drift flags; pause for review) → clone_voices (dub.clone_speakers: speakers cloned from the video)
+ * → the dub stages of AI配音 speaking the translation track
  * (prepare → dub → render, where the render erases the original subtitles in the same encode).
  * Line actions run the same pipeline with another scope: the stages outside it return at once.
  */
