@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type ProjectDocument, srtTime } from '@vw/contract';
+import { type ProjectDocument, srtTime, type VoiceCloneView } from '@vw/contract';
 import { type FakeChatServer, startFakeChatServer } from '@vw/engines/fake-chat-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MediaAssetRow } from '../src/db/schema.ts';
@@ -248,9 +248,7 @@ describe('视频翻译: per-speaker voices cloned from the video', () => {
 
     // The clone is the user's: in the clone list (attestation consent) and in the voice library.
     const list = await call(server.app, 'GET', '/v1/voice-clone/list', { token: alice.token });
-    const clone = (list.body.data.clones as Array<Record<string, any>>).find(
-      (c) => c.voice_id === cloneVoice,
-    )!;
+    const clone = (list.body.data.clones as VoiceCloneView[]).find((c) => c.voice_id === cloneVoice)!;
     expect(clone.kind).toBe('fast');
     expect(clone.status).toBe('ready');
     expect(clone.language).toBe('zh');
@@ -319,6 +317,36 @@ describe('视频翻译: per-speaker voices cloned from the video', () => {
     const keys: string[] = [];
     for await (const o of server.ctx.storage.list(`voice-clones/${alice.id}/`)) keys.push(o.key);
     expect(keys.every((k) => k.includes(`/${cloneVoice}/`))).toBe(true);
+  });
+
+  it("clones the video's voice as the default dub voice when the lines name no speaker", async () => {
+    const carol = await user('13900001853');
+    await fund(server, carol.id, 20_000);
+    await setFeatureOverride(server.ctx, carol.id, 'video_translate', true);
+    const own = await registerAsset(server.ctx, carol.id, { file: await copyOf(clip), name: '旁白.mp4' });
+    const plain = srt('').replace(/：/g, '');
+    const res = await post(
+      '/v1/video-translation/create',
+      body('', { asset_id: own.id, subtitle: { name: '字幕.srt', text: plain } }),
+      carol.token,
+    );
+    expect(res.body.code).toBe(0);
+    expect((await taskFinished(server.ctx, res.body.data.task_id, 200_000)).status).toBe('succeeded');
+    const [spoken] = (await cloneStage(res.body.data.task_id)).speakers;
+    expect(spoken!.speaker).toBe('旁白');
+    expect(spoken!.voice_id).toMatch(/^vc/);
+    const doc = await project(res.body.data.project_id, carol.token);
+    expect(doc.speakers).toEqual([]);
+    expect(doc.dub?.default_voice_id).toBe(spoken!.voice_id);
+    for (const cue of doc.tracks.find((t) => t.kind === 'translation')!.cues) {
+      expect(cue.takes?.find((t) => t.id === cue.take_id)?.voice_id).toBe(spoken!.voice_id);
+    }
+    const clones = await server.ctx.db
+      .selectFrom('voice_clones')
+      .select(['id', 'owner_id'])
+      .where('owner_id', '=', carol.id)
+      .execute();
+    expect(clones).toEqual([{ id: spoken!.voice_id, owner_id: carol.id }]);
   });
 
   it('never lets another user reach the clone', async () => {

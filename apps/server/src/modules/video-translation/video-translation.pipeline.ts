@@ -562,7 +562,7 @@ const cloneVoices: StageDef<TranslateInput> = {
         const wav = path.join(ctx.scratchDir, `speaker-${i}.wav`);
         await cutSpeech(media.file, spans, wav, ctx.signal);
         return cloneSpeakerVoice(ctx.app, ctx.task.owner_id, {
-          name: `${g.name}（${row.name}）`.slice(0, 50),
+          name: (g.id ? `${g.name}（${row.name}）` : row.name).slice(0, 50),
           language,
           wavPath: wav,
           dir: ctx.scratchDir,
