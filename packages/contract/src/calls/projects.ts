@@ -268,6 +268,8 @@ export const translationSettings = z.object({
   subtitle_lines: z.enum(['target', 'bilingual', 'none']).default('bilingual'),
   dub_enabled: z.boolean().default(true),
   lip_sync: z.boolean().default(false),
+  /** Speakers without a chosen voice are cloned from the video (stage clone_voices). */
+  clone_speakers: z.boolean().default(false),
   /** Lines whose drift score is below this are flagged. */
   drift_threshold: z.number().min(0).max(1).default(0.5),
 });

@@ -58,8 +58,12 @@ export const videoTranslationLanguages = defineCall({
     asr: z.object({ available: z.boolean(), reason: z.string() }),
     /** On-screen recognition engine label (subtitle source `ocr`), e.g. PP-OCRv4. */
     ocr_label: z.string(),
-    /** A voice-cloning engine is configured (dub.clone_speakers). */
-    clone: z.object({ available: z.boolean(), reason: z.string() }),
+    /**
+     * dub.clone_speakers: available when voice_clone_switch is on and a cloning engine is configured;
+     * engine_label names the engine the clones are made with (e.g. the fitted standard voice), reason
+     * says why not.
+     */
+    clone: z.object({ available: z.boolean(), reason: z.string(), engine_label: z.string().optional() }),
   }),
 });
 
@@ -113,8 +117,16 @@ export const translationBody = z.object({
       default_voice_id: z.string().min(1).max(64).optional(),
       /** Speaker name → voice id (else the voice the user gave that name before, else the default). */
       speaker_voices: z.record(z.string().max(64), z.string().max(64)).default({}),
-      /** Clone each speaker's voice from this video when a cloning engine is configured. */
+      /**
+       * Clone each speaker without a chosen voice (or the whole video's voice when there are no
+       * speakers) from this video's speech: a fast clone of the user (quota), see languages().clone.
+       */
       clone_speakers: z.boolean().default(false),
+      /**
+       * Required with clone_speakers: the user ticked 「我确认拥有该视频中说话人声音的使用授权」 (kept
+       * with each clone as its consent), else err_invalid_param.
+       */
+      clone_consent: z.literal(true).optional(),
       options: dubOptions
         .pick({ background: true, loudness: true, accept_rate: true, max_rate: true, condense: true })
         .default({}),

@@ -126,8 +126,13 @@ export const voiceClone = z.object({
     accepted_at: z.number(),
     sentence: z.string(),
     recognised_text: z.string().nullable(),
-    /** 'asr': the recording was checked by speech recognition; 'kept': no recognizer, kept with the voice. */
-    verified_by: z.enum(['asr', 'kept']),
+    /**
+     * 'asr': the recording was checked by speech recognition; 'kept': no recognizer, kept with the voice;
+     * 'attestation': a speaker cloned in 视频翻译, `sentence` is the statement the user accepted.
+     */
+    verified_by: z.enum(['asr', 'kept', 'attestation']),
+    /** attestation: the 视频翻译 project the speaker was cloned from. */
+    project_id: z.string().optional(),
   }),
   created_time: z.number(),
   updated_time: z.number(),

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   type Box,
   cueFix,
@@ -12,6 +13,7 @@ import {
   type ChatClient,
   createEmbedder,
   punctuate,
+  runFfmpeg,
   splitCues,
   summarize,
   type TranslationCache,
@@ -25,16 +27,18 @@ import { definePipeline, type StageContext, type StageDef, taskFailure } from '.
 import { chatClientOf } from '../dubbing/dubbing.line.ts';
 import { dubStages, mediaOf, ocrInto, recognizeInto, subtitleRegions } from '../dubbing/dubbing.pipeline.ts';
 import { readDubProject, updateDubDocument } from '../dubbing/dubbing.repo.ts';
+import { cloneSpeakerVoice } from '../voice-clone/voice-clone.service.ts';
 import { LIPSYNC_MISSING, lipSyncOf } from './video-translation.lipsync.ts';
 import { readGlossary } from './video-translation.profile.ts';
-import { cacheGet, cacheSet, findSpeakerVoices } from './video-translation.repo.ts';
+import { cacheGet, cacheSet, findSpeakerVoices, saveSpeakerVoices } from './video-translation.repo.ts';
 
 /*
  * 视频翻译's pipeline (tool `translate`), one task per target language:
  * recognize (speech / on-screen / the uploaded file → the source track; the erase regions) → split
  * (智能字幕断句; the translation track's cues, one per source cue; pause for review or for a manual
  * translation) → translate (summary + chunks through the language model, cached) → back_translate
- * (drift flags; pause for review) → the dub stages of AI配音 speaking the translation track
+ * (drift flags; pause for review) → clone_voices (dub.clone_speakers: speakers cloned from the video)
+ * → the dub stages of AI配音 speaking the translation track
  * (prepare → dub → render, where the render erases the original subtitles in the same encode).
  * Line actions run the same pipeline with another scope: the stages outside it return at once.
  */
@@ -60,6 +64,9 @@ export const translateInput = z.object({
   /** retranslate / back_translate: translation-track cue ids (all when omitted). */
   cue_ids: z.array(z.string()).optional(),
   instructions: z.string().optional(),
+  /** create with dub.clone_speakers: when the user attested consent; default_voice: the video's default
+   * dub voice was not chosen (cloned when there are no speakers). */
+  clone: z.object({ accepted_at: z.number(), default_voice: z.boolean() }).optional(),
   // The dub stages' fields (dubbing's regenerate input):
   cue_id: z.string().optional(),
   outputs: z.array(DubOutput).optional(),
@@ -464,6 +471,128 @@ const back: StageDef<TranslateInput> = {
   },
 };
 
+/** At most this much of a speaker's speech goes into the clone sample (a fast clone takes 10 s – 5 min). */
+const CLONE_SAMPLE_MS = 60_000;
+
+/** The cue spans (merged, in order) up to `limit` ms of speech. */
+export function speechSpans(cues: SubtitleCue[], limit = CLONE_SAMPLE_MS): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let total = 0;
+  for (const c of [...cues].sort((a, b) => a.start_ms - b.start_ms)) {
+    if (total >= limit || c.end_ms <= c.start_ms) continue;
+    const end = Math.min(c.end_ms, c.start_ms + (limit - total));
+    const last = spans[spans.length - 1];
+    if (last && c.start_ms <= last[1]) {
+      total += Math.max(0, end - last[1]);
+      last[1] = Math.max(last[1], end);
+    } else {
+      spans.push([c.start_ms, end]);
+      total += end - c.start_ms;
+    }
+  }
+  return spans;
+}
+
+/** One mono WAV of the spans of the original audio (the clone's sample). */
+async function cutSpeech(file: string, spans: Array<[number, number]>, out: string, signal: AbortSignal) {
+  const select = spans.map(([a, b]) => `between(t,${a / 1000},${b / 1000})`).join('+');
+  await runFfmpeg(
+    [
+      '-i',
+      file,
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-af',
+      `aselect='${select}',asetpts=N/SR/TB`,
+      '-ac',
+      '1',
+      '-ar',
+      '24000',
+      '-c:a',
+      'pcm_s16le',
+      '-y',
+      out,
+    ],
+    { signal },
+  );
+}
+
+/**
+ * dub.clone_speakers: each speaker without a voice (none chosen, none remembered for its name) gets a
+ * fast clone of its own speech in this video, or the video's default dub voice does when there are no
+ * speakers and none was chosen. A speaker that cannot be cloned keeps its voice; the result says why.
+ */
+const cloneVoices: StageDef<TranslateInput> = {
+  name: 'clone_voices',
+  label: '克隆说话人音色',
+  lane: 'heavy',
+  weight: 2,
+  attempts: 2,
+  async run(ctx) {
+    const clone = ctx.input.clone;
+    const { row, document: doc } = await readDubProject(ctx.app, ctx.task.owner_id, ctx.input.project_id);
+    const t = settingsOf(doc);
+    if (!clone || !t.clone_speakers || !t.dub_enabled) return { speakers: [] };
+    const source = sourceTrack(doc);
+    const cues = (source?.cues ?? []).filter((c) => c.text.trim() && c.mark !== 'mute');
+    const language = t.source_language === 'auto' ? (source?.language ?? 'auto') : t.source_language;
+    const groups = doc.speakers.length
+      ? doc.speakers
+          .filter((s) => !s.voice_id)
+          .map((s) => ({
+            key: s.id,
+            id: s.id as string | null,
+            name: s.name || s.id,
+            cues: cues.filter((c) => c.speaker_id === s.id),
+          }))
+      : clone.default_voice
+        ? [{ key: 'video', id: null, name: row.name, cues }]
+        : [];
+    const media = groups.length ? await mediaOf(ctx, doc) : null;
+    const results: Array<
+      { speaker: string } & ({ voice_id: string; engine_label: string } | { reason: string })
+    > = [];
+    for (const [i, g] of groups.entries()) {
+      const r = await ctx.item(`clone-${g.key}`, async () => {
+        const spans = speechSpans(g.cues);
+        if (!media?.asset.has_audio || spans.length === 0) {
+          return { ok: false as const, reason: '没有这个说话人的语音可供克隆' };
+        }
+        const wav = path.join(ctx.scratchDir, `speaker-${i}.wav`);
+        await cutSpeech(media.file, spans, wav, ctx.signal);
+        return cloneSpeakerVoice(ctx.app, ctx.task.owner_id, {
+          name: (g.id ? `${g.name}（${row.name}）` : row.name).slice(0, 50),
+          language,
+          wavPath: wav,
+          dir: ctx.scratchDir,
+          signal: ctx.signal,
+          projectId: row.id,
+          acceptedAt: clone.accepted_at,
+        });
+      });
+      if (!r.ok) {
+        results.push({ speaker: g.name, reason: r.reason });
+        continue;
+      }
+      results.push({ speaker: g.name, voice_id: r.voice_id, engine_label: r.engine_label });
+      await writeDoc(ctx, (d) => {
+        if (g.id) {
+          d.speakers = d.speakers.map((s) => (s.id === g.id ? { ...s, voice_id: r.voice_id } : s));
+        } else if (d.dub) {
+          d.dub = { ...d.dub, default_voice_id: r.voice_id };
+        }
+        return d;
+      });
+      // The same speaker name keeps its cloned voice in this user's later projects.
+      if (g.id)
+        await saveSpeakerVoices(ctx.app.db, ctx.task.owner_id, { [g.name]: r.voice_id }, ctx.app.clock.now());
+      await ctx.progress((i + 1) / groups.length);
+    }
+    return { speakers: results };
+  },
+};
+
 // The dub stages of AI配音 (speaking the translation track: the document's dub.spoken_track).
 const [prepare, dub, render] = dubStages('translate', {
   // 口型同步: the rendered video through the configured lip-sync server.
@@ -484,6 +613,7 @@ export const translatePipeline = definePipeline<TranslateInput>({
     only(['create'], split),
     only(['create', 'retranslate'], translate),
     only(['create', 'retranslate', 'back_translate'], back),
+    only(['create'], cloneVoices),
     only(DUB_SCOPES, prepare!),
     only(DUB_SCOPES, dub!),
     only(DUB_SCOPES, render!),

@@ -21,8 +21,10 @@ import { readDubProject, updateDubDocument } from '../dubbing/dubbing.repo.ts';
 import { assertVoices, startRegenerate } from '../dubbing/dubbing.service.ts';
 import { assertFeature, registerToolAvailability } from '../features/features.service.ts';
 import { attachTask, createProject, deleteProject } from '../projects/projects.service.ts';
+import { getSetting } from '../settings/settings.service.ts';
 import { recognizerStatus } from '../stt/stt.asr.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
+import { pickCloneEngine } from '../voice-clone/voice-clone.pipeline.ts';
 import {
   assertTarget,
   DEFAULT_TARGETS,
@@ -50,11 +52,21 @@ type Body<K extends keyof typeof videoTranslationCalls> = (typeof videoTranslati
 
 export const SOURCE_TRACK = 'source';
 export const TARGET_TRACK = 'target';
-const CLONE_MISSING =
-  '按说话人自动克隆音色尚未接入：请先在「声音克隆」中克隆，再在编辑器里为说话人选择该音色';
+const CLONE_OFF = '声音克隆暂未开放：管理员打开「声音克隆」开关后可按说话人克隆音色';
+const CONSENT_MISSING = '按说话人克隆音色前，请先确认拥有该视频中说话人声音的使用授权';
 const baseName = (name: string) => name.replace(/\.[^.]{1,8}$/, '') || name;
 
-export function languages(ctx: AppContext) {
+/** dub.clone_speakers: the voice-clone switch and the engine the clones are made with (or why not). */
+export async function cloneAvailability(ctx: AppContext) {
+  if (!(await getSetting(ctx, 'voice_clone_switch'))) return { available: false, reason: CLONE_OFF };
+  try {
+    return { available: true, reason: '', engine_label: pickCloneEngine(ctx).label };
+  } catch (err) {
+    return { available: false, reason: err instanceof AppError ? err.message : String(err) };
+  }
+}
+
+export async function languages(ctx: AppContext) {
   const { LLM_BASE_URL, LLM_MODEL, LLM_EMBEDDING_MODEL } = ctx.config;
   const llm = Boolean(LLM_BASE_URL && LLM_MODEL);
   const lip = lipSyncOf(ctx);
@@ -72,7 +84,7 @@ export function languages(ctx: AppContext) {
     lip_sync: { available: Boolean(lip), reason: lip ? '' : LIPSYNC_MISSING },
     asr: recognizerStatus(ctx),
     ocr_label: ctx.ocr.label,
-    clone: { available: false, reason: CLONE_MISSING },
+    clone: await cloneAvailability(ctx),
   };
 }
 
@@ -99,8 +111,14 @@ async function check(ctx: AppContext, userId: string, body: TranslationBody) {
     await assertFeature(ctx, userId, 'lip_sync');
     if (!lipSyncOf(ctx)) throw AppError.named('err_interface_unavailable', LIPSYNC_MISSING);
   }
-  if (body.dub.enabled && body.dub.clone_speakers)
-    throw AppError.named('err_interface_unavailable', CLONE_MISSING);
+  if (body.dub.enabled && body.dub.clone_speakers) {
+    if (!body.dub.clone_consent) throw AppError.named('err_invalid_param', CONSENT_MISSING);
+    if (!(await getSetting(ctx, 'voice_clone_switch')))
+      throw AppError.named('err_permission_deny', CLONE_OFF);
+    pickCloneEngine(ctx);
+    if (!asset.has_audio)
+      throw AppError.named('err_file_not_supported', '该视频没有音轨，无法克隆说话人的声音');
+  }
   // Speaker voices are remembered for later projects: usable ones only, dub or not.
   const voices = [...Object.values(body.dub.speaker_voices)];
   if (body.dub.enabled) for (const t of targets) voices.push(body.dub.default_voice_id ?? defaultVoiceFor(t));
@@ -163,6 +181,7 @@ function documentFor(
       subtitle_lines: sub.lines,
       dub_enabled: body.dub.enabled,
       lip_sync: body.lip_sync,
+      clone_speakers: body.dub.enabled && body.dub.clone_speakers,
     }),
   };
 }
@@ -196,6 +215,9 @@ export async function createTranslation(ctx: AppContext, userId: string, body: T
         },
         ...(body.erase.enabled ? { erase: body.erase.regions ? { regions: body.erase.regions } : {} } : {}),
         pauses: body.review,
+        ...(body.dub.enabled && body.dub.clone_speakers
+          ? { clone: { accepted_at: ctx.clock.now(), default_voice: !body.dub.default_voice_id } }
+          : {}),
         priced_ms: seconds * 1000,
       };
       const task = await createTask(ctx, translatePipeline, {
@@ -340,7 +362,7 @@ export async function continueTranslation(ctx: AppContext, userId: string, proje
 
 // /v1/tools/capabilities: the tool runs (recognition, OCR, ffmpeg here); the engines say what translates.
 registerToolAvailability('translate', async (ctx) => {
-  const l = languages(ctx);
+  const l = await languages(ctx);
   return {
     tool: 'translate',
     available: true,
@@ -358,6 +380,7 @@ registerToolAvailability('translate', async (ctx) => {
       { id: 'asr', label: l.asr.available ? '语音识别' : `未配置语音识别：${l.asr.reason}` },
       { id: 'opencc', label: '繁体中文：OpenCC' },
       ...(l.lip_sync.available ? [{ id: 'lip_sync', label: '口型同步' }] : []),
+      ...(l.clone.available ? [{ id: 'clone', label: `说话人克隆：${l.clone.engine_label}` }] : []),
     ],
   };
 });

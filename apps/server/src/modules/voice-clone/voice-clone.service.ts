@@ -9,7 +9,14 @@ import {
   type voiceCloneCalls,
   voiceCloneQuota,
 } from '@vw/contract';
-import { applySampleFix, fixesFor, measureLevels, type SampleCheck, toFileCheck } from '@vw/engines';
+import {
+  applySampleFix,
+  type CloneEngine,
+  fixesFor,
+  measureLevels,
+  type SampleCheck,
+  toFileCheck,
+} from '@vw/engines';
 import type { z } from 'zod';
 import { z as zod } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -121,10 +128,14 @@ async function toView(ctx: AppContext, row: VoiceCloneRow): Promise<VoiceCloneVi
   const samples = JSON.parse(row.samples) as Array<{ duration_ms: number }>;
   const refs = JSON.parse(row.reference_clips) as ReferenceRecord[];
   const candidates = JSON.parse(row.candidates) as CandidateRecord[];
+  // A read sentence (the wizard), or an attestation (a speaker cloned in 视频翻译).
   const consent = JSON.parse(row.consent) as {
+    kind?: 'attestation';
     accepted_at: number;
-    sentence: string;
-    recognised_text: string | null;
+    sentence?: string;
+    statement?: string;
+    recognised_text?: string | null;
+    project_id?: string;
   };
   return {
     clone_id: row.id,
@@ -160,9 +171,11 @@ async function toView(ctx: AppContext, row: VoiceCloneRow): Promise<VoiceCloneVi
     error: row.error,
     consent: {
       accepted_at: Math.floor(consent.accepted_at / 1000),
-      sentence: consent.sentence,
-      recognised_text: consent.recognised_text,
-      verified_by: consent.recognised_text === null ? 'kept' : 'asr',
+      sentence: consent.sentence ?? consent.statement ?? '',
+      recognised_text: consent.recognised_text ?? null,
+      verified_by:
+        consent.kind === 'attestation' ? 'attestation' : consent.recognised_text == null ? 'kept' : 'asr',
+      ...(consent.project_id ? { project_id: consent.project_id } : {}),
     },
     created_time: Math.floor(row.created_at / 1000),
     updated_time: Math.floor(row.updated_at / 1000),
@@ -353,15 +366,13 @@ async function keepSamples(
   ctx: AppContext,
   userId: string,
   cloneId: string,
-  assets: MediaAssetRow[],
-  files: Array<{ path: string }>,
+  files: Array<{ path: string; name: string; ext: string; mime: string | null; duration_ms: number }>,
 ) {
   const out: Array<{ key: string; name: string; duration_ms: number }> = [];
-  for (const [i, a] of assets.entries()) {
-    const ext = path.extname(a.storage_key) || '.bin';
-    const key = `voice-clones/${userId}/${cloneId}/sample-${i}${ext}`;
-    await ctx.storage.put(key, await readFile(files[i]!.path), a.mime || 'application/octet-stream');
-    out.push({ key, name: a.name, duration_ms: Number(a.duration_ms ?? 0) });
+  for (const [i, f] of files.entries()) {
+    const key = `voice-clones/${userId}/${cloneId}/sample-${i}${f.ext || '.bin'}`;
+    await ctx.storage.put(key, await readFile(f.path), f.mime || 'application/octet-stream');
+    out.push({ key, name: f.name, duration_ms: f.duration_ms });
   }
   return out;
 }
@@ -429,81 +440,192 @@ async function previewKeyFor(
   }
 }
 
+/** The statement a user accepts in 视频翻译 to clone the speakers of a video (no read sentence). */
+export const SPEAKER_CONSENT_STATEMENT = '我确认拥有该视频中说话人声音的使用授权';
+
+const sampleFailure = (check: SampleCheck) => {
+  const failed = [...check.overall, ...check.files.flatMap((f) => f.items)].find((i) => i.status === 'fail');
+  return `样本未通过检测：${failed?.label}（${failed?.measured}）${failed?.advice ?? ''}`;
+};
+
+/**
+ * The core of a fast clone, shared by the wizard and 视频翻译's speakers: sample check → consent and
+ * stored samples (`keep`) → candidates → the clone row and its library voice in one transaction that
+ * checks the quota again (two racing creates cannot both take the last slot) → preview. Throws an
+ * AppError when the samples fail or the quota is used up; nothing is left behind on any failure.
+ */
+async function makeFastClone(
+  ctx: AppContext,
+  userId: string,
+  opts: {
+    name: string;
+    language: string;
+    engine: CloneEngine;
+    count: number;
+    files: Array<{ name: string; path: string }>;
+    dir: string;
+    signal?: AbortSignal;
+    keep: (cloneId: string, check: SampleCheck) => Promise<{ consent: object; samples: object[] }>;
+  },
+): Promise<VoiceCloneRow> {
+  const { engine, files, dir } = opts;
+  const limit = voiceCloneQuota(await getUserLevel(ctx, userId)).fast;
+  if ((await countClonesOfKind(ctx.db, userId, 'fast')) >= limit) {
+    throw AppError.named('err_voice_clone_ivc_insufficient_times');
+  }
+  const cloneId = newId('vc');
+  try {
+    const check = await runSampleCheck(ctx, files, 'fast', opts.language);
+    if (!check.ok) throw AppError.named('err_invalid_param', sampleFailure(check));
+    const { consent, samples } = await opts.keep(cloneId, check);
+    const built = await buildCandidates(ctx, {
+      ownerId: userId,
+      cloneId,
+      files,
+      language: opts.language,
+      engine,
+      count: opts.count,
+      dir,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    const now = ctx.clock.now();
+    const row: VoiceCloneRow = {
+      id: cloneId,
+      owner_id: userId,
+      name: opts.name,
+      kind: 'fast',
+      status: 'ready',
+      language: opts.language,
+      engine: engine.id,
+      engine_label: engine.label,
+      profile: JSON.stringify(built.profile),
+      samples: JSON.stringify(samples),
+      reference_clips: JSON.stringify(built.references),
+      candidates: JSON.stringify(built.candidates),
+      chosen: 0,
+      consent: JSON.stringify(consent),
+      check_report: JSON.stringify(check),
+      note: built.candidates[0]!.note,
+      error: null,
+      trainer_job: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const previewKey = await previewKeyFor(ctx, row, built.candidates[0]!);
+    await ctx.db.transaction().execute(async (trx) => {
+      const used = await countClonesOfKind(trx, userId, 'fast');
+      if (used >= limit) throw AppError.named('err_voice_clone_ivc_insufficient_times');
+      await insertClone(trx, row);
+      await upsertCloneVoice(
+        trx,
+        voiceRowFor(row, built.candidates[0]!, built.profile.gender, previewKey, now),
+      );
+    });
+    return row;
+  } catch (err) {
+    // Nothing is left behind: stored copies and the engines' reference files go.
+    await removeCloneFiles(ctx, userId, cloneId).catch(() => {});
+    await removeLocalFiles(await referenceFilesOf(ctx, cloneId)).catch(() => {});
+    throw err;
+  }
+}
+
 export async function createFastClone(ctx: AppContext, userId: string, body: Body<'voiceCloneCreate'>) {
   await assertCloneOn(ctx);
   const quota = await quotaOf(ctx, userId);
   if (quota.fast.used >= quota.fast.limit) throw AppError.named('err_voice_clone_ivc_insufficient_times');
   const engine = pickCloneEngine(ctx, body.engine);
   const assets = await ownedAudioAssets(ctx, userId, body.asset_ids);
-  const cloneId = newId('vc');
-  try {
-    return await withScratchDir(ctx, `clone-${cloneId}`, async (dir) => {
-      const files = await localFiles(
-        ctx,
-        assets.map((a) => ({ key: a.storage_key, name: a.name })),
-        dir,
-      );
-      const check = await runSampleCheck(ctx, files, 'fast', body.language);
-      if (!check.ok) {
-        const failed = [...check.overall, ...check.files.flatMap((f) => f.items)].find(
-          (i) => i.status === 'fail',
-        );
-        throw AppError.named(
-          'err_invalid_param',
-          `样本未通过检测：${failed?.label}（${failed?.measured}）${failed?.advice ?? ''}`,
-        );
-      }
-      const consent = await recordConsent(ctx, userId, cloneId, body.consent, body.language, dir);
-      const samples = await keepSamples(ctx, userId, cloneId, assets, files);
-      const built = await buildCandidates(ctx, {
-        ownerId: userId,
-        cloneId,
-        files,
-        language: body.language,
-        engine,
-        count: body.candidates,
-        dir,
-      });
-      const now = ctx.clock.now();
-      const row: VoiceCloneRow = {
-        id: cloneId,
-        owner_id: userId,
-        name: body.name,
-        kind: 'fast',
-        status: 'ready',
-        language: body.language,
-        engine: engine.id,
-        engine_label: engine.label,
-        profile: JSON.stringify(built.profile),
-        samples: JSON.stringify(samples),
-        reference_clips: JSON.stringify(built.references),
-        candidates: JSON.stringify(built.candidates),
-        chosen: 0,
-        consent: JSON.stringify(consent),
-        check_report: JSON.stringify(check),
-        note: built.candidates[0]!.note,
-        error: null,
-        trainer_job: null,
-        created_at: now,
-        updated_at: now,
-      };
-      const previewKey = await previewKeyFor(ctx, row, built.candidates[0]!);
-      // The quota is checked again at the insert: two racing creates cannot both take the last slot.
-      await ctx.db.transaction().execute(async (trx) => {
-        const used = await countClonesOfKind(trx, userId, 'fast');
-        if (used >= quota.fast.limit) throw AppError.named('err_voice_clone_ivc_insufficient_times');
-        await insertClone(trx, row);
-        await upsertCloneVoice(
-          trx,
-          voiceRowFor(row, built.candidates[0]!, built.profile.gender, previewKey, now),
-        );
-      });
-      return { clone: await toView(ctx, row) };
+  return withScratchDir(ctx, `clone-${newId('c')}`, async (dir) => {
+    const files = await localFiles(
+      ctx,
+      assets.map((a) => ({ key: a.storage_key, name: a.name })),
+      dir,
+    );
+    const row = await makeFastClone(ctx, userId, {
+      name: body.name,
+      language: body.language,
+      engine,
+      count: body.candidates,
+      files,
+      dir,
+      keep: async (cloneId) => ({
+        consent: await recordConsent(ctx, userId, cloneId, body.consent, body.language, dir),
+        samples: await keepSamples(
+          ctx,
+          userId,
+          cloneId,
+          assets.map((a, i) => ({
+            path: files[i]!.path,
+            name: a.name,
+            ext: path.extname(a.storage_key),
+            mime: a.mime,
+            duration_ms: Number(a.duration_ms ?? 0),
+          })),
+        ),
+      }),
     });
+    return { clone: await toView(ctx, row) };
+  });
+}
+
+export type SpeakerClone =
+  | { ok: true; clone_id: string; voice_id: string; engine_label: string }
+  | { ok: false; reason: string };
+
+/**
+ * A fast clone of a speaker cut from a video (视频翻译): consent is the user's attestation for the
+ * project, not a read sentence. Needs voice_clone_switch and a fast-clone slot; when the switch is
+ * off, the quota is used up or the speech fails the sample check, the answer says why ({ ok: false })
+ * and the speaker keeps its voice.
+ */
+export async function cloneSpeakerVoice(
+  ctx: AppContext,
+  userId: string,
+  opts: {
+    name: string;
+    language: string;
+    wavPath: string;
+    dir: string;
+    signal?: AbortSignal;
+    projectId: string;
+    acceptedAt: number;
+  },
+): Promise<SpeakerClone> {
+  try {
+    await assertCloneOn(ctx);
+    const engine = pickCloneEngine(ctx);
+    const files = [{ name: `${opts.name}.wav`, path: opts.wavPath }];
+    const row = await makeFastClone(ctx, userId, {
+      name: opts.name,
+      language: opts.language,
+      engine,
+      count: 1,
+      files,
+      dir: opts.dir,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      keep: async (cloneId, check) => ({
+        consent: {
+          kind: 'attestation',
+          statement: SPEAKER_CONSENT_STATEMENT,
+          accepted_at: opts.acceptedAt,
+          account: await accountName(ctx, userId),
+          project_id: opts.projectId,
+        },
+        samples: await keepSamples(ctx, userId, cloneId, [
+          {
+            path: opts.wavPath,
+            name: files[0]!.name,
+            ext: '.wav',
+            mime: 'audio/wav',
+            duration_ms: check.total_duration_ms,
+          },
+        ]),
+      }),
+    });
+    return { ok: true, clone_id: row.id, voice_id: row.id, engine_label: row.engine_label };
   } catch (err) {
-    // Nothing is left behind: stored copies and the engines' reference files go.
-    await removeCloneFiles(ctx, userId, cloneId).catch(() => {});
-    await removeLocalFiles(await referenceFilesOf(ctx, cloneId)).catch(() => {});
+    if (err instanceof AppError) return { ok: false, reason: err.message };
     throw err;
   }
 }
@@ -637,7 +759,18 @@ export async function createProfessionalClone(
         dir,
       );
       const consent = await recordConsent(ctx, userId, cloneId, body.consent, body.language, dir);
-      const samples = await keepSamples(ctx, userId, cloneId, assets, files);
+      const samples = await keepSamples(
+        ctx,
+        userId,
+        cloneId,
+        assets.map((a, i) => ({
+          path: files[i]!.path,
+          name: a.name,
+          ext: path.extname(a.storage_key),
+          mime: a.mime,
+          duration_ms: Number(a.duration_ms ?? 0),
+        })),
+      );
       const now = ctx.clock.now();
       const row: VoiceCloneRow = {
         id: cloneId,
