@@ -9,6 +9,7 @@ import {
   type TranslationSettings,
 } from '@vw/contract';
 import {
+  applySampleFix,
   backTranslate,
   type ChatClient,
   createEmbedder,
@@ -559,8 +560,12 @@ const cloneVoices: StageDef<TranslateInput> = {
         if (!media?.asset.has_audio || spans.length === 0) {
           return { ok: false as const, reason: '没有这个说话人的语音可供克隆' };
         }
+        const cut = path.join(ctx.scratchDir, `speaker-${i}-cut.wav`);
         const wav = path.join(ctx.scratchDir, `speaker-${i}.wav`);
-        await cutSpeech(media.file, spans, wav, ctx.signal);
+        await cutSpeech(media.file, spans, cut, ctx.signal);
+        // A video's speech sits over music and noise: RNNoise first (the clone page's 降噪 fix), or
+        // most real videos fail the sample check's noise floor.
+        await applySampleFix('denoise', cut, wav, { signal: ctx.signal });
         return cloneSpeakerVoice(ctx.app, ctx.task.owner_id, {
           name: (g.id ? `${g.name}（${row.name}）` : row.name).slice(0, 50),
           language,
