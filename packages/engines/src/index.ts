@@ -114,6 +114,7 @@ export {
   setPolyphoneModel,
 } from './text/polyphones.ts';
 export { splitSentences, type TextPiece } from './text/sentences.ts';
+export * from './translate/index.ts';
 export * from './tts/registry.ts';
 export type * from './tts/types.ts';
 export { createHttpVcProvider, HTTP_VC_ENGINE_ID, type HttpVcOptions } from './vc/http.ts';

@@ -39,7 +39,7 @@ export function parseSrtDubbingMarks(input: string): DubbingMarks {
 const HAN = /\p{Script=Han}/u;
 
 /** Units compared: Han characters one by one, Latin/other words as whole (lower-cased, no punctuation). */
-function units(text: string): string[] {
+export function textUnits(text: string): string[] {
   const out: string[] = [];
   for (const token of text
     .normalize('NFKC')
@@ -69,8 +69,8 @@ function editDistance(a: string[], b: string[]): number {
  * both). Punctuation, case and full-/half-width forms are ignored.
  */
 export function compareTranscript(expected: string, heard: string): number {
-  const a = units(expected);
-  const b = units(heard);
+  const a = textUnits(expected);
+  const b = textUnits(heard);
   const longest = Math.max(a.length, b.length);
   if (longest === 0) return 1;
   return 1 - editDistance(a, b) / longest;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createFakeTranslator, type FakeTranslatorOptions } from '../translate/fake.ts';
 import { fakeSpeakerAnswer, SPEAKER_PROMPT_MARK } from './speakers.ts';
 
 /**
@@ -10,6 +11,9 @@ import { fakeSpeakerAnswer, SPEAKER_PROMPT_MARK } from './speakers.ts';
  * Default answer, for condense prompts ("…at most N characters:\n<line>"): the line cut to N
  * characters at a clause boundary when there is one, as JSON {"text": …}. Speaker-attribution prompts
  * (system message starting with `SPEAKER_PROMPT_MARK`) get `fakeSpeakerAnswer`: the rules' guesses back.
+ * Translation and summary prompts (`TRANSLATE_PROMPT_MARK`, `SUMMARY_PROMPT_MARK`) get the deterministic
+ * fake translator of `translate/fake.ts` (zh → pinyin, back from its memory). POST /v1/embeddings answers
+ * a bag-of-characters vector (`fakeEmbedding`).
  */
 export interface FakeChatRequest {
   model: string;
@@ -17,7 +21,7 @@ export interface FakeChatRequest {
   response_format?: { type: string };
 }
 
-export interface FakeChatServerOptions {
+export interface FakeChatServerOptions extends FakeTranslatorOptions {
   /** 0 = any free port (vitest); 18791 for e2e. */
   port?: number;
   host?: string;
@@ -31,6 +35,8 @@ export interface FakeChatServer {
   /** Base URL for the SDK, e.g. http://127.0.0.1:18791/v1 */
   url: string;
   requests: FakeChatRequest[];
+  /** The inputs of each POST /v1/embeddings. */
+  embeddings: string[][];
   close(): Promise<void>;
 }
 
@@ -48,6 +54,23 @@ export function fakeCondense(req: FakeChatRequest): string {
   return JSON.stringify({ text: cut.replace(/[，,\s]+$/u, '') });
 }
 
+const EMBEDDING_DIMS = 256;
+
+/**
+ * A deterministic bag-of-characters vector (letters and digits, NFKC, lower-cased, hashed into 256
+ * dimensions, unit length): the same characters give cosine 1, disjoint ones about 0.
+ */
+export function fakeEmbedding(text: string): number[] {
+  const v = new Array<number>(EMBEDDING_DIMS).fill(0);
+  for (const c of text.normalize('NFKC').toLowerCase()) {
+    if (!/[\p{L}\p{N}]/u.test(c)) continue;
+    const code = c.codePointAt(0) ?? 0;
+    v[Math.imul(code, 2654435761) >>> 24] += 1;
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
+
 async function body(req: IncomingMessage): Promise<string> {
   const parts: Buffer[] = [];
   for await (const c of req) parts.push(c as Buffer);
@@ -56,7 +79,9 @@ async function body(req: IncomingMessage): Promise<string> {
 
 export async function startFakeChatServer(opts: FakeChatServerOptions = {}): Promise<FakeChatServer> {
   const requests: FakeChatRequest[] = [];
-  const reply = opts.reply ?? fakeCondense;
+  const embeddings: string[][] = [];
+  const translator = createFakeTranslator(opts);
+  const reply = opts.reply ?? ((req: FakeChatRequest) => translator(req.messages) ?? fakeCondense(req));
   const server = createServer(async (req, res) => {
     const send = (status: number, value: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -67,6 +92,34 @@ export async function startFakeChatServer(opts: FakeChatServerOptions = {}): Pro
     }
     if (req.method === 'GET' && req.url === '/v1/models') {
       return send(200, { object: 'list', data: [{ id: 'fake-chat', object: 'model', owned_by: 'fake' }] });
+    }
+    if (req.method === 'POST' && req.url === '/v1/embeddings') {
+      let input: unknown;
+      let format: unknown;
+      try {
+        ({ input, encoding_format: format } = JSON.parse(await body(req)) as {
+          input?: unknown;
+          encoding_format?: unknown;
+        });
+      } catch {
+        return send(400, { error: { message: 'invalid JSON' } });
+      }
+      const texts = typeof input === 'string' ? [input] : input;
+      if (!Array.isArray(texts) || !texts.every((t) => typeof t === 'string' && t)) {
+        return send(400, { error: { message: "'input' must be a non-empty string or array of strings" } });
+      }
+      embeddings.push(texts as string[]);
+      return send(200, {
+        object: 'list',
+        model: 'fake-embedding',
+        usage: { prompt_tokens: 1, total_tokens: 1 },
+        data: (texts as string[]).map((t, index) => {
+          const v = fakeEmbedding(t);
+          const embedding =
+            format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v;
+          return { object: 'embedding', index, embedding };
+        }),
+      });
     }
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       return send(404, { error: { message: 'not found' } });
@@ -97,6 +150,7 @@ export async function startFakeChatServer(opts: FakeChatServerOptions = {}): Pro
   return {
     url: `http://${opts.host ?? '127.0.0.1'}:${port}/v1`,
     requests,
+    embeddings,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

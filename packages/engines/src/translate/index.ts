@@ -1,0 +1,40 @@
+export {
+  backTranslate,
+  createEmbedder,
+  DRIFT_THRESHOLD,
+  type DriftResult,
+  type EmbedFn,
+  tokenOverlap,
+} from './backtranslate.ts';
+export {
+  isChinese,
+  isTraditionalChinese,
+  languageLabel,
+  toSimplified,
+  toTraditional,
+} from './languages.ts';
+export {
+  displayLength,
+  distributeTranslation,
+  fitsLines,
+  readingLength,
+  type SplitCue,
+  type SplitOptions,
+  splitCues,
+  wrapLines,
+} from './split.ts';
+export {
+  type GlossaryEntry,
+  glossaryMisses,
+  SUMMARY_PROMPT_MARK,
+  summarize,
+  TRANSLATE_PROMPT_MARK,
+  type TranslateLine,
+  type TranslateOptions,
+  type TranslatePrefs,
+  type TranslateResult,
+  type TranslationCache,
+  translateLines,
+  translationCacheKey,
+  validateTranslation,
+} from './translate.ts';
