@@ -35,6 +35,7 @@ export type { OrderInfo, Product } from './calls/payments.ts';
 export * as paymentsCalls from './calls/payments.ts';
 export type {
   CueCheck,
+  CueDrift,
   CueFit,
   CueFix,
   CueTake,
@@ -46,9 +47,18 @@ export type {
   SubtitleCue,
   SubtitleRules,
   SubtitleTrack,
+  TranslationSettings,
 } from './calls/projects.ts';
 export * as projectsCalls from './calls/projects.ts';
-export { cueFix, DEFAULT_SUBTITLE_RULES, DubOutput, dubSettings, projectDocument } from './calls/projects.ts';
+export {
+  cueFix,
+  DEFAULT_SUBTITLE_RULES,
+  DubOutput,
+  dubSettings,
+  projectDocument,
+  translationPreferences,
+  translationSettings,
+} from './calls/projects.ts';
 export type { PublicCallDef } from './calls/public-api.ts';
 export * as publicApi from './calls/public-api.ts';
 export { publicApiCalls } from './calls/public-api.ts';
@@ -70,6 +80,15 @@ export type {
   VoiceLabels,
 } from './calls/tts.ts';
 export * as ttsCalls from './calls/tts.ts';
+export type {
+  GlossaryEntry,
+  LanguageOption,
+  TranslationBody,
+  TranslationExportFormat,
+  TranslationPreferences,
+  TranslationSubtitles,
+} from './calls/video-translation.ts';
+export * as videoTranslationCalls from './calls/video-translation.ts';
 export type { VoiceChangerOptions, VoiceChangerTarget } from './calls/voice-changer.ts';
 export * as voiceChangerCalls from './calls/voice-changer.ts';
 export { VOICE_CHANGER_MAX_BYTES, VOICE_CHANGER_MAX_SECONDS } from './calls/voice-changer.ts';

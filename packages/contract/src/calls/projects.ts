@@ -78,6 +78,14 @@ export const cueFix = z.object({
 });
 export type CueFix = z.infer<typeof cueFix>;
 
+/** Back-translation drift: score 0..1 (1 = same meaning), flagged below the threshold, how it was scored. */
+export const cueDrift = z.object({
+  score: z.number().min(0).max(1),
+  flagged: z.boolean(),
+  method: z.enum(['embedding', 'overlap']),
+});
+export type CueDrift = z.infer<typeof cueDrift>;
+
 export const subtitleCue = z.object({
   id: z.string().min(1).max(64),
   start_ms: z.number().int().min(0),
@@ -102,6 +110,13 @@ export const subtitleCue = z.object({
   take_id: z.string().max(64).nullable().optional(),
   fit: cueFit.optional(),
   fix: cueFix.optional(),
+  // Video translation (optional):
+  /** Translation track: the source cues this line translates (smart splitting may merge or split). */
+  source_ids: z.array(z.string().max(64)).max(50).optional(),
+  /** Translation track: the translation back into the source language (智能回译校对). */
+  back_text: z.string().max(2000).nullable().optional(),
+  /** Translation track: how far the back-translation drifted from the source. */
+  drift: cueDrift.optional(),
 });
 export type SubtitleCue = z.infer<typeof subtitleCue>;
 
@@ -213,8 +228,50 @@ export const dubSettings = z.object({
   /** Storage keys of the last render (dub track, mix) for the editor's players. */
   dub_key: z.string().max(300).nullable().default(null),
   mix_key: z.string().max(300).nullable().default(null),
+  /** Which track is spoken (and is the first subtitle line): the source (dubbing) or the translation (视频翻译). */
+  spoken_track: z.enum(['source', 'translation']).optional(),
 });
 export type DubSettings = z.infer<typeof dubSettings>;
+
+/** Custom translation preferences (自定义翻译偏好), saved per user and copied onto each project. */
+export const translationPreferences = z.object({
+  /** 口语 / 正式 / 文学 / 营销 … (free text). */
+  style: z.string().trim().max(32).default(''),
+  audience: z.string().trim().max(100).default(''),
+  tone: z.string().trim().max(32).default(''),
+  instructions: z.string().trim().max(2000).default(''),
+});
+
+/** A video translation project's settings (tool `translate`); stored on the document. */
+export const translationSettings = z.object({
+  source_language: z.string().max(16),
+  target_language: z.string().max(16),
+  /** The track ids of the source lines and of their translation. */
+  source_track_id: z.string().max(64),
+  target_track_id: z.string().max(64),
+  preferences: translationPreferences.default({ style: '', audience: '', tone: '', instructions: '' }),
+  use_glossary: z.boolean().default(true),
+  split: z.boolean().default(true),
+  /** What translated, e.g. 'deepseek-chat', or '手动翻译（未配置语言模型）'. */
+  model: z.string().max(100).default(''),
+  /** The language model's summary of the whole video (context of every chunk). */
+  summary: z.string().max(4000).default(''),
+  /** Where the subtitles came from, and which stages the task ran. */
+  subtitle_source: z.enum(['asr', 'ocr', 'subtitle']).default('asr'),
+  /** Original subtitles erased in the render (the regions; empty = not erased). */
+  erase_regions: z
+    .array(z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }))
+    .max(4)
+    .default([]),
+  erase_method: z.enum(['fast', 'blur']).default('fast'),
+  /** Subtitles of the render: target, bilingual (target + source) or none. */
+  subtitle_lines: z.enum(['target', 'bilingual', 'none']).default('bilingual'),
+  dub_enabled: z.boolean().default(true),
+  lip_sync: z.boolean().default(false),
+  /** Lines whose drift score is below this are flagged. */
+  drift_threshold: z.number().min(0).max(1).default(0.5),
+});
+export type TranslationSettings = z.infer<typeof translationSettings>;
 
 export const projectDocument = z.object({
   speakers: z.array(speaker).max(100),
@@ -222,6 +279,8 @@ export const projectDocument = z.object({
   rules: subtitleRules,
   /** Dubbing projects only. */
   dub: dubSettings.optional(),
+  /** Video translation projects only. */
+  translation: translationSettings.optional(),
 });
 export type ProjectDocument = z.infer<typeof projectDocument>;
 
