@@ -77,6 +77,13 @@ const envSchema = z
     LLM_BASE_URL: optionalUrl,
     LLM_API_KEY: z.string().optional(),
     LLM_MODEL: z.string().min(1).optional(),
+    /** 视频翻译: an embedding model on LLM_BASE_URL (/v1/embeddings) scores back-translation drift; else token overlap. */
+    LLM_EMBEDDING_MODEL: z.string().min(1).optional(),
+    /** 视频翻译: target languages offered, comma-separated codes (default en,ja,ko,zh-Hant,es,fr,de,ru,th,vi,pt,it,id,ar). */
+    TRANSLATE_TARGET_LANGUAGES: z.string().optional(),
+    /** 口型同步: a self-hosted lip-sync server (video + audio → video), e.g. a Wav2Lip / LatentSync wrapper. */
+    LIPSYNC_URL: optionalUrl,
+    LIPSYNC_API_KEY: z.string().optional(),
     /** A self-hosted voice-conversion server speaking vw-vc/1 (packages/engines/src/vc/http.ts), e.g. an RVC wrapper. */
     VC_SERVER_URL: optionalUrl,
     VC_SERVER_API_KEY: z.string().optional(),

@@ -24,6 +24,7 @@ import { registerSttRoutes } from './stt/stt.routes.ts';
 import { registerTtsRoutes } from './tts/tts.routes.ts';
 import { registerUploadRoutes } from './uploads/uploads.routes.ts';
 import { registerUserRoutes } from './users/users.routes.ts';
+import { registerVideoTranslationRoutes } from './video-translation/video-translation.routes.ts';
 import { registerVoiceChangerRoutes } from './voice-changer/voice-changer.routes.ts';
 import { registerVoiceCloneRoutes } from './voice-clone/voice-clone.routes.ts';
 import { registerWebApp } from './web/web.routes.ts';
@@ -55,6 +56,7 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext): Pr
   registerAudiobookRoutes(app, ctx);
   await registerPublicApiRoutes(app, ctx);
   registerVoiceCloneRoutes(app, ctx);
+  registerVideoTranslationRoutes(app, ctx);
   if (!ctx.config.isProduction) await registerDevRoutes(app, ctx);
   await registerWebApp(app, ctx);
 }

@@ -39,6 +39,8 @@ export interface StageDef<I> {
   weight: number;
   /** The task goes to status paused after this stage, with pause_point = this name, until resumed. */
   pauseAfter?: string;
+  /** Pause only when this says so, given the stage's result (default: always). */
+  pauseWhen?(result: unknown): boolean;
   /**
    * How many runs an error may take before the task fails (default 1: the first error fails it).
    * A task failure other than 1 (refused content, language, mismatch) is final at once.

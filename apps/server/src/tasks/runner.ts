@@ -215,7 +215,9 @@ async function advance(ctx: AppContext, pipeline: Pipeline<unknown>, taskId: str
   }
   // Only a next stage nobody started yet; a running or failed one is someone else's business.
   if (next.row.status !== 'pending') return;
-  if (def.pauseAfter) {
+  const doneRow = rows.find((r) => r.name === stageName);
+  const pause = def.pauseAfter && (!def.pauseWhen || def.pauseWhen(JSON.parse(doneRow?.result ?? 'null')));
+  if (pause) {
     const now = ctx.clock.now();
     const paused = await updateTask(
       ctx.db,

@@ -6,7 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import { type TimedText, toSrt, toVtt } from '@vw/contract';
 import { Zip, ZipPassThrough } from 'fflate';
 import { EngineError } from '../errors.ts';
+import { eraseFilterGraph } from '../erase/erase.ts';
 import { probeFile } from '../media/probe.ts';
+import { probeVideo } from '../ocr/frames.ts';
 import { ALLOWED_DEMUXERS, runFfmpeg, runFfprobe, spawnMedia } from '../media/run.ts';
 import { buildTimeMap, mappedDuration, slowVideoGraph } from './timemap.ts';
 import {
@@ -139,11 +141,20 @@ export async function renderVideo(opts: RenderOptions): Promise<RenderResult> {
     const slow = buildTimeMap(opts.slow ?? [], probe.durationMs);
     const outMs = mappedDuration(slow, probe.durationMs);
     const args: string[] = [...USER_INPUT, '-i', opts.video, ...USER_INPUT, '-i', opts.audio];
-    const maps = ['-map', slow.length ? '[vout]' : '0:v:0', '-map', '1:a:0'];
+    const maps = ['-map', slow.length || opts.erase?.spans.length ? '[vout]' : '0:v:0', '-map', '1:a:0'];
     const codecs: string[] = [];
-    if ((burn && subs) || slow.length) {
+    const erase = opts.erase?.spans.length ? opts.erase : undefined;
+    if (erase && slow.length) {
+      throw new EngineError('invalid_request', '擦除字幕与放慢画面不能同时使用', 'erase with slow video');
+    }
+    if ((burn && subs) || slow.length || erase) {
       const filters: string[] = [];
       let from = '0:v:0';
+      if (erase) {
+        const info = await probeVideo(opts.video, { signal: opts.signal });
+        filters.push(eraseFilterGraph(erase.spans, erase.method, info, from, 'verased'));
+        from = 'verased';
+      }
       if (slow.length) {
         filters.push(slowVideoGraph(slow, probe.durationMs, await frameRate(opts.video, opts.signal)));
         from = 'vslow';
@@ -157,7 +168,7 @@ export async function renderVideo(opts: RenderOptions): Promise<RenderResult> {
         // The temp path has no ':' or quotes, so it needs no filter escaping.
         filters.push(`[${from}]ass=filename=${ass}[vout]`);
       } else filters.push(`[${from}]null[vout]`);
-      if (slow.length) codecs.push('-filter_complex', filters.join(';'));
+      if (slow.length || erase) codecs.push('-filter_complex', filters.join(';'));
       else codecs.push('-vf', `ass=filename=${join(dir, 'subs.ass')}`);
       codecs.push(
         '-c:v',
@@ -221,7 +232,10 @@ export async function renderVideo(opts: RenderOptions): Promise<RenderResult> {
     } else proc.child.stdout.resume();
     await proc.done;
     opts.onProgress?.(1);
-    return { video_codec: burn || slow.length ? 'libx264' : 'copy', duration_ms: outMs };
+    return {
+      video_codec: burn || slow.length || erase ? 'libx264' : 'copy',
+      duration_ms: outMs,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,3 +1,4 @@
+import type { Span } from '../erase/types.ts';
 import type { TimedText } from '@vw/contract';
 
 /*
@@ -195,6 +196,11 @@ export interface RenderOptions {
    * output lasts `mappedDuration` and `audio` must already be in the output timeline (`slowAudio`).
    */
   slow?: Array<{ start_ms: number; end_ms: number; add_ms: number }>;
+  /**
+   * Original burned-in subtitles to erase in the same encode (boxes × ranges of the ORIGINAL
+   * timeline; not combined with `slow`): one x264 pass instead of erase + render.
+   */
+  erase?: { spans: Span[]; method: 'fast' | 'blur' };
   out: string; // .mp4
   /** x264 preset when re-encoding (default 'superfast', CRF 23). */
   preset?: string;

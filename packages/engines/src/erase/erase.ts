@@ -56,8 +56,8 @@ const enableExpr = (ranges: Array<{ start: number | null; end: number | null }>)
 };
 
 /** fast: one delogo per span, switched on only during its range. */
-function delogoGraph(spans: PixelSpan[]): string {
-  return `[0:v]${spans.map((s) => `delogo=x=${s.x}:y=${s.y}:w=${s.w}:h=${s.h}${enableExpr([s])}`).join(',')}[v]`;
+function delogoGraph(spans: PixelSpan[], input = '0:v', output = 'v'): string {
+  return `[${input}]${spans.map((s) => `delogo=x=${s.x}:y=${s.y}:w=${s.w}:h=${s.h}${enableExpr([s])}`).join(',')}[${output}]`;
 }
 
 const MAX_BLUR_GROUPS = 8;
@@ -66,7 +66,7 @@ const MAX_BLUR_GROUPS = 8;
  * blur: the box cut out, box-blurred and laid back over the frame during its ranges. Spans with the
  * same box share one branch; more than 8 boxes are merged into the union of overlapping ones.
  */
-function blurGraph(spans: PixelSpan[]): string {
+function blurGraph(spans: PixelSpan[], input = '0:v', output = 'v'): string {
   type Group = { x: number; y: number; w: number; h: number; ranges: PixelSpan[] };
   const groups: Group[] = [];
   for (const s of spans) {
@@ -102,7 +102,7 @@ function blurGraph(spans: PixelSpan[]): string {
     };
     groups.splice(j, 1);
   }
-  const parts = [`[0:v]split=${groups.length + 1}[base]${groups.map((_, i) => `[c${i}]`).join('')}`];
+  const parts = [`[${input}]split=${groups.length + 1}[base]${groups.map((_, i) => `[c${i}]`).join('')}`];
   let last = 'base';
   groups.forEach((g, i) => {
     const w = g.w - (g.w % 2);
@@ -113,8 +113,23 @@ function blurGraph(spans: PixelSpan[]): string {
     parts.push(`[${last}][b${i}]overlay=${g.x}:${g.y}${enableExpr(g.ranges)}[o${i}]`);
     last = `o${i}`;
   });
-  parts.push(`[${last}]null[v]`);
+  parts.push(`[${last}]null[${output}]`);
   return parts.join(';');
+}
+
+/**
+ * The erase filters as a filter-graph fragment from `input` to `output` labels, so another encode
+ * (the dubbing render) can erase and burn subtitles in one pass.
+ */
+export function eraseFilterGraph(
+  spans: Span[],
+  method: EraseOptions['method'],
+  info: VideoInfo,
+  input: string,
+  output: string,
+): string {
+  const pixels = pixelSpans(spans, info);
+  return method === 'blur' ? blurGraph(pixels, input, output) : delogoGraph(pixels, input, output);
 }
 
 const X264_PIX_FMTS = new Set(['yuv420p', 'yuvj420p', 'yuv422p', 'yuv444p', 'yuv420p10le', 'nv12']);

@@ -17,15 +17,16 @@ export {
   displayLength,
   distributeTranslation,
   fitsLines,
-  readingLength,
   type SplitCue,
   type SplitOptions,
   splitCues,
   wrapLines,
 } from './split.ts';
 export {
+  containsTerm,
   type GlossaryEntry,
   glossaryMisses,
+  relevantGlossary,
   SUMMARY_PROMPT_MARK,
   summarize,
   TRANSLATE_PROMPT_MARK,

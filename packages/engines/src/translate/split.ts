@@ -1,3 +1,4 @@
+import { DEFAULT_SUBTITLE_RULES, readingLength } from '@vw/contract';
 import { isCjkLanguage } from './languages.ts';
 import type { TranslateLine } from './translate.ts';
 
@@ -18,15 +19,20 @@ export interface SplitCue {
 
 export interface SplitOptions {
   language: string;
-  /** Display width per line: 16 for Chinese/Japanese/Korean (a Latin character counts ½), 42 otherwise. */
+  /** Characters per line (code points, as the editor's checker counts): 16 for CJK, 42 otherwise. */
   maxCharsPerLine?: number;
+  /** Default 2. */
   maxLines?: number;
-  /** Reading speed: characters per second (CJK 9, counting Han characters; Latin 17, counting all). */
+  /** Reading speed, visible characters per second (no spaces/punctuation): CJK 9, others 17. */
   maxCps?: number;
+  /** Default 1000. */
   minMs?: number;
+  /** Default 7000. */
   maxMs?: number;
-  /** Recognised cues further apart than this are never joined into one cue (default 800 ms). */
+  /** Least gap between two output cues (default 80, the contract's `min_gap_ms`). */
   gapMs?: number;
+  /** Recognised cues further apart than this are never joined into one cue (default 800 ms). */
+  joinMs?: number;
 }
 
 const CJK_CHAR =
@@ -49,24 +55,12 @@ function segmenter(language: string): Intl.Segmenter {
   return s;
 }
 
-/** On-screen width: CJK characters 1, others ½ (CJK languages); characters (others). */
-export function displayLength(text: string, language: string): number {
-  const chars = [...text.replace(/\n/g, '')];
-  if (!isCjkLanguage(language)) return chars.length;
-  let n = 0;
-  for (const c of chars) n += CJK_CHAR.test(c) ? 1 : 0.5;
-  return n;
-}
-
-/** What reading speed counts: Han/kana/hangul characters and Latin letters/digits (½) for CJK; all characters else. */
-export function readingLength(text: string, language: string): number {
-  if (!isCjkLanguage(language)) return [...text.trim()].length;
-  let n = 0;
-  for (const c of text) {
-    if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(c)) n += 1;
-    else if (/[\p{L}\p{N}]/u.test(c)) n += 0.5;
-  }
-  return n;
+/**
+ * Line length as the editor's rule checker counts it (`checkCue` in the contract): code points, spaces
+ * included. Reading length is the contract's `readingLength` (visible characters, no spaces/punctuation).
+ */
+export function displayLength(text: string): number {
+  return [...text.replace(/\n/g, '')].length;
 }
 
 export interface TextUnit {
@@ -144,17 +138,17 @@ export function wrapLines(text: string, language: string, maxCharsPerLine: numbe
 
 function wrap(text: string, language: string, max: number): string[] {
   const flat = text.replace(/\s*\n\s*/gu, ' ').trim();
-  if (displayLength(flat, language) <= max) return flat ? [flat] : [];
+  if (displayLength(flat) <= max) return flat ? [flat] : [];
   // Units longer than a line are cut into line-sized pieces.
   const units: TextUnit[] = [];
   for (const u of textUnits(flat, language)) {
-    if (displayLength(u.text.trim(), language) <= max) {
+    if (displayLength(u.text.trim()) <= max) {
       units.push(u);
       continue;
     }
     let piece = '';
     for (const c of u.text) {
-      if (displayLength(piece + c, language) > max) {
+      if (displayLength(piece + c) > max) {
         units.push({ text: piece, strong: false, weak: false });
         piece = '';
       }
@@ -174,7 +168,7 @@ function wrap(text: string, language: string, max: number): string[] {
   for (let j = 1; j <= n; j++) {
     dp[j] = { lines: Infinity, cost: Infinity, from: -1 };
     for (let i = j - 1; i >= 0; i--) {
-      const len = displayLength(lineText(i, j), language);
+      const len = displayLength(lineText(i, j));
       if (len > max && j - i > 1) break;
       const prev = dp[i];
       if (prev.lines === Infinity) continue;
@@ -199,7 +193,7 @@ export function fitsLines(
   maxLines: number,
 ): boolean {
   const lines = wrap(text, language, maxCharsPerLine);
-  return lines.length <= maxLines && lines.every((l) => displayLength(l, language) <= maxCharsPerLine);
+  return lines.length <= maxLines && lines.every((l) => displayLength(l) <= maxCharsPerLine);
 }
 
 interface TimedUnit extends TextUnit {
@@ -212,14 +206,16 @@ interface TimedUnit extends TextUnit {
 
 function defaults(opts: SplitOptions) {
   const cjk = isCjkLanguage(opts.language);
+  const d = DEFAULT_SUBTITLE_RULES;
   return {
     language: opts.language,
-    maxChars: opts.maxCharsPerLine ?? (cjk ? 16 : 42),
-    maxLines: opts.maxLines ?? 2,
-    maxCps: opts.maxCps ?? (cjk ? 9 : 17),
-    minMs: opts.minMs ?? 1000,
-    maxMs: opts.maxMs ?? 7000,
-    gapMs: opts.gapMs ?? 800,
+    maxChars: opts.maxCharsPerLine ?? (cjk ? d.max_chars_per_line : 42),
+    maxLines: opts.maxLines ?? d.max_lines,
+    maxCps: opts.maxCps ?? (cjk ? d.max_cps : 17),
+    minMs: opts.minMs ?? d.min_duration_ms,
+    maxMs: opts.maxMs ?? d.max_duration_ms,
+    gapMs: opts.gapMs ?? d.min_gap_ms,
+    joinMs: opts.joinMs ?? 800,
   };
 }
 
@@ -245,7 +241,7 @@ export function splitCues(
   for (const c of sorted) {
     const g = groups.at(-1);
     const prev = g?.at(-1);
-    if (g && prev && c.start_ms - prev.end_ms < o.gapMs) g.push(c);
+    if (g && prev && c.start_ms - prev.end_ms < o.joinMs) g.push(c);
     else groups.push([c]);
   }
   const pieces: TimedUnit[][] = [];
@@ -289,7 +285,7 @@ function timedUnits(
   const out: TimedUnit[] = [];
   for (const cue of group) {
     const units = textUnits(cue.text.trim(), language);
-    const weights = units.map((u) => Math.max(readingLength(u.text, language), 0.01));
+    const weights = units.map((u) => Math.max(readingLength(u.text), 0.01));
     const total = weights.reduce((a, b) => a + b, 0);
     let acc = 0;
     units.forEach((u, i) => {
@@ -311,23 +307,24 @@ function fitsShape(p: TimedUnit[], o: Limits): boolean {
 }
 
 function fitsAll(p: TimedUnit[], o: Limits): boolean {
-  return fitsShape(p, o) && readingLength(pieceText(p), o.language) / Math.max(span(p), 1) <= o.maxCps / 1000;
+  return fitsShape(p, o) && readingLength(pieceText(p)) / Math.max(span(p), 1) <= o.maxCps / 1000;
 }
 
 /**
- * The best cut at clause punctuation (，、：) that leaves both sides at least 4 characters and minMs
- * long, or -1: a piece needing two lines is cut there, so clauses get a cue each.
+ * The best cut at clause punctuation (，、：) that leaves both sides at least 4 characters and
+ * minMs + gapMs long, or -1: a piece needing two lines is cut there, so clauses get a cue each.
  */
 function clauseCut(p: TimedUnit[], o: Limits): number {
-  const whole = displayLength(pieceText(p), o.language);
+  const whole = displayLength(pieceText(p));
   let best = -1;
   let bestImbalance = Infinity;
   for (let k = 1; k < p.length; k++) {
     if (!p[k - 1].weak) continue;
     const left = p.slice(0, k);
     const right = p.slice(k);
-    const l = displayLength(pieceText(left), o.language);
-    if (l < 4 || whole - l < 4 || span(left) < o.minMs || span(right) < o.minMs) continue;
+    const l = displayLength(pieceText(left));
+    const least = o.minMs + o.gapMs;
+    if (l < 4 || whole - l < 4 || span(left) < least || span(right) < least) continue;
     const imbalance = Math.abs(whole - 2 * l);
     if (imbalance < bestImbalance) {
       bestImbalance = imbalance;
@@ -340,12 +337,12 @@ function clauseCut(p: TimedUnit[], o: Limits): number {
 /** Cuts a piece until every part fits the lines and the longest duration, one clause per cue when possible. */
 function cut(p: TimedUnit[], o: Limits): TimedUnit[][] {
   if (p.length < 2) return [p];
-  const oneLine = displayLength(pieceText(p), o.language) <= o.maxChars;
+  const oneLine = displayLength(pieceText(p)) <= o.maxChars;
   const clause = oneLine ? -1 : clauseCut(p, o);
   if (clause < 0 && fitsShape(p, o)) return [p];
   let best = clause;
   if (best < 0) {
-    const len = (q: TimedUnit[]) => displayLength(pieceText(q), o.language);
+    const len = (q: TimedUnit[]) => displayLength(pieceText(q));
     const whole = len(p);
     let bestScore = Infinity;
     for (let k = 1; k < p.length; k++) {
@@ -370,7 +367,8 @@ function mergeShort(pieces: TimedUnit[][], o: Limits): TimedUnit[][] {
   for (let changed = true; changed; ) {
     changed = false;
     for (let i = 0; i < out.length; i++) {
-      if (span(out[i]) >= o.minMs) continue;
+      // The gap opened later takes up to gapMs from a cue.
+      if (span(out[i]) >= o.minMs + o.gapMs) continue;
       const options = [i - 1, i + 1]
         .filter((j) => j >= 0 && j < out.length)
         .map((j) => ({ j, merged: j < i ? [...out[j], ...out[i]] : [...out[i], ...out[j]] }))
@@ -386,19 +384,34 @@ function mergeShort(pieces: TimedUnit[][], o: Limits): TimedUnit[][] {
   return out;
 }
 
-/** Lengthens cues into the silence around them for minMs and reading speed; no overlap, inside the span. */
+/**
+ * Opens the least gap between cues that share a boundary (half taken from each side), then lengthens
+ * cues into the silence around them for minMs and the reading speed: never closer than gapMs to a
+ * neighbour, never outside the span of the input.
+ */
 function retime(cues: SplitCue[], o: Limits, spanStart: number, spanEnd: number): SplitCue[] {
-  const out = cues.map((c) => ({ ...c, start_ms: Math.round(c.start_ms), end_ms: Math.round(c.end_ms) }));
+  const out = cues.map((c) => ({ ...c }));
+  for (let i = 1; i < out.length; i++) {
+    const prev = out[i - 1];
+    const c = out[i];
+    const missing = o.gapMs - (c.start_ms - prev.end_ms);
+    if (missing <= 0) continue;
+    prev.end_ms -= Math.min(missing / 2, (prev.end_ms - prev.start_ms) / 2);
+    c.start_ms += Math.min(missing / 2, (c.end_ms - c.start_ms) / 2);
+  }
+  for (const c of out) {
+    c.start_ms = Math.ceil(c.start_ms);
+    c.end_ms = Math.floor(c.end_ms);
+  }
   for (let i = 0; i < out.length; i++) {
     const c = out[i];
-    const need = Math.min(
-      o.maxMs,
-      Math.max(o.minMs, Math.ceil((readingLength(c.text, o.language) / o.maxCps) * 1000)),
-    );
-    const nextStart = out[i + 1]?.start_ms ?? spanEnd;
-    const prevEnd = out[i - 1]?.end_ms ?? spanStart;
-    if (c.end_ms - c.start_ms < need) c.end_ms = Math.min(nextStart, c.start_ms + need);
-    if (c.end_ms - c.start_ms < need) c.start_ms = Math.max(prevEnd, c.end_ms - need);
+    const need = Math.min(o.maxMs, Math.max(o.minMs, Math.ceil((readingLength(c.text) / o.maxCps) * 1000)));
+    const next = out[i + 1];
+    const prev = out[i - 1];
+    const latest = next ? next.start_ms - o.gapMs : spanEnd;
+    const earliest = prev ? prev.end_ms + o.gapMs : spanStart;
+    if (c.end_ms - c.start_ms < need) c.end_ms = Math.max(c.end_ms, Math.min(latest, c.start_ms + need));
+    if (c.end_ms - c.start_ms < need) c.start_ms = Math.min(c.start_ms, Math.max(earliest, c.end_ms - need));
     if (c.end_ms - c.start_ms > o.maxMs) c.end_ms = c.start_ms + o.maxMs;
   }
   return out;
@@ -420,7 +433,7 @@ export function distributeTranslation(
   const n = slots.length;
   // Fewer words than cues: a word each, from the first cue.
   if (u < n) return slots.map((s, j) => ({ id: s.id, text: units[j]?.text.trim() ?? '' }));
-  const weight = units.map((x) => Math.max(displayLength(x.text.trim(), language), 0.5));
+  const weight = units.map((x) => Math.max(displayLength(x.text.trim()), 0.5));
   const cum = [0];
   for (const w of weight) cum.push((cum.at(-1) ?? 0) + w);
   const total = cum[u] || 1;

@@ -9,6 +9,9 @@ import {
 import { createFakeTranslator, fakePinyin } from './fake.ts';
 import { toSimplified, toTraditional } from './languages.ts';
 import {
+  containsTerm,
+  glossaryMisses,
+  relevantGlossary,
   summarize,
   type TranslateLine,
   type TranslationCache,
@@ -267,5 +270,45 @@ describe('translateLines against the fake chat server', () => {
     );
     expect(isEngineError(dup, 'invalid_request')).toBe(true);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('glossary matching and cancelling', () => {
+  it('finds Latin terms only as whole words, Chinese terms anywhere, ignoring case and width', () => {
+    const glossary = [
+      { term: 'AI', translation: '人工智能' },
+      { term: '小米', translation: 'Xiaomi' },
+    ];
+    expect(relevantGlossary('He said it was fine.', glossary)).toEqual([]);
+    expect(relevantGlossary('The ＡＩ model, and 小米手机', glossary)).toEqual(glossary);
+    expect(containsTerm('我爱AI技术', 'ai')).toBe(true);
+    expect(glossaryMisses('Open AI tools', '开放的人工智能工具', glossary)).toEqual([]);
+    expect(glossaryMisses('Open AI tools', '开放的智能工具', glossary)).toEqual([glossary[0]]);
+    expect(glossaryMisses('小米手机', 'The xiaomi phone', glossary)).toEqual([]);
+    expect(glossaryMisses('小米手机', 'The Xiaominator phone', glossary)).toEqual([glossary[1]]);
+  });
+
+  it('stops with aborted when the signal is cancelled, before any request', async () => {
+    const { server, client } = await setup();
+    const ctl = new AbortController();
+    ctl.abort();
+    const err = await translateLines(client, LINES, { source: 'zh', target: 'en', signal: ctl.signal }).catch(
+      (e: unknown) => e,
+    );
+    expect(isEngineError(err, 'aborted')).toBe(true);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('translates chunks in parallel and still repairs the one that lost lines', async () => {
+    const { server, client } = await setup({ dropOnce: 1 });
+    const res = await translateLines(client, LINES, {
+      source: 'zh',
+      target: 'en',
+      chunkSize: 2,
+      concurrency: 3,
+    });
+    expect(res.lines.map((l) => l.text)).toEqual(LINES.map((l) => fakePinyin(l.text)));
+    expect(res).toMatchObject({ requests: 5, retries: 1, repaired: 1 });
+    expect(server.requests).toHaveLength(5);
   });
 });

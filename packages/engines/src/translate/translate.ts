@@ -90,16 +90,38 @@ const MAX_RETRIES = 2;
 const clean = (s: string | undefined) => s?.trim() ?? '';
 const norm = (s: string) => s.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ');
 
-/** Glossary entries whose term occurs in the text (case-insensitive). */
-export function relevantGlossary(text: string, glossary: GlossaryEntry[] = []): GlossaryEntry[] {
+/**
+ * Whether `needle` occurs in `text`, ignoring case, width and spacing; a needle that starts/ends with a
+ * Latin letter or digit must start/end at a word edge there ("AI" is not found in "said").
+ */
+export function containsTerm(text: string, needle: string): boolean {
   const t = norm(text);
-  return glossary.filter((g) => clean(g.term) && t.includes(norm(g.term.trim())));
+  const n = norm(needle.trim());
+  if (!n) return false;
+  const edgeStart = /^[\p{L}\p{N}]/u.test(n) && !/^\p{Script=Han}/u.test(n);
+  const edgeEnd = /[\p{L}\p{N}]$/u.test(n) && !/\p{Script=Han}$/u.test(n);
+  for (let i = t.indexOf(n); i >= 0; i = t.indexOf(n, i + 1)) {
+    const before = t[i - 1] ?? ' ';
+    const after = t[i + n.length] ?? ' ';
+    const word = /[\p{L}\p{N}]/u;
+    const han = /\p{Script=Han}/u;
+    if (edgeStart && word.test(before) && !han.test(before)) continue;
+    if (edgeEnd && word.test(after) && !han.test(after)) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Glossary entries whose term occurs in the text. */
+export function relevantGlossary(text: string, glossary: GlossaryEntry[] = []): GlossaryEntry[] {
+  return glossary.filter((g) => clean(g.term) && containsTerm(text, g.term));
 }
 
 /** The glossary entries of `source` whose expected rendering (translation, or the term itself) is missing. */
 export function glossaryMisses(source: string, translation: string, glossary: GlossaryEntry[] = []) {
-  const t = norm(translation);
-  return relevantGlossary(source, glossary).filter((g) => !t.includes(norm(clean(g.translation ?? g.term))));
+  return relevantGlossary(source, glossary).filter(
+    (g) => !containsTerm(translation, clean(g.translation ?? g.term)),
+  );
 }
 
 const cleanPrefs = (p: TranslatePrefs = {}) =>

@@ -13,6 +13,8 @@ import * as m010tasks from './010_tasks.ts';
 import * as m012 from './012_voice_clones.ts';
 import * as m014 from './014_audiobooks.ts';
 import * as m015 from './015_audiobook_attribution.ts';
+import * as m016 from './016_video_translation.ts';
+import * as m017 from './017_translation_cache.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +32,6 @@ export const migrations: Record<string, Migration> = {
   '012_voice_clones': m012,
   '014_audiobooks': m014,
   '015_audiobook_attribution': m015,
+  '016_video_translation': m016,
+  '017_translation_cache': m017,
 };

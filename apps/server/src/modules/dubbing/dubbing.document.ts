@@ -147,9 +147,13 @@ export function dubbingDocument(
   };
 }
 
-/** The track the dub speaks: the first source track (the one the editor edits). */
+/**
+ * The track the dub speaks: the first source track (the one the editor edits), or the translation
+ * track when the project says so (视频翻译).
+ */
 export function dubTrack(doc: ProjectDocument) {
-  return doc.tracks.find((t) => t.kind === 'source');
+  const kind = doc.dub?.spoken_track ?? 'source';
+  return doc.tracks.find((t) => t.kind === kind);
 }
 
 /** The voice a line speaks with: its own, its speaker's, the project's default. */
@@ -203,6 +207,8 @@ export function secondTrack(cues: TimedText[], language = 'auto'): SubtitleTrack
 /** The second lines of bilingual subtitles: the translation track when the project asks for two lines. */
 export function secondLines(doc: ProjectDocument): TimedText[] | undefined {
   if (doc.dub?.subtitle_lines !== 'bilingual') return undefined;
-  const track = doc.tracks.find((t) => t.kind === 'translation' && t.cues.length > 0);
+  // The other language: the translation under a spoken source, the source under a spoken translation.
+  const other = doc.dub.spoken_track === 'translation' ? 'source' : 'translation';
+  const track = doc.tracks.find((t) => t.kind === other && t.cues.length > 0);
   return track?.cues.map((c) => ({ start_ms: c.start_ms, end_ms: c.end_ms, text: c.text }));
 }

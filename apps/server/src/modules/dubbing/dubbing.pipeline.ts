@@ -1,6 +1,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  type Box,
   cueFix,
   DubOutput,
   type DubSettings,
@@ -35,6 +36,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { localPathOf } from '../../media/files.ts';
 import { definePipeline, type StageContext, taskFailure } from '../../tasks/index.ts';
+import { spansFromDocument } from '../erase/erase.spans.ts';
 import { countChars, ocrToDocument } from '../ocr/ocr.document.ts';
 import { mediaError } from '../ocr/ocr.media.ts';
 import { projectFilesPrefix } from '../projects/projects.service.ts';
@@ -102,14 +104,17 @@ const takeKey = (ownerId: string, projectId: string, cueId: string, takeId: stri
 export const MAX_TAKES = 10;
 
 /** The media under the dub (video or audio), as a local path, or null. */
-async function mediaOf(ctx: StageContext<DubInput>, doc: ProjectDocument) {
+export async function mediaOf(ctx: StageContext<unknown>, doc: ProjectDocument) {
   const assetId = doc.dub?.media_asset_id;
   if (!assetId) return null;
   const asset = await getOwnedAsset(ctx.app, ctx.task.owner_id, assetId);
   return { asset, file: await localPathOf(ctx.app, asset.storage_key, ctx.scratchDir) };
 }
 
-async function recognizeInto(ctx: StageContext<DubInput>, doc: ProjectDocument): Promise<ProjectDocument> {
+export async function recognizeInto(
+  ctx: StageContext<Pick<DubInput, 'recognize'>>,
+  doc: ProjectDocument,
+): Promise<ProjectDocument> {
   const media = await mediaOf(ctx, doc);
   if (!media) throw taskFailure(1, '没有可识别的媒体');
   const wav = path.join(ctx.scratchDir, 'speech-16k.wav');
@@ -137,23 +142,31 @@ async function recognizeInto(ctx: StageContext<DubInput>, doc: ProjectDocument):
   return next;
 }
 
+/** The given subtitle regions, else the detected subtitle bands (at most two; a checkpoint of the stage). */
+export async function subtitleRegions(
+  ctx: StageContext<unknown>,
+  file: string,
+  given: Box[] | undefined,
+): Promise<Box[]> {
+  if (given?.length) return given;
+  const detected = await ctx.item('ocr-regions', () =>
+    detectSubtitleRegions(file, { engine: ctx.app.ocr, samples: 8, signal: ctx.signal }),
+  );
+  const subtitle = detected.regions.filter((r) => r.kind === 'subtitle');
+  return (subtitle.length ? subtitle : detected.regions).slice(0, 2).map(({ x, y, w, h }) => ({ x, y, w, h }));
+}
+
 /** Subtitles read from the picture (OCR engine, `recognizeVideo`): the main track becomes the dub track. */
-async function ocrInto(ctx: StageContext<DubInput>, doc: ProjectDocument): Promise<ProjectDocument> {
+export async function ocrInto(
+  ctx: StageContext<Pick<DubInput, 'ocr'>>,
+  doc: ProjectDocument,
+): Promise<ProjectDocument> {
   const media = await mediaOf(ctx, doc);
   if (!media?.asset.has_video) throw taskFailure(1, '没有可识别的视频画面');
   const options = ctx.input.ocr!;
   let result: RecognizeVideoResult;
   try {
-    let regions = options.regions;
-    if (!regions?.length) {
-      const detected = await ctx.item('ocr-regions', () =>
-        detectSubtitleRegions(media.file, { engine: ctx.app.ocr, samples: 8, signal: ctx.signal }),
-      );
-      const subtitle = detected.regions.filter((r) => r.kind === 'subtitle');
-      regions = (subtitle.length ? subtitle : detected.regions)
-        .slice(0, 2)
-        .map(({ x, y, w, h }) => ({ x, y, w, h }));
-    }
+    const regions = await subtitleRegions(ctx, media.file, options.regions);
     if (!regions.length) throw AppError.named('err_video_without_subtitle', '画面中没有找到字幕');
     result = await recognizeVideo(media.file, {
       engine: ctx.app.ocr,
@@ -184,6 +197,8 @@ async function ocrInto(ctx: StageContext<DubInput>, doc: ProjectDocument): Promi
 
 function targets(doc: ProjectDocument, input: DubInput, tool: TaskTool): SubtitleCue[] {
   if (tool === 'synthesis' || input.scope === 'render') return [];
+  // 视频翻译 without a dub: subtitles only.
+  if (doc.translation && !doc.translation.dub_enabled) return [];
   const cues = dubTrack(doc)?.cues ?? [];
   const speakable = (c: SubtitleCue) => !c.mark && c.text.trim() !== '';
   switch (input.scope) {
@@ -196,7 +211,14 @@ function targets(doc: ProjectDocument, input: DubInput, tool: TaskTool): Subtitl
   }
 }
 
-const stages = (tool: TaskTool) => [
+/** What another tool adds to the render: e.g. 视频翻译's lip sync of the rendered MP4. */
+export interface RenderHooks {
+  /** Called with the rendered MP4 (changed in place) and the mixed audio. */
+  afterVideo?(ctx: StageContext<DubInput>, mp4: string, audio: string, doc: ProjectDocument): Promise<void>;
+}
+
+/** The dub stages (prepare → dub → render) of a tool; 视频翻译 runs them after its own stages. */
+export const dubStages = (tool: TaskTool, hooks: RenderHooks = {}) => [
   {
     name: 'prepare',
     label: '准备字幕',
@@ -314,12 +336,12 @@ const stages = (tool: TaskTool) => [
     attempts: 2,
     async run(ctx: StageContext<DubInput>) {
       if (ctx.input.review) return { review: true };
-      return renderProject(ctx, tool);
+      return renderProject(ctx, tool, hooks);
     },
   },
 ];
 
-async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool) {
+async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool, hooks: RenderHooks) {
   const { owner_id: ownerId, title } = ctx.task;
   const { project_id: projectId } = ctx.input;
   const { document, media_ms } = await readDubProject(ctx.app, ownerId, projectId);
@@ -451,9 +473,12 @@ async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool) {
   if (outputs.has('mp4') && media?.asset.has_video) {
     const mp4 = path.join(dir, 'video.mp4');
     const mode = settings.subtitle_mode;
+    // 视频翻译: the original subtitles erased in the same encode (one x264 pass).
+    const erase = erasePlan(document, sourceMs);
     rendered = await renderVideo({
       video: media.file,
       audio: mixWav,
+      ...(erase && !slowMap.length ? { erase } : {}),
       ...(mode !== 'none' && spoken.length > 0
         ? {
             subtitles: {
@@ -471,6 +496,7 @@ async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool) {
         ctx.progress(0.4 + f * 0.5).catch(() => {});
       },
     });
+    await hooks.afterVideo?.(ctx, mp4, mixWav, document);
     await output(mp4, `${title}.mp4`, 'video', 'mp4', 'video/mp4');
   }
   // Dub-only audio (the voice track without the original), and the stems.
@@ -528,6 +554,15 @@ async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool) {
     slowed_ms: duration - sourceMs,
     ...(stems ? { separator: stems.model } : {}),
   };
+}
+
+/** The original subtitles to erase (视频翻译): its regions while any source line is shown (± 200 ms). */
+function erasePlan(doc: ProjectDocument, durationMs: number) {
+  const t = doc.translation;
+  if (!t?.erase_regions.length) return undefined;
+  const source = { ...doc, tracks: doc.tracks.filter((k) => k.kind === 'source') };
+  const spans = spansFromDocument(t.erase_regions, source, 200, durationMs);
+  return spans.length ? { spans, method: t.erase_method } : undefined;
 }
 
 /**
@@ -591,19 +626,19 @@ export const dubPipelines = {
   srt_dubbing: definePipeline<DubInput>({
     tool: 'srt_dubbing',
     input: dubInput,
-    stages: stages('srt_dubbing'),
+    stages: dubStages('srt_dubbing'),
     finalCredits,
   }),
   dubbing: definePipeline<DubInput>({
     tool: 'dubbing',
     input: dubInput,
-    stages: stages('dubbing'),
+    stages: dubStages('dubbing'),
     finalCredits,
   }),
   synthesis: definePipeline<DubInput>({
     tool: 'synthesis',
     input: dubInput,
-    stages: stages('synthesis'),
+    stages: dubStages('synthesis'),
     finalCredits,
   }),
 } as const;

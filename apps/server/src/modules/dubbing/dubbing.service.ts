@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { MediaAssetRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { Pipeline } from '../../tasks/pipeline.ts';
 import { createTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { registerToolAvailability } from '../features/features.service.ts';
@@ -44,7 +45,7 @@ type Body<K extends keyof typeof dubbingCalls> = (typeof dubbingCalls)[K] extend
 const baseName = (name: string) => name.replace(/\.[^.]{1,8}$/, '') || name;
 
 /** Every voice the project names must be usable by this user before anything is held or written. */
-async function assertVoices(ctx: AppContext, userId: string, ids: string[]) {
+export async function assertVoices(ctx: AppContext, userId: string, ids: string[]) {
   let level: number | undefined;
   const userLevel = async () => (level ??= await getUserLevel(ctx, userId));
   for (const id of new Set(ids.filter(Boolean))) await getUsableVoice(ctx, userId, id, undefined, userLevel);
@@ -254,8 +255,20 @@ const FIXES = {
 /** 生成过期音频, one line again (with a one-click fix), every line, or only the render. */
 export async function regenerate(ctx: AppContext, userId: string, body: Body<'dubbingRegenerate'>) {
   const { row, document } = await dubProject(ctx, userId, body.project_id);
-  assertBackground(ctx, document.dub?.background);
   const tool = row.tool as DubTool;
+  return startRegenerate(ctx, userId, { row, document }, body, dubPipelines[tool]);
+}
+
+/** The regenerate task of a project whose ownership and tool were checked (视频翻译 runs it too). */
+export async function startRegenerate(
+  ctx: AppContext,
+  userId: string,
+  { row, document }: { row: { id: string; name: string; tool: string }; document: ProjectDocument },
+  body: Body<'dubbingRegenerate'>,
+  pipeline: Pipeline<DubInput>,
+) {
+  assertBackground(ctx, document.dub?.background);
+  const tool = row.tool;
   const cues = dubTrack(document)?.cues ?? [];
   let lines = cues.filter((c) => !c.mark && c.text.trim() !== '');
   if (body.scope === 'line') {
@@ -305,7 +318,7 @@ export async function regenerate(ctx: AppContext, userId: string, body: Body<'du
   }
   const pricedMs = lines.reduce((s, c) => s + (c.end_ms - c.start_ms), 0);
   const credits = await priceTask(ctx, 'dubbing', { seconds: Math.ceil(pricedMs / 1000) });
-  const task = await createTask(ctx, dubPipelines[tool], {
+  const task = await createTask(ctx, pipeline, {
     ownerId: userId,
     title: row.name,
     input: {

@@ -190,7 +190,7 @@ const exportKeys = (ownerId: string, projectId: string) =>
 
 const UNSAFE_IN_FILE_NAMES = /[\\/:*?"<>|]/g;
 
-function safeFileName(name: string): string {
+export function safeFileName(name: string): string {
   // Control characters out too (code points below 32), without a regex biome would flag.
   const visible = [...name].map((ch) => (ch.charCodeAt(0) < 32 ? '_' : ch)).join('');
   return visible.replace(UNSAFE_IN_FILE_NAMES, '_').trim().slice(0, 100) || 'subtitles';

@@ -1,0 +1,343 @@
+import {
+  DEFAULT_SUBTITLE_RULES,
+  dubSettings,
+  type ProjectDocument,
+  projectsCalls,
+  type TranslationBody,
+  translationSettings,
+  type videoTranslationCalls,
+} from '@vw/contract';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import type { Pipeline } from '../../tasks/pipeline.ts';
+import { createTask, getOwnedTask, resumeTask } from '../../tasks/tasks.service.ts';
+import { getBalance } from '../credits/ledger.service.ts';
+import { priceTask } from '../credits/pricing.service.ts';
+import { dubbingDocument, parseDubbingSubtitles } from '../dubbing/dubbing.document.ts';
+import { chatClientOf } from '../dubbing/dubbing.line.ts';
+import type { DubInput } from '../dubbing/dubbing.pipeline.ts';
+import { readDubProject, updateDubDocument } from '../dubbing/dubbing.repo.ts';
+import { assertVoices, startRegenerate } from '../dubbing/dubbing.service.ts';
+import { assertFeature, registerToolAvailability } from '../features/features.service.ts';
+import { attachTask, createProject, deleteProject } from '../projects/projects.service.ts';
+import { recognizerStatus } from '../stt/stt.asr.ts';
+import { getOwnedAsset } from '../uploads/uploads.service.ts';
+import {
+  assertTarget,
+  DEFAULT_TARGETS,
+  defaultVoiceFor,
+  SOURCE_LANGUAGES,
+  targetLanguages,
+} from './video-translation.languages.ts';
+import { LIPSYNC_MISSING, lipSyncOf } from './video-translation.lipsync.ts';
+import { embedderOf, type TranslateInput, targetTrack, translatePipeline } from './video-translation.pipeline.ts';
+import { readPreferences } from './video-translation.profile.ts';
+import { saveSpeakerVoices } from './video-translation.repo.ts';
+
+type Body<K extends keyof typeof videoTranslationCalls> = (typeof videoTranslationCalls)[K] extends {
+  body?: infer B;
+}
+  ? B extends z.ZodType
+    ? z.output<B>
+    : never
+  : never;
+
+export const SOURCE_TRACK = 'source';
+export const TARGET_TRACK = 'target';
+const CLONE_MISSING = '按说话人自动克隆音色尚未接入：请先在「声音克隆」中克隆，再在编辑器里为说话人选择该音色';
+const baseName = (name: string) => name.replace(/\.[^.]{1,8}$/, '') || name;
+
+export function languages(ctx: AppContext) {
+  const { LLM_BASE_URL, LLM_MODEL, LLM_EMBEDDING_MODEL } = ctx.config;
+  const llm = Boolean(LLM_BASE_URL && LLM_MODEL);
+  const lip = lipSyncOf(ctx);
+  return {
+    source: SOURCE_LANGUAGES,
+    target: targetLanguages(ctx),
+    llm: {
+      configured: llm,
+      model: llm ? LLM_MODEL! : '',
+      reason: llm ? '' : '未配置语言模型（LLM_BASE_URL / LLM_MODEL）：识别后在编辑器中手动翻译，其余步骤照常运行',
+    },
+    embedding: { configured: Boolean(embedderOf(ctx)), model: embedderOf(ctx) ? LLM_EMBEDDING_MODEL! : '' },
+    lip_sync: { available: Boolean(lip), reason: lip ? '' : LIPSYNC_MISSING },
+    asr: recognizerStatus(ctx),
+    ocr_label: ctx.ocr.label,
+    clone: { available: false, reason: CLONE_MISSING },
+  };
+}
+
+/** Everything a create checks before holding credits; the asset and the per-target price. */
+async function check(ctx: AppContext, userId: string, body: TranslationBody) {
+  await assertFeature(ctx, userId, 'video_translate');
+  const targets = [...new Set(body.target_languages.map((code) => assertTarget(ctx, code)))];
+  const asset = await getOwnedAsset(ctx, userId, body.asset_id);
+  if (!asset.has_video) throw AppError.named('err_file_not_supported', '请选择视频文件（该素材没有画面）');
+  if (body.subtitle_source === 'asr') {
+    const status = recognizerStatus(ctx);
+    if (!status.available) throw AppError.named('err_interface_unavailable', status.reason);
+    if (!asset.has_audio) throw AppError.named('err_file_not_supported', '该视频没有音轨，无法识别语音');
+  }
+  let cues: ReturnType<typeof parseDubbingSubtitles>['cues'] = [];
+  if (body.subtitle_source === 'subtitle') {
+    if (!body.subtitle) throw AppError.named('err_invalid_param', '请上传字幕文件');
+    cues = parseDubbingSubtitles(body.subtitle.name, body.subtitle.text).cues;
+    if (!cues.some((c) => c.text.trim())) throw AppError.named('err_video_without_subtitle', '字幕文件中没有文字');
+  }
+  if (body.erase.enabled) await assertFeature(ctx, userId, 'subtitle_erase');
+  if (body.lip_sync) {
+    await assertFeature(ctx, userId, 'lip_sync');
+    if (!lipSyncOf(ctx)) throw AppError.named('err_interface_unavailable', LIPSYNC_MISSING);
+  }
+  if (body.dub.enabled && body.dub.clone_speakers) throw AppError.named('err_interface_unavailable', CLONE_MISSING);
+  if (body.dub.enabled) {
+    const voices = [...Object.values(body.dub.speaker_voices)];
+    for (const t of targets) voices.push(body.dub.default_voice_id ?? defaultVoiceFor(t));
+    await assertVoices(ctx, userId, voices);
+  }
+  const seconds = Math.ceil((asset.duration_ms ?? 0) / 1000);
+  const perTarget = await priceTask(ctx, 'video_translation', { seconds });
+  return { targets, asset, cues, seconds, perTarget };
+}
+
+export async function estimate(ctx: AppContext, userId: string, body: TranslationBody) {
+  const { targets, seconds, perTarget } = await check(ctx, userId, body);
+  const credits = perTarget * targets.length;
+  const { balance } = await getBalance(ctx, userId);
+  return { credits, per_target: perTarget, seconds, balance, sufficient: balance >= credits };
+}
+
+/** One target's document: the source track (from the file, or filled by recognition), settings. */
+function documentFor(
+  body: TranslationBody,
+  target: string,
+  assetId: string,
+  cues: ReturnType<typeof parseDubbingSubtitles>['cues'],
+  preferences: z.output<typeof translationSettings>['preferences'],
+): ProjectDocument {
+  const sub = body.subtitles;
+  const dub = dubSettings.parse({
+    ...body.dub.options,
+    default_voice_id: body.dub.default_voice_id ?? defaultVoiceFor(target),
+    media_asset_id: assetId,
+    spoken_track: 'translation',
+    // The dub stage's recognizer check compares in the source language's recognizer: off here.
+    check: false,
+    subtitle_mode: sub.lines === 'none' ? 'none' : sub.mode,
+    subtitle_lines: sub.lines === 'bilingual' ? 'bilingual' : 'single',
+    subtitle_style: projectsCalls.subtitleStyle.parse(sub.style ?? {}),
+    // Without a dub the original audio plays as it is.
+    ...(body.dub.enabled ? {} : { background: 'keep' }),
+    outputs: ['mp4', 'srt'],
+  });
+  const doc = dubbingDocument(cues, {}, body.dub.speaker_voices, body.source_language);
+  return {
+    speakers: doc.speakers,
+    tracks: [
+      { ...doc.tracks[0]!, id: SOURCE_TRACK },
+      { id: TARGET_TRACK, kind: 'translation', language: target, cues: [] },
+    ],
+    rules: DEFAULT_SUBTITLE_RULES,
+    dub,
+    translation: translationSettings.parse({
+      source_language: body.source_language,
+      target_language: target,
+      source_track_id: SOURCE_TRACK,
+      target_track_id: TARGET_TRACK,
+      preferences,
+      use_glossary: body.use_glossary,
+      split: body.split,
+      subtitle_source: body.subtitle_source,
+      erase_regions: [],
+      erase_method: body.erase.method,
+      subtitle_lines: sub.lines,
+      dub_enabled: body.dub.enabled,
+      lip_sync: body.lip_sync,
+    }),
+  };
+}
+
+export async function createTranslation(ctx: AppContext, userId: string, body: TranslationBody) {
+  const { targets, asset, cues, seconds, perTarget } = await check(ctx, userId, body);
+  // Every target's credits must be there before the first is held (nothing half-made).
+  const { balance } = await getBalance(ctx, userId);
+  if (balance < perTarget * targets.length) throw AppError.named('err_balance_insufficient');
+  const preferences = body.preferences ?? (await readPreferences(ctx, userId));
+  const name = body.name ?? baseName(asset.name);
+  const items: Array<{ target_language: string; task_id: string; project_id: string }> = [];
+  try {
+    for (const target of targets) {
+      const title = targets.length > 1 ? `${name}（${target}）` : name;
+      const project = await createProject(ctx, {
+        ownerId: userId,
+        tool: 'translate',
+        name: title,
+        sourceAssetId: asset.id,
+        document: documentFor(body, target, asset.id, cues, preferences),
+      });
+      items.push({ target_language: target, task_id: '', project_id: project.id });
+      const input: TranslateInput = {
+        project_id: project.id,
+        scope: 'create',
+        source: {
+          kind: body.subtitle_source,
+          language: body.source_language,
+          ...(body.ocr_regions ? { regions: body.ocr_regions } : {}),
+        },
+        ...(body.erase.enabled ? { erase: body.erase.regions ? { regions: body.erase.regions } : {} } : {}),
+        pauses: body.review,
+        priced_ms: seconds * 1000,
+      };
+      const task = await createTask(ctx, translatePipeline, {
+        ownerId: userId,
+        title,
+        input,
+        inputAssetIds: [asset.id],
+        projectId: project.id,
+        credits: { tool: 'video_translation', amount: perTarget },
+      });
+      items[items.length - 1]!.task_id = task.id;
+      await attachTask(ctx, userId, project.id, task.id);
+    }
+  } catch (err) {
+    // A later target refused: the earlier ones go again (their tasks cancelled, credits released).
+    for (const item of items) await deleteProject(ctx, userId, item.project_id).catch(() => {});
+    throw err;
+  }
+  await saveSpeakerVoices(ctx.db, userId, body.dub.speaker_voices, ctx.clock.now());
+  return { ...items[0]!, credits: perTarget * targets.length, items };
+}
+
+/** A translation project of this user, else err_dubbing_task_not_found (never someone else's). */
+export async function translationProject(ctx: AppContext, userId: string, projectId: string) {
+  const project = await readDubProject(ctx, userId, projectId).catch(() => null);
+  if (!project || project.row.tool !== 'translate' || !project.document.translation) {
+    throw AppError.named('err_dubbing_task_not_found', '视频翻译项目不存在');
+  }
+  return project;
+}
+
+async function lineTask(
+  ctx: AppContext,
+  userId: string,
+  projectId: string,
+  scope: 'retranslate' | 'back_translate',
+  cueIds: string[] | undefined,
+  instructions?: string,
+) {
+  const { row, document } = await translationProject(ctx, userId, projectId);
+  if (!chatClientOf(ctx)) {
+    throw AppError.named(
+      'err_interface_unavailable',
+      '未配置语言模型：请设置 LLM_BASE_URL、LLM_API_KEY、LLM_MODEL（任何 OpenAI 兼容的对话接口），或在编辑器中手动翻译',
+    );
+  }
+  const cues = targetTrack(document)?.cues ?? [];
+  const known = new Set(cues.map((c) => c.id));
+  if (cueIds?.some((id) => !known.has(id))) throw AppError.named('err_not_found', '句子不存在');
+  const lines = cueIds ? cues.filter((c) => cueIds.includes(c.id)) : cues.filter((c) => !c.locked);
+  if (lines.length === 0) throw AppError.named('err_invalid_param', '没有可处理的句子');
+  const pricedMs = lines.reduce((s, c) => s + (c.end_ms - c.start_ms), 0);
+  const credits = await priceTask(ctx, 'video_translation', { seconds: Math.ceil(pricedMs / 1000) });
+  const task = await createTask(ctx, translatePipeline, {
+    ownerId: userId,
+    title: row.name,
+    input: {
+      project_id: row.id,
+      scope,
+      ...(cueIds ? { cue_ids: cueIds } : {}),
+      ...(instructions ? { instructions } : {}),
+      priced_ms: pricedMs,
+    },
+    inputAssetIds: document.dub?.media_asset_id ? [document.dub.media_asset_id] : [],
+    projectId: row.id,
+    credits: { tool: 'video_translation', amount: credits },
+  });
+  await attachTask(ctx, userId, row.id, task.id);
+  return { task_id: task.id, credits, lines: lines.length };
+}
+
+export const retranslate = (ctx: AppContext, userId: string, body: Body<'videoTranslationRetranslate'>) =>
+  lineTask(ctx, userId, body.project_id, 'retranslate', body.cue_ids, body.instructions);
+
+export const backTranslateAgain = (
+  ctx: AppContext,
+  userId: string,
+  body: Body<'videoTranslationBackTranslate'>,
+) => lineTask(ctx, userId, body.project_id, 'back_translate', body.cue_ids);
+
+/** Re-dub (dubbing's regenerate on the translation track), with this render's subtitles if given. */
+export async function redub(ctx: AppContext, userId: string, body: Body<'videoTranslationRedub'>) {
+  const project = await translationProject(ctx, userId, body.project_id);
+  if (body.fix === 'slow_video' && project.document.translation?.erase_regions.length) {
+    throw AppError.named('err_invalid_param', '擦除原字幕的项目不能放慢画面：请改用缩写、借用间隙或加速');
+  }
+  if (body.scope !== 'render' && project.document.translation?.dub_enabled === false) {
+    await updateDubDocument(ctx, userId, body.project_id, (doc) => {
+      doc.translation = { ...doc.translation!, dub_enabled: true };
+      return doc;
+    });
+  }
+  if (body.subtitles) {
+    const sub = body.subtitles;
+    await updateDubDocument(ctx, userId, body.project_id, (doc) => {
+      doc.dub = {
+        ...dubSettings.parse(doc.dub ?? {}),
+        subtitle_mode: sub.lines === 'none' ? 'none' : sub.mode,
+        subtitle_lines: sub.lines === 'bilingual' ? 'bilingual' : 'single',
+        ...(sub.style ? { subtitle_style: projectsCalls.subtitleStyle.parse({ ...doc.dub?.subtitle_style, ...sub.style }) } : {}),
+      };
+      doc.translation = { ...doc.translation!, subtitle_lines: sub.lines };
+      return doc;
+    });
+  }
+  const fresh = await translationProject(ctx, userId, body.project_id);
+  // The same speaker name keeps the voice chosen here in this user's later projects.
+  const named = Object.fromEntries(
+    fresh.document.speakers.filter((s) => s.voice_id && s.name).map((s) => [s.name, s.voice_id!]),
+  );
+  await saveSpeakerVoices(ctx.db, userId, named, ctx.clock.now());
+  const { cue_id, fix, outputs, scope, project_id } = body;
+  return startRegenerate(
+    ctx,
+    userId,
+    fresh,
+    { project_id, scope, ...(cue_id ? { cue_id } : {}), ...(fix ? { fix } : {}), ...(outputs ? { outputs } : {}) },
+    translatePipeline as unknown as Pipeline<DubInput>,
+  );
+}
+
+/** Continues the project's task paused for review. */
+export async function continueTranslation(ctx: AppContext, userId: string, projectId: string) {
+  const { row } = await translationProject(ctx, userId, projectId);
+  if (!row.task_id) throw AppError.named('err_task_not_paused');
+  const task = await getOwnedTask(ctx, userId, row.task_id);
+  if (task.status !== 'paused') throw AppError.named('err_task_not_paused');
+  await resumeTask(ctx, userId, task.id);
+  return { task_id: task.id };
+}
+
+// /v1/tools/capabilities: the tool runs (recognition, OCR, ffmpeg here); the engines say what translates.
+registerToolAvailability('translate', async (ctx) => {
+  const l = languages(ctx);
+  return {
+    tool: 'translate',
+    available: true,
+    reason: '',
+    error_type: '',
+    engines: [
+      { id: 'llm', label: l.llm.configured ? `翻译：${l.llm.model}` : l.llm.reason },
+      {
+        id: 'drift',
+        label: l.embedding.configured ? `回译校对：向量相似度 · ${l.embedding.model}` : '回译校对：词语重合度',
+      },
+      { id: 'ocr', label: `画面字幕识别：${l.ocr_label}` },
+      { id: 'asr', label: l.asr.available ? '语音识别' : `未配置语音识别：${l.asr.reason}` },
+      { id: 'opencc', label: '繁体中文：OpenCC' },
+      ...(l.lip_sync.available ? [{ id: 'lip_sync', label: '口型同步' }] : []),
+    ],
+  };
+});
+
+export { DEFAULT_TARGETS };

@@ -1,0 +1,26 @@
+import { systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { createContext } from '../src/context.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { createJobQueue } from '../src/jobs/index.ts';
+import { createLogger } from '../src/logger.ts';
+import '../src/modules/video-translation/video-translation.pipeline.ts';
+import { createEnginesFromConfig } from '../src/modules/tts/tts.engines.ts';
+
+/** A video-translation task worker in its own process (the kill test): real engines, config from the environment. */
+const config = loadConfig();
+const database = openDatabase(config.database);
+const log = createLogger('silent');
+const engines = await createEnginesFromConfig(config);
+const ctx = createContext({ config, database, clock: systemClock, log, engines });
+ctx.jobs = createJobQueue({
+  db: database.db,
+  clock: systemClock,
+  log,
+  prefix: process.env.JOB_TEST_PREFIX,
+  leaseMs: Number(process.env.JOB_TEST_LEASE_MS),
+  pollIntervalMs: 20,
+  app: () => ctx,
+});
+await ctx.jobs.startWorker({ concurrency: 2, heavyConcurrency: 1 });
+process.stdout.write('ready\n');
