@@ -17,6 +17,7 @@ export {
   displayLength,
   distributeTranslation,
   fitsLines,
+  flattenText,
   type SplitCue,
   type SplitOptions,
   splitCues,

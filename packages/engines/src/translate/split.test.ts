@@ -1,6 +1,13 @@
 import { checkCues, DEFAULT_SUBTITLE_RULES, readingLength } from '@vw/contract';
 import { describe, expect, it } from 'vitest';
-import { displayLength, distributeTranslation, fitsLines, splitCues, wrapLines } from './split.ts';
+import {
+  displayLength,
+  distributeTranslation,
+  fitsLines,
+  flattenText,
+  splitCues,
+  wrapLines,
+} from './split.ts';
 
 type Cue = { id: string; start_ms: number; end_ms: number; text: string };
 
@@ -191,5 +198,17 @@ describe('distributeTranslation', () => {
 
   it('leaves the last slots empty when there are fewer words than cues', () => {
     expect(distributeTranslation('Yes.', slots, 'en').map((p) => p.text)).toEqual(['Yes.', '', '']);
+  });
+});
+
+describe('flattenText', () => {
+  it('undoes display line breaks', () => {
+    expect(flattenText('我们今天要讨论的问题，\n请大家认真听讲。')).toBe(
+      '我们今天要讨论的问题，请大家认真听讲。',
+    );
+    expect(flattenText('This is a fairly long\n line that was wrapped.')).toBe(
+      'This is a fairly long line that was wrapped.',
+    );
+    expect(flattenText('中文\nEnglish')).toBe('中文English');
   });
 });

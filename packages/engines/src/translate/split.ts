@@ -126,6 +126,15 @@ function joinText(a: string, b: string): string {
       : x + y;
 }
 
+/** Undoes display line breaks: lines joined without a space between CJK characters, with one elsewhere. */
+export function flattenText(text: string): string {
+  return text
+    .split(/\r?\n/u)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .reduce((acc, l) => joinText(acc, l), '');
+}
+
 /**
  * Line breaks for display: at most `maxLines` lines of `maxCharsPerLine` (display width) when the
  * text allows, balanced, preferring breaks after punctuation; a word longer than a line is cut hard.

@@ -9,6 +9,7 @@ import {
   toSimplified,
   toTraditional,
 } from './languages.ts';
+import { flattenText } from './split.ts';
 
 /**
  * Subtitle translation through any OpenAI-compatible chat model (`ChatClient.json`). Lines go in chunks
@@ -243,9 +244,11 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
 
 export async function translateLines(
   client: ChatClient,
-  lines: TranslateLine[],
+  given: TranslateLine[],
   opts: TranslateOptions,
 ): Promise<TranslateResult> {
+  // Display line breaks are not part of the sentence.
+  const lines = given.map((l) => ({ id: l.id, text: flattenText(l.text) }));
   const ids = new Set(lines.map((l) => l.id));
   if (ids.size !== lines.length)
     throw new EngineError('invalid_request', '字幕行的编号重复', 'duplicate line ids');
@@ -279,12 +282,15 @@ export async function translateLines(
     );
   const keyOf = (text: string) => translationCacheKey(text, opts, client.model);
   const pending: Array<{ line: TranslateLine; index: number }> = [];
+  const hits = await Promise.all(
+    lines.map((l) => (l.text && opts.cache ? opts.cache.get(keyOf(l.text)) : undefined)),
+  );
   for (const [index, line] of lines.entries()) {
-    if (!line.text.trim()) {
+    if (!line.text) {
       out.set(line.id, '');
       continue;
     }
-    const hit = await opts.cache?.get(keyOf(line.text));
+    const hit = hits[index];
     if (hit !== undefined) {
       out.set(line.id, hit);
       result.cached++;
