@@ -72,15 +72,15 @@ export function ProjectList({
   tool,
   onOpen,
   column,
-  download = downloadSrt,
+  download,
 }: {
   tool: TaskTool;
   /** Opens a project somewhere else than the editor (a tool whose result is a video); its view downloads. */
   onOpen?: (project: ProjectView) => void;
   /** A tool's own column after the name (视频翻译: the languages). */
   column?: { title: string; render: (project: ProjectView) => ReactNode };
-  /** 下载 (the project's SRT unless the tool says otherwise). */
-  download?: (project: ProjectView) => unknown;
+  /** 下载 and its label (the project's SRT unless the tool says otherwise). */
+  download?: { label: string; run: (project: ProjectView) => unknown };
 }) {
   const { message } = useApp();
   const navigate = useNavigate();
@@ -170,12 +170,12 @@ export function ProjectList({
                 icon={<DownloadOutlined />}
                 disabled={!ready}
                 onClick={() => {
-                  void download(p);
+                  void (download ? download.run(p) : downloadSrt(p));
                   message.success(t.downloadQueued);
                 }}
                 data-testid="project-download"
               >
-                {t.download}
+                {download?.label ?? t.download}
               </Button>
             )}
             <Popconfirm

@@ -23,8 +23,8 @@ export interface VideoToolDef {
   Result?: ComponentType<{ project: ProjectView; onBack: () => void }>;
   /** An extra column of the project list (title, cell). */
   column?: { title: string; render: (project: ProjectView) => ReactNode };
-  /** 下载 in the list, when it is not the project's SRT. */
-  download?: (project: ProjectView) => unknown;
+  /** 下载 in the list, when it is not the project's SRT, and its label. */
+  download?: { label: string; run: (project: ProjectView) => unknown };
 }
 
 /** Tools that exist; only these appear in the tab bar. Later issues add theirs here. */
@@ -34,7 +34,7 @@ const BUILT: Partial<Record<VideoToolTab, Omit<VideoToolDef, 'tab'>>> = {
     New: TranslateNewProject,
     desc: vt.desc,
     column: { title: vt.colLanguages, render: (p) => <ProjectLanguages project={p} /> },
-    download: downloadTranslation,
+    download: { label: vt.downloadResult, run: downloadTranslation },
   },
   stt: { tool: 'stt', New: SttNewProject },
   dubbing: { tool: 'dubbing', New: AiDubbingNew, desc: dub.aiDesc },

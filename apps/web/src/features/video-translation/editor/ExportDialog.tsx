@@ -101,7 +101,7 @@ export function ExportDialog({
   return (
     <Modal
       open={open}
-      title={s.exportTitle}
+      title={translation ? s.export : s.exportTitle}
       onCancel={onClose}
       onOk={() => void run()}
       okText={s.export}

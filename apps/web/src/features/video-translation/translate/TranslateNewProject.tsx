@@ -233,7 +233,7 @@ export function TranslateNewProject({ onBack }: { onBack: () => void }) {
           onChange={(e) => set('erase', e.target.checked)}
           data-testid="vt-erase"
         >
-          {eraseAllowed ? vt.erase : `${vt.erase}（${vt.eraseNotAllowed}）`}
+          {eraseAllowed ? vt.eraseOn : `${vt.eraseOn}（${vt.eraseNotAllowed}）`}
         </Checkbox>
         {form.erase && (
           <Select
@@ -269,6 +269,7 @@ export function TranslateNewProject({ onBack }: { onBack: () => void }) {
         </section>
       )}
 
+      <h3 className="vw-vt-subhead">{vt.dub}</h3>
       <section className="vw-vt-step vw-vt-options">
         <Checkbox checked={form.dub} onChange={(e) => set('dub', e.target.checked)} data-testid="vt-dub">
           {vt.dubOn}

@@ -2,6 +2,7 @@
 export const vt = {
   desc: '上传视频，识别字幕（语音或画面），智能断句后用语言模型翻译并回译校对，可擦除原字幕、用所选声音配音，输出带双语或译文字幕的成片。',
   colLanguages: '语言',
+  downloadResult: '下载成片',
   video: '视频',
   sourceLanguage: '源语言',
   targetLanguages: '目标语言',
@@ -16,6 +17,7 @@ export const vt = {
       : '没有检测到字幕区域，请在画面上框选字幕所在位置',
   split: '智能字幕断句（按标点和词边界重新断句，每行不超过 16 个汉字，1–7 秒）',
   erase: '擦除原字幕',
+  eraseOn: '擦除画面中原有的字幕（区域见下方，与画面字幕识别共用）',
   eraseRegion: '擦除区域',
   eraseNotAllowed: '当前账号未开通字幕擦除',
   eraseMethods: { fast: '快速（delogo）', blur: '模糊' } as Record<string, string>,
