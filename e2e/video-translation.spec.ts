@@ -104,6 +104,7 @@ test('wizard: upload, on-screen subtitles with the detected band, erase, dub, es
   await page.getByTestId('vt-prefs-open').click();
   const drawer = page.getByTestId('vt-prefs-drawer');
   await drawer.getByTestId('vt-pref-style').locator('input').fill('口语');
+  await drawer.getByPlaceholder('例如：海外年轻用户、专业开发者').fill('海外年轻用户');
   await drawer.getByRole('tab', { name: '术语表' }).click();
   await drawer.getByTestId('vt-glossary-text').fill('公园 = Park\nDeepSeek');
   await expect(drawer.getByTestId('vt-glossary-count')).toHaveText('2 条（其中不翻译 1 条）');

@@ -1,5 +1,5 @@
 import type { TranslationExportFormat } from '@vw/contract/calls/video-translation.ts';
-import { Radio, Segmented } from 'antd';
+import { Radio } from 'antd';
 import { useState } from 'react';
 import { startDownloads } from '@/features/downloads/center.ts';
 import { safeFileName } from '@/features/tts/downloads.ts';
@@ -110,9 +110,11 @@ export function TranslationExportForm({
     onChange({ ...form, [k]: v });
   return (
     <div className="vw-ed-export" data-testid="translation-export">
-      <Segmented
+      <Radio.Group
+        optionType="button"
+        buttonStyle="solid"
         value={form.kind}
-        onChange={(v) => set('kind', v as TranslationExportState['kind'])}
+        onChange={(e) => set('kind', e.target.value)}
         options={[
           { value: 'video', label: vt.exportVideo },
           { value: 'subtitles', label: vt.exportSubtitles },
@@ -149,7 +151,7 @@ export function TranslationExportForm({
               />
             </div>
           )}
-          <p className="vw-ed-hint">{vt.rendering}</p>
+          <p className="vw-ed-hint">{vt.renderHint}</p>
         </>
       )}
       {form.kind === 'subtitles' && (

@@ -113,5 +113,6 @@ export const vt = {
   audioKinds: { mp3: '配音音轨（MP3）', mix: '混音（MP3）', stems: '分轨（ZIP）' } as Record<string, string>,
   noMix: '还没有混音，请先渲染一次',
   rendering: '正在渲染，完成后自动加入下载列表',
+  renderHint: '导出时按所选字幕重新渲染成片（已有配音直接使用），完成后自动加入下载列表',
   csvHint: 'CSV 列：说话人、开始、结束、原文、译文',
 } as const;
