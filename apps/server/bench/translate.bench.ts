@@ -42,7 +42,11 @@ const SENTENCES = [
 async function main() {
   const work = mkdtempSync(path.join(process.env.BENCH_TMP ?? tmpdir(), 'vw-bench-vt-'));
   const chat = await startFakeChatServer({ port: 0 });
-  const server = await createTestServer({ LLM_BASE_URL: chat.url, LLM_API_KEY: 'bench', LLM_MODEL: 'fake-chat' });
+  const server = await createTestServer({
+    LLM_BASE_URL: chat.url,
+    LLM_API_KEY: 'bench',
+    LLM_MODEL: 'fake-chat',
+  });
   server.ctx.clock = systemClock;
   try {
     console.log(`${availableParallelism()} cores; load average at start ${load()}`);
@@ -66,7 +70,9 @@ async function main() {
       speech: true,
       measureBoxes: false,
     });
-    console.log(`generated ${MINUTES} min 720p clip with ${cues.length} burned cues in ${((Date.now() - g0) / 1000).toFixed(1)} s`);
+    console.log(
+      `generated ${MINUTES} min 720p clip with ${cues.length} burned cues in ${((Date.now() - g0) / 1000).toFixed(1)} s`,
+    );
 
     const a = await signIn(server.app, '13900000998');
     const token = a.secure_tokens.access_token;
@@ -104,7 +110,11 @@ async function main() {
       await new Promise((r) => setTimeout(r, 250));
     }
     const total = Date.now() - t0;
-    const task = await server.ctx.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+    const task = await server.ctx.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('id', '=', taskId)
+      .executeTakeFirstOrThrow();
     const stages = await server.ctx.db
       .selectFrom('task_stages')
       .selectAll()
@@ -114,10 +124,17 @@ async function main() {
     console.log(`task ${task.status}${task.error ? `: ${task.error}` : ''}`);
     for (const s of stages) {
       const ms = (s.finished_at ?? 0) - (s.started_at ?? 0);
-      console.log(`  ${s.name.padEnd(15)} ${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / DURATION_MS).toFixed(3)}×`);
+      console.log(
+        `  ${s.name.padEnd(15)} ${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / DURATION_MS).toFixed(3)}×`,
+      );
     }
-    const doc = await call(server.app, 'GET', `/v1/projects/get?project_id=${res.body.data.project_id}`, { token });
-    const tracks = doc.body.data.document.tracks as Array<{ kind: string; cues: Array<{ drift?: { flagged: boolean } }> }>;
+    const doc = await call(server.app, 'GET', `/v1/projects/get?project_id=${res.body.data.project_id}`, {
+      token,
+    });
+    const tracks = doc.body.data.document.tracks as Array<{
+      kind: string;
+      cues: Array<{ drift?: { flagged: boolean } }>;
+    }>;
     const target = tracks.find((t) => t.kind === 'translation')!;
     console.log(
       `source cues ${tracks.find((t) => t.kind === 'source')!.cues.length}, translated ${target.cues.length}, flagged ${target.cues.filter((c) => c.drift?.flagged).length}; model requests ${chat.requests.length}`,

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,8 +137,8 @@ describe('视频翻译 after a killed worker', () => {
     await exited;
     expect((await stage('render'))?.status).not.toBe('done');
     const doc = async () =>
-      (await call(server.app, 'GET', `/v1/projects/get?project_id=${projectId}`, { token: alice.token })).body.data
-        .document as ProjectDocument;
+      (await call(server.app, 'GET', `/v1/projects/get?project_id=${projectId}`, { token: alice.token })).body
+        .data.document as ProjectDocument;
     const translated = (await doc()).tracks.find((t) => t.kind === 'translation')!.cues.map((c) => c.text);
     expect(translated.every((t) => t !== '')).toBe(true);
     const modelWork = chat.requests.filter(isModelWork).length;

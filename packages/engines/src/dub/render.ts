@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { type TimedText, toSrt, toVtt } from '@vw/contract';
 import { Zip, ZipPassThrough } from 'fflate';
-import { EngineError } from '../errors.ts';
 import { eraseFilterGraph } from '../erase/erase.ts';
+import { EngineError } from '../errors.ts';
 import { probeFile } from '../media/probe.ts';
-import { probeVideo } from '../ocr/frames.ts';
 import { ALLOWED_DEMUXERS, runFfmpeg, runFfprobe, spawnMedia } from '../media/run.ts';
+import { probeVideo } from '../ocr/frames.ts';
 import { buildTimeMap, mappedDuration, slowVideoGraph } from './timemap.ts';
 import {
   DEFAULT_SUBTITLE_STYLE,

@@ -1,5 +1,5 @@
-import type { Span } from '../erase/types.ts';
 import type { TimedText } from '@vw/contract';
+import type { Span } from '../erase/types.ts';
 
 /*
  * The dub stage's engine side (issue 17): timing fit per line, sample-accurate placement, mix and

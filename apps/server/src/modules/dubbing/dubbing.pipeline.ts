@@ -153,7 +153,9 @@ export async function subtitleRegions(
     detectSubtitleRegions(file, { engine: ctx.app.ocr, samples: 8, signal: ctx.signal }),
   );
   const subtitle = detected.regions.filter((r) => r.kind === 'subtitle');
-  return (subtitle.length ? subtitle : detected.regions).slice(0, 2).map(({ x, y, w, h }) => ({ x, y, w, h }));
+  return (subtitle.length ? subtitle : detected.regions)
+    .slice(0, 2)
+    .map(({ x, y, w, h }) => ({ x, y, w, h }));
 }
 
 /** Subtitles read from the picture (OCR engine, `recognizeVideo`): the main track becomes the dub track. */

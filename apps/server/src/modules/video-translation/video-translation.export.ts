@@ -51,10 +51,15 @@ export function exportText(
   const pick = (which: 'source' | 'translation'): TimedText[] =>
     rows.map((r) => ({ start_ms: r.start_ms, end_ms: r.end_ms, text: r[which] }));
   const main = lines === 'source' ? pick('source') : pick('translation');
-  if (format === 'ass') return toAss(main, doc.dub?.subtitle_style, lines === 'bilingual' ? pick('source') : undefined);
+  if (format === 'ass')
+    return toAss(main, doc.dub?.subtitle_style, lines === 'bilingual' ? pick('source') : undefined);
   const cues =
     lines === 'bilingual'
-      ? rows.map((r) => ({ start_ms: r.start_ms, end_ms: r.end_ms, text: [r.translation, r.source].filter(Boolean).join('\n') }))
+      ? rows.map((r) => ({
+          start_ms: r.start_ms,
+          end_ms: r.end_ms,
+          text: [r.translation, r.source].filter(Boolean).join('\n'),
+        }))
       : main;
   if (format === 'srt') return toSrt(cues);
   if (format === 'vtt') return toVtt(cues);

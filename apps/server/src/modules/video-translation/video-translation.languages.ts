@@ -8,7 +8,22 @@ import { DEFAULT_VOICE_MAP } from '../tts/voices.seed.ts';
  * err_target_language_not_supported), sources as the recognizers and the OCR engine read them.
  */
 
-export const DEFAULT_TARGETS = ['en', 'ja', 'ko', 'zh-Hant', 'es', 'fr', 'de', 'ru', 'th', 'vi', 'pt', 'it', 'id', 'ar'];
+export const DEFAULT_TARGETS = [
+  'en',
+  'ja',
+  'ko',
+  'zh-Hant',
+  'es',
+  'fr',
+  'de',
+  'ru',
+  'th',
+  'vi',
+  'pt',
+  'it',
+  'id',
+  'ar',
+];
 
 const NAMES: Record<string, string> = {
   auto: '自动识别',
@@ -50,10 +65,12 @@ export function targetLanguages(ctx: AppContext): Array<{ code: string; name: st
   return [...new Set(codes)].map((code) => ({ code, name: nameOf(code) }));
 }
 
-export const SOURCE_LANGUAGES = ['auto', 'zh', 'en', 'ja', 'ko', 'yue', 'es', 'fr', 'de', 'ru'].map((code) => ({
-  code,
-  name: nameOf(code),
-}));
+export const SOURCE_LANGUAGES = ['auto', 'zh', 'en', 'ja', 'ko', 'yue', 'es', 'fr', 'de', 'ru'].map(
+  (code) => ({
+    code,
+    name: nameOf(code),
+  }),
+);
 
 /** The configured target code matching `code` (case-insensitive), or err_target_language_not_supported. */
 export function assertTarget(ctx: AppContext, code: string): string {

@@ -21,9 +21,9 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { definePipeline, type StageContext, type StageDef, taskFailure } from '../../tasks/index.ts';
+import { chatClientOf } from '../dubbing/dubbing.line.ts';
 import { dubStages, mediaOf, ocrInto, recognizeInto, subtitleRegions } from '../dubbing/dubbing.pipeline.ts';
 import { readDubProject, updateDubDocument } from '../dubbing/dubbing.repo.ts';
-import { chatClientOf } from '../dubbing/dubbing.line.ts';
 import { LIPSYNC_MISSING, lipSyncOf } from './video-translation.lipsync.ts';
 import { readGlossary } from './video-translation.profile.ts';
 import { cacheGet, cacheSet, findSpeakerVoices } from './video-translation.repo.ts';
@@ -102,7 +102,8 @@ export function embedderOf(app: AppContext) {
   return createEmbedder({ baseURL: LLM_BASE_URL, apiKey: LLM_API_KEY ?? 'none', model: LLM_EMBEDDING_MODEL });
 }
 
-const MANUAL = '未配置语言模型（LLM_BASE_URL / LLM_MODEL）：请在编辑器中手动翻译，然后点「继续」生成配音与成片';
+const MANUAL =
+  '未配置语言模型（LLM_BASE_URL / LLM_MODEL）：请在编辑器中手动翻译，然后点「继续」生成配音与成片';
 
 /** The chat client, or the clear failure of a stage that needs it. */
 function needChat(app: AppContext): ChatClient {
@@ -118,10 +119,14 @@ const writeDoc = (ctx: Ctx, change: (doc: ProjectDocument) => ProjectDocument, l
   updateDubDocument(ctx.app, ctx.task.owner_id, ctx.input.project_id, change, label);
 
 /** A stage run only in some scopes; the others return at once (their checkpoint says so). */
-function only<R>(scopes: TranslateInput['scope'][], stage: StageDef<TranslateInput>): StageDef<TranslateInput> {
+function only<R>(
+  scopes: TranslateInput['scope'][],
+  stage: StageDef<TranslateInput>,
+): StageDef<TranslateInput> {
   return {
     ...stage,
-    run: (ctx) => (scopes.includes(ctx.input.scope) ? stage.run(ctx) : Promise.resolve({ skipped: true } as R)),
+    run: (ctx) =>
+      scopes.includes(ctx.input.scope) ? stage.run(ctx) : Promise.resolve({ skipped: true } as R),
   };
 }
 
@@ -140,7 +145,10 @@ const recognize: StageDef<TranslateInput> = {
     if (source.kind !== 'subtitle') {
       let recognised: ProjectDocument;
       if (source.kind === 'asr') {
-        recognised = await recognizeInto({ ...ctx, input: { recognize: { language: source.language } } }, doc);
+        recognised = await recognizeInto(
+          { ...ctx, input: { recognize: { language: source.language } } },
+          doc,
+        );
       } else {
         const media = await mediaOf(ctx, doc);
         if (!media?.asset.has_video) throw taskFailure(1, '没有可识别的视频画面');
@@ -184,7 +192,11 @@ const recognize: StageDef<TranslateInput> = {
       }),
       label,
     );
-    return { cues: cues.length, erase_regions: eraseRegions.length, ...(label ? { engine_label: label } : {}) };
+    return {
+      cues: cues.length,
+      erase_regions: eraseRegions.length,
+      ...(label ? { engine_label: label } : {}),
+    };
   },
 };
 
@@ -252,7 +264,10 @@ const split: StageDef<TranslateInput> = {
     const doc = await readDoc(ctx);
     const manual = !chatClientOf(ctx.app);
     if (manual) {
-      await writeDoc(ctx, (d) => ({ ...d, translation: { ...settingsOf(d), model: '手动翻译（未配置语言模型）' } }));
+      await writeDoc(ctx, (d) => ({
+        ...d,
+        translation: { ...settingsOf(d), model: '手动翻译（未配置语言模型）' },
+      }));
     }
     return {
       cues: targetTrack(doc)?.cues.length ?? 0,
@@ -305,7 +320,10 @@ const translate: StageDef<TranslateInput> = {
           { language: t.source_language, signal: ctx.signal },
         ),
       );
-      await writeDoc(ctx, (d) => ({ ...d, translation: { ...settingsOf(d), summary: summary.slice(0, 4000) } }));
+      await writeDoc(ctx, (d) => ({
+        ...d,
+        translation: { ...settingsOf(d), summary: summary.slice(0, 4000) },
+      }));
     }
     let requests = 0;
     let cached = 0;
@@ -343,7 +361,12 @@ const translate: StageDef<TranslateInput> = {
           d.translation = { ...settingsOf(d), model: result.model };
           return d;
         });
-        return { requests: result.requests, cached: result.cached, repaired: result.repaired, model: result.model };
+        return {
+          requests: result.requests,
+          cached: result.cached,
+          repaired: result.repaired,
+          model: result.model,
+        };
       });
       requests += done.requests;
       cached += done.cached;
@@ -400,7 +423,10 @@ const back: StageDef<TranslateInput> = {
           }
           return d;
         });
-        return { flagged: result.lines.filter((l) => l.flagged).length, method: result.lines[0]?.method ?? method };
+        return {
+          flagged: result.lines.filter((l) => l.flagged).length,
+          method: result.lines[0]?.method ?? method,
+        };
       });
       flagged += done.flagged;
       method = done.method;

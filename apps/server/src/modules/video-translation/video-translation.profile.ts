@@ -27,7 +27,10 @@ export async function readGlossary(ctx: AppContext, ownerId: string): Promise<Gl
 
 export async function getGlossary(ctx: AppContext, ownerId: string) {
   const row = await findProfile(ctx.db, ownerId);
-  return { entries: row ? (JSON.parse(row.glossary) as GlossaryEntry[]) : [], updated_time: row?.updated_at ?? 0 };
+  return {
+    entries: row ? (JSON.parse(row.glossary) as GlossaryEntry[]) : [],
+    updated_time: row?.updated_at ?? 0,
+  };
 }
 
 /** Replaces the glossary: terms unique case-insensitively (the last entry of a term wins). */

@@ -58,13 +58,20 @@ export async function findSpeakerVoices(db: Db, ownerId: string): Promise<Record
   return Object.fromEntries(rows.map((r) => [r.name, r.voice_id]));
 }
 
-export async function saveSpeakerVoices(db: Db, ownerId: string, voices: Record<string, string>, now: number) {
+export async function saveSpeakerVoices(
+  db: Db,
+  ownerId: string,
+  voices: Record<string, string>,
+  now: number,
+) {
   for (const [name, voiceId] of Object.entries(voices)) {
     if (!name.trim() || !voiceId) continue;
     await db
       .insertInto('speaker_voices')
       .values({ owner_id: ownerId, name, voice_id: voiceId, updated_at: now })
-      .onConflict((oc) => oc.columns(['owner_id', 'name']).doUpdateSet({ voice_id: voiceId, updated_at: now }))
+      .onConflict((oc) =>
+        oc.columns(['owner_id', 'name']).doUpdateSet({ voice_id: voiceId, updated_at: now }),
+      )
       .execute();
   }
 }

@@ -24,8 +24,18 @@ export function registerVideoTranslationRoutes(app: FastifyInstance, ctx: AppCon
   const limited = { rateLimit: { max: 30, timeWindow: '1 minute' } };
   registerCall(app, calls.videoTranslationLanguages, async () => languages(ctx));
   registerCall(app, calls.videoTranslationEstimate, ({ user, body }) => estimate(ctx, user.uid, body));
-  registerCall(app, calls.videoTranslationCreate, ({ user, body }) => createTranslation(ctx, user.uid, body), limited);
-  registerCall(app, calls.videoTranslationRetranslate, ({ user, body }) => retranslate(ctx, user.uid, body), limited);
+  registerCall(
+    app,
+    calls.videoTranslationCreate,
+    ({ user, body }) => createTranslation(ctx, user.uid, body),
+    limited,
+  );
+  registerCall(
+    app,
+    calls.videoTranslationRetranslate,
+    ({ user, body }) => retranslate(ctx, user.uid, body),
+    limited,
+  );
   registerCall(
     app,
     calls.videoTranslationBackTranslate,

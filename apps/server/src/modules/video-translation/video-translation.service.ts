@@ -31,7 +31,12 @@ import {
   targetLanguages,
 } from './video-translation.languages.ts';
 import { LIPSYNC_MISSING, lipSyncOf } from './video-translation.lipsync.ts';
-import { embedderOf, type TranslateInput, targetTrack, translatePipeline } from './video-translation.pipeline.ts';
+import {
+  embedderOf,
+  type TranslateInput,
+  targetTrack,
+  translatePipeline,
+} from './video-translation.pipeline.ts';
 import { readPreferences } from './video-translation.profile.ts';
 import { saveSpeakerVoices } from './video-translation.repo.ts';
 
@@ -45,7 +50,8 @@ type Body<K extends keyof typeof videoTranslationCalls> = (typeof videoTranslati
 
 export const SOURCE_TRACK = 'source';
 export const TARGET_TRACK = 'target';
-const CLONE_MISSING = '按说话人自动克隆音色尚未接入：请先在「声音克隆」中克隆，再在编辑器里为说话人选择该音色';
+const CLONE_MISSING =
+  '按说话人自动克隆音色尚未接入：请先在「声音克隆」中克隆，再在编辑器里为说话人选择该音色';
 const baseName = (name: string) => name.replace(/\.[^.]{1,8}$/, '') || name;
 
 export function languages(ctx: AppContext) {
@@ -58,7 +64,9 @@ export function languages(ctx: AppContext) {
     llm: {
       configured: llm,
       model: llm ? LLM_MODEL! : '',
-      reason: llm ? '' : '未配置语言模型（LLM_BASE_URL / LLM_MODEL）：识别后在编辑器中手动翻译，其余步骤照常运行',
+      reason: llm
+        ? ''
+        : '未配置语言模型（LLM_BASE_URL / LLM_MODEL）：识别后在编辑器中手动翻译，其余步骤照常运行',
     },
     embedding: { configured: Boolean(embedderOf(ctx)), model: embedderOf(ctx) ? LLM_EMBEDDING_MODEL! : '' },
     lip_sync: { available: Boolean(lip), reason: lip ? '' : LIPSYNC_MISSING },
@@ -83,19 +91,20 @@ async function check(ctx: AppContext, userId: string, body: TranslationBody) {
   if (body.subtitle_source === 'subtitle') {
     if (!body.subtitle) throw AppError.named('err_invalid_param', '请上传字幕文件');
     cues = parseDubbingSubtitles(body.subtitle.name, body.subtitle.text).cues;
-    if (!cues.some((c) => c.text.trim())) throw AppError.named('err_video_without_subtitle', '字幕文件中没有文字');
+    if (!cues.some((c) => c.text.trim()))
+      throw AppError.named('err_video_without_subtitle', '字幕文件中没有文字');
   }
   if (body.erase.enabled) await assertFeature(ctx, userId, 'subtitle_erase');
   if (body.lip_sync) {
     await assertFeature(ctx, userId, 'lip_sync');
     if (!lipSyncOf(ctx)) throw AppError.named('err_interface_unavailable', LIPSYNC_MISSING);
   }
-  if (body.dub.enabled && body.dub.clone_speakers) throw AppError.named('err_interface_unavailable', CLONE_MISSING);
-  if (body.dub.enabled) {
-    const voices = [...Object.values(body.dub.speaker_voices)];
-    for (const t of targets) voices.push(body.dub.default_voice_id ?? defaultVoiceFor(t));
-    await assertVoices(ctx, userId, voices);
-  }
+  if (body.dub.enabled && body.dub.clone_speakers)
+    throw AppError.named('err_interface_unavailable', CLONE_MISSING);
+  // Speaker voices are remembered for later projects: usable ones only, dub or not.
+  const voices = [...Object.values(body.dub.speaker_voices)];
+  if (body.dub.enabled) for (const t of targets) voices.push(body.dub.default_voice_id ?? defaultVoiceFor(t));
+  await assertVoices(ctx, userId, voices);
   const seconds = Math.ceil((asset.duration_ms ?? 0) / 1000);
   const perTarget = await priceTask(ctx, 'video_translation', { seconds });
   return { targets, asset, cues, seconds, perTarget };
@@ -212,7 +221,7 @@ export async function createTranslation(ctx: AppContext, userId: string, body: T
 /** A translation project of this user, else err_dubbing_task_not_found (never someone else's). */
 export async function translationProject(ctx: AppContext, userId: string, projectId: string) {
   const project = await readDubProject(ctx, userId, projectId).catch(() => null);
-  if (!project || project.row.tool !== 'translate' || !project.document.translation) {
+  if (project?.row.tool !== 'translate' || !project.document.translation) {
     throw AppError.named('err_dubbing_task_not_found', '视频翻译项目不存在');
   }
   return project;
@@ -286,7 +295,11 @@ export async function redub(ctx: AppContext, userId: string, body: Body<'videoTr
         ...dubSettings.parse(doc.dub ?? {}),
         subtitle_mode: sub.lines === 'none' ? 'none' : sub.mode,
         subtitle_lines: sub.lines === 'bilingual' ? 'bilingual' : 'single',
-        ...(sub.style ? { subtitle_style: projectsCalls.subtitleStyle.parse({ ...doc.dub?.subtitle_style, ...sub.style }) } : {}),
+        ...(sub.style
+          ? {
+              subtitle_style: projectsCalls.subtitleStyle.parse({ ...doc.dub?.subtitle_style, ...sub.style }),
+            }
+          : {}),
       };
       doc.translation = { ...doc.translation!, subtitle_lines: sub.lines };
       return doc;
@@ -303,7 +316,13 @@ export async function redub(ctx: AppContext, userId: string, body: Body<'videoTr
     ctx,
     userId,
     fresh,
-    { project_id, scope, ...(cue_id ? { cue_id } : {}), ...(fix ? { fix } : {}), ...(outputs ? { outputs } : {}) },
+    {
+      project_id,
+      scope,
+      ...(cue_id ? { cue_id } : {}),
+      ...(fix ? { fix } : {}),
+      ...(outputs ? { outputs } : {}),
+    },
     translatePipeline as unknown as Pipeline<DubInput>,
   );
 }
@@ -330,7 +349,9 @@ registerToolAvailability('translate', async (ctx) => {
       { id: 'llm', label: l.llm.configured ? `翻译：${l.llm.model}` : l.llm.reason },
       {
         id: 'drift',
-        label: l.embedding.configured ? `回译校对：向量相似度 · ${l.embedding.model}` : '回译校对：词语重合度',
+        label: l.embedding.configured
+          ? `回译校对：向量相似度 · ${l.embedding.model}`
+          : '回译校对：词语重合度',
       },
       { id: 'ocr', label: `画面字幕识别：${l.ocr_label}` },
       { id: 'asr', label: l.asr.available ? '语音识别' : `未配置语音识别：${l.asr.reason}` },

@@ -1,0 +1,130 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ProjectDocument, srtTime } from '@vw/contract';
+import { makeSubtitledClip } from '@vw/engines';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setFeatureOverride } from '../src/modules/features/features.service.ts';
+import { registerAsset } from '../src/modules/uploads/register.ts';
+import { call, createTestServer, fund, signIn, type TestServer, taskFinished } from './harness.ts';
+
+/*
+ * 视频翻译 without a language model: the task stops after recognition (paused, with the reason), the
+ * translation is written by hand in the editor, and 继续 dubs and renders it.
+ */
+
+let server: TestServer;
+let dir: string;
+let alice: string;
+let aliceId: string;
+
+const SRT = ['你好，朋友。', '欢迎来到这里。']
+  .map((text, i) => `${i + 1}\n${srtTime(300 + i * 2000)} --> ${srtTime(2000 + i * 2000)}\n${text}\n`)
+  .join('\n');
+
+const namedError = (body: { code: number; data: { detail?: Array<{ type: string }> } }) =>
+  body.code === 0 ? null : (body.data?.detail?.[0]?.type ?? body.code);
+const post = (url: string, body: unknown) => call(server.app, 'POST', url, { token: alice, body });
+
+async function waitForStatus(taskId: string, status: string) {
+  for (;;) {
+    const row = await server.ctx.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('id', '=', taskId)
+      .executeTakeFirstOrThrow();
+    if (row.status === status) return row;
+    if (['succeeded', 'failed', 'cancelled'].includes(row.status))
+      throw new Error(`task ${row.status}: ${row.error}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'vw-vt-manual-'));
+  server = await createTestServer();
+  const a = await signIn(server.app, '13900000187');
+  alice = a.secure_tokens.access_token;
+  aliceId = a.user_info.uid;
+  await fund(server, aliceId, 5000);
+  await setFeatureOverride(server.ctx, aliceId, 'video_translate', true);
+  await server.ctx.jobs.startWorker({ concurrency: 2 });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('视频翻译 without a language model', () => {
+  it('pauses after recognition, takes a hand-made translation and dubs it after 继续', async () => {
+    const langs = await call(server.app, 'GET', '/v1/video-translation/languages', { token: alice });
+    expect(langs.body.data.llm.configured).toBe(false);
+    expect(langs.body.data.llm.reason).toContain('LLM_BASE_URL');
+
+    const mp4 = join(dir, 'clip.mp4');
+    await makeSubtitledClip(mp4, {
+      width: 320,
+      height: 180,
+      duration_ms: 4500,
+      background: 'still',
+      cues: [],
+    });
+    const asset = await registerAsset(server.ctx, aliceId, { file: mp4, name: 'clip.mp4' });
+    const res = await post('/v1/video-translation/create', {
+      asset_id: asset.id,
+      source_language: 'zh',
+      target_languages: ['en'],
+      subtitle_source: 'subtitle',
+      subtitle: { name: 'a.srt', text: SRT },
+      split: false,
+      subtitles: { lines: 'bilingual', mode: 'soft' },
+    });
+    expect(res.body.code).toBe(0);
+    const { task_id: taskId, project_id: projectId } = res.body.data as {
+      task_id: string;
+      project_id: string;
+    };
+    const paused = await waitForStatus(taskId, 'paused');
+    expect(paused.pause_point).toBe('recognition');
+    const split = await server.ctx.db
+      .selectFrom('task_stages')
+      .select('result')
+      .where('task_id', '=', taskId)
+      .where('name', '=', 'split')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(split.result!).message).toContain('手动翻译');
+
+    // No model: re-translating is refused with what to configure.
+    const again = await post('/v1/video-translation/retranslate', { project_id: projectId });
+    expect(namedError(again.body)).toBe('err_interface_unavailable');
+
+    const got = await call(server.app, 'GET', `/v1/projects/get?project_id=${projectId}`, { token: alice });
+    const doc = got.body.data.document as ProjectDocument;
+    expect(doc.translation?.model).toContain('手动翻译');
+    const manual = ['Hello, my friend.', 'Welcome here.'];
+    const target = doc.tracks.find((t) => t.kind === 'translation')!;
+    expect(target.cues.map((c) => c.text)).toEqual(['', '']);
+    target.cues.forEach((c, i) => {
+      c.text = manual[i]!;
+    });
+    const saved = await post('/v1/projects/save', {
+      project_id: projectId,
+      version: got.body.data.version,
+      document: doc,
+    });
+    expect(saved.body.code).toBe(0);
+
+    expect((await post('/v1/video-translation/continue', { project_id: projectId })).body.code).toBe(0);
+    const task = await taskFinished(server.ctx, taskId, 120_000);
+    expect(task.status, task.error ?? '').toBe('succeeded');
+    const after = (
+      await call(server.app, 'GET', `/v1/projects/get?project_id=${projectId}`, { token: alice })
+    ).body.data.document as ProjectDocument;
+    const cues = after.tracks.find((t) => t.kind === 'translation')!.cues;
+    expect(cues.map((c) => c.text)).toEqual(manual);
+    for (const cue of cues) expect(cue.takes?.find((t) => t.id === cue.take_id)?.source_text).toBe(cue.text);
+    const cont = await post('/v1/video-translation/continue', { project_id: projectId });
+    expect(namedError(cont.body)).toBe('err_task_not_paused');
+  }, 180_000);
+});
