@@ -86,7 +86,8 @@ describe('backTranslate', () => {
       (e: unknown) => e,
     );
     expect(isEngineError(err, 'remote_error')).toBe(true);
-    expect((err as Error).message).toContain('向量模型');
+    expect((err as Error).message).toContain('向量模型请求失败');
+    expect((err as Error).message).toContain('EMBEDDING_BASE_URL');
   });
 
   it('fake embeddings: the same characters give cosine 1 whatever the order and punctuation', () => {

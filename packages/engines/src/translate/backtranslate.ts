@@ -55,7 +55,14 @@ const EMBED_BATCH = 64;
  * Embeddings through the official SDK (`embeddings.create`, floats), 64 texts per request, any
  * OpenAI-compatible endpoint (OpenAI, DashScope, Ollama, vLLM, TEI…).
  */
-export function createEmbedder(opts: { baseURL: string; apiKey: string; model: string }): EmbedFn {
+export function createEmbedder(opts: {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  /** The settings an operator checks, named in the error (default EMBEDDING_BASE_URL / …_API_KEY / …_MODEL). */
+  settings?: string;
+}): EmbedFn {
+  const settings = opts.settings ?? 'EMBEDDING_BASE_URL / EMBEDDING_API_KEY / EMBEDDING_MODEL';
   const client = new OpenAI({ baseURL: opts.baseURL, apiKey: opts.apiKey, timeout: 60_000, maxRetries: 2 });
   return async (texts, signal) => {
     const out: number[][] = [];
@@ -75,7 +82,7 @@ export function createEmbedder(opts: { baseURL: string; apiKey: string; model: s
         const status = (err as { status?: number }).status;
         throw new EngineError(
           'remote_error',
-          `向量模型请求失败${status ? `（HTTP ${status}）` : ''}，请检查向量接口的地址、密钥和模型名（${opts.model}）`,
+          `向量模型请求失败${status ? `（HTTP ${status}）` : ''}，请检查 ${settings}（当前模型 ${opts.model}）`,
           `embeddings failed${status ? ` (HTTP ${status})` : ''}: ${(err as Error).message}`,
           { cause: err },
         );

@@ -1,6 +1,7 @@
 import { pinyin } from 'pinyin-pro';
 import { parseJsonObject } from '../llm/chat.ts';
-import { isChinese } from './languages.ts';
+import { isChinese, isCjkLanguage } from './languages.ts';
+import { PUNCTUATE_PROMPT_MARK } from './punctuate.ts';
 import { SUMMARY_PROMPT_MARK, TRANSLATE_PROMPT_MARK } from './translate.ts';
 
 /**
@@ -8,7 +9,8 @@ import { SUMMARY_PROMPT_MARK, TRANSLATE_PROMPT_MARK } from './translate.ts';
  * another language is the toneless pinyin of the text (words spaced, first letter capitalised, Chinese
  * punctuation as ASCII, glossary translations substituted); → Chinese is the reverse, from its memory of
  * what it translated (unknown text comes back as is); other pairs come back as is. Summaries are a fixed
- * sentence naming the number of lines.
+ * sentence naming the number of lines. Punctuation prompts get a comma after every fourth word and a
+ * full stop at the end (`fakePunctuate`).
  */
 export interface FakeTranslatorOptions {
   /** Source text → a wrong translation (not remembered, so its back-translation drifts). */
@@ -75,6 +77,16 @@ export function fakePinyin(
   return out.charAt(0).toUpperCase() + out.slice(1);
 }
 
+/** The fake's punctuation: a comma after every fourth word, a full stop at the end. */
+export function fakePunctuate(text: string, language: string): string {
+  const cjk = isCjkLanguage(language);
+  const words = [...new Intl.Segmenter(language, { granularity: 'word' }).segment(text.trim())]
+    .map((s) => s.segment)
+    .filter((w) => w.trim());
+  const out = words.map((w, i) => (i % 4 === 3 && i < words.length - 1 ? `${w}${cjk ? '，' : ','}` : w));
+  return `${out.join(cjk ? '' : ' ')}${cjk ? '。' : '.'}`;
+}
+
 /** Reads the "Glossary" and "Do not translate" sections of a translation system prompt. */
 function promptGlossary(system: string) {
   const out: Array<{ term: string; translation: string | null }> = [];
@@ -101,14 +113,23 @@ export function createFakeTranslator(opts: FakeTranslatorOptions = {}) {
       const n = Array.isArray(user?.lines) ? user.lines.length : 0;
       return JSON.stringify({ summary: `A video of ${n} lines.` });
     }
+    if (system.startsWith(PUNCTUATE_PROMPT_MARK)) {
+      const language = /^Language: .*\(([^()]+)\)$/mu.exec(system)?.[1] ?? 'zh';
+      const asked = (Array.isArray(user?.lines) ? user.lines : []) as Array<{ id: string; text: string }>;
+      return JSON.stringify({
+        lines: asked.map(({ id, text }) => ({ id, text: fakePunctuate(text, language) })),
+      });
+    }
     if (!system.startsWith(TRANSLATE_PROMPT_MARK)) return null;
     const source = /^Source language: .*\(([^()]+)\)$/mu.exec(system)?.[1] ?? '';
     const target = /^Target language: .*\(([^()]+)\)$/mu.exec(system)?.[1] ?? '';
     const glossary = promptGlossary(system);
     const asked = (Array.isArray(user?.lines) ? user.lines : []) as Array<{ id: string; text: string }>;
     let lines = asked.map(({ id, text }) => {
-      if (isChinese(target) && !isChinese(source)) return { id, text: memory.get(text) ?? text };
-      if (!isChinese(source) || isChinese(target)) return { id, text };
+      // 'auto': Chinese when the text has Han characters.
+      const zh = isChinese(source) || (source === 'auto' && /\p{Script=Han}/u.test(text));
+      if (isChinese(target) && !zh) return { id, text: memory.get(text) ?? text };
+      if (!zh || isChinese(target)) return { id, text };
       const wrong = opts.mistranslate?.[text];
       if (wrong !== undefined) return { id, text: wrong };
       const out = fakePinyin(text, glossary);

@@ -13,6 +13,7 @@ export {
   toSimplified,
   toTraditional,
 } from './languages.ts';
+export { PUNCTUATE_PROMPT_MARK, type PunctuateResult, punctuate } from './punctuate.ts';
 export {
   displayLength,
   distributeTranslation,

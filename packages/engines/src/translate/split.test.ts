@@ -6,6 +6,7 @@ import {
   fitsLines,
   flattenText,
   splitCues,
+  textUnits,
   wrapLines,
 } from './split.ts';
 
@@ -210,5 +211,25 @@ describe('flattenText', () => {
       'This is a fairly long line that was wrapped.',
     );
     expect(flattenText('中文\nEnglish')).toBe('中文English');
+  });
+});
+
+describe('compound words', () => {
+  it('does not break a line between the halves of a likely compound (人工|智能) when a particle is near', () => {
+    const wrapped = wrapLines('今天我们要聊的话题是人工智能在日常生活中的应用，', 'zh', 16, 2);
+    expect(wrapped.split('\n')).toHaveLength(2);
+    expect(wrapped).not.toContain('人工\n智能');
+    expect(wrapped).not.toContain('日常\n生活');
+  });
+});
+
+describe('particles', () => {
+  it('keeps 的/了/吗 with the word before them, so no line or cue starts with one', () => {
+    const units = textUnits('他诊断疾病的速度很快了吗？我们的医生地道地说着', 'zh').map((u) => u.text);
+    expect(units.join('')).toBe('他诊断疾病的速度很快了吗？我们的医生地道地说着');
+    expect(units).toContain('疾病的');
+    for (const u of units) expect(u).not.toMatch(/^[的了吗着]/u);
+    // 地道 is a word of its own (it may start a unit); the particle 地 after it is glued.
+    expect(units).toContain('地道地');
   });
 });

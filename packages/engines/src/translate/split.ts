@@ -39,6 +39,7 @@ const CJK_CHAR =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
 const STRONG = /[。！？!?；;…]$/u;
 const WEAK = /[，、：,:—]$/u;
+const PARTICLE = /^[的了吗呢吧啊呀哦着过地得么嘛]$/u;
 const OPENERS = /^[“‘《（([【「『"']+$/u;
 const segmenters = new Map<string, Intl.Segmenter>();
 
@@ -90,8 +91,11 @@ export function textUnits(text: string, language: string): TextUnit[] {
     }
     const prev = lastChar(cur);
     const first = [...segment][0] ?? '';
+    // A Chinese particle stays with the word before it: no line or cue starts with 的/了/吗….
+    const particle = PARTICLE.test(segment) && /\p{Script=Han}/u.test(prev);
     const breakable =
-      /\s/u.test(prev) || isCjk(prev) || isCjk(first) || /[,;!?，。！？；：、…）」』》”]/u.test(prev);
+      !particle &&
+      (/\s/u.test(prev) || isCjk(prev) || isCjk(first) || /[,;!?，。！？；：、…）」』》”]/u.test(prev));
     if (isWordLike) {
       if (breakable && !openOnly) {
         units.push(cur);
@@ -110,6 +114,15 @@ export function textUnits(text: string, language: string): TextUnit[] {
     const strong = STRONG.test(t) || (/\.$/.test(t) && (u !== t || u === units.at(-1)));
     return { text: u, strong, weak: !strong && (WEAK.test(t) || /[”」』》)）]$/u.test(t)) };
   });
+}
+
+/**
+ * Between two Han words of two or more characters each (人工|智能, 日常|生活): the dictionary splits
+ * compounds like that, so such a boundary is a worse place for a break than one beside a particle.
+ */
+function compoundBoundary(left: TextUnit | undefined, right: TextUnit | undefined): boolean {
+  const han = (u: TextUnit | undefined) => !!u && /^\p{Script=Han}{2,}$/u.test(u.text);
+  return han(left) && han(right);
 }
 
 /** Joins two pieces of text: no space between CJK characters, one space otherwise. */
@@ -136,7 +149,7 @@ export function flattenText(text: string): string {
 }
 
 /**
- * Line breaks for display: at most `maxLines` lines of `maxCharsPerLine` (display width) when the
+ * Line breaks for display: at most `maxLines` lines of `maxCharsPerLine` (code points) when the
  * text allows, balanced, preferring breaks after punctuation; a word longer than a line is cut hard.
  * More lines come back when the text cannot fit (callers check with `fitsLines`).
  */
@@ -182,8 +195,11 @@ function wrap(text: string, language: string, max: number): string[] {
       const prev = dp[i];
       if (prev.lines === Infinity) continue;
       const end = units[j - 1];
-      // Balanced lines (squares), a break after punctuation is worth a few characters.
-      const cost = prev.cost + len * len - (j < n && (end.strong || end.weak) ? max : 0);
+      // Balanced lines (squares); a break after punctuation is worth a line's length, one inside a
+      // likely compound costs as much.
+      const breakCost =
+        j < n ? (end.strong || end.weak ? -max : compoundBoundary(end, units[j]) ? max : 0) : 0;
+      const cost = prev.cost + len * len + breakCost;
       const lines = prev.lines + 1;
       if (lines < dp[j].lines || (lines === dp[j].lines && cost < dp[j].cost))
         dp[j] = { lines, cost, from: i };
@@ -360,7 +376,7 @@ function cut(p: TimedUnit[], o: Limits): TimedUnit[][] {
       const u = p[k - 1];
       // Punctuation and cue ends are preferred unless they leave a sliver (< about a fifth).
       const bonus = u.strong ? 0.7 : u.weak ? 0.6 : u.cueEnd ? 0.4 : 0;
-      const score = imbalance - (imbalance < 0.6 ? bonus : 0);
+      const score = imbalance - (imbalance < 0.6 ? bonus : 0) + (compoundBoundary(u, p[k]) ? 0.15 : 0);
       if (score < bestScore) {
         bestScore = score;
         best = k;

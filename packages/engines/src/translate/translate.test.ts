@@ -273,6 +273,24 @@ describe('translateLines against the fake chat server', () => {
   });
 });
 
+describe('summarize', () => {
+  it('summarises a long transcript in pieces, then the pieces together', async () => {
+    const { server, client } = await setup();
+    const long = Array.from({ length: 20 }, (_, i) => `第${i}句。${'很长的内容'.repeat(100)}`);
+    expect(await summarize(client, long, { language: 'en' })).toBe('A video of 2 lines.');
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests[0].messages[0].content).toContain('Write in English (en)');
+  });
+
+  it('asks again when the answer has no summary, then fails naming the settings', async () => {
+    const { server, client } = await setup({ reply: () => '{"text":"no summary"}' });
+    const err = await summarize(client, ['一句话'], { language: 'zh' }).catch((e: unknown) => e);
+    expect(isEngineError(err, 'remote_error')).toBe(true);
+    expect((err as Error).message).toContain('LLM_BASE_URL');
+    expect(server.requests).toHaveLength(3);
+  });
+});
+
 describe('glossary matching and cancelling', () => {
   it('finds Latin terms only as whole words, Chinese terms anywhere, ignoring case and width', () => {
     const glossary = [

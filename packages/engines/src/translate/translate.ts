@@ -233,11 +233,19 @@ const aborted = (signal?: AbortSignal) => {
   if (signal?.aborted) throw new EngineError('aborted', '已取消', 'translation aborted');
 };
 
-/** Runs `work` over items, at most `limit` at a time, in order of start. */
+/** Runs `work` over items, at most `limit` at a time, in order of start; the first failure stops the rest. */
 async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
   let next = 0;
+  let failed = false;
   const runners = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) await work(items[next++]);
+    while (!failed && next < items.length) {
+      try {
+        await work(items[next++]);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
   });
   await Promise.all(runners);
 }
@@ -308,8 +316,19 @@ export async function translateLines(
     const first = chunk[0].index;
     const last = chunk.at(-1)?.index ?? first;
     const pick = (l: TranslateLine) => ({ id: l.id, text: l.text });
-    const before = lines.slice(Math.max(0, first - ctx), first).map(pick);
-    const after = lines.slice(last + 1, last + 1 + ctx).map(pick);
+    // Neighbours with text (blank cues say nothing about the context).
+    const before = ctx
+      ? lines
+          .slice(0, first)
+          .filter((l) => l.text)
+          .slice(-ctx)
+          .map(pick)
+      : [];
+    const after = lines
+      .slice(last + 1)
+      .filter((l) => l.text)
+      .slice(0, ctx)
+      .map(pick);
     const chunkText = chunk.map((c) => c.line.text).join('\n');
     const system = systemPrompt(
       opts.source,
@@ -376,7 +395,7 @@ async function translateChunk(
         if (n > MAX_RETRIES)
           throw new EngineError(
             'remote_error',
-            `语言模型在重试 ${MAX_RETRIES} 次后仍未返回第 ${line.id} 行的译文，请检查 LLM_BASE_URL / LLM_MODEL 指向的模型能否按要求输出 JSON 逐行翻译`,
+            `语言模型在重试 ${MAX_RETRIES} 次后仍未返回字幕行 ${line.id} 的译文，请检查 LLM_BASE_URL / LLM_MODEL 指向的模型能否按要求输出 JSON 逐行翻译`,
             `the model did not return line ${line.id} after ${MAX_RETRIES} retries (LLM_BASE_URL / LLM_MODEL)`,
           );
         misses.set(line.id, n);
