@@ -22,12 +22,12 @@ beforeAll(() => {
   HTMLCanvasElement.prototype.getContext = (() => null) as never;
 });
 
-const data = (): ProjectData => ({
+const data = (status: 'succeeded' | 'paused' = 'succeeded'): ProjectData => ({
   project: {
     project_id: 'p1',
     tool: 'translate',
     name: '公园',
-    status: 'succeeded',
+    status,
     progress: 100,
     task_id: 'tsk_0',
     source_asset_id: null,
@@ -75,8 +75,16 @@ beforeEach(() => {
       file_name: '公园.srt',
       size: 10,
     }),
+    '/v1/video-translation/continue': () => ({ task_id: 'tsk_0' }),
     '/v1/tasks/get': ({ url }) => ({
-      task: task({ task_id: url.searchParams.get('task_id')!, tool: 'translate', project_id: 'p1' }),
+      task: task({
+        task_id: url.searchParams.get('task_id')!,
+        tool: 'translate',
+        project_id: 'p1',
+        ...(url.searchParams.get('task_id') === 'tsk_0'
+          ? { status: 'paused', pause_point: 'recognition' }
+          : {}),
+      }),
     }),
   });
 });
@@ -85,11 +93,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function setup(save: SaveFn) {
+function setup(save: SaveFn, status: 'succeeded' | 'paused' = 'succeeded') {
   render(
     <MemoryRouter>
       <App>
-        <EditorWorkspace data={data()} onReload={() => {}} save={save} peaks={null} />
+        <EditorWorkspace data={data(status)} onReload={() => {}} save={save} peaks={null} />
       </App>
     </MemoryRouter>,
   );
@@ -158,5 +166,24 @@ describe('the editor on a translation project', { timeout: 40_000 }, () => {
     setup(vi.fn<SaveFn>(async (v) => ({ version: v + 1 })));
     expect((await screen.findByTestId('translation-manual')).textContent).toContain('手动翻译');
     expect(screen.getByTestId('translation-retranslate-all').hasAttribute('disabled')).toBe(true);
+  });
+
+  it('paused without a language model: the banner asks for the translation, 确认并继续 saves first and resumes', async () => {
+    llm = false;
+    const save = vi.fn<SaveFn>(async (v) => ({ version: v + 1 }));
+    setup(save, 'paused');
+    const banner = await screen.findByTestId('translation-paused');
+    await waitFor(() => expect(banner.textContent).toContain('请在“译文”列逐句填写译文'));
+    const target = screen.getAllByLabelText('译文')[0]!;
+    fireEvent.focus(target);
+    fireEvent.change(target, { target: { value: 'Nice weather today' } });
+    fireEvent.blur(target);
+    fireEvent.click(within(banner).getByTestId('translation-continue'));
+    await waitFor(() =>
+      expect(server.calls.find((c) => c.path === '/v1/video-translation/continue')?.body).toEqual({
+        project_id: 'p1',
+      }),
+    );
+    expect(save.mock.calls[0]![1].tracks[1]!.cues[0]!.text).toBe('Nice weather today');
   });
 });

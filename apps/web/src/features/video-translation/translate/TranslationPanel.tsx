@@ -150,16 +150,19 @@ export function ReviewBanner({
   flush: () => Promise<boolean>;
 }) {
   const { task } = useTask(taskId);
+  const langs = useCall(api.videoTranslationLanguages, undefined, { staleTime: 60_000, suppressError: true });
   const { remember } = useProjectTask(projectId);
   const resume = useCallMutation(api.videoTranslationContinue, { onSuccess: (r) => remember(r.task_id) });
   if (task?.status !== 'paused' || resume.isSuccess) return null;
   const point = vt.pausePoints[task.pause_point ?? ''] ?? task.pause_point ?? '';
+  // Without a language model the task waits here for the translation typed in the editor.
+  const manual = task.pause_point === 'recognition' && langs.data?.llm.configured === false;
   return (
     <Alert
       banner
       type="warning"
       data-testid="translation-paused"
-      message={vt.paused(point)}
+      message={manual ? vt.pausedManual : vt.paused(point)}
       action={
         <Button
           size="small"

@@ -94,9 +94,10 @@ export const vt = {
   manual: '未配置语言模型：请在“译文”列手动翻译',
   summary: '视频摘要',
   paused: (point: string) => `任务已暂停，等待校对（${point}）。校对完成后点“确认并继续”。`,
+  pausedManual: '未配置语言模型：请在“译文”列逐句填写译文，完成后点“确认并继续”配音并生成成片。',
   pausePoints: {
-    after_recognition: '识别后',
-    after_translation: '翻译后',
+    recognition: '识别后',
+    translation: '翻译后',
   } as Record<string, string>,
   continue: '确认并继续',
   continued: '已继续处理',
