@@ -155,6 +155,10 @@ test('wizard: upload, on-screen subtitles with the detected band, erase, dub, es
     await expect(rows.nth(i).getByTestId('cue-back')).toHaveAttribute('data-flagged', 'false');
   }
   await expect(page.getByTestId('translation-model')).toContainText('fake-chat');
+  // Picking a line seeks to it: the player draws the translation with the source under it.
+  await rows.nth(1).locator('.vw-ed-cue-index').click();
+  await expect(page.getByTestId('subtitle-overlay')).toContainText(cues[1]!.text);
+  await expect(page.getByTestId('subtitle-overlay')).toContainText(CUES[1]!.text);
   await expect(page.getByTestId('cue-fit')).toHaveCount(2);
   await page.screenshot({ path: `${SHOTS}/3-editor.png` });
 });

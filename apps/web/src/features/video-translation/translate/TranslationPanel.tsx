@@ -66,13 +66,11 @@ export function TranslationPanel({
 
   return (
     <section className="vw-ed-dub vw-ed-tr" aria-label={vt.panel} data-testid="translation-panel">
-      <div className="vw-ed-panel-title">
-        <span>{vt.panel}</span>
+      <div className="vw-ed-tr-meta">
+        <strong>{vt.panel}</strong>
         <span className="vw-ed-muted">
           {languagesLabel(settings.source_language, settings.target_language, names)}
         </span>
-      </div>
-      <div className="vw-ed-tr-meta">
         {settings.model && (
           <Tag title={vt.model} data-testid="translation-model">
             {settings.model}
@@ -88,7 +86,7 @@ export function TranslationPanel({
       {settings.summary && (
         <Typography.Paragraph
           className="vw-ed-tr-summary"
-          ellipsis={{ rows: 2, expandable: true, symbol: '展开' }}
+          ellipsis={{ rows: 1, expandable: true, symbol: '展开' }}
           title={vt.summary}
         >
           {settings.summary}
