@@ -36,7 +36,7 @@ describe('glossary text', () => {
   });
 
   it('names the lines it cannot read: a separator without a translation, a term too long', () => {
-    expect(parseGlossary('好 = \n= 空\nok = fine\n' + 'x'.repeat(101)).errors).toEqual([1, 2, 4]);
+    expect(parseGlossary(`好 = \n= 空\nok = fine\n${'x'.repeat(101)}`).errors).toEqual([1, 2, 4]);
   });
 
   it('formats back to the same entries', () => {
