@@ -213,6 +213,8 @@ describe('视频翻译: translation, back-translation, cache', () => {
     const { document } = await project(projectId);
     expect(document.translation?.preferences).toEqual(prefs);
     expect(document.translation?.model).toContain('fake-chat');
+    const view = await call(server.app, 'GET', `/v1/projects/get?project_id=${projectId}`, { token: alice });
+    expect(view.body.data.project.engine_label).toContain('翻译 · fake-chat');
     expect(document.translation?.summary).not.toBe('');
     const cues = target(document).cues;
     expect(cues).toHaveLength(3);
@@ -275,15 +277,17 @@ describe('视频翻译: translation, back-translation, cache', () => {
       { text: '小明：今天我们去公园。', start: 200, end: 2200 },
       { text: '小红：天气很好。', start: 2400, end: 4200 },
     ]);
-    const res = await post(
-      '/v1/video-translation/create',
-      srtBody({
-        subtitle: { name: '对话.srt', text: named },
-        target_languages: ['en', 'zh-Hant'],
-        dub: { enabled: false, speaker_voices: { 小明: 'espeak-en-james' } },
-      }),
-    );
+    const body = srtBody({
+      subtitle: { name: '对话.srt', text: named },
+      target_languages: ['en', 'zh-Hant'],
+      dub: { enabled: false, speaker_voices: { 小明: 'espeak-en-james' } },
+    });
+    const estimate = await post('/v1/video-translation/estimate', body);
+    expect(estimate.body.data.credits).toBe(estimate.body.data.per_target * 2);
+    expect(estimate.body.data.sufficient).toBe(true);
+    const res = await post('/v1/video-translation/create', body);
     expect(res.body.code).toBe(0);
+    expect(res.body.data.credits).toBe(estimate.body.data.credits);
     const items = res.body.data.items as Array<{
       target_language: string;
       task_id: string;
@@ -414,8 +418,11 @@ describe('视频翻译: the whole flow on burned-in subtitles', () => {
     expect(task.status, task.error ?? '').toBe('succeeded');
     const { document } = await project(res.body.data.project_id);
     const source = document.tracks.find((t) => t.kind === 'source')!;
-    // Read from the picture, then re-segmented by smart splitting (these two short lines join).
-    expect(source.cues.map((c) => c.text.replace(/\s/g, '')).join('')).toBe(CUES.map((c) => c.text).join(''));
+    // Read from the picture, punctuated by the language model (words unchanged), then re-segmented by
+    // smart splitting.
+    const read = source.cues.map((c) => c.text).join('');
+    expect(read.replace(/[\s\p{P}]/gu, '')).toBe(CUES.map((c) => c.text).join(''));
+    expect(read).toContain('。');
     const cues = target(document).cues;
     const english = cues.map((c) => c.text.toLowerCase()).join(' ');
     expect(english).toContain('jin tian tian qi hen hao');

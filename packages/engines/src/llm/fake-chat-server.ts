@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { createFakeTranslator, type FakeTranslatorOptions } from '../translate/fake.ts';
 import { fakeSpeakerAnswer, SPEAKER_PROMPT_MARK } from './speakers.ts';
 
+// What the fake answers, for tests that compute the expected text.
+export { fakePinyin, fakePunctuate } from '../translate/fake.ts';
+
 /**
  * A local OpenAI-compatible chat server (GET /v1/models, POST /v1/chat/completions) standing in for an
  * outside language model in tests (port 0) and e2e (port 18791:

@@ -11,6 +11,7 @@ import {
   backTranslate,
   type ChatClient,
   createEmbedder,
+  punctuate,
   splitCues,
   summarize,
   type TranslationCache,
@@ -118,15 +119,17 @@ async function readDoc(ctx: Ctx) {
 const writeDoc = (ctx: Ctx, change: (doc: ProjectDocument) => ProjectDocument, label?: string) =>
   updateDubDocument(ctx.app, ctx.task.owner_id, ctx.input.project_id, change, label);
 
+/** The project's honest label: what read the subtitles and what translated them. */
+function projectLabel(ctx: Ctx, model: string): string {
+  const read = (ctx.results.recognize as { engine_label?: string } | undefined)?.engine_label;
+  return [read, `翻译 · ${model}`].filter(Boolean).join(' / ');
+}
+
 /** A stage run only in some scopes; the others return at once (their checkpoint says so). */
-function only<R>(
-  scopes: TranslateInput['scope'][],
-  stage: StageDef<TranslateInput>,
-): StageDef<TranslateInput> {
+function only(scopes: TranslateInput['scope'][], stage: StageDef<TranslateInput>): StageDef<TranslateInput> {
   return {
     ...stage,
-    run: (ctx) =>
-      scopes.includes(ctx.input.scope) ? stage.run(ctx) : Promise.resolve({ skipped: true } as R),
+    run: (ctx) => (scopes.includes(ctx.input.scope) ? stage.run(ctx) : Promise.resolve({ skipped: true })),
   };
 }
 
@@ -260,9 +263,31 @@ const split: StageDef<TranslateInput> = {
   pauseAfter: 'recognition',
   pauseWhen: (r) => Boolean((r as { pause?: boolean }).pause),
   async run(ctx) {
+    const chat = chatClientOf(ctx.app);
+    const before = await readDoc(ctx);
+    if (chat && settingsOf(before).split) {
+      // Language-model assisted: recognised lines without punctuation get it (words unchanged), so the
+      // splitter can cut at clauses.
+      const t = settingsOf(before);
+      const lines = (sourceTrack(before)?.cues ?? [])
+        .filter((c) => c.text.trim())
+        .map((c) => ({ id: c.id, text: c.text }));
+      const punctuated = await ctx.item('punctuate', async () => {
+        const r = await punctuate(chat, lines, {
+          language:
+            t.source_language === 'auto' ? (sourceTrack(before)?.language ?? 'auto') : t.source_language,
+          signal: ctx.signal,
+        });
+        return Object.fromEntries(r.lines.map((l) => [l.id, l.text]));
+      });
+      await writeDoc(ctx, (d) => {
+        for (const cue of sourceTrack(d)?.cues ?? []) cue.text = punctuated[cue.id] ?? cue.text;
+        return d;
+      });
+    }
     await writeDoc(ctx, splitDocument);
     const doc = await readDoc(ctx);
-    const manual = !chatClientOf(ctx.app);
+    const manual = !chat;
     if (manual) {
       await writeDoc(ctx, (d) => ({
         ...d,
@@ -294,7 +319,7 @@ const translate: StageDef<TranslateInput> = {
   attempts: 2,
   async run(ctx) {
     const { owner_id: ownerId } = ctx.task;
-    let doc = await readDoc(ctx);
+    const doc = await readDoc(ctx);
     const t = settingsOf(doc);
     // create: the lines nobody translated by hand yet; retranslate: the named (or every unlocked) line.
     const lines =
@@ -346,21 +371,25 @@ const translate: StageDef<TranslateInput> = {
           },
         });
         const byId = new Map(result.lines.map((l) => [l.id, l.text]));
-        await writeDoc(ctx, (d) => {
-          for (const cue of targetTrack(d)?.cues ?? []) {
-            const text = byId.get(cue.id);
-            if (text === undefined) continue;
-            Object.assign(cue, {
-              text,
-              text_rev: (cue.text_rev ?? 0) + 1,
-              stale: true,
-              back_text: null,
-              drift: undefined,
-            });
-          }
-          d.translation = { ...settingsOf(d), model: result.model };
-          return d;
-        });
+        await writeDoc(
+          ctx,
+          (d) => {
+            for (const cue of targetTrack(d)?.cues ?? []) {
+              const text = byId.get(cue.id);
+              if (text === undefined) continue;
+              Object.assign(cue, {
+                text,
+                text_rev: (cue.text_rev ?? 0) + 1,
+                stale: true,
+                back_text: null,
+                drift: undefined,
+              });
+            }
+            d.translation = { ...settingsOf(d), model: result.model };
+            return d;
+          },
+          projectLabel(ctx, result.model),
+        );
         return {
           requests: result.requests,
           cached: result.cached,
@@ -373,7 +402,6 @@ const translate: StageDef<TranslateInput> = {
       repaired += done.repaired;
       model = done.model;
     }
-    doc = await readDoc(ctx);
     return { lines: work.length, requests, cached, repaired, model };
   },
 };
