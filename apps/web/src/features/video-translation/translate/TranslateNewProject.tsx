@@ -58,6 +58,8 @@ export function TranslateNewProject({ onBack }: { onBack: () => void }) {
   const caps = useCall(api.getToolCapabilities, undefined, { staleTime: 60_000, suppressError: true });
   const eraseAllowed = caps.data?.features.subtitle_erase !== false;
   const saved = useTranslationPrefs();
+  // The voice each speaker name had in this user's earlier projects (kept unless changed here).
+  const remembered = useCall(api.speakerVoicesGet, undefined, { staleTime: 60_000, suppressError: true });
   const [asset, setAsset] = useState<MediaAsset | null>(null);
   const [atMs, setAtMs] = useState<number | null>(null);
   const [boxes, setBoxes] = useState<EditorBox[] | null>(null);
@@ -76,6 +78,7 @@ export function TranslateNewProject({ onBack }: { onBack: () => void }) {
     eraseMethod: 'fast',
     dub: true,
     voiceId: '',
+    speakerVoices: {},
     cloneSpeakers: false,
     subtitleLines: 'bilingual',
     subtitleMode: 'burn',
@@ -286,6 +289,24 @@ export function TranslateNewProject({ onBack }: { onBack: () => void }) {
             />
           </div>
         )}
+        {form.dub &&
+          form.subtitleSource === 'subtitle' &&
+          (subtitle?.speakers ?? []).map((name) => (
+            <div className="vw-vt-field" key={name} data-testid="vt-speaker-voice">
+              <span>{name}</span>
+              <VoiceSelect
+                value={form.speakerVoices[name] ?? remembered.data?.voices[name] ?? ''}
+                allowEmpty
+                emptyLabel={vt.voice}
+                onChange={(v) => {
+                  const next = { ...form.speakerVoices };
+                  if (v) next[name] = v;
+                  else delete next[name];
+                  set('speakerVoices', next);
+                }}
+              />
+            </div>
+          ))}
         {form.dub && langs?.clone.available && (
           <Checkbox checked={form.cloneSpeakers} onChange={(e) => set('cloneSpeakers', e.target.checked)}>
             {vt.cloneSpeakers}

@@ -65,6 +65,7 @@ describe('the wizard', () => {
     eraseMethod: 'blur',
     dub: true,
     voiceId: '',
+    speakerVoices: { 小明: 'v2' },
     cloneSpeakers: true,
     subtitleLines: 'bilingual',
     subtitleMode: 'burn',
@@ -80,7 +81,7 @@ describe('the wizard', () => {
       ocr_regions: [{ x: 0.02, y: 0.8, w: 0.96, h: 0.15 }],
       review: { after_recognition: false, after_translation: true },
       erase: { enabled: true, method: 'blur', regions: [{ x: 0.02, y: 0.8, w: 0.96, h: 0.15 }] },
-      dub: { enabled: true, clone_speakers: true, speaker_voices: {} },
+      dub: { enabled: true, clone_speakers: true, speaker_voices: { 小明: 'v2' } },
       subtitles: { lines: 'bilingual', mode: 'burn' },
     });
     // No voice chosen: the server's default for the target language; saved preferences apply.

@@ -56,6 +56,8 @@ export interface WizardState {
   eraseMethod: 'fast' | 'blur';
   dub: boolean;
   voiceId: string;
+  /** Speaker name → voice (speakers named in an uploaded subtitle file). */
+  speakerVoices: Record<string, string>;
   cloneSpeakers: boolean;
   subtitleLines: 'target' | 'bilingual' | 'none';
   subtitleMode: 'burn' | 'soft';
@@ -98,7 +100,7 @@ export function wizardBody(s: WizardState): TranslationBody {
     dub: {
       enabled: s.dub,
       ...(s.dub && s.voiceId ? { default_voice_id: s.voiceId } : {}),
-      speaker_voices: {},
+      speaker_voices: s.dub ? s.speakerVoices : {},
       clone_speakers: s.dub && s.cloneSpeakers,
       options: {},
     },
