@@ -171,7 +171,7 @@ test('fix a translation, re-dub that line only', async ({ request }) => {
   await target.fill(FIXED);
   await target.press('Enter');
   // The old back-translation was of the old text: it is gone until the next back-translation.
-  await expect(page.getByTestId('cue-row').nth(0).getByTestId('cue-back')).toHaveText('尚未回译');
+  await expect(page.getByTestId('cue-row').nth(0).getByTestId('cue-back')).toContainText('尚未回译');
   await expect(page.getByTestId('save-status')).toHaveText('已保存', { timeout: 15_000 });
 
   await page.getByTestId('cue-row').nth(0).getByTestId('cue-redub').click();
@@ -191,6 +191,13 @@ test('fix a translation, re-dub that line only', async ({ request }) => {
   // The editor reloads the project when the task ends: the fixed line is there, not stale.
   await expect(page.getByTestId('cue-row').nth(0).getByLabel('译文')).toHaveValue(FIXED, { timeout: 30_000 });
   await expect(page.getByTestId('cue-fit').nth(0)).not.toHaveAttribute('data-stale', 'true');
+  // 回译校对 of the fixed line: the fake translator cannot take this English back to Chinese (it knows
+  // only its own translations), so the meaning "drifted" and the line is flagged.
+  const back = page.getByTestId('cue-row').nth(0).getByTestId('cue-back');
+  await back.getByTestId('cue-back-run').click();
+  await expect(back).toHaveAttribute('data-flagged', 'true', { timeout: 60_000 });
+  await expect(back.getByTestId('cue-drift')).toContainText('偏移');
+  await expect(page.getByTestId('translation-flagged')).toHaveText('1 句语义偏移');
   await page.screenshot({ path: `${SHOTS}/4-redubbed.png` });
 });
 

@@ -360,7 +360,7 @@ export const CueRow = memo(function CueRow({
             onBlur={commitText}
             onKeyDown={onTextKey}
           />
-          <BackCell cue={cue} />
+          <BackCell cue={cue} tools={lineTools} />
         </div>
       ) : (
         <textarea

@@ -8,6 +8,8 @@ import { vt } from './strings.ts';
 export interface LineTools {
   retranslate(cueId: string): void;
   redub(cueId: string): void;
+  /** Back-translates one line again (after its translation was fixed). */
+  backTranslate(cueId: string): void;
   /** A task of the project is running (the buttons wait). */
   busy: boolean;
   /** The project dubs its translation (重新配音 is offered). */
@@ -68,7 +70,7 @@ export function SourceCell({
 }
 
 /** 回译 of a target line with its drift flag (score and how it was measured). */
-export function BackCell({ cue }: { cue: SubtitleCue }) {
+export function BackCell({ cue, tools }: { cue: SubtitleCue; tools?: LineTools }) {
   const drift = cue.drift;
   return (
     <div className="vw-ed-back" data-testid="cue-back" data-flagged={drift?.flagged ?? false}>
@@ -76,6 +78,17 @@ export function BackCell({ cue }: { cue: SubtitleCue }) {
         <span className="vw-ed-back-text">{cue.back_text}</span>
       ) : (
         <span className="vw-ed-muted">{vt.noBack}</span>
+      )}
+      {!cue.back_text && tools && cue.text.trim() !== '' && (
+        <button
+          type="button"
+          className="vw-ed-back-run"
+          disabled={tools.busy}
+          onClick={() => tools.backTranslate(cue.id)}
+          data-testid="cue-back-run"
+        >
+          {vt.backTranslateLine}
+        </button>
       )}
       {drift && cue.back_text && (
         <Tooltip title={`${vt.drift(drift.score)}（${vt.driftMethods[drift.method] ?? drift.method}）`}>

@@ -70,6 +70,7 @@ beforeEach(() => {
       clone: { available: false, reason: '' },
     }),
     '/v1/video-translation/retranslate': () => ({ task_id: 'tsk_rt', credits: 0, lines: 1 }),
+    '/v1/video-translation/back-translate': () => ({ task_id: 'tsk_bt', credits: 0, lines: 1 }),
     '/v1/video-translation/export': ({ body }) => ({
       url: `/files/x.${(body as { format: string }).format}`,
       file_name: '公园.srt',
@@ -131,7 +132,7 @@ describe('the editor on a translation project', { timeout: 40_000 }, () => {
     fireEvent.focus(target);
     fireEvent.change(target, { target: { value: 'We walk in the park' } });
     fireEvent.blur(target);
-    expect(screen.getAllByTestId('cue-back')[1]!.textContent).toBe('尚未回译');
+    expect(screen.getAllByTestId('cue-back')[1]!.textContent).toBe('尚未回译回译校对');
     fireEvent.click(screen.getAllByTestId('cue-retranslate')[1]!);
     await waitFor(() =>
       expect(server.calls.find((c) => c.path === '/v1/video-translation/retranslate')?.body).toEqual({
@@ -143,6 +144,25 @@ describe('the editor on a translation project', { timeout: 40_000 }, () => {
     const saved = save.mock.calls[0]![1].tracks[1]!.cues[1]!;
     expect(saved).toMatchObject({ text: 'We walk in the park', back_text: null });
     expect(saved.drift).toBeUndefined();
+  });
+
+  it('a fixed line is back-translated again on its own (saved first)', async () => {
+    const save = vi.fn<SaveFn>(async (v) => ({ version: v + 1 }));
+    setup(save);
+    const target = screen.getAllByLabelText('译文')[1]!;
+    fireEvent.focus(target);
+    fireEvent.change(target, { target: { value: 'We walk in the park' } });
+    fireEvent.blur(target);
+    // Only the line without a back-translation offers it.
+    expect(screen.getAllByTestId('cue-back-run')).toHaveLength(1);
+    fireEvent.click(screen.getByTestId('cue-back-run'));
+    await waitFor(() =>
+      expect(server.calls.find((c) => c.path === '/v1/video-translation/back-translate')?.body).toEqual({
+        project_id: 'p1',
+        cue_ids: ['t2'],
+      }),
+    );
+    expect(save).toHaveBeenCalledTimes(1);
   });
 
   it('exports a bilingual SRT through the download center', async () => {

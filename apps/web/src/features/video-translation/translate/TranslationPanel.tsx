@@ -13,15 +13,17 @@ import { flaggedCount, languagesLabel } from './model.ts';
 import { PreferencesDrawer } from './PreferencesDrawer.tsx';
 import { vt } from './strings.ts';
 
-/** 重新翻译 / 重新配音 of one line: saves first, then a task of the project that the workspace follows. */
+/** 重新翻译 / 重新配音 / 回译校对 of one line: saves first, then a task of the project that the workspace follows. */
 export function useLineTools(projectId: string, flush: () => Promise<boolean>, dub: boolean): LineTools {
   const { running, remember } = useProjectTask(projectId);
   const onSuccess = (r: { task_id: string }) => remember(r.task_id);
   const retranslate = useCallMutation(api.videoTranslationRetranslate, { onSuccess });
   const redub = useCallMutation(api.videoTranslationRedub, { onSuccess });
-  const busy = running || retranslate.isPending || redub.isPending;
+  const back = useCallMutation(api.videoTranslationBackTranslate, { onSuccess });
+  const busy = running || retranslate.isPending || redub.isPending || back.isPending;
   const { mutate: mRetranslate } = retranslate;
   const { mutate: mRedub } = redub;
+  const { mutate: mBack } = back;
   return useMemo(
     () => ({
       busy,
@@ -32,8 +34,11 @@ export function useLineTools(projectId: string, flush: () => Promise<boolean>, d
       redub: async (cueId: string) => {
         if (await flush()) mRedub({ body: { project_id: projectId, scope: 'line', cue_id: cueId } });
       },
+      backTranslate: async (cueId: string) => {
+        if (await flush()) mBack({ body: { project_id: projectId, cue_ids: [cueId] } });
+      },
     }),
-    [busy, dub, flush, mRetranslate, mRedub, projectId],
+    [busy, dub, flush, mRetranslate, mRedub, mBack, projectId],
   );
 }
 

@@ -84,6 +84,7 @@ export const vt = {
   driftFlag: '偏移',
   driftMethods: { embedding: '向量相似度', overlap: '词语重合度' } as Record<string, string>,
   noBack: '尚未回译',
+  backTranslateLine: '回译校对',
   retranslate: '重新翻译这一句',
   redub: '重新配音这一句',
   retranslateAll: '重新翻译全部',
