@@ -18,6 +18,7 @@ import { api } from '@/lib/api.ts';
 import { useCall } from '@/lib/query/hooks.ts';
 import { downloadProgress, useDownloadStore } from '@/stores/download.ts';
 import { d } from '../dubbing/strings.ts';
+import { vt } from '../translate/strings.ts';
 import { ReviewBanner, TranslationPanel, useLineTools } from '../translate/TranslationPanel.tsx';
 import { CueList } from './CueList.tsx';
 import { EditorProvider, useEditorController } from './context.tsx';
@@ -127,15 +128,15 @@ export function EditorWorkspace({
 
   // The task this editor started (regenerate, re-translate, render): reload the project when it ends.
   const { notify } = editor;
+  const isTranslation = !!data.document.translation;
   const onTaskEnd = useCallback(
     (status: string) => {
-      if (status === 'succeeded') notify(d.taskDone, 'success');
+      if (status === 'succeeded') notify(isTranslation ? vt.taskDone : d.taskDone, 'success');
       onReload();
     },
-    [notify, onReload],
+    [notify, onReload, isTranslation],
   );
   useFollowProjectTask(projectId, onTaskEnd);
-  const isTranslation = !!data.document.translation;
   const lineTools = useLineTools(projectId, autosave.flush, isDub);
 
   const openFind = () => setFindKey((k) => Math.max(0, k + 1));

@@ -105,6 +105,7 @@ export const vt = {
   translationPlaceholder: '（译文）',
   sourceLocked: '这一句由多句原文合并而来，请在原文所在行修改',
   taskStarted: '已开始，完成后自动刷新',
+  taskDone: '处理完成，项目已刷新',
   // Export
   exportVideo: '视频',
   exportSubtitles: '字幕文件',
