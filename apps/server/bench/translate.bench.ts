@@ -5,9 +5,11 @@
  * the local fake OpenAI-compatible chat server (a stand-in for a language model: its answers are
  * instant, so the figure is the workbench's own cost) → dub (espeak-ng, timing fit) → mix → ONE x264
  * encode that erases the original subtitles and burns the bilingual ones. Prints wall time per stage,
- * total / duration (target ≤ 0.5×), and the load average. BENCH_MINUTES shortens the clip.
+ * total / duration (target ≤ 0.5×), and the load average. BENCH_MINUTES shortens the clip; BENCH_CLIP keeps
+ * the generated clip at that path and reuses it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { FINISHED_TASK_STATUSES } from '@vw/contract';
@@ -59,17 +61,22 @@ async function main() {
         position: 'bottom' as const,
       });
     }
+    // BENCH_CLIP: keep the generated clip there and reuse it on the next run (it takes minutes to make).
+    const kept = process.env.BENCH_CLIP;
     const clip = path.join(work, 'clip.mp4');
     const g0 = Date.now();
-    await makeSubtitledClip(clip, {
-      width: 1280,
-      height: 720,
-      duration_ms: DURATION_MS,
-      background: 'moving',
-      cues,
-      speech: true,
-      measureBoxes: false,
-    });
+    if (kept && existsSync(kept)) await copyFile(kept, clip);
+    else
+      await makeSubtitledClip(clip, {
+        width: 1280,
+        height: 720,
+        duration_ms: DURATION_MS,
+        background: 'moving',
+        cues,
+        speech: true,
+        measureBoxes: false,
+      });
+    if (kept && !existsSync(kept)) await copyFile(clip, kept);
     console.log(
       `generated ${MINUTES} min 720p clip with ${cues.length} burned cues in ${((Date.now() - g0) / 1000).toFixed(1)} s`,
     );

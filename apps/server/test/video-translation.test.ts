@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { type ProjectDocument, srtTime } from '@vw/contract';
 import { grabFrame, makeSubtitledClip, SUMMARY_PROMPT_MARK, TRANSLATE_PROMPT_MARK } from '@vw/engines';
 import { type FakeChatServer, startFakeChatServer } from '@vw/engines/fake-chat-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MediaAssetRow } from '../src/db/schema.ts';
 import { getBalance } from '../src/modules/credits/ledger.service.ts';
 import { setFeatureOverride } from '../src/modules/features/features.service.ts';
@@ -19,6 +19,9 @@ import { call, createTestServer, fund, signIn, type TestServer, taskFinished } f
  * back-translation from its memory) and the offline OCR engine, on clips with burned-in Chinese
  * subtitles of known text and times.
  */
+
+// Whole tasks (ffmpeg, OCR, synthesis) share 2 cores with other suites: one may take minutes.
+vi.setConfig({ testTimeout: 240_000 });
 
 const run = promisify(execFile);
 let server: TestServer;
@@ -252,6 +255,37 @@ describe('视频翻译: translation, back-translation, cache', () => {
     }).then(async (r) => expect((await finished(r.body.data.task_id)).status).toBe('succeeded'));
     expect(translateRequests().at(-1)!.messages[0]!.content).toContain('更正式');
     expect(chat.requests.length).toBeGreaterThan(before);
+  });
+
+  it('pauses after translation for review, back-translates again on request, and goes on after 继续', async () => {
+    const res = await post('/v1/video-translation/create', srtBody({ review: { after_translation: true } }));
+    expect(res.body.code).toBe(0);
+    const taskId = res.body.data.task_id as string;
+    for (;;) {
+      const row = await server.ctx.db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('id', '=', taskId)
+        .executeTakeFirstOrThrow();
+      if (row.status === 'paused') {
+        expect(row.pause_point).toBe('translation');
+        break;
+      }
+      expect(['queued', 'running']).toContain(row.status);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const paused = (await project(res.body.data.project_id)).document;
+    expect(target(paused).cues.every((c) => c.text !== '' && c.drift)).toBe(true);
+    const again = await post('/v1/video-translation/back-translate', {
+      project_id: res.body.data.project_id,
+      cue_ids: [target(paused).cues[1]!.id],
+    });
+    expect(again.body.data.lines).toBe(1);
+    expect((await finished(again.body.data.task_id)).status).toBe('succeeded');
+    expect(
+      (await post('/v1/video-translation/continue', { project_id: res.body.data.project_id })).body.code,
+    ).toBe(0);
+    expect((await finished(taskId)).status).toBe('succeeded');
   });
 
   it('exports bilingual SRT and the CSV of speaker, start, end, source and translation', async () => {

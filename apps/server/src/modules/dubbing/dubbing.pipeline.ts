@@ -358,8 +358,13 @@ async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool, hooks:
   const signal = ctx.signal;
   // Slow video: the stretches the chosen takes marked become a time map; every later time moves
   // through it (whole ms, so placement stays sample-accurate) and the output is longer by the sum.
+  // 视频翻译 erasing the original subtitles renders in one pass, which cannot also slow the video:
+  // there the erase wins (a slowed line is then cut where the next starts, as any overrun).
+  const erase = erasePlan(document, sourceMs);
   const slowMap =
-    tool !== 'synthesis' && media?.asset.has_video ? buildTimeMap(slowStretches(cues), sourceMs) : [];
+    tool !== 'synthesis' && media?.asset.has_video && !erase
+      ? buildTimeMap(slowStretches(cues), sourceMs)
+      : [];
   const at = (ms: number) => mapTime(slowMap, ms);
   const duration = mappedDuration(slowMap, sourceMs);
 
@@ -476,11 +481,10 @@ async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool, hooks:
     const mp4 = path.join(dir, 'video.mp4');
     const mode = settings.subtitle_mode;
     // 视频翻译: the original subtitles erased in the same encode (one x264 pass).
-    const erase = erasePlan(document, sourceMs);
     rendered = await renderVideo({
       video: media.file,
       audio: mixWav,
-      ...(erase && !slowMap.length ? { erase } : {}),
+      ...(erase ? { erase } : {}),
       ...(mode !== 'none' && spoken.length > 0
         ? {
             subtitles: {

@@ -93,3 +93,15 @@ export async function cacheSet(db: Db, ownerId: string, key: string, text: strin
     .onConflict((oc) => oc.columns(['owner_id', 'key']).doUpdateSet({ text, created_at: now }))
     .execute();
 }
+
+/** The project's task waiting at a review pause (a line action may have run since), newest first. */
+export function findPausedTask(db: Db, ownerId: string, projectId: string) {
+  return db
+    .selectFrom('tasks')
+    .select('id')
+    .where('owner_id', '=', ownerId)
+    .where('project_id', '=', projectId)
+    .where('status', '=', 'paused')
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}

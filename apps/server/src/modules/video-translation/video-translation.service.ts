@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { Pipeline } from '../../tasks/pipeline.ts';
-import { createTask, getOwnedTask, resumeTask } from '../../tasks/tasks.service.ts';
+import { createTask, resumeTask } from '../../tasks/tasks.service.ts';
 import { getBalance } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { dubbingDocument, parseDubbingSubtitles } from '../dubbing/dubbing.document.ts';
@@ -38,7 +38,7 @@ import {
   translatePipeline,
 } from './video-translation.pipeline.ts';
 import { readPreferences } from './video-translation.profile.ts';
-import { saveSpeakerVoices } from './video-translation.repo.ts';
+import { findPausedTask, saveSpeakerVoices } from './video-translation.repo.ts';
 
 type Body<K extends keyof typeof videoTranslationCalls> = (typeof videoTranslationCalls)[K] extends {
   body?: infer B;
@@ -330,10 +330,11 @@ export async function redub(ctx: AppContext, userId: string, body: Body<'videoTr
 /** Continues the project's task paused for review. */
 export async function continueTranslation(ctx: AppContext, userId: string, projectId: string) {
   const { row } = await translationProject(ctx, userId, projectId);
-  if (!row.task_id) throw AppError.named('err_task_not_paused');
-  const task = await getOwnedTask(ctx, userId, row.task_id);
-  if (task.status !== 'paused') throw AppError.named('err_task_not_paused');
+  const task = await findPausedTask(ctx.db, userId, row.id);
+  if (!task) throw AppError.named('err_task_not_paused');
   await resumeTask(ctx, userId, task.id);
+  // The editor follows the project's task: the resumed one again.
+  await attachTask(ctx, userId, row.id, task.id);
   return { task_id: task.id };
 }
 
