@@ -316,7 +316,7 @@ export function EditorWorkspace({
         onClose={() => setExportOpen(false)}
         beforeExport={autosave.flush}
         notify={editor.notify}
-        translation={isTranslation ? { dub: isDub } : undefined}
+        translation={isTranslation ? { dub: isDub, hasMix: !!dubMedia.data?.mix_url } : undefined}
       />
     </EditorProvider>
   );

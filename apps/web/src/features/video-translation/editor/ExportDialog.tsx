@@ -57,7 +57,7 @@ export function ExportDialog({
   translation,
 }: {
   /** A video translation project: its own exports (video, subtitles of both languages, CSV, audio). */
-  translation?: { dub: boolean };
+  translation?: { dub: boolean; hasMix: boolean };
   open: boolean;
   projectId: string;
   projectName: string;
@@ -109,7 +109,12 @@ export function ExportDialog({
       confirmLoading={busy}
     >
       {translation ? (
-        <TranslationExportForm form={tr.form} onChange={tr.setForm} dub={translation.dub} />
+        <TranslationExportForm
+          form={tr.form}
+          onChange={tr.setForm}
+          dub={translation.dub}
+          hasMix={translation.hasMix}
+        />
       ) : (
         <div className="vw-ed-export">
           <div className="vw-ed-export-row">

@@ -101,10 +101,13 @@ export function TranslationExportForm({
   form,
   onChange,
   dub,
+  hasMix,
 }: {
   form: TranslationExportState;
   onChange: (f: TranslationExportState) => void;
   dub: boolean;
+  /** A mix has been rendered (the editor's players have it). */
+  hasMix: boolean;
 }) {
   const set = <K extends keyof TranslationExportState>(k: K, v: TranslationExportState[K]) =>
     onChange({ ...form, [k]: v });
@@ -195,7 +198,11 @@ export function TranslationExportForm({
           <Radio.Group
             value={form.audio}
             onChange={(e) => set('audio', e.target.value)}
-            options={(['mp3', 'mix', 'stems'] as const).map((k) => ({ value: k, label: vt.audioKinds[k] }))}
+            options={(['mp3', 'mix', 'stems'] as const).map((k) => ({
+              value: k,
+              label: k === 'mix' && !hasMix ? `${vt.audioKinds[k]}（${vt.noMix}）` : vt.audioKinds[k],
+              disabled: k === 'mix' && !hasMix,
+            }))}
             data-testid="export-audio"
           />
         </div>
