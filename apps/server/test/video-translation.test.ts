@@ -493,5 +493,36 @@ describe('视频翻译: the whole flow on burned-in subtitles', () => {
       mp4,
     ]);
     expect(String(stdout).trim()).toBe('aac');
+
+    // A fixed translation, re-dubbed: that line gets a new take, the others keep theirs.
+    const open = await call(server.app, 'GET', `/v1/projects/get?project_id=${res.body.data.project_id}`, {
+      token: alice,
+    });
+    const doc = open.body.data.document as ProjectDocument;
+    const fixed = target(doc).cues[0]!;
+    fixed.text = 'The weather is fine today.';
+    const saved = await post('/v1/projects/save', {
+      project_id: res.body.data.project_id,
+      version: open.body.data.version,
+      document: doc,
+    });
+    expect(saved.body.code).toBe(0);
+    const redub = await post('/v1/video-translation/redub', {
+      project_id: res.body.data.project_id,
+      scope: 'line',
+      cue_id: fixed.id,
+      outputs: ['srt'],
+    });
+    expect(redub.body.data.lines).toBe(1);
+    expect((await finished(redub.body.data.task_id)).status).toBe('succeeded');
+    const after = target((await project(res.body.data.project_id)).document).cues;
+    const line = after.find((c) => c.id === fixed.id)!;
+    expect(line.takes).toHaveLength(2);
+    expect(line.takes!.find((t) => t.id === line.take_id)!.source_text).toBe('The weather is fine today.');
+    for (const c of after.filter((c) => c.id !== fixed.id)) expect(c.takes).toHaveLength(1);
+    const srt = (await outputsOf(redub.body.data.task_id)).find((o) => o.format === 'srt')!;
+    expect((await server.app.inject({ method: 'GET', url: srt.url })).body).toContain(
+      'The weather is fine today.',
+    );
   });
 });
