@@ -524,5 +524,27 @@ describe('视频翻译: the whole flow on burned-in subtitles', () => {
     expect((await server.app.inject({ method: 'GET', url: srt.url })).body).toContain(
       'The weather is fine today.',
     );
+
+    // The editor's dub panel works on translation projects: the players' links, and dubbing's own
+    // regenerate path runs this project's pipeline.
+    const media = await call(server.app, 'GET', `/v1/dubbing/media?project_id=${res.body.data.project_id}`, {
+      token: alice,
+    });
+    expect(media.body.data.dub_url).not.toBe('');
+    expect(Object.keys(media.body.data.takes)).toHaveLength(
+      after.reduce((n, c) => n + (c.takes?.length ?? 0), 0),
+    );
+    const regen = await post('/v1/dubbing/regenerate', {
+      project_id: res.body.data.project_id,
+      scope: 'render',
+      outputs: ['vtt'],
+    });
+    expect(regen.body.code).toBe(0);
+    expect((await finished(regen.body.data.task_id)).status).toBe('succeeded');
+    expect((await outputsOf(regen.body.data.task_id)).map((o) => o.format)).toEqual(['vtt']);
+    const bobs = await call(server.app, 'GET', `/v1/dubbing/media?project_id=${res.body.data.project_id}`, {
+      token: bob,
+    });
+    expect(namedError(bobs.body)).toBe('err_not_found');
   });
 });

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { MediaAssetRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { Pipeline } from '../../tasks/pipeline.ts';
+import { findPipeline, type Pipeline } from '../../tasks/pipeline.ts';
 import { createTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { registerToolAvailability } from '../features/features.service.ts';
@@ -235,7 +235,8 @@ export async function createVideoSynthesis(
   return start(ctx, userId, 'synthesis', name, document, video, {}, [...new Set(ids)]);
 }
 
-const DUB_TOOLS: readonly TaskTool[] = ['srt_dubbing', 'dubbing', 'synthesis'];
+/** Tools whose projects carry a dub (视频翻译 speaks its translation track with the same stages). */
+const DUB_TOOLS: readonly TaskTool[] = ['srt_dubbing', 'dubbing', 'synthesis', 'translate'];
 
 async function dubProject(ctx: AppContext, userId: string, projectId: string) {
   const project = await readDubProject(ctx, userId, projectId);
@@ -255,8 +256,10 @@ const FIXES = {
 /** 生成过期音频, one line again (with a one-click fix), every line, or only the render. */
 export async function regenerate(ctx: AppContext, userId: string, body: Body<'dubbingRegenerate'>) {
   const { row, document } = await dubProject(ctx, userId, body.project_id);
-  const tool = row.tool as DubTool;
-  return startRegenerate(ctx, userId, { row, document }, body, dubPipelines[tool]);
+  // The project's own pipeline (视频翻译's runs the dub stages after its own, skipped for these scopes).
+  const pipeline = (dubPipelines as Record<string, Pipeline<DubInput>>)[row.tool] ?? findPipeline(row.tool);
+  if (!pipeline) throw AppError.named('err_invalid_param', '该项目不是配音项目');
+  return startRegenerate(ctx, userId, { row, document }, body, pipeline as Pipeline<DubInput>);
 }
 
 /** The regenerate task of a project whose ownership and tool were checked (视频翻译 runs it too). */
