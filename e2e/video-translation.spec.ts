@@ -160,6 +160,11 @@ test('wizard: upload, on-screen subtitles with the detected band, erase, dub, es
   await expect(page.getByTestId('subtitle-overlay')).toContainText(cues[1]!.text);
   await expect(page.getByTestId('subtitle-overlay')).toContainText(CUES[1]!.text);
   await expect(page.getByTestId('cue-fit')).toHaveCount(2);
+  // The dub track and the mix of the render play in the editor.
+  const mix = page.getByTestId('dub-hear').locator('.ant-segmented-item', { hasText: '混音' });
+  await expect(mix).not.toHaveClass(/ant-segmented-item-disabled/);
+  await mix.click();
+  await expect(page.getByTestId('editor-dub-audio')).toHaveAttribute('src', /mix\.mp3/);
   await page.screenshot({ path: `${SHOTS}/3-editor.png` });
 });
 
