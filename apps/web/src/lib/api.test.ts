@@ -17,6 +17,7 @@ import {
   tasksCalls,
   ttsCalls,
   UserType,
+  videoTranslationCalls,
   voiceChangerCalls,
   voiceCloneCalls,
 } from '@vw/contract';
@@ -44,6 +45,7 @@ describe('web call mirrors match the contract', () => {
     ...voiceChangerCalls,
     ...voiceCloneCalls,
     ...audiobookCalls,
+    ...videoTranslationCalls,
   } as unknown as Record<string, { method: string; path: string }>;
   it.each(Object.entries(api))('%s', (name, ep) => {
     expect(contract[name], `${name} is not in the contract`).toBeDefined();

@@ -17,6 +17,7 @@ import type {
   sttCalls,
   tasksCalls,
   ttsCalls,
+  videoTranslationCalls,
   voiceChangerCalls,
   voiceCloneCalls,
 } from '@vw/contract';
@@ -52,6 +53,7 @@ type ER = typeof eraseCalls;
 type V = typeof voiceCloneCalls;
 type VC = typeof voiceChangerCalls;
 type B = typeof audiobookCalls;
+type VT = typeof videoTranslationCalls;
 
 export const api = {
   sendVerificationCode: ref<A['sendVerificationCode']>('POST', '/accounts/v1/send_verification_code'),
@@ -210,6 +212,29 @@ export const api = {
     'POST',
     '/v1/audiobook/pronunciation',
   ),
+  // video translation (issue 18)
+  videoTranslationLanguages: ref<VT['videoTranslationLanguages']>('GET', '/v1/video-translation/languages'),
+  videoTranslationEstimate: ref<VT['videoTranslationEstimate']>('POST', '/v1/video-translation/estimate'),
+  videoTranslationCreate: ref<VT['videoTranslationCreate']>('POST', '/v1/video-translation/create'),
+  videoTranslationRetranslate: ref<VT['videoTranslationRetranslate']>(
+    'POST',
+    '/v1/video-translation/retranslate',
+  ),
+  videoTranslationBackTranslate: ref<VT['videoTranslationBackTranslate']>(
+    'POST',
+    '/v1/video-translation/back-translate',
+  ),
+  videoTranslationRedub: ref<VT['videoTranslationRedub']>('POST', '/v1/video-translation/redub'),
+  videoTranslationContinue: ref<VT['videoTranslationContinue']>('POST', '/v1/video-translation/continue'),
+  videoTranslationExport: ref<VT['videoTranslationExport']>('POST', '/v1/video-translation/export'),
+  translationPreferencesGet: ref<VT['translationPreferencesGet']>('GET', '/v1/video-translation/preferences'),
+  translationPreferencesSave: ref<VT['translationPreferencesSave']>(
+    'POST',
+    '/v1/video-translation/preferences',
+  ),
+  glossaryGet: ref<VT['glossaryGet']>('GET', '/v1/video-translation/glossary'),
+  glossarySave: ref<VT['glossarySave']>('POST', '/v1/video-translation/glossary'),
+  speakerVoicesGet: ref<VT['speakerVoicesGet']>('GET', '/v1/video-translation/speaker-voices'),
 };
 
 /** User type 1 is refused (spec §6); mirrors the contract's UserType. */

@@ -9,7 +9,7 @@ import type { ProjectView } from '@vw/contract';
 import { type TaskTool, taskStatusNames } from '@vw/contract/constants/tasks.ts';
 import { Button, Empty, Popconfirm, Table, type TableColumnsType, Tag } from 'antd';
 import useApp from 'antd/es/app/useApp';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatDateTime } from '@/features/credits/format.ts';
 import { startDownloads } from '@/features/downloads/center.ts';
@@ -71,10 +71,16 @@ export function downloadSrt(project: ProjectView) {
 export function ProjectList({
   tool,
   onOpen,
+  column,
+  download,
 }: {
   tool: TaskTool;
   /** Opens a project somewhere else than the editor (a tool whose result is a video); its view downloads. */
   onOpen?: (project: ProjectView) => void;
+  /** A tool's own column after the name (视频翻译: the languages). */
+  column?: { title: string; render: (project: ProjectView) => ReactNode };
+  /** 下载 and its label (the project's SRT unless the tool says otherwise). */
+  download?: { label: string; run: (project: ProjectView) => unknown };
 }) {
   const { message } = useApp();
   const navigate = useNavigate();
@@ -110,6 +116,16 @@ export function ProjectList({
         </div>
       ),
     },
+    ...(column
+      ? [
+          {
+            title: column.title,
+            key: 'extra',
+            width: 150,
+            render: (_: unknown, p: ProjectView) => column.render(p),
+          },
+        ]
+      : []),
     {
       title: t.colStatus,
       key: 'status',
@@ -140,7 +156,8 @@ export function ProjectList({
               size="small"
               type="link"
               icon={<FolderOpenOutlined />}
-              disabled={!ready}
+              // A task paused for review waits for the user in the editor.
+              disabled={!ready && !(p.status === 'paused' && !onOpen)}
               onClick={() => (onOpen ? onOpen(p) : navigate(editorPath(p.project_id)))}
               data-testid="project-open"
             >
@@ -153,12 +170,12 @@ export function ProjectList({
                 icon={<DownloadOutlined />}
                 disabled={!ready}
                 onClick={() => {
-                  downloadSrt(p);
+                  void (download ? download.run(p) : downloadSrt(p));
                   message.success(t.downloadQueued);
                 }}
                 data-testid="project-download"
               >
-                {t.download}
+                {download?.label ?? t.download}
               </Button>
             )}
             <Popconfirm

@@ -176,10 +176,11 @@ const mount = (path = '/video-translation') => {
 describe('/video-translation', { timeout: 20_000 }, () => {
   it('opens the first built tab and shows only built tools; an empty list says so', async () => {
     const router = mount('/video-translation');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/video-translation/dubbing'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/video-translation/translate'));
     // (role queries are slow over antd's table in jsdom: plain selectors)
     await waitFor(() => expect(document.querySelectorAll('.ant-tabs-tab').length).toBeGreaterThan(0));
     expect([...document.querySelectorAll('.ant-tabs-tab')].map((t) => t.textContent)).toEqual([
+      '视频翻译',
       'AI配音',
       'SRT配音',
       '视频合成',
@@ -189,12 +190,12 @@ describe('/video-translation', { timeout: 20_000 }, () => {
     ]);
     expect(await screen.findByText('还没有项目，点击“新建”开始')).toBeTruthy();
     expect(server.calls.find((c) => c.path === '/v1/projects/list')?.query).toMatchObject({
-      tool: 'dubbing',
+      tool: 'translate',
       page: '1',
     });
-    // A tab that is not built goes to the first built one too.
-    act(() => void router.navigate('/video-translation/translate'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/video-translation/dubbing'));
+    // A tab that does not exist goes to the first built one too.
+    act(() => void router.navigate('/video-translation/lip-sync'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/video-translation/translate'));
   });
 
   it('lists projects with duration and actions; a running one shows its live task progress', async () => {

@@ -40,7 +40,12 @@ function ToolTab({ tab }: { tab: (typeof builtTools)[number] }) {
           {t.newProject}
         </Button>
       </div>
-      <ProjectList tool={tab.tool} onOpen={tab.Result ? setOpened : undefined} />
+      <ProjectList
+        tool={tab.tool}
+        onOpen={tab.Result ? setOpened : undefined}
+        column={tab.column}
+        download={tab.download}
+      />
     </section>
   );
 }

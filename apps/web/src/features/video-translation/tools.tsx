@@ -1,13 +1,16 @@
 import type { ProjectView } from '@vw/contract';
 import type { TaskTool, VideoToolTab } from '@vw/contract/constants/tasks.ts';
 import { VIDEO_TOOL_TABS } from '@vw/contract/constants/tasks.ts';
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { AiDubbingNew, SrtDubbingNew, SynthesisNew } from './dubbing/DubNewProject.tsx';
 import { d as dub } from './dubbing/strings.ts';
 import { SttNewProject } from './stt/SttNewProject.tsx';
 import { EraseNewProject } from './subtitles/EraseNewProject.tsx';
 import { EraseProjectResult } from './subtitles/EraseProjectResult.tsx';
 import { OcrNewProject } from './subtitles/OcrNewProject.tsx';
+import { downloadTranslation, ProjectLanguages } from './translate/ProjectLanguages.tsx';
+import { vt } from './translate/strings.ts';
+import { TranslateNewProject } from './translate/TranslateNewProject.tsx';
 
 /** A built tab of /video-translation/:tab (design §10): its task tool and its "new" flow. */
 export interface VideoToolDef {
@@ -18,10 +21,21 @@ export interface VideoToolDef {
   desc?: string;
   /** A tool whose result is not an editor project (erase): what 打开 shows instead of the editor. */
   Result?: ComponentType<{ project: ProjectView; onBack: () => void }>;
+  /** An extra column of the project list (title, cell). */
+  column?: { title: string; render: (project: ProjectView) => ReactNode };
+  /** 下载 in the list, when it is not the project's SRT, and its label. */
+  download?: { label: string; run: (project: ProjectView) => unknown };
 }
 
 /** Tools that exist; only these appear in the tab bar. Later issues add theirs here. */
 const BUILT: Partial<Record<VideoToolTab, Omit<VideoToolDef, 'tab'>>> = {
+  translate: {
+    tool: 'translate',
+    New: TranslateNewProject,
+    desc: vt.desc,
+    column: { title: vt.colLanguages, render: (p) => <ProjectLanguages project={p} /> },
+    download: { label: vt.downloadResult, run: downloadTranslation },
+  },
   stt: { tool: 'stt', New: SttNewProject },
   dubbing: { tool: 'dubbing', New: AiDubbingNew, desc: dub.aiDesc },
   'srt-dubbing': { tool: 'srt_dubbing', New: SrtDubbingNew, desc: dub.srtDesc },

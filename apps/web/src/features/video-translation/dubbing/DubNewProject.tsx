@@ -25,7 +25,7 @@ const OUTPUTS = ['mp4', 'mp3', 'wav', 'stems', 'srt', 'vtt', 'ass'] as const;
 type Output = (typeof OUTPUTS)[number];
 const DEFAULT_VOICE = 'espeak-zh-xiaoya';
 
-interface SubtitleFile {
+export interface SubtitleFile {
   name: string;
   text: string;
   cues: number;
@@ -45,7 +45,7 @@ async function readSubtitle(file: File): Promise<SubtitleFile> {
   return { name: file.name, text, cues, speakers: [...speakers].slice(0, 20) };
 }
 
-function SubtitlePicker({
+export function SubtitlePicker({
   value,
   onChange,
   testId = 'dub-subtitle',

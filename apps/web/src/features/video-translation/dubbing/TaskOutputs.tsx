@@ -1,12 +1,28 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import type { TaskView } from '@vw/contract';
+import type { TaskOutput, TaskView } from '@vw/contract';
 import { Button, Space } from 'antd';
 import useApp from 'antd/es/app/useApp';
 import { startDownloads } from '@/features/downloads/center.ts';
+import type { DownloadRequest } from '@/features/downloads/manager.ts';
 import { api } from '@/lib/api.ts';
 import { http } from '@/lib/http/client.ts';
 import { downloadTaskTypeOf } from '@/stores/download.ts';
 import { d } from './strings.ts';
+
+/** The download-center request of one task output; its link is fetched fresh when its turn comes. */
+export function taskOutputDownload(task: TaskView, o: TaskOutput): DownloadRequest {
+  const ext = o.name.includes('.') ? o.name.slice(o.name.lastIndexOf('.') + 1) : o.format;
+  return {
+    id: `${task.task_id}-${o.name}`,
+    urlResolver: async () => {
+      const fresh = await http.request(api.getTask, { query: { task_id: task.task_id } });
+      return fresh.task.outputs.find((x) => x.name === o.name)?.url ?? o.url;
+    },
+    fileName: o.name.slice(0, o.name.length - ext.length - 1) || o.name,
+    ext,
+    downloadTaskType: downloadTaskTypeOf(ext),
+  };
+}
 
 /** A task's outputs, each handed to the download center (its link fetched fresh when its turn comes). */
 export function TaskOutputs({ task }: { task: TaskView }) {
@@ -15,26 +31,13 @@ export function TaskOutputs({ task }: { task: TaskView }) {
   return (
     <Space wrap data-testid="dub-outputs">
       {task.outputs.map((o) => {
-        const ext = o.name.includes('.') ? o.name.slice(o.name.lastIndexOf('.') + 1) : o.format;
-        const base = o.name.slice(0, o.name.length - ext.length - 1) || o.name;
         return (
           <Button
             key={o.name}
             icon={<DownloadOutlined />}
             data-testid={`dub-output-${o.format}`}
             onClick={() => {
-              startDownloads([
-                {
-                  id: `${task.task_id}-${o.name}`,
-                  urlResolver: async () => {
-                    const fresh = await http.request(api.getTask, { query: { task_id: task.task_id } });
-                    return fresh.task.outputs.find((x) => x.name === o.name)?.url ?? o.url;
-                  },
-                  fileName: base,
-                  ext,
-                  downloadTaskType: downloadTaskTypeOf(ext),
-                },
-              ]);
+              startDownloads([taskOutputDownload(task, o)]);
               message.success(d.queued);
             }}
           >

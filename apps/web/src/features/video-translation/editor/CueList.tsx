@@ -11,6 +11,10 @@ import {
   useRef,
   useState,
 } from 'react';
+import { useVoiceLibrary } from '../dubbing/VoiceSelect.tsx';
+import { BackCell, LineButtons, type LineTools, SourceCell } from '../translate/CueTranslation.tsx';
+import { setSourceText, sourcesOf } from '../translate/model.ts';
+import { vt } from '../translate/strings.ts';
 import { useActiveCueId, useClock, useEditor } from './context.tsx';
 import {
   addCue,
@@ -26,7 +30,7 @@ import {
   setSpeaker,
   splitCue,
 } from './document.ts';
-import { chosenTake, fitText, isStale } from './dub.ts';
+import { chosenTake, fitText, isStale, setCueVoice } from './dub.ts';
 import { clickSelection } from './history.ts';
 import { s } from './strings.ts';
 import { TimeInput } from './TimeInput.tsx';
@@ -40,6 +44,9 @@ export interface CueActions {
   merge(id: string): void;
   remove(id: string): void;
   setSpeaker(id: string, speakerId: string | null): void;
+  /** Translation projects: the source text of a target line, and a line's voice. */
+  setSourceText(id: string, text: string): void;
+  setVoice(id: string, voiceId: string | null): void;
 }
 
 /** The row actions over the editor: stable (they read the latest state when they run). */
@@ -83,6 +90,12 @@ export function useCueActions(): CueActions {
         const ids = selected.includes(id) ? selected : [id];
         ref.current.edit(setSpeaker(doc(), ids, speakerId));
       },
+      setSourceText(id, text) {
+        const cue = find(id);
+        const next = cue ? setSourceText(doc(), cue, text) : null;
+        if (next) ref.current.edit(next);
+      },
+      setVoice: (id, voiceId) => ref.current.edit(setCueVoice(doc(), id, voiceId)),
     };
   }, []);
 }
@@ -101,7 +114,15 @@ export const CueRow = memo(function CueRow({
   actions,
   dubStatus,
   dubStale = false,
+  source,
+  voices,
+  lineTools,
 }: {
+  /** Translation projects: the source text beside the line, and whether it can be edited here. */
+  source?: { text: string; editable: boolean };
+  /** Translation projects with dubbing: the voices a line may take. */
+  voices?: Array<{ voice_id: string; name: string }>;
+  lineTools?: LineTools;
   /** Dubbing projects: the line's fit status ('none' before it has audio, 'mute'/'keep' for marks). */
   dubStatus?: string;
   dubStale?: boolean;
@@ -266,7 +287,23 @@ export const CueRow = memo(function CueRow({
             </option>
           ))}
         </select>
+        {voices && (
+          <select
+            className="vw-ed-speaker vw-ed-voice"
+            aria-label={vt.colVoice}
+            value={cue.voice_id ?? ''}
+            onChange={(e) => actions.setVoice(cue.id, e.target.value || null)}
+          >
+            <option value="">{vt.colVoice}：默认</option>
+            {voices.map((v) => (
+              <option key={v.voice_id} value={v.voice_id}>
+                {v.name}
+              </option>
+            ))}
+          </select>
+        )}
         <span className="vw-ed-cue-actions">
+          {lineTools && <LineButtons cueId={cue.id} tools={lineTools} />}
           <Tooltip title={s.split}>
             <button
               type="button"
@@ -301,21 +338,47 @@ export const CueRow = memo(function CueRow({
           </Tooltip>
         </span>
       </div>
-      <textarea
-        ref={textRef}
-        className="vw-ed-text"
-        aria-label={s.text}
-        placeholder={s.textPlaceholder}
-        rows={lines}
-        value={draft}
-        spellCheck={false}
-        onFocus={() => {
-          editing.current = true;
-        }}
-        onChange={(e) => setDraft(e.target.value)}
-        onBlur={commitText}
-        onKeyDown={onTextKey}
-      />
+      {source ? (
+        <div className="vw-ed-tr-grid">
+          <SourceCell
+            text={source.text}
+            editable={source.editable}
+            onCommit={(text) => actions.setSourceText(cue.id, text)}
+          />
+          <textarea
+            ref={textRef}
+            className="vw-ed-text"
+            aria-label={source ? vt.colTranslation : s.text}
+            placeholder={source ? vt.translationPlaceholder : s.textPlaceholder}
+            rows={lines}
+            value={draft}
+            spellCheck={false}
+            onFocus={() => {
+              editing.current = true;
+            }}
+            onChange={(e) => setDraft(e.target.value)}
+            onBlur={commitText}
+            onKeyDown={onTextKey}
+          />
+          <BackCell cue={cue} tools={lineTools} />
+        </div>
+      ) : (
+        <textarea
+          ref={textRef}
+          className="vw-ed-text"
+          aria-label={s.text}
+          placeholder={s.textPlaceholder}
+          rows={lines}
+          value={draft}
+          spellCheck={false}
+          onFocus={() => {
+            editing.current = true;
+          }}
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={commitText}
+          onKeyDown={onTextKey}
+        />
+      )}
       {bad && (
         <div className="vw-ed-issues" data-testid="cue-issues">
           {issueText}
@@ -326,7 +389,7 @@ export const CueRow = memo(function CueRow({
 });
 
 /** The cue list: the toolbar (add, delete, reassign) and one row per cue, synced with the player. */
-export function CueList() {
+export function CueList({ lineTools }: { lineTools?: LineTools } = {}) {
   const editor = useEditor();
   const { cues, issues, state, current, clock, durationMs, run, edit } = editor;
   const actions = useCueActions();
@@ -337,6 +400,10 @@ export function CueList() {
   const issueTexts = useMemo(() => issues.map((list) => list.map((i) => i.message).join('\n')), [issues]);
   const badCount = issueTexts.filter(Boolean).length;
   const playing = useClock((c) => c.playing);
+  const doc = state.doc;
+  const translation = !!doc?.translation;
+  const library = useVoiceLibrary();
+  const voices = translation && doc?.dub ? library : undefined;
 
   const onAdd = () => {
     const { selected: sel, doc } = current();
@@ -401,6 +468,13 @@ export function CueList() {
           {s.cueCount(cues.length, badCount)}
         </span>
       </div>
+      {translation && (
+        <div className="vw-ed-tr-head" aria-hidden>
+          <span>{vt.colSource}</span>
+          <span>{vt.colTranslation}</span>
+          <span>{vt.colBack}</span>
+        </div>
+      )}
       <div className="vw-ed-cues-scroll" ref={win.ref} onScroll={win.onScroll} data-testid="cue-scroll">
         {cues.length === 0 && <div className="vw-ed-empty">{s.empty}</div>}
         <div style={{ paddingTop: win.padTop, paddingBottom: win.padBottom }}>
@@ -427,6 +501,9 @@ export function CueList() {
                     : undefined
                 }
                 dubStale={state.doc?.dub ? isStale(state.doc, cue) : false}
+                source={translation && doc ? sourceOf(doc, cue) : undefined}
+                voices={voices}
+                lineTools={lineTools}
               />
             );
           })}
@@ -434,6 +511,11 @@ export function CueList() {
       </div>
     </section>
   );
+}
+
+function sourceOf(doc: NonNullable<ReturnType<typeof useEditor>['state']['doc']>, cue: SubtitleCue) {
+  const sources = sourcesOf(doc, cue);
+  return { text: sources.map((c) => c.text).join('\n'), editable: sources.length === 1 };
 }
 
 /** A row's height before it has been measured. */

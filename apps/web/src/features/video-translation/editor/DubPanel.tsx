@@ -1,12 +1,9 @@
 import { CaretRightOutlined, LockOutlined, ReloadOutlined, UnlockOutlined } from '@ant-design/icons';
 import type { TaskView } from '@vw/contract';
 import { Button, Segmented, Space, Tag, Tooltip } from 'antd';
-import { useEffect, useRef } from 'react';
-import { create } from 'zustand';
 import { api } from '@/lib/api.ts';
 import { useCallMutation } from '@/lib/query/hooks.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
-import { useTask } from '@/lib/tasks/useTask.ts';
 import { d } from '../dubbing/strings.ts';
 import { TaskOutputs } from '../dubbing/TaskOutputs.tsx';
 import { VoiceSelect } from '../dubbing/VoiceSelect.tsx';
@@ -22,16 +19,9 @@ import {
   setSpeakerVoice,
   staleCount,
 } from './dub.ts';
+import { useProjectTask } from './projectTask.ts';
 
 export type HearMode = 'original' | 'dub' | 'mix';
-
-/** The dubbing task an editor started, per project: it survives the reload that follows its end. */
-const useDubTasks = create<{ byProject: Record<string, string>; set: (p: string, t: string) => void }>(
-  (set) => ({
-    byProject: {},
-    set: (p, t) => set((s) => ({ byProject: { ...s.byProject, [p]: t } })),
-  }),
-);
 
 const FIT_COLORS: Record<string, string> = { fits: 'green', tight: 'gold', overflow: 'red', unfit: 'red' };
 
@@ -39,7 +29,7 @@ const FIT_COLORS: Record<string, string> = { fits: 'green', tight: 'gold', overf
  * The editor's dubbing panel (issue 17): what plays (original / dub / mix), casting (a voice per
  * speaker from the whole library, with preview), 生成过期音频 and render, and for the selected line
  * its fit meter, one-click fixes, takes, voice and lock. Document edits go through autosave; the
- * generation runs as a task of the project, after which the project is reloaded.
+ * generation runs as a task of the project (`projectTask.ts`), after which the workspace reloads it.
  */
 export function DubPanel({
   projectId,
@@ -48,7 +38,6 @@ export function DubPanel({
   hasMix,
   takeUrls,
   flush,
-  onReload,
 }: {
   projectId: string;
   hear: HearMode;
@@ -56,30 +45,16 @@ export function DubPanel({
   hasMix: boolean;
   takeUrls: Record<string, string>;
   flush: () => Promise<boolean>;
-  onReload: () => void;
 }) {
   const editor = useEditor();
   const { state, current, edit, cues } = editor;
   const doc = state.doc!;
-  const taskId = useDubTasks((s) => s.byProject[projectId]) ?? null;
-  const remember = useDubTasks((s) => s.set);
-  const { task } = useTask(taskId);
-  const regenerate = useCallMutation(api.dubbingRegenerate, {
-    onSuccess: (r) => remember(projectId, r.task_id),
-  });
-  const running = !!task && (task.status === 'queued' || task.status === 'running');
-
-  // A task that ends while the editor watches brings its result in (one reload per task).
-  const reloadedFor = useRef<string | null>(null);
-  const seenRunning = useRef(false);
-  if (running) seenRunning.current = true;
-  useEffect(() => {
-    if (!task || running || !seenRunning.current || reloadedFor.current === task.task_id) return;
-    reloadedFor.current = task.task_id;
-    seenRunning.current = false;
-    if (task.status === 'succeeded') editor.notify(d.taskDone, 'success');
-    onReload();
-  }, [task, running, onReload, editor]);
+  const { task, running, remember } = useProjectTask(projectId);
+  // A translation project dubs its translation through the video translation calls (same scopes).
+  const onStarted = { onSuccess: (r: { task_id: string }) => remember(r.task_id) };
+  const regenerateDub = useCallMutation(api.dubbingRegenerate, onStarted);
+  const redubTranslation = useCallMutation(api.videoTranslationRedub, onStarted);
+  const regenerate = doc.translation ? redubTranslation : regenerateDub;
 
   const start = async (body: {
     scope: 'stale' | 'line' | 'render' | 'all';
@@ -88,7 +63,7 @@ export function DubPanel({
   }) => {
     if (!(await flush())) return;
     regenerate.mutate({
-      body: { project_id: projectId, ...body } as Parameters<typeof regenerate.mutate>[0]['body'],
+      body: { project_id: projectId, ...body } as Parameters<typeof regenerateDub.mutate>[0]['body'],
     });
   };
 

@@ -12,11 +12,14 @@ import type { MediaPeaks } from '@vw/contract/calls/media.ts';
 import { namedErrorMessage } from '@vw/contract/errors.ts';
 import { Alert, Button, ConfigProvider, Popover, Result, Spin, Tag, Tooltip, Typography, theme } from 'antd';
 import useApp from 'antd/es/app/useApp';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '@/lib/api.ts';
 import { useCall } from '@/lib/query/hooks.ts';
 import { downloadProgress, useDownloadStore } from '@/stores/download.ts';
+import { d } from '../dubbing/strings.ts';
+import { vt } from '../translate/strings.ts';
+import { ReviewBanner, TranslationPanel, useLineTools } from '../translate/TranslationPanel.tsx';
 import { CueList } from './CueList.tsx';
 import { EditorProvider, useEditorController } from './context.tsx';
 import { DubPanel, type HearMode } from './DubPanel.tsx';
@@ -24,6 +27,7 @@ import { ExportDialog } from './ExportDialog.tsx';
 import { type ProjectData, usePeaks, useProject, useRenameProject, useSaveProject } from './editorApi.ts';
 import { FindBar } from './FindBar.tsx';
 import { Player } from './Player.tsx';
+import { useFollowProjectTask } from './projectTask.ts';
 import { RulesDialog } from './RulesDialog.tsx';
 import { SpeakersPanel } from './SpeakersPanel.tsx';
 import { s } from './strings.ts';
@@ -34,6 +38,7 @@ import './editor.css';
 
 /** The tab a project's tool lives in (the way back from the editor). */
 const TOOL_TABS: Record<string, string> = {
+  translate: 'translate',
   stt: 'stt',
   srt_dubbing: 'srt-dubbing',
   dubbing: 'dubbing',
@@ -121,6 +126,19 @@ export function EditorWorkspace({
   const audioSrc =
     hear === 'dub' ? dubMedia.data?.dub_url || null : hear === 'mix' ? dubMedia.data?.mix_url || null : null;
 
+  // The task this editor started (regenerate, re-translate, render): reload the project when it ends.
+  const { notify } = editor;
+  const isTranslation = !!data.document.translation;
+  const onTaskEnd = useCallback(
+    (status: string) => {
+      if (status === 'succeeded') notify(isTranslation ? vt.taskDone : d.taskDone, 'success');
+      onReload();
+    },
+    [notify, onReload, isTranslation],
+  );
+  useFollowProjectTask(projectId, onTaskEnd);
+  const lineTools = useLineTools(projectId, autosave.flush, isDub);
+
   const openFind = () => setFindKey((k) => Math.max(0, k + 1));
   useShortcuts(editor, { save: () => void autosave.flush(), find: openFind });
 
@@ -136,7 +154,9 @@ export function EditorWorkspace({
     else modal.confirm({ title: s.leaveUnsaved, okText: s.back, cancelText: s.cancel, onOk: leave });
   };
   const busy =
-    data.project.status === 'queued' || data.project.status === 'running' || data.project.status === 'paused';
+    data.project.status === 'queued' ||
+    data.project.status === 'running' ||
+    (data.project.status === 'paused' && !isTranslation);
 
   const onRename = async (next: string) => {
     const clean = next.trim();
@@ -241,6 +261,9 @@ export function EditorWorkspace({
           }
         />
       )}
+      {isTranslation && data.project.status === 'paused' && (
+        <ReviewBanner projectId={projectId} taskId={data.project.task_id} flush={autosave.flush} />
+      )}
       {data.media?.status === 'processing' && !peaks && (
         <Alert banner type="info" message={s.mediaProcessing} />
       )}
@@ -264,6 +287,9 @@ export function EditorWorkspace({
             media={data.media}
             audioSrc={audioSrc ?? (data.media ? null : dubMedia.data?.mix_url || null)}
           />
+          {isTranslation && state.doc && (
+            <TranslationPanel projectId={projectId} flush={autosave.flush} showTask={!isDub} />
+          )}
           {isDub && state.doc && (
             <DubPanel
               projectId={projectId}
@@ -272,14 +298,13 @@ export function EditorWorkspace({
               hasMix={!!dubMedia.data?.mix_url}
               takeUrls={dubMedia.data?.takes ?? {}}
               flush={autosave.flush}
-              onReload={onReload}
             />
           )}
           <SpeakersPanel />
         </div>
         <div className="vw-ed-right">
           {findKey >= 0 && <FindBar focusKey={findKey} onClose={() => setFindKey(-1)} />}
-          <CueList />
+          <CueList lineTools={isTranslation ? lineTools : undefined} />
         </div>
       </main>
       <Timeline peaks={peaks} />
@@ -291,6 +316,7 @@ export function EditorWorkspace({
         onClose={() => setExportOpen(false)}
         beforeExport={autosave.flush}
         notify={editor.notify}
+        translation={isTranslation ? { dub: isDub, hasMix: !!dubMedia.data?.mix_url } : undefined}
       />
     </EditorProvider>
   );

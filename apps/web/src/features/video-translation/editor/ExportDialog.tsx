@@ -4,6 +4,7 @@ import { startDownloads } from '@/features/downloads/center.ts';
 import type { DownloadRequest } from '@/features/downloads/manager.ts';
 import { safeFileName } from '@/features/tts/downloads.ts';
 import { downloadTaskTypeOf } from '@/stores/download.ts';
+import { TranslationExportForm, useTranslationExport } from '../translate/TranslationExport.tsx';
 import { type ExportOptions, useExportProject } from './editorApi.ts';
 import { s } from './strings.ts';
 
@@ -28,11 +29,13 @@ export function baseName(fileName: string, ext: string): string {
 export function exportDownload(
   projectId: string,
   projectName: string,
-  ext: ExportOptions['format'],
+  ext: ExportOptions['format'] | 'ass' | 'csv',
   file: { url: string; file_name: string },
+  /** Several files of one format (a translation's source / target / bilingual SRT) stay apart. */
+  variant = '',
 ): DownloadRequest {
   return {
-    id: `project-${projectId}-${ext}`,
+    id: `project-${projectId}-${ext}${variant ? `-${variant}` : ''}`,
     url: file.url,
     fileName: safeFileName(baseName(file.file_name || projectName, ext)),
     ext,
@@ -51,7 +54,10 @@ export function ExportDialog({
   onClose,
   beforeExport,
   notify,
+  translation,
 }: {
+  /** A video translation project: its own exports (video, subtitles of both languages, CSV, audio). */
+  translation?: { dub: boolean; hasMix: boolean };
   open: boolean;
   projectId: string;
   projectName: string;
@@ -67,6 +73,7 @@ export function ExportDialog({
   });
   const [busy, setBusy] = useState(false);
   const exportProject = useExportProject(projectId);
+  const tr = useTranslationExport(projectId, projectName);
 
   const run = async () => {
     setBusy(true);
@@ -75,9 +82,14 @@ export function ExportDialog({
         notify(s.exportBlocked, 'warning');
         return;
       }
-      const file = await exportProject(options);
-      startDownloads([exportDownload(projectId, projectName, options.format, file)]);
-      notify(s.exportStarted, 'success');
+      if (translation) {
+        const said = await tr.run();
+        if (said) notify(said, 'success');
+      } else {
+        const file = await exportProject(options);
+        startDownloads([exportDownload(projectId, projectName, options.format, file)]);
+        notify(s.exportStarted, 'success');
+      }
       onClose();
     } catch {
       // The http client has shown the error.
@@ -89,41 +101,50 @@ export function ExportDialog({
   return (
     <Modal
       open={open}
-      title={s.exportTitle}
+      title={translation ? s.export : s.exportTitle}
       onCancel={onClose}
       onOk={() => void run()}
       okText={s.export}
       cancelText={s.cancel}
       confirmLoading={busy}
     >
-      <div className="vw-ed-export">
-        <div className="vw-ed-export-row">
-          <span>{s.format}</span>
-          <Radio.Group
-            aria-label={s.format}
-            optionType="button"
-            buttonStyle="solid"
-            value={options.format}
-            onChange={(e) => setOptions((o) => ({ ...o, format: e.target.value }))}
-            options={FORMATS}
-          />
+      {translation ? (
+        <TranslationExportForm
+          form={tr.form}
+          onChange={tr.setForm}
+          dub={translation.dub}
+          hasMix={translation.hasMix}
+        />
+      ) : (
+        <div className="vw-ed-export">
+          <div className="vw-ed-export-row">
+            <span>{s.format}</span>
+            <Radio.Group
+              aria-label={s.format}
+              optionType="button"
+              buttonStyle="solid"
+              value={options.format}
+              onChange={(e) => setOptions((o) => ({ ...o, format: e.target.value }))}
+              options={FORMATS}
+            />
+          </div>
+          <div className="vw-ed-export-row">
+            <Checkbox
+              checked={options.speakers}
+              onChange={(e) => setOptions((o) => ({ ...o, speakers: e.target.checked }))}
+            >
+              {s.withSpeakers}
+            </Checkbox>
+            <Checkbox
+              checked={options.timestamps}
+              onChange={(e) => setOptions((o) => ({ ...o, timestamps: e.target.checked }))}
+            >
+              {s.withTimestamps}
+            </Checkbox>
+          </div>
+          <p className="vw-ed-hint">{s.exportOptionsHint}</p>
         </div>
-        <div className="vw-ed-export-row">
-          <Checkbox
-            checked={options.speakers}
-            onChange={(e) => setOptions((o) => ({ ...o, speakers: e.target.checked }))}
-          >
-            {s.withSpeakers}
-          </Checkbox>
-          <Checkbox
-            checked={options.timestamps}
-            onChange={(e) => setOptions((o) => ({ ...o, timestamps: e.target.checked }))}
-          >
-            {s.withTimestamps}
-          </Checkbox>
-        </div>
-        <p className="vw-ed-hint">{s.exportOptionsHint}</p>
-      </div>
+      )}
     </Modal>
   );
 }

@@ -3,6 +3,7 @@ import type { MediaAsset } from '@vw/contract/calls/media.ts';
 import { formatTime } from '@vw/contract/helpers/time.ts';
 import { Select } from 'antd';
 import { useEffect, useRef } from 'react';
+import { overlayLines } from '../translate/model.ts';
 import { useActiveCueId, useClock, useEditor } from './context.tsx';
 import { s } from './strings.ts';
 
@@ -27,6 +28,8 @@ export function Player({
   const ms = useClock((c) => Math.floor(c.ms / 100) * 100);
   const activeId = useActiveCueId();
   const active = editor.cues.find((c) => c.id === activeId);
+  // A translation shows both languages: the translation, the source under it.
+  const lines = overlayLines(editor.state.doc, active);
   const isVideo = !!media && media.kind === 'video' && media.has_video !== false;
   const overlayRef = useRef<HTMLAudioElement>(null);
   // Without media of its own (SRT配音 without a video), the dub track is what plays.
@@ -121,9 +124,10 @@ export function Player({
           // biome-ignore lint/a11y/useMediaCaption: the dub track plays under the video, whose cues are drawn over it
           <audio ref={overlayRef} src={audioSrc!} preload="auto" data-testid="editor-dub-audio" />
         )}
-        {active?.text && (
+        {lines.length > 0 && (
           <div className="vw-ed-overlay" data-testid="subtitle-overlay">
-            <span>{active.text}</span>
+            <span>{lines[0]}</span>
+            {lines[1] && <span className="is-second">{lines[1]}</span>}
           </div>
         )}
       </div>

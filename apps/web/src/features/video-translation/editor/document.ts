@@ -36,8 +36,14 @@ export const opError = {
 
 // ---------------------------------------------------------------- track access
 
-/** The track the editor edits: the first source track, else the first track. */
+/**
+ * The track the editor edits: a video translation's target track (what is spoken and rendered; the
+ * source lines show beside it), else the first source track, else the first track.
+ */
 export function editTrackIndex(doc: ProjectDocument): number {
+  const target = doc.translation?.target_track_id;
+  const t = target ? doc.tracks.findIndex((k) => k.id === target) : -1;
+  if (t >= 0) return t;
   const i = doc.tracks.findIndex((t) => t.kind === 'source');
   return i >= 0 ? i : doc.tracks.length > 0 ? 0 : -1;
 }
@@ -88,10 +94,16 @@ function replaceCue(doc: ProjectDocument, cues: SubtitleCue[], index: number, cu
   }
   const next = cues.slice();
   // Dubbing: a text edit is a new text revision, and the line's audio is stale until made again.
-  next[index] =
+  let edited =
     old.text !== cue.text && old.takes?.length
       ? { ...cue, text_rev: (old.text_rev ?? 0) + 1, stale: true }
       : cue;
+  // Translation: the back-translation (and its drift) was of the old text; it says nothing about the new one.
+  if (old.text !== cue.text && (old.back_text != null || old.drift)) {
+    const { drift: _drift, ...rest } = edited;
+    edited = { ...rest, back_text: null };
+  }
+  next[index] = edited;
   return withCues(doc, next);
 }
 

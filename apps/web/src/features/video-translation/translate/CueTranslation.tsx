@@ -1,0 +1,141 @@
+import { SoundOutlined, TranslationOutlined } from '@ant-design/icons';
+import type { SubtitleCue } from '@vw/contract/calls/projects.ts';
+import { Tooltip } from 'antd';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { vt } from './strings.ts';
+
+/** The per-line translation actions a translation project's rows offer (stable between renders). */
+export interface LineTools {
+  retranslate(cueId: string): void;
+  redub(cueId: string): void;
+  /** Back-translates one line again (after its translation was fixed). */
+  backTranslate(cueId: string): void;
+  /** A task of the project is running (the buttons wait). */
+  busy: boolean;
+  /** The project dubs its translation (重新配音 is offered). */
+  dub: boolean;
+}
+
+/** 原文 of a target line: edited in place when the line translates exactly one source line. */
+export function SourceCell({
+  text,
+  editable,
+  onCommit,
+}: {
+  text: string;
+  editable: boolean;
+  onCommit: (text: string) => void;
+}) {
+  const [draft, setDraft] = useState(text);
+  const editing = useRef(false);
+  const skip = useRef(false);
+  useEffect(() => {
+    if (!editing.current) setDraft(text);
+  }, [text]);
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.nativeEvent.isComposing) return;
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      e.currentTarget.blur();
+    } else if (e.key === 'Escape') {
+      skip.current = true;
+      setDraft(text);
+      e.currentTarget.blur();
+    }
+  };
+  return (
+    <textarea
+      className="vw-ed-text vw-ed-source"
+      aria-label={vt.colSource}
+      title={editable ? undefined : vt.sourceLocked}
+      readOnly={!editable}
+      rows={Math.min(4, Math.max(1, draft.split('\n').length))}
+      value={draft}
+      spellCheck={false}
+      onFocus={() => {
+        editing.current = true;
+      }}
+      onChange={(e) => setDraft(e.target.value)}
+      onBlur={() => {
+        editing.current = false;
+        if (skip.current) {
+          skip.current = false;
+          return;
+        }
+        if (editable && draft !== text) onCommit(draft);
+      }}
+      onKeyDown={onKey}
+    />
+  );
+}
+
+/** 回译 of a target line with its drift flag (score and how it was measured). */
+export function BackCell({ cue, tools }: { cue: SubtitleCue; tools?: LineTools }) {
+  const drift = cue.drift;
+  return (
+    <div className="vw-ed-back" data-testid="cue-back" data-flagged={drift?.flagged ?? false}>
+      {cue.back_text ? (
+        <span className="vw-ed-back-text">{cue.back_text}</span>
+      ) : (
+        <span className="vw-ed-muted">{vt.noBack}</span>
+      )}
+      {!cue.back_text && tools && cue.text.trim() !== '' && (
+        <button
+          type="button"
+          className="vw-ed-back-run"
+          disabled={tools.busy}
+          onClick={() => tools.backTranslate(cue.id)}
+          data-testid="cue-back-run"
+        >
+          {vt.backTranslateLine}
+        </button>
+      )}
+      {drift && cue.back_text && (
+        <Tooltip title={`${vt.drift(drift.score)}（${vt.driftMethods[drift.method] ?? drift.method}）`}>
+          <span
+            className={`vw-ed-drift${drift.flagged ? ' is-flagged' : ''}`}
+            data-testid="cue-drift"
+            data-flagged={drift.flagged}
+          >
+            {drift.flagged ? `${vt.driftFlag} ` : ''}
+            {Math.round(drift.score * 100)}%
+          </span>
+        </Tooltip>
+      )}
+    </div>
+  );
+}
+
+/** 重新翻译 / 重新配音 buttons of one row. */
+export function LineButtons({ cueId, tools }: { cueId: string; tools: LineTools }) {
+  return (
+    <>
+      <Tooltip title={vt.retranslate}>
+        <button
+          type="button"
+          className="vw-ed-icon"
+          aria-label={vt.retranslate}
+          disabled={tools.busy}
+          onClick={() => tools.retranslate(cueId)}
+          data-testid="cue-retranslate"
+        >
+          <TranslationOutlined />
+        </button>
+      </Tooltip>
+      {tools.dub && (
+        <Tooltip title={vt.redub}>
+          <button
+            type="button"
+            className="vw-ed-icon"
+            aria-label={vt.redub}
+            disabled={tools.busy}
+            onClick={() => tools.redub(cueId)}
+            data-testid="cue-redub"
+          >
+            <SoundOutlined />
+          </button>
+        </Tooltip>
+      )}
+    </>
+  );
+}
