@@ -439,7 +439,8 @@ describe('视频翻译: the whole flow on burned-in subtitles', () => {
     const res = await post('/v1/video-translation/create', {
       asset_id: subtitled.id,
       name: '整片',
-      source_language: 'zh',
+      // Detected: on-screen text has no language; its script tells it.
+      source_language: 'auto',
       target_languages: ['en'],
       subtitle_source: 'ocr',
       use_glossary: false,
@@ -452,6 +453,10 @@ describe('视频翻译: the whole flow on burned-in subtitles', () => {
     expect(task.status, task.error ?? '').toBe('succeeded');
     const { document } = await project(res.body.data.project_id);
     const source = document.tracks.find((t) => t.kind === 'source')!;
+    expect(document.translation?.source_language).toBe('zh');
+    expect(source.language).toBe('zh');
+    // The editor checks the English track by English limits, not the Chinese 16 a line.
+    expect(document.rules).toMatchObject({ max_chars_per_line: 42, max_cps: 17 });
     // Read from the picture, punctuated by the language model (words unchanged), then re-segmented by
     // smart splitting.
     const read = source.cues.map((c) => c.text).join('');

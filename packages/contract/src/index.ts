@@ -55,7 +55,9 @@ export {
   DEFAULT_SUBTITLE_RULES,
   DubOutput,
   dubSettings,
+  LATIN_SUBTITLE_RULES,
   projectDocument,
+  subtitleRulesFor,
   translationPreferences,
   translationSettings,
 } from './calls/projects.ts';

@@ -158,6 +158,20 @@ export const DEFAULT_SUBTITLE_RULES: SubtitleRules = {
   min_gap_ms: 80,
 };
 
+/** Netflix-style defaults for alphabetic languages: 42 characters a line, 17 characters a second. */
+export const LATIN_SUBTITLE_RULES: SubtitleRules = {
+  ...DEFAULT_SUBTITLE_RULES,
+  max_chars_per_line: 42,
+  max_cps: 17,
+};
+
+/** The checker's defaults for subtitles in a language: CJK counts characters, others letters. */
+export function subtitleRulesFor(language: string): SubtitleRules {
+  return /^(zh|ja|ko|yue|cmn)\b/i.test(language.trim()) || language === 'auto'
+    ? DEFAULT_SUBTITLE_RULES
+    : LATIN_SUBTITLE_RULES;
+}
+
 /** libass subtitle style of burned / ASS subtitles (pixels of a 1080-line frame, colours #RRGGBB). */
 export const subtitleStyle = z.object({
   font: z.string().max(64).default('Noto Sans CJK SC'),

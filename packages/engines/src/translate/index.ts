@@ -7,6 +7,7 @@ export {
   tokenOverlap,
 } from './backtranslate.ts';
 export {
+  guessLanguage,
   isChinese,
   isTraditionalChinese,
   languageLabel,

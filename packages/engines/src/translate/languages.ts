@@ -32,3 +32,28 @@ export const toTraditional = (text: string) => convertScript(text, 's2t');
 
 /** Traditional → Simplified Chinese (OpenCC). */
 export const toSimplified = (text: string) => convertScript(text, 't2s');
+
+const SCRIPTS: Array<[RegExp, string]> = [
+  [/[\p{Script=Hiragana}\p{Script=Katakana}]/gu, 'ja'],
+  [/\p{Script=Hangul}/gu, 'ko'],
+  [/\p{Script=Han}/gu, 'zh'],
+  [/\p{Script=Cyrillic}/gu, 'ru'],
+  [/\p{Script=Thai}/gu, 'th'],
+  [/\p{Script=Arabic}/gu, 'ar'],
+];
+
+/**
+ * The language of subtitle text told by its script (kana before Han, so Japanese is not taken for
+ * Chinese), or undefined when the script does not tell it (Latin text: English, French…).
+ */
+export function guessLanguage(texts: string[]): string | undefined {
+  const text = texts.join('');
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  if (letters === 0) return undefined;
+  for (const [re, code] of SCRIPTS) {
+    const n = text.match(re)?.length ?? 0;
+    // A few kana among kanji are enough for Japanese; the others must be a good part of the letters.
+    if (code === 'ja' ? n >= Math.max(2, letters * 0.05) : n >= letters * 0.3) return code;
+  }
+  return undefined;
+}

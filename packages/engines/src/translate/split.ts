@@ -1,4 +1,4 @@
-import { DEFAULT_SUBTITLE_RULES, readingLength } from '@vw/contract';
+import { readingLength, subtitleRulesFor } from '@vw/contract';
 import { isCjkLanguage } from './languages.ts';
 import type { TranslateLine } from './translate.ts';
 
@@ -230,13 +230,12 @@ interface TimedUnit extends TextUnit {
 }
 
 function defaults(opts: SplitOptions) {
-  const cjk = isCjkLanguage(opts.language);
-  const d = DEFAULT_SUBTITLE_RULES;
+  const d = subtitleRulesFor(isCjkLanguage(opts.language) ? 'zh' : 'en');
   return {
     language: opts.language,
-    maxChars: opts.maxCharsPerLine ?? (cjk ? d.max_chars_per_line : 42),
+    maxChars: opts.maxCharsPerLine ?? d.max_chars_per_line,
     maxLines: opts.maxLines ?? d.max_lines,
-    maxCps: opts.maxCps ?? (cjk ? d.max_cps : 17),
+    maxCps: opts.maxCps ?? d.max_cps,
     minMs: opts.minMs ?? d.min_duration_ms,
     maxMs: opts.maxMs ?? d.max_duration_ms,
     gapMs: opts.gapMs ?? d.min_gap_ms,

@@ -6,6 +6,7 @@ import {
   type ProjectDocument,
   type SubtitleCue,
   type SubtitleTrack,
+  subtitleRulesFor,
   type TranslationSettings,
 } from '@vw/contract';
 import {
@@ -13,6 +14,7 @@ import {
   backTranslate,
   type ChatClient,
   createEmbedder,
+  guessLanguage,
   punctuate,
   runFfmpeg,
   splitCues,
@@ -215,20 +217,25 @@ const recognize: StageDef<TranslateInput> = {
 export function splitDocument(doc: ProjectDocument): ProjectDocument {
   const t = settingsOf(doc);
   const source = sourceTrack(doc)!;
-  const lang = t.source_language === 'auto' ? source.language : t.source_language;
   const kept = source.cues.filter((c) => c.text.trim() !== '');
+  // 'auto' is settled here, from the recognizer or else the script of the text (later stages and the
+  // prompts need the language).
+  const detected = source.language !== 'auto' ? source.language : guessLanguage(kept.map((c) => c.text));
+  const lang = t.source_language === 'auto' ? (detected ?? 'auto') : t.source_language;
   let cues: SubtitleCue[] = kept;
   if (t.split) {
     const speakerOf = new Map(kept.map((c) => [c.id, c.speaker_id]));
+    // The source is cut by its own language's rules (the document's rules are the target's).
+    const rules = subtitleRulesFor(lang);
     cues = splitCues(
       kept.map((c) => ({ id: c.id, start_ms: c.start_ms, end_ms: c.end_ms, text: c.text })),
       {
         language: lang,
-        maxCharsPerLine: doc.rules.max_chars_per_line,
-        maxLines: doc.rules.max_lines,
-        maxCps: doc.rules.max_cps,
-        minMs: doc.rules.min_duration_ms,
-        maxMs: doc.rules.max_duration_ms,
+        maxCharsPerLine: rules.max_chars_per_line,
+        maxLines: rules.max_lines,
+        maxCps: rules.max_cps,
+        minMs: rules.min_duration_ms,
+        maxMs: rules.max_duration_ms,
       },
     ).map((c) => ({
       id: newId('cue'),
@@ -259,6 +266,7 @@ export function splitDocument(doc: ProjectDocument): ProjectDocument {
   };
   return {
     ...doc,
+    translation: { ...t, source_language: lang },
     tracks: [{ ...source, id: t.source_track_id, language: lang, cues }, target],
   };
 }

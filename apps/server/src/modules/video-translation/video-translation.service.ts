@@ -1,8 +1,8 @@
 import {
-  DEFAULT_SUBTITLE_RULES,
   dubSettings,
   type ProjectDocument,
   projectsCalls,
+  subtitleRulesFor,
   type TranslationBody,
   translationSettings,
   type videoTranslationCalls,
@@ -165,7 +165,8 @@ function documentFor(
       { ...doc.tracks[0]!, id: SOURCE_TRACK },
       { id: TARGET_TRACK, kind: 'translation', language: target, cues: [] },
     ],
-    rules: DEFAULT_SUBTITLE_RULES,
+    // The editor checks the spoken (target) track: the rules of its language.
+    rules: subtitleRulesFor(target),
     dub,
     translation: translationSettings.parse({
       source_language: body.source_language,
