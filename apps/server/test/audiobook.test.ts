@@ -1,11 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.ts';
@@ -13,7 +12,15 @@ import { createJobQueue } from '../src/jobs/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { getBalance } from '../src/modules/credits/ledger.service.ts';
 import { priceTask } from '../src/modules/credits/pricing.service.ts';
-import { call, createTestServer, fund, signIn, type TestServer, taskFinished } from './harness.ts';
+import {
+  call,
+  createTestServer,
+  fund,
+  signIn,
+  spawnPipelineWorker,
+  type TestServer,
+  taskFinished,
+} from './harness.ts';
 import { tusClient } from './tus-client.ts';
 
 /*
@@ -512,23 +519,8 @@ describe('audiobook synthesis after a killed worker', () => {
     expect(s.body.data.paragraphs).toBe(30);
     const taskId = s.body.data.task_id;
 
-    const script = fileURLToPath(new URL('./audiobook-worker.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATA_DIR: server.config.dataDir,
-        JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
-        PUBLIC_URL: 'http://127.0.0.1:8787',
-        ...(server.config.database.kind === 'postgres' ? { DATABASE_URL: server.config.database.url } : {}),
-        JOB_TEST_PREFIX: prefix,
-        JOB_TEST_LEASE_MS: '1000',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const { child, exited } = spawnPipelineWorker(server, prefix);
     children.push(child);
-    const exited = new Promise((resolve) => child.once('exit', resolve));
     // Killed once a few paragraphs are finished (their checkpoints written), mid-book.
     for (;;) {
       const n = await server.ctx.db

@@ -1,6 +1,8 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { FINISHED_TASK_STATUSES } from '@vw/contract';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -251,4 +253,33 @@ export async function taskFinished(ctx: AppContext, taskId: string, timeoutMs = 
     }
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * A task worker in its own process (`pipeline-worker.ts`) on this server's database and data folder,
+ * for the kill-and-resume tests; `env` adds settings (e.g. the language model). Resolves with the child
+ * and a promise of its exit; the test SIGKILLs it.
+ */
+export function spawnPipelineWorker(
+  server: Pick<TestServer, 'config'>,
+  prefix: string,
+  env: Record<string, string> = {},
+): { child: ChildProcess; exited: Promise<unknown> } {
+  const script = fileURLToPath(new URL('./pipeline-worker.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: server.config.dataDir,
+      JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+      PUBLIC_URL: 'http://127.0.0.1:8787',
+      ...(server.config.database.kind === 'postgres' ? { DATABASE_URL: server.config.database.url } : {}),
+      JOB_TEST_PREFIX: prefix,
+      JOB_TEST_LEASE_MS: '1000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
 }

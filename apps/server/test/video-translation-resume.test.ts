@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type ProjectDocument, srtTime } from '@vw/contract';
 import { makeSubtitledClip, SUMMARY_PROMPT_MARK, TRANSLATE_PROMPT_MARK } from '@vw/engines';
 import { type FakeChatServer, startFakeChatServer } from '@vw/engines/fake-chat-server';
@@ -12,7 +11,15 @@ import { createJobQueue } from '../src/jobs/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { setFeatureOverride } from '../src/modules/features/features.service.ts';
 import { registerAsset } from '../src/modules/uploads/register.ts';
-import { call, createTestServer, fund, signIn, type TestServer, taskFinished } from './harness.ts';
+import {
+  call,
+  createTestServer,
+  fund,
+  signIn,
+  spawnPipelineWorker,
+  type TestServer,
+  taskFinished,
+} from './harness.ts';
 
 /*
  * 视频翻译 resumed after its worker process is killed between translation and dubbing: the finished
@@ -101,26 +108,12 @@ describe('视频翻译 after a killed worker', () => {
     const taskId = res.body.data.task_id as string;
     const projectId = res.body.data.project_id as string;
 
-    const script = fileURLToPath(new URL('./video-translation-worker.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATA_DIR: server.config.dataDir,
-        JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
-        PUBLIC_URL: 'http://127.0.0.1:8787',
-        LLM_BASE_URL: chat.url,
-        LLM_API_KEY: 'k',
-        LLM_MODEL: 'fake-chat',
-        ...(server.config.database.kind === 'postgres' ? { DATABASE_URL: server.config.database.url } : {}),
-        JOB_TEST_PREFIX: prefix,
-        JOB_TEST_LEASE_MS: '1000',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const { child, exited } = spawnPipelineWorker(server, prefix, {
+      LLM_BASE_URL: chat.url,
+      LLM_API_KEY: 'k',
+      LLM_MODEL: 'fake-chat',
     });
     children.push(child);
-    const exited = new Promise((resolve) => child.once('exit', resolve));
     // Killed once the back-translation is stored, before the dub is done.
     const stage = (name: string) =>
       server.ctx.db

@@ -4,10 +4,14 @@ import { createContext } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { createJobQueue } from '../src/jobs/index.ts';
 import { createLogger } from '../src/logger.ts';
+import '../src/modules/audiobook/audiobook.pipeline.ts';
 import '../src/modules/video-translation/video-translation.pipeline.ts';
 import { createEnginesFromConfig } from '../src/modules/tts/tts.engines.ts';
 
-/** A video-translation task worker in its own process (the kill test): real engines, config from the environment. */
+/**
+ * A task worker in its own process for the kill-and-resume tests (`spawnPipelineWorker`): the product's
+ * pipelines, real engines, config from the environment.
+ */
 const config = loadConfig();
 const database = openDatabase(config.database);
 const log = createLogger('silent');
