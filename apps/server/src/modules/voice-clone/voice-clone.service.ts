@@ -377,6 +377,16 @@ async function keepSamples(
   return out;
 }
 
+/** The uploaded sample assets with their local copies, as `keepSamples` stores them. */
+const samplesOf = (assets: MediaAssetRow[], files: Array<{ path: string }>) =>
+  assets.map((a, i) => ({
+    path: files[i]!.path,
+    name: a.name,
+    ext: path.extname(a.storage_key),
+    mime: a.mime,
+    duration_ms: Number(a.duration_ms ?? 0),
+  }));
+
 async function removeCloneFiles(ctx: AppContext, userId: string, cloneId: string): Promise<number> {
   let removed = 0;
   for await (const obj of ctx.storage.list(`voice-clones/${userId}/${cloneId}/`)) {
@@ -551,18 +561,7 @@ export async function createFastClone(ctx: AppContext, userId: string, body: Bod
       dir,
       keep: async (cloneId) => ({
         consent: await recordConsent(ctx, userId, cloneId, body.consent, body.language, dir),
-        samples: await keepSamples(
-          ctx,
-          userId,
-          cloneId,
-          assets.map((a, i) => ({
-            path: files[i]!.path,
-            name: a.name,
-            ext: path.extname(a.storage_key),
-            mime: a.mime,
-            duration_ms: Number(a.duration_ms ?? 0),
-          })),
-        ),
+        samples: await keepSamples(ctx, userId, cloneId, samplesOf(assets, files)),
       }),
     });
     return { clone: await toView(ctx, row) };
@@ -759,18 +758,7 @@ export async function createProfessionalClone(
         dir,
       );
       const consent = await recordConsent(ctx, userId, cloneId, body.consent, body.language, dir);
-      const samples = await keepSamples(
-        ctx,
-        userId,
-        cloneId,
-        assets.map((a, i) => ({
-          path: files[i]!.path,
-          name: a.name,
-          ext: path.extname(a.storage_key),
-          mime: a.mime,
-          duration_ms: Number(a.duration_ms ?? 0),
-        })),
-      );
+      const samples = await keepSamples(ctx, userId, cloneId, samplesOf(assets, files));
       const now = ctx.clock.now();
       const row: VoiceCloneRow = {
         id: cloneId,
