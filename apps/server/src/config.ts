@@ -35,6 +35,8 @@ const envSchema = z
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     /** Heavy lane (ffmpeg, engines): separate from the light jobs so they never wait behind media. */
     JOB_HEAVY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+    /** How long a worker holds a job without renewing it: a killed worker's job is taken over after about twice this. */
+    JOB_LEASE_MS: z.coerce.number().int().min(2000).default(30_000),
     /** OCR worker threads of the process's pool (subtitle recognition and erase checks); default by cores, at most 2. */
     OCR_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
     S3_ENDPOINT: optionalUrl,

@@ -102,6 +102,7 @@ export function createContext(options: {
       log,
       redisUrl: config.REDIS_URL,
       prefix: config.REDIS_PREFIX,
+      leaseMs: config.JOB_LEASE_MS,
       app: () => ctx,
     }),
     engines: options.engines ?? createEngineRegistry([]),
