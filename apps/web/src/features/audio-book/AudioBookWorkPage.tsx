@@ -620,7 +620,9 @@ export function Component() {
           导出
         </Button>
       </header>
-      {latest && <SynthesisTask taskId={latest} />}
+      {/* Keyed: a short task can be over before its id arrives here (its events came first), so a new
+          id must reload even when its state equals the previous task's. */}
+      {latest && <SynthesisTask key={latest} taskId={latest} />}
       <div className="vw-book-body">
         <nav className="vw-book-chapters" data-testid="book-chapters">
           {chapters.map((c, i) => (

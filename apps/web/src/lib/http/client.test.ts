@@ -175,3 +175,27 @@ describe('request headers and bodies', () => {
     expect(new Headers(init?.headers).get('Content-Type')).toBeNull();
   });
 });
+
+describe('cancelled requests', () => {
+  it('a load cancelled while its body arrives rejects as aborted and shows no error', async () => {
+    const controller = new AbortController();
+    const onError = vi.fn();
+    const fetchImpl = vi.fn(async () => {
+      // Headers are in; the body is cancelled before it is read.
+      const body = new ReadableStream({
+        start(c) {
+          controller.signal.addEventListener('abort', () =>
+            c.error(new DOMException('The operation was aborted.', 'AbortError')),
+          );
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+    });
+    const client = new HttpClient({ fetch: fetchImpl, hooks: { onError } });
+    const pending = client.request(appCalls.getAppConfig, {}, { signal: controller.signal });
+    await vi.waitFor(() => expect(fetchImpl).toHaveBeenCalled());
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(onError).not.toHaveBeenCalled();
+  });
+});

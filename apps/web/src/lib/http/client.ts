@@ -202,8 +202,15 @@ export class HttpClient {
       return res;
 
     let envelope: { code?: unknown; msg?: unknown; data?: unknown } | null = null;
+    let text: string;
     try {
-      const text = await res.text();
+      text = await res.text();
+    } catch (e) {
+      // Cancelled while the body was arriving (a newer load or event replaced this one): not a failure.
+      if (options.signal?.aborted || (e as Error)?.name === 'AbortError') throw e;
+      return this.fail(new ApiError({ kind: 'network', display: networkDisplay() }), options);
+    }
+    try {
       envelope = text ? JSON.parse(text) : null;
     } catch {
       envelope = null;
