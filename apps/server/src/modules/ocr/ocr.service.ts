@@ -6,7 +6,7 @@ import { localPathOf } from '../../media/files.ts';
 import { createTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { assertFeature, getFeatures, registerToolAvailability } from '../features/features.service.ts';
-import { attachTask, createProject, discardProject, emptyDocument } from '../projects/projects.service.ts';
+import { createProjectWithTask, emptyDocument } from '../projects/projects.service.ts';
 import {
   assertBoxesFit,
   assertWithinDuration,
@@ -36,38 +36,34 @@ export async function createOcrTask(ctx: AppContext, userId: string, body: OcrCr
   assertBoxesFit(asset, body.regions);
   const credits = await priceOcr(ctx, assetDurationMs(asset));
   const name = body.name ?? (asset.name.replace(/\.[^.]{1,8}$/, '') || asset.name);
-  const project = await createProject(ctx, {
-    ownerId: userId,
-    tool: 'ocr',
-    name,
-    sourceAssetId: asset.id,
-    document: emptyDocument(DEFAULT_SUBTITLE_RULES),
-  });
-  let taskId: string;
-  try {
-    const task = await createTask(ctx, ocrPipeline, {
+  const { projectId, taskId } = await createProjectWithTask(
+    ctx,
+    {
       ownerId: userId,
-      title: name,
-      input: {
-        asset_id: asset.id,
-        project_id: project.id,
-        regions: body.regions,
-        fps: body.fps,
-        min_score: body.min_score,
-        convert: body.convert,
-        language: body.language,
-      },
-      inputAssetIds: [asset.id],
-      projectId: project.id,
-      credits: { tool: 'subtitle_ocr', amount: credits },
-    });
-    taskId = task.id;
-  } catch (err) {
-    await discardProject(ctx, userId, project.id);
-    throw err;
-  }
-  await attachTask(ctx, userId, project.id, taskId);
-  return { task_id: taskId, project_id: project.id, credits };
+      tool: 'ocr',
+      name,
+      sourceAssetId: asset.id,
+      document: emptyDocument(DEFAULT_SUBTITLE_RULES),
+    },
+    (projectId) =>
+      createTask(ctx, ocrPipeline, {
+        ownerId: userId,
+        title: name,
+        input: {
+          asset_id: asset.id,
+          project_id: projectId,
+          regions: body.regions,
+          fps: body.fps,
+          min_score: body.min_score,
+          convert: body.convert,
+          language: body.language,
+        },
+        inputAssetIds: [asset.id],
+        projectId,
+        credits: { tool: 'subtitle_ocr', amount: credits },
+      }),
+  );
+  return { task_id: taskId, project_id: projectId, credits };
 }
 
 /** Where subtitles are, from frames sampled over the video, and those frames as previews. */

@@ -263,6 +263,27 @@ export async function readProjectDocument(ctx: AppContext, ownerId: string, proj
   return readDocument(row);
 }
 
+/**
+ * A tool's new project and the task that fills it: the project first (the task names it), then the
+ * task; a refused task (short of credits, queue down) leaves no empty project in the list.
+ */
+export async function createProjectWithTask(
+  ctx: AppContext,
+  input: Parameters<typeof createProject>[1],
+  start: (projectId: string) => Promise<{ id: string }>,
+): Promise<{ projectId: string; taskId: string }> {
+  const project = await createProject(ctx, input);
+  let taskId: string;
+  try {
+    taskId = (await start(project.id)).id;
+  } catch (err) {
+    await discardProject(ctx, input.ownerId, project.id);
+    throw err;
+  }
+  await attachTask(ctx, input.ownerId, project.id, taskId);
+  return { projectId: project.id, taskId };
+}
+
 /** Removes a project that never got its task (e.g. the task was refused for want of credits). */
 export async function discardProject(ctx: AppContext, ownerId: string, projectId: string): Promise<void> {
   await deleteProjectRow(ctx.db, ownerId, projectId);

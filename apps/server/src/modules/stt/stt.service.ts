@@ -5,7 +5,7 @@ import { AppError } from '../../errors.ts';
 import { createTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { assertFeature, getFeatures, registerToolAvailability } from '../features/features.service.ts';
-import { attachTask, createProject, discardProject, emptyDocument } from '../projects/projects.service.ts';
+import { createProjectWithTask, emptyDocument } from '../projects/projects.service.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
 import { pickRecognizer, recognizerStatus } from './stt.asr.ts';
 import { sttPipeline } from './stt.pipeline.ts';
@@ -35,38 +35,33 @@ export async function createSttTask(ctx: AppContext, userId: string, body: SttCr
   const seconds = Math.ceil(Number(asset.duration_ms ?? 0) / 1000);
   const credits = await priceTask(ctx, 'speech_to_text', { seconds });
   const name = body.name ?? (asset.name.replace(/\.[^.]{1,8}$/, '') || asset.name);
-  const project = await createProject(ctx, {
-    ownerId: userId,
-    tool: 'stt',
-    name,
-    sourceAssetId: asset.id,
-    document: emptyDocument(DEFAULT_SUBTITLE_RULES),
-  });
-  let taskId: string;
-  try {
-    const task = await createTask(ctx, sttPipeline, {
+  const { projectId, taskId } = await createProjectWithTask(
+    ctx,
+    {
       ownerId: userId,
-      title: name,
-      input: {
-        asset_id: asset.id,
-        project_id: project.id,
-        language: body.language,
-        speakers: body.speakers,
-        punctuation: body.punctuation,
-        split_cues: body.split_cues,
-      },
-      inputAssetIds: [asset.id],
-      projectId: project.id,
-      credits: { tool: 'speech_to_text', amount: credits },
-    });
-    taskId = task.id;
-  } catch (err) {
-    // Short of credits (1010) or the queue refused: no empty project is left in the list.
-    await discardProject(ctx, userId, project.id);
-    throw err;
-  }
-  await attachTask(ctx, userId, project.id, taskId);
-  return { task_id: taskId, project_id: project.id, credits };
+      tool: 'stt',
+      name,
+      sourceAssetId: asset.id,
+      document: emptyDocument(DEFAULT_SUBTITLE_RULES),
+    },
+    (projectId) =>
+      createTask(ctx, sttPipeline, {
+        ownerId: userId,
+        title: name,
+        input: {
+          asset_id: asset.id,
+          project_id: projectId,
+          language: body.language,
+          speakers: body.speakers,
+          punctuation: body.punctuation,
+          split_cues: body.split_cues,
+        },
+        inputAssetIds: [asset.id],
+        projectId,
+        credits: { tool: 'speech_to_text', amount: credits },
+      }),
+  );
+  return { task_id: taskId, project_id: projectId, credits };
 }
 
 // /v1/tools/capabilities: the page shows the reason instead of a start button.
