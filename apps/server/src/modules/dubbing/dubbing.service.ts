@@ -13,12 +13,7 @@ import { findPipeline, type Pipeline } from '../../tasks/pipeline.ts';
 import { createTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { registerToolAvailability } from '../features/features.service.ts';
-import {
-  attachTask,
-  createProject,
-  discardProject,
-  readProjectDocument,
-} from '../projects/projects.service.ts';
+import { attachTask, createProjectWithTask, readProjectDocument } from '../projects/projects.service.ts';
 import { recognizerStatus } from '../stt/stt.asr.ts';
 import { getUsableVoice, getUserLevel } from '../tts/voices.service.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
@@ -76,30 +71,26 @@ async function start(
   assertBackground(ctx, document.dub?.background);
   const pricedMs = trackEndMs(document, asset?.duration_ms ?? null);
   const credits = creditTool ? await priceTask(ctx, creditTool, { seconds: Math.ceil(pricedMs / 1000) }) : 0;
-  const project = await createProject(ctx, {
-    ownerId: userId,
-    tool,
-    name,
-    sourceAssetId: asset?.id ?? null,
-    document,
-  });
-  let taskId: string;
-  try {
-    const task = await createTask(ctx, dubPipelines[tool], {
+  const { projectId, taskId } = await createProjectWithTask(
+    ctx,
+    {
       ownerId: userId,
-      title: name,
-      input: { project_id: project.id, scope: 'create', priced_ms: pricedMs, ...extra },
-      inputAssetIds,
-      projectId: project.id,
-      credits: creditTool ? { tool: creditTool, amount: credits } : null,
-    });
-    taskId = task.id;
-  } catch (err) {
-    await discardProject(ctx, userId, project.id);
-    throw err;
-  }
-  await attachTask(ctx, userId, project.id, taskId);
-  return { task_id: taskId, project_id: project.id, credits };
+      tool,
+      name,
+      sourceAssetId: asset?.id ?? null,
+      document,
+    },
+    (projectId) =>
+      createTask(ctx, dubPipelines[tool], {
+        ownerId: userId,
+        title: name,
+        input: { project_id: projectId, scope: 'create', priced_ms: pricedMs, ...extra },
+        inputAssetIds,
+        projectId: projectId,
+        credits: creditTool ? { tool: creditTool, amount: credits } : null,
+      }),
+  );
+  return { task_id: taskId, project_id: projectId, credits };
 }
 
 const settingsOf = (options: DubOptions, media: string | null, voice: string) => ({

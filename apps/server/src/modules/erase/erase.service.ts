@@ -27,7 +27,7 @@ import {
   withTempDir,
 } from '../ocr/ocr.media.ts';
 import { findProject } from '../projects/projects.repo.ts';
-import { attachTask, createProject, discardProject, emptyDocument } from '../projects/projects.service.ts';
+import { createProjectWithTask, emptyDocument } from '../projects/projects.service.ts';
 import { findAssetOfOwner } from '../uploads/uploads.repo.ts';
 import { erasePipeline, watermarkPipeline } from './erase.pipeline.ts';
 
@@ -71,41 +71,37 @@ async function startErase(
   const credits = await priceErase(ctx, durationMs);
   const name = body.name ?? (asset.name.replace(/\.[^.]{1,8}$/, '') || asset.name);
   // Both tools list under the 字幕擦除 tab: the project's tool is erase, the task's says which.
-  const project = await createProject(ctx, {
-    ownerId: userId,
-    tool: 'erase',
-    name,
-    sourceAssetId: asset.id,
-    document: emptyDocument(DEFAULT_SUBTITLE_RULES),
-  });
-  let taskId: string;
-  try {
-    const task = await createTask(ctx, tool === 'erase' ? erasePipeline : watermarkPipeline, {
+  const { projectId, taskId } = await createProjectWithTask(
+    ctx,
+    {
       ownerId: userId,
-      title: name,
-      input: {
-        asset_id: asset.id,
-        project_id: project.id,
-        duration_ms: durationMs,
-        boxes: body.boxes,
-        range_mode: body.range_mode,
-        ranges: body.ranges,
-        ocr_project_id: body.ocr_project_id,
-        margin_ms: body.margin_ms,
-        method: body.method,
-        second_pass: body.second_pass,
-      },
-      inputAssetIds: [asset.id],
-      projectId: project.id,
-      credits: { tool: 'subtitle_erase', amount: credits },
-    });
-    taskId = task.id;
-  } catch (err) {
-    await discardProject(ctx, userId, project.id);
-    throw err;
-  }
-  await attachTask(ctx, userId, project.id, taskId);
-  return { task_id: taskId, project_id: project.id, credits };
+      tool: 'erase',
+      name,
+      sourceAssetId: asset.id,
+      document: emptyDocument(DEFAULT_SUBTITLE_RULES),
+    },
+    (projectId) =>
+      createTask(ctx, tool === 'erase' ? erasePipeline : watermarkPipeline, {
+        ownerId: userId,
+        title: name,
+        input: {
+          asset_id: asset.id,
+          project_id: projectId,
+          duration_ms: durationMs,
+          boxes: body.boxes,
+          range_mode: body.range_mode,
+          ranges: body.ranges,
+          ocr_project_id: body.ocr_project_id,
+          margin_ms: body.margin_ms,
+          method: body.method,
+          second_pass: body.second_pass,
+        },
+        inputAssetIds: [asset.id],
+        projectId: projectId,
+        credits: { tool: 'subtitle_erase', amount: credits },
+      }),
+  );
+  return { task_id: taskId, project_id: projectId, credits };
 }
 
 export function createEraseTask(ctx: AppContext, userId: string, body: EraseCreateBody) {
