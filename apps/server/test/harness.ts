@@ -223,6 +223,21 @@ export function taskRow(ownerId: string, now: number, over: Partial<TaskRow> & {
   };
 }
 
+/** Waits until a task pauses for review and answers its row; a task that ends instead fails the wait. */
+export async function taskPaused(ctx: AppContext, taskId: string): Promise<TaskRow> {
+  for (;;) {
+    const row = await ctx.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('id', '=', taskId)
+      .executeTakeFirstOrThrow();
+    if (row.status === 'paused') return row;
+    if (FINISHED_TASK_STATUSES.includes(row.status as never))
+      throw new Error(`task ${row.id} ${row.status} instead of pausing: ${row.error}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /**
  * Waits for a task's final event (written after its credits are settled; the status changes just
  * before), then answers the row. Polls the events table; on timeout the error carries the row and

@@ -8,7 +8,15 @@ import { makeSubtitledClip } from '@vw/engines';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFeatureOverride } from '../src/modules/features/features.service.ts';
 import { registerAsset } from '../src/modules/uploads/register.ts';
-import { call, createTestServer, fund, signIn, type TestServer, taskFinished } from './harness.ts';
+import {
+  call,
+  createTestServer,
+  fund,
+  signIn,
+  type TestServer,
+  taskFinished,
+  taskPaused,
+} from './harness.ts';
 
 /*
  * 视频翻译 without a language model: the task stops after recognition (paused, with the reason), the
@@ -32,20 +40,6 @@ const SRT = ['你好，朋友。', '欢迎来到这里。']
 const namedError = (body: { code: number; data: { detail?: Array<{ type: string }> } }) =>
   body.code === 0 ? null : (body.data?.detail?.[0]?.type ?? body.code);
 const post = (url: string, body: unknown) => call(server.app, 'POST', url, { token: alice, body });
-
-async function waitForStatus(taskId: string, status: string) {
-  for (;;) {
-    const row = await server.ctx.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('id', '=', taskId)
-      .executeTakeFirstOrThrow();
-    if (row.status === status) return row;
-    if (['succeeded', 'failed', 'cancelled'].includes(row.status))
-      throw new Error(`task ${row.status}: ${row.error}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vw-vt-manual-'));
@@ -126,7 +120,7 @@ describe('视频翻译 without a language model', () => {
       task_id: string;
       project_id: string;
     };
-    const paused = await waitForStatus(taskId, 'paused');
+    const paused = await taskPaused(server.ctx, taskId);
     expect(paused.pause_point).toBe('recognition');
     const split = await server.ctx.db
       .selectFrom('task_stages')

@@ -12,7 +12,15 @@ import { getBalance } from '../src/modules/credits/ledger.service.ts';
 import { setFeatureOverride } from '../src/modules/features/features.service.ts';
 import { registerAsset } from '../src/modules/uploads/register.ts';
 import { openTaskEventStream } from '../src/tasks/tasks.service.ts';
-import { call, createTestServer, fund, signIn, type TestServer, taskFinished } from './harness.ts';
+import {
+  call,
+  createTestServer,
+  fund,
+  signIn,
+  type TestServer,
+  taskFinished,
+  taskPaused,
+} from './harness.ts';
 
 /*
  * 视频翻译 (issue 18) against the fake OpenAI-compatible chat server (zh → en = toneless pinyin,
@@ -261,19 +269,7 @@ describe('视频翻译: translation, back-translation, cache', () => {
     const res = await post('/v1/video-translation/create', srtBody({ review: { after_translation: true } }));
     expect(res.body.code).toBe(0);
     const taskId = res.body.data.task_id as string;
-    for (;;) {
-      const row = await server.ctx.db
-        .selectFrom('tasks')
-        .selectAll()
-        .where('id', '=', taskId)
-        .executeTakeFirstOrThrow();
-      if (row.status === 'paused') {
-        expect(row.pause_point).toBe('translation');
-        break;
-      }
-      expect(['queued', 'running']).toContain(row.status);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    expect((await taskPaused(server.ctx, taskId)).pause_point).toBe('translation');
     const paused = (await project(res.body.data.project_id)).document;
     expect(target(paused).cues.every((c) => c.text !== '' && c.drift)).toBe(true);
     const again = await post('/v1/video-translation/back-translate', {
