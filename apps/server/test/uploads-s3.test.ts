@@ -134,6 +134,59 @@ describe('uploads straight to S3 (presigned multipart)', () => {
     expect(await keysUnder('media')).toHaveLength(2);
   });
 
+  it('keeps an upload whose completion the store cut short, and the retry completes it', async () => {
+    const { secure_tokens } = await signIn(server.app, '13900000504');
+    const token = secure_tokens.access_token;
+    const bytes = readFileSync(fx.file('long.wav'));
+    const { upload_id, parts } = await uploadToS3(token, bytes, '断线.wav');
+    // The store drops the connection while the server reads the completed object back.
+    const storage = server.ctx.storage;
+    const read = storage.read.bind(storage);
+    storage.read = async () => {
+      storage.read = read;
+      throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    };
+    const cut = await call(server.app, 'POST', '/v1/media/complete_upload', {
+      token,
+      body: { upload_id, parts },
+    });
+    expect(storage.read).toBe(read);
+    expect(cut.status).toBe(500);
+    // Nothing lost: the upload row is there, unclaimed, with its completed object staged.
+    const rows = await server.ctx.db.selectFrom('media_uploads').selectAll().execute();
+    expect(rows).toEqual([expect.objectContaining({ id: upload_id, claimed_until: null })]);
+    expect(await keysUnder('uploads')).toEqual([rows[0].storage_key]);
+
+    // The client's retry (same parts: the multipart upload is already complete) makes the asset.
+    const retry = await call(server.app, 'POST', '/v1/media/complete_upload', {
+      token,
+      body: { upload_id, parts },
+    });
+    expect(retry.body.code).toBe(0);
+    expect(retry.body.data.asset).toMatchObject({
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
+    expect(await keysUnder('uploads')).toEqual([]);
+    expect(await server.ctx.db.selectFrom('media_uploads').selectAll().execute()).toEqual([]);
+  });
+
+  it('answers two completions at once with the same asset, stored once', async () => {
+    const { secure_tokens } = await signIn(server.app, '13900000505');
+    const token = secure_tokens.access_token;
+    const bytes = readFileSync(fx.file('long.wav'));
+    const { upload_id, parts } = await uploadToS3(token, bytes, '重试.wav');
+    const before = (await keysUnder('media')).length;
+    const [a, b] = await Promise.all(
+      [0, 1].map(() =>
+        call(server.app, 'POST', '/v1/media/complete_upload', { token, body: { upload_id, parts } }),
+      ),
+    );
+    expect([a.body.code, b.body.code]).toEqual([0, 0]);
+    expect(b.body.data.asset.asset_id).toBe(a.body.data.asset.asset_id);
+    expect((await keysUnder('media')).length).toBe(before + 2); // source + peaks
+  });
+
   it('refuses a hostile file and removes it from the bucket', async () => {
     const { secure_tokens } = await signIn(server.app, '13900000503');
     const token = secure_tokens.access_token;

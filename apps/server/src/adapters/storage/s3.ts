@@ -18,7 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { contentDisposition } from './content-disposition.ts';
-import { assertValidKey, type ObjectStorage } from './storage.ts';
+import { assertValidKey, type ObjectStorage, UploadRefusedError } from './storage.ts';
 
 export interface S3StorageOptions {
   /** Unset for AWS itself; the URL of MinIO, R2, OSS and the like otherwise. */
@@ -32,6 +32,9 @@ export interface S3StorageOptions {
 
 /** S3's own limit for presigned URLs. */
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+/** The HTTP status the store answered, when it answered at all. */
+const httpStatusOf = (error: unknown) =>
+  (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 
 export function createS3Storage(options: S3StorageOptions): ObjectStorage {
   const { bucket } = options;
@@ -135,18 +138,25 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
         return getSignedUrl(client, command, { expiresIn: Math.min(expiresInSeconds, MAX_PRESIGN_SECONDS) });
       },
       async complete(key, uploadId, parts) {
-        await client.send(
-          new CompleteMultipartUploadCommand({
-            Bucket: bucket,
-            Key: key,
-            UploadId: uploadId,
-            MultipartUpload: {
-              Parts: [...parts]
-                .sort((a, b) => a.partNumber - b.partNumber)
-                .map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })),
-            },
-          }),
-        );
+        try {
+          await client.send(
+            new CompleteMultipartUploadCommand({
+              Bucket: bucket,
+              Key: key,
+              UploadId: uploadId,
+              MultipartUpload: {
+                Parts: [...parts]
+                  .sort((a, b) => a.partNumber - b.partNumber)
+                  .map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })),
+              },
+            }),
+          );
+        } catch (error) {
+          const status = httpStatusOf(error);
+          if (status !== undefined && status >= 400 && status < 500)
+            throw new UploadRefusedError((error as Error).message);
+          throw error;
+        }
       },
       async abort(key, uploadId) {
         await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
@@ -174,8 +184,7 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
           etag: head.ETag ?? '',
         };
       } catch (error) {
-        if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
-          return null;
+        if (httpStatusOf(error) === 404) return null;
         throw error;
       }
     },

@@ -41,9 +41,13 @@ export interface ObjectStorage {
 export interface MultipartUploads {
   create(key: string, contentType: string): Promise<string>;
   presignPart(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string>;
+  /** Throws UploadRefusedError when the store refuses the parts; any other error may pass on a retry. */
   complete(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<void>;
   abort(key: string, uploadId: string): Promise<void>;
 }
+
+/** The store answered that these parts do not make the upload (a missing part, a wrong ETag). */
+export class UploadRefusedError extends Error {}
 
 /**
  * Keys become file paths on the local backend, so they are held to a narrow alphabet; a segment may

@@ -16,6 +16,7 @@ import * as m015 from './015_audiobook_attribution.ts';
 import * as m016 from './016_video_translation.ts';
 import * as m017 from './017_translation_cache.ts';
 import * as m018 from './018_asset_upload_ref.ts';
+import * as m019 from './019_upload_claims.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '016_video_translation': m016,
   '017_translation_cache': m017,
   '018_asset_upload_ref': m018,
+  '019_upload_claims': m019,
 };

@@ -10,6 +10,8 @@ export interface MediaUploadsTable {
   size: number;
   content_type: string;
   created_at: number;
+  /** A completion in progress holds the upload until then (ms); null when nobody is completing it. */
+  claimed_until: number | null;
 }
 export type MediaUploadRow = MediaUploadsTable;
 
@@ -112,6 +114,22 @@ export async function existingTasks(db: Db, ids: string[]): Promise<Map<string, 
 
 export async function insertUpload(db: Db, row: MediaUploadRow): Promise<void> {
   await db.insertInto('media_uploads').values(row).execute();
+}
+
+/** Takes the upload for one completion unless another holds it; true when this one got it. */
+export async function claimUpload(db: Db, id: string, now: number, until: number): Promise<boolean> {
+  const res = await db
+    .updateTable('media_uploads')
+    .set({ claimed_until: until })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Extends the claim of the completion at work, or (null) gives the upload back for a retry. */
+export async function setUploadClaim(db: Db, id: string, until: number | null): Promise<void> {
+  await db.updateTable('media_uploads').set({ claimed_until: until }).where('id', '=', id).execute();
 }
 
 export async function findUploadOfOwner(

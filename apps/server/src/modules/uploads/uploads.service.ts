@@ -4,6 +4,7 @@ import { text } from 'node:stream/consumers';
 import type { FileStore } from '@tus/file-store';
 import type { Server as TusServer } from '@tus/server';
 import type { MediaAsset, MediaPeaks, UploadTicket } from '@vw/contract';
+import { UploadRefusedError } from '../../adapters/storage/storage.ts';
 import type { AppContext } from '../../context.ts';
 import type { MediaAssetRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -14,6 +15,7 @@ import { getMediaLimits } from '../features/features.service.ts';
 import { registerAsset } from './register.ts';
 import { TUS_PATH, tusIdOf, tusOwnerOf, uploadsDir } from './tus.ts';
 import {
+  claimUpload,
   deleteAssetOfOwner,
   deleteUpload,
   findAssetOfOwner,
@@ -22,6 +24,8 @@ import {
   findUploadOfOwner,
   insertUpload,
   isAssetInUse,
+  type MediaUploadRow,
+  setUploadClaim,
 } from './uploads.repo.ts';
 
 const LINK_SECONDS = 3600;
@@ -30,6 +34,10 @@ const TUS_CHUNK = 64 * 1024 * 1024;
 /** S3 parts: at least 8 MB (S3 wants ≥ 5 MB but the last), at most 10 000 parts. */
 const MIN_PART = 8 * 1024 * 1024;
 const PART_URL_SECONDS = 6 * 3600;
+/** A completion's claim on an S3 upload, renewed while it works: a killed process frees it this soon. */
+const COMPLETE_CLAIM_MS = 30_000;
+/** A retry waits this long for an earlier attempt still completing the same upload. */
+const COMPLETE_WAIT_MS = 30_000;
 
 export async function getOwnedAsset(
   ctx: AppContext,
@@ -129,6 +137,7 @@ export async function createUploadTicket(
     size: input.size,
     content_type: input.content_type,
     created_at: ctx.clock.now(),
+    claimed_until: null,
   });
   const parts = await Promise.all(
     Array.from({ length: count }, async (_, i) => ({
@@ -218,12 +227,16 @@ async function completeS3Upload(
   uploadId: string,
   parts: { part_number: number; etag: string }[],
 ): Promise<MediaAssetRow> {
-  const upload = await findUploadOfOwner(ctx.db, ownerId, uploadId);
   const multipart = ctx.storage.multipart;
-  if (!upload || !multipart) throw AppError.named('err_not_found');
-  // The row goes first: a second completion of the same upload finds nothing.
-  await deleteUpload(ctx.db, upload.id);
+  if (!multipart) throw AppError.named('err_not_found');
+  const upload = await claimS3Upload(ctx, ownerId, uploadId);
+  const renew = setInterval(() => {
+    void setUploadClaim(ctx.db, upload.id, ctx.clock.now() + COMPLETE_CLAIM_MS).catch(() => {});
+  }, COMPLETE_CLAIM_MS / 3);
   const scratchName = `upload-${upload.id.slice(-32)}`;
+  // Used up (an asset made, or a refusal): the row and the staged object go. Otherwise (the store
+  // unreachable, the database gone) both stay, and the client's retry completes the same upload.
+  let usedUp = false;
   try {
     try {
       await multipart.complete(
@@ -232,9 +245,14 @@ async function completeS3Upload(
         parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })),
       );
     } catch (err) {
-      ctx.log.info({ err, upload: upload.id }, 'multipart completion refused');
-      await multipart.abort(upload.storage_key, upload.provider_upload_id).catch(() => {});
-      throw AppError.named('err_file_not_supported', '分片不完整或校验失败，请重新上传');
+      // An earlier attempt may have completed the parts and then stopped: the object is there.
+      const staged = await ctx.storage.stat(upload.storage_key).catch(() => null);
+      if (!staged) {
+        if (!(err instanceof UploadRefusedError)) throw err;
+        ctx.log.info({ err, upload: upload.id }, 'multipart completion refused');
+        await multipart.abort(upload.storage_key, upload.provider_upload_id).catch(() => {});
+        throw AppError.named('err_file_not_supported', '分片不完整或校验失败，请重新上传');
+      }
     }
     const info = await ctx.storage.stat(upload.storage_key);
     if (!info || info.size === 0) throw AppError.named('err_file_empty');
@@ -242,10 +260,35 @@ async function completeS3Upload(
     if (info.size > limits.max_upload_bytes) throw AppError.named('err_file_too_large');
     const dir = await createScratchDir(ctx, scratchName);
     const file = await localPathOf(ctx, upload.storage_key, dir);
-    return await registerAsset(ctx, ownerId, { file, name: upload.name, uploadRef: upload.id });
+    const asset = await registerAsset(ctx, ownerId, { file, name: upload.name, uploadRef: upload.id });
+    usedUp = true;
+    return asset;
+  } catch (err) {
+    usedUp = err instanceof AppError;
+    throw err;
   } finally {
-    await ctx.storage.remove(upload.storage_key).catch(() => {});
+    clearInterval(renew);
+    if (usedUp) {
+      await deleteUpload(ctx.db, upload.id);
+      await ctx.storage.remove(upload.storage_key).catch(() => {});
+    } else await setUploadClaim(ctx.db, upload.id, null).catch(() => {});
     await removeScratchDir(ctx, scratchName);
+  }
+}
+
+/**
+ * The upload for this completion. A retry that arrives while an earlier attempt is still completing
+ * waits for it: once that attempt is done the row is gone (its asset answers the retry) or released.
+ */
+async function claimS3Upload(ctx: AppContext, ownerId: string, uploadId: string): Promise<MediaUploadRow> {
+  const waitUntil = Date.now() + COMPLETE_WAIT_MS;
+  for (;;) {
+    const upload = await findUploadOfOwner(ctx.db, ownerId, uploadId);
+    if (!upload) throw AppError.named('err_not_found');
+    const now = ctx.clock.now();
+    if (await claimUpload(ctx.db, upload.id, now, now + COMPLETE_CLAIM_MS)) return upload;
+    if (Date.now() > waitUntil) throw AppError.named('err_service_busy', '文件仍在处理中，请稍后重试', 503);
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 

@@ -157,9 +157,15 @@ export class HttpClient {
   }
 
   private fail(error: ApiError, options: RequestOptions): never {
-    if (!options.suppressError && error.display.kind !== 'none') this.hooks.onError?.(error.display, error);
-    if (error.display.kind === 'credit') this.hooks.onCreditShortage?.(error, options.suppressError === true);
+    if (!options.suppressError) this.report(error);
+    else if (error.display.kind === 'credit') this.hooks.onCreditShortage?.(error, true);
     throw error;
+  }
+
+  /** Shows an error the way a failed request does: for a caller that suppressed it while it might retry. */
+  report(error: ApiError): void {
+    if (error.display.kind !== 'none') this.hooks.onError?.(error.display, error);
+    if (error.display.kind === 'credit') this.hooks.onCreditShortage?.(error, false);
   }
 
   private async execute(

@@ -4,8 +4,9 @@ import { App } from 'antd';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useUploadGuardStore } from '@/stores/upload.ts';
-import { stubApi } from '@/test/fakeApi.ts';
+import { envelope, stubApi } from '@/test/fakeApi.ts';
 import { StorageKey } from '../auth/storage.ts';
+import { http } from '../http/client.ts';
 import { fileFingerprint, loadS3Upload, partTransport } from './s3.ts';
 import { UploadDropzone } from './UploadDropzone.tsx';
 import { startUpload, type UploadPhase } from './uploader.ts';
@@ -174,6 +175,37 @@ describe('tus uploads', { timeout: 15_000 }, () => {
     await expect(s.done).rejects.toThrow('upload cancelled');
     expect(lastTus().aborts).toEqual([true]);
     await waitFor(() => expect(phases.at(-1)).toBe('cancelled'));
+  });
+
+  it('asks again when completing meets a restarting server, and shows one error when it refuses', async () => {
+    let answers = [new Response('bad gateway', { status: 502 })] as unknown[];
+    server = stubApi({
+      '/v1/misc/generate_obs_temporary_credentials': () => ticket,
+      '/v1/media/complete_upload': () => answers.shift() ?? { asset: asset() },
+    });
+    const onError = vi.fn();
+    http.hooks.onError = onError;
+    const finish = async () => {
+      const s = startUpload(file(), { onProgress: () => undefined, onPhase: () => undefined });
+      await waitFor(() => expect(lastTus()?.starts).toBe(1));
+      lastTus().url = 'http://localhost/v1/uploads/tus/abc123';
+      lastTus().options.onSuccess();
+      return s.done;
+    };
+    expect((await finish()).asset_id).toBe('ast_1');
+    expect(server.count('/v1/media/complete_upload')).toBe(2);
+    expect(onError).not.toHaveBeenCalled();
+
+    // A refusal is not asked again, and is shown once.
+    answers = [
+      envelope(422, '不支持该文件格式', {
+        detail: [{ type: 'err_file_not_supported', msg: '不支持该文件格式' }],
+      }),
+    ];
+    await expect(finish()).rejects.toThrow('不支持该文件格式');
+    expect(server.count('/v1/media/complete_upload')).toBe(3);
+    expect(onError).toHaveBeenCalledTimes(1);
+    delete http.hooks.onError;
   });
 
   it('refuses an empty file, a wrong type and a file over the plan limit before uploading', async () => {

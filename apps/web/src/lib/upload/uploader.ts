@@ -2,7 +2,8 @@ import type { MediaAsset, UploadTicket } from '@vw/contract';
 import { Upload } from 'tus-js-client';
 import { api } from '../api.ts';
 import { readAccessToken } from '../auth/storage.ts';
-import { request } from '../http/client.ts';
+import { http, request } from '../http/client.ts';
+import { ApiError } from '../http/errors.ts';
 import { fileFingerprint, forgetS3Upload, loadS3Upload, partTransport, saveS3Upload } from './s3.ts';
 
 export type UploadPhase =
@@ -50,8 +51,23 @@ export type UploadCompletion =
   | { tus_upload: string }
   | { upload_id: string; parts: { part_number: number; etag: string }[] };
 
-const registerAsset = async (body: UploadCompletion): Promise<MediaAsset> =>
-  (await request(api.completeUpload, { body })).asset;
+/** Asking again after a dropped connection or a restarting server is safe: the server keeps the upload until it is done. */
+const COMPLETE_RETRY_DELAYS = [1000, 3000, 10000];
+
+async function registerAsset(body: UploadCompletion): Promise<MediaAsset> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await request(api.completeUpload, { body }, { suppressError: true })).asset;
+    } catch (e) {
+      const passing = e instanceof ApiError && (e.kind === 'network' || e.httpStatus >= 500);
+      if (!passing || attempt === COMPLETE_RETRY_DELAYS.length) {
+        if (e instanceof ApiError) http.report(e);
+        throw e;
+      }
+      await new Promise((resolve) => setTimeout(resolve, COMPLETE_RETRY_DELAYS[attempt]));
+    }
+  }
+}
 
 /**
  * `complete` replaces `completeUpload` for files that are not media (a book for the audiobook
