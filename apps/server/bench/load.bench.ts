@@ -1,9 +1,10 @@
 /**
  * bench:load — simulated users through nginx in front of two API and two worker processes on a
  * private PostgreSQL, Redis and s3rver (ports 18920–18932), for LOAD_SECONDS (default 600) with
- * LOAD_USERS (default 100), while faults hit the cluster (LOAD_FAULTS: comma-separated, `none`, or
- * all by default). Prints calls/s, p50/p99 per kind, errors, queue waits, peak memory per process,
- * and per fault the recovery times and the invariant check. Exits 1 on a violation or a wrong answer.
+ * LOAD_USERS (default 100) arriving over LOAD_RAMP_SECONDS (default 60), while faults hit the
+ * cluster (LOAD_FAULTS: comma-separated, `none`, or all by default). Prints calls/s, p50/p99 per
+ * kind, reads per minute, errors, queue waits, peak memory and CPU per process, and per fault the
+ * recovery times and the invariant check. Exits 1 on a violation or a wrong answer.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -39,6 +40,7 @@ try {
     seconds,
     faults,
     s3DownSeconds: Number(process.env.LOAD_S3_DOWN_SECONDS ?? 30),
+    rampSeconds: Number(process.env.LOAD_RAMP_SECONDS ?? 60),
     thinkMs: [Number(process.env.LOAD_THINK_MIN_MS ?? 500), Number(process.env.LOAD_THINK_MAX_MS ?? 3000)],
     log,
   });

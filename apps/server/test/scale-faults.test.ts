@@ -23,6 +23,7 @@ describe.skipIf(TEST_DB !== 'postgres')('scale-out under load and faults (CI siz
         seconds: 60,
         faults: FAULTS,
         s3DownSeconds: 10,
+        rampSeconds: 2,
         thinkMs: [300, 1500],
         log,
       });

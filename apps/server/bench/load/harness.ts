@@ -40,6 +40,8 @@ export interface LoadOptions {
   faults: readonly FaultName[];
   /** How long the S3 store stays unreachable in the s3-down fault. */
   s3DownSeconds: number;
+  /** Users arrive evenly over this many seconds. */
+  rampSeconds: number;
   /** Pause between one user's actions (ms, uniform in the range). */
   thinkMs: [number, number];
   log: (line: string) => void;
@@ -93,10 +95,24 @@ export interface LoadReport {
     tasksSeenByPoll: number;
   };
   peakRssMb: Record<string, number>;
+  /** Reads (READ_KINDS) by minute of the run: when they were slow (the sign-in burst, a fault). */
+  readsByMinute: Array<{ minute: number; count: number; p50: number; p99: number }>;
+  /** CPU time (s) per process name, with its children's (ffmpeg, engines, backends); `load` is this harness. */
+  cpuSeconds: Record<string, number>;
   faults: FaultResult[];
   final: InvariantReport;
   settleMs: number;
 }
+
+/** The calls that only read: the issue's p99 target is about these. */
+export const READ_KINDS = [
+  'voices',
+  'balance',
+  'tasks list',
+  'isolation',
+  'tts task result',
+  'voice changer result',
+];
 
 const CLIENT = { 'x-device-id': 'load', 'x-bundle-id': 'com.voiceworkbench.web' };
 const PASSWORD = 'load-test-123';
@@ -201,6 +217,7 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
   const clipSha = createHash('sha256').update(clip).digest('hex');
   const db = openDatabase({ kind: 'postgres', url: cluster.pgUrl });
 
+  const reads: Array<{ at: number; ms: number }> = [];
   const record = (kind: string, ms: number, outcome: Outcome, note?: string) => {
     const s: KindStats = stats.get(kind) ?? {
       latencies: [],
@@ -211,7 +228,10 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
       notes: new Map(),
     };
     stats.set(kind, s);
-    if (outcome === 'ok' || outcome === 'retried') s.latencies.push(ms);
+    if (outcome === 'ok' || outcome === 'retried') {
+      s.latencies.push(ms);
+      if (READ_KINDS.includes(kind)) reads.push({ at: Date.now(), ms });
+    }
     if (outcome === 'ok') s.ok++;
     else if (outcome === 'retried') s.retried++;
     else if (outcome === 'error') s.errors++;
@@ -220,15 +240,24 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
   };
 
   // Peak resident memory per process (VmHWM), sampled; a restarted process keeps its name's maximum.
+  // CPU time likewise, per pid (a restarted process adds its own): where the two cores went.
+  const cpuTicks = new Map<string, Map<number, number>>();
+  const cpuAtStart = process.cpuUsage();
   const sampler = setInterval(() => {
+    const table = processTable();
     for (const [name, pid] of Object.entries(cluster.pids())) {
       try {
         const status = readFileSync(`/proc/${pid}/status`, 'utf8');
         const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
         peak[name] = Math.max(peak[name] ?? 0, Math.round(kb / 1024));
       } catch {
-        // gone between the listing and the read
+        continue; // gone between the listing and the read
       }
+      // Its own time, its ended children's, and its live children's (PostgreSQL's backends, ffmpeg).
+      let ticks = table.get(pid)?.ticks ?? 0;
+      for (const p of table.values()) if (p.ppid === pid) ticks += p.ticks;
+      if (!cpuTicks.has(name)) cpuTicks.set(name, new Map());
+      cpuTicks.get(name)!.set(pid, ticks);
     }
   }, 1_000);
 
@@ -328,7 +357,8 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
   async function user(index: number): Promise<void> {
     const account = accounts[index];
     const ip = `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
-    await sleep(Math.random() * Math.min(10_000, options.seconds * 100));
+    // Users arrive evenly over the ramp, as a population does (a ramp of 0 is a flash crowd).
+    await sleep((index / options.users) * options.rampSeconds * 1000);
     const signed = await act('sign in', async () => {
       const res = await fetch(`${base}/accounts/v1/auth_with_password`, {
         method: 'POST',
@@ -378,6 +408,8 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
             },
           });
           sse.streams++;
+          // The user finished while this stream was opening: nobody else will close it.
+          if (!open) await stream.close();
           const end = await stream.ended;
           lastId = stream.lastId() ?? lastId;
           if (end === 'ended') sse.cleanEnds++;
@@ -610,15 +642,17 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
       ],
     ];
     const total = actions.reduce((s, [w]) => s + w, 0);
-    // Each user first goes once through the kinds that make tasks, uploads and payments (media first
-    // for some), so even a short run covers them all; then it picks by weight.
+    // The kinds that make tasks, uploads and payments come first, so even a short run covers them
+    // all: a few users each go through all of them, many users take one each (all of them at once
+    // would be a burst no population makes). Then each user picks by weight.
     const opening = [6, 5, 4, 7, 8, 9];
+    const openingSteps = options.users <= opening.length ? opening.length : 1;
     for (let step = 0; running(); step++) {
       const roll = Math.random() * total;
       let sum = 0;
       const action =
-        step < opening.length
-          ? actions[opening[(step + index) % opening.length]][1]
+        step < openingSteps
+          ? actions[opening[(index + step) % opening.length]][1]
           : actions.find(([w]) => {
               sum += w;
               return roll < sum;
@@ -906,27 +940,51 @@ export async function runLoad(cluster: Cluster, options: LoadOptions): Promise<L
       tasksSeenByPoll: seen.filter((t) => t.seenBy === 'poll').length,
     },
     peakRssMb: peak,
+    readsByMinute: [...new Set(reads.map((r) => Math.floor((r.at - runStarted) / 60_000)))]
+      .sort((a, b) => a - b)
+      .map((minute) => {
+        const ms = reads.filter((r) => Math.floor((r.at - runStarted) / 60_000) === minute).map((r) => r.ms);
+        return { minute, count: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99) };
+      }),
+    cpuSeconds: {
+      ...Object.fromEntries(
+        [...cpuTicks].map(([name, byPid]) => [
+          name,
+          Math.round([...byPid.values()].reduce((a, b) => a + b, 0) / 100),
+        ]),
+      ),
+      load: Math.round(((u) => (u.user + u.system) / 1e6)(process.cpuUsage(cpuAtStart))),
+    },
     faults,
     final,
     settleMs,
   };
 }
 
-/** Names of a process's direct children (from /proc). */
-function childNames(pid: number): string[] {
-  const names: string[] = [];
+/** Every process: its parent, name, and CPU ticks (utime + stime + cutime + cstime). */
+function processTable(): Map<number, { ppid: number; name: string; ticks: number }> {
+  const table = new Map<number, { ppid: number; name: string; ticks: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const close = stat.lastIndexOf(')');
-      const ppid = Number(stat.slice(close + 2).split(' ')[1]);
-      if (ppid === pid) names.push(stat.slice(stat.indexOf('(') + 1, close));
+      const fields = stat.slice(close + 2).split(' ');
+      table.set(Number(entry), {
+        ppid: Number(fields[1]),
+        name: stat.slice(stat.indexOf('(') + 1, close),
+        ticks: fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0),
+      });
     } catch {
       // gone
     }
   }
-  return names;
+  return table;
+}
+
+/** Names of a process's direct children. */
+function childNames(pid: number): string[] {
+  return [...processTable().values()].filter((p) => p.ppid === pid).map((p) => p.name);
 }
 
 /** The report as text, for the bench and the test's log. */
@@ -942,6 +1000,11 @@ export function formatReport(report: LoadReport, users: number): string {
     );
     for (const [note, n] of Object.entries(k.notes)) lines.push(`    ${n} × ${note}`);
   }
+  lines.push(
+    `reads (${READ_KINDS.join(', ')}) by minute, p50/p99 ms: ${report.readsByMinute
+      .map((m) => `${m.minute}: ${m.p50}/${m.p99} (n=${m.count})`)
+      .join('; ')}`,
+  );
   lines.push('queue wait (task created → first stage started):');
   for (const [tool, q] of Object.entries(report.queueWait))
     lines.push(`  ${tool.padEnd(16)} n=${q.count} p50 ${q.p50} ms, p99 ${q.p99} ms, max ${q.max} ms`);
@@ -953,6 +1016,12 @@ export function formatReport(report: LoadReport, users: number): string {
     `peak RSS (MiB): ${Object.entries(report.peakRssMb)
       .sort()
       .map(([n, mb]) => `${n} ${mb}`)
+      .join(', ')}`,
+  );
+  lines.push(
+    `CPU seconds: ${Object.entries(report.cpuSeconds)
+      .sort()
+      .map(([n, s]) => `${n} ${s}`)
       .join(', ')}`,
   );
   lines.push('faults:');

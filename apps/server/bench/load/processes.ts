@@ -5,6 +5,8 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
+/** The worker units' `Nice=` (deploy/systemd): media work waits for the CPU, requests do not. */
+const WORKER_NICE = 10;
 
 export interface Proc {
   name: string;
@@ -47,7 +49,10 @@ export function spawnRole(
   env: Record<string, string>,
   logFile: string,
 ): Proc {
-  return spawnLogged(name, process.execPath, ['--import', 'tsx', MAIN, role], { env, logFile });
+  const node = [process.execPath, '--import', 'tsx', MAIN, role];
+  // Workers yield the CPU to API processes (and their engines inherit it), as the systemd unit's Nice=.
+  const [command, ...args] = role === 'worker' ? ['nice', '-n', String(WORKER_NICE), ...node] : node;
+  return spawnLogged(name, command, args, { env, logFile });
 }
 
 /** Polls `check` until it answers a value; fails naming `what` after `timeoutMs`. */
