@@ -105,7 +105,7 @@ export interface LoadReport {
 }
 
 /** The calls that only read: the p99 target is about these. */
-export const READ_KINDS = [
+const READ_KINDS = [
   'voices',
   'balance',
   'tasks list',
