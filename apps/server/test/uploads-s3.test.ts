@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import '../bench/load/s3rver-atomic.ts';
 import { call, createTestServer, signIn, type TestServer } from './harness.ts';
 import { makeMediaFixtures } from './media-fixtures.ts';
 

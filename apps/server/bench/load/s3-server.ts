@@ -1,5 +1,6 @@
 /** s3rver (the S3 protocol server the adapter's tests use) as its own process: `s3-server.ts DIR PORT BUCKET`. */
 import S3rver from 's3rver';
+import './s3rver-atomic.ts';
 
 const [dir, port, bucket] = process.argv.slice(2);
 const server = new S3rver({
