@@ -30,6 +30,7 @@ export type * from './asr/types.ts';
 export { denoise, denoiseSamples, RNNOISE_RATE, writeMonoWav } from './audio/denoise.ts';
 export * from './audio/ffmpeg.ts';
 export * from './audio/levels.ts';
+export { type AudioEncoder, createMp3Encoder } from './audio/mp3-encoder.ts';
 export {
   ANALYSIS_RATE,
   decodeMono,

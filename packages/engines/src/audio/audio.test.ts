@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   concatAudioFiles,
-  createAudioEncoder,
   decodeAudio,
   encodeAudio,
   normalizeLoudness,
@@ -13,6 +12,7 @@ import {
   resamplePcm,
   shiftPitch,
 } from './ffmpeg.ts';
+import { createMp3Encoder } from './mp3-encoder.ts';
 import { srtTime, toSrt, toVtt } from './subtitles.ts';
 import {
   applyGainDb,
@@ -128,16 +128,50 @@ describe('ffmpeg', () => {
     expect(probe.durationMs).toBeLessThan(2350);
   });
 
-  it('encodes a stream written chunk by chunk while its output is read', async () => {
-    const encoder = createAudioEncoder({ format: 'mp3', sampleRate: 22_050 });
+  it('encodes an MP3 stream written chunk by chunk while its output is read', async () => {
+    const encoder = createMp3Encoder({ sampleRate: 22_050 });
     const parts: Buffer[] = [];
     encoder.output.on('data', (c: Buffer) => parts.push(c));
     for (let i = 0; i < 4; i++) await encoder.write(tone(500).samples);
     await encoder.end();
-    const probe = await probeAudioBuffer(Buffer.concat(parts));
+    const mp3 = Buffer.concat(parts);
+    const probe = await probeAudioBuffer(mp3);
     expect(probe.codec).toBe('mp3');
+    expect(probe.sampleRate).toBe(22_050);
     expect(probe.durationMs).toBeGreaterThan(1950);
     expect(probe.durationMs).toBeLessThan(2150);
+    // The tone survives: decoded, its level is the input's (8000 peak → RMS ≈ 5657) within LAME's loss.
+    const back = await decodeAudio(mp3, 22_050);
+    const middle = back.samples.subarray(4_000, 40_000);
+    const rms = Math.sqrt(middle.reduce((sum, v) => sum + v * v, 0) / middle.length);
+    expect(rms).toBeGreaterThan(5_100);
+    expect(rms).toBeLessThan(6_200);
+  });
+
+  it('stops an MP3 stream when its signal aborts, and waits while its output is unread', async () => {
+    const abort = new AbortController();
+    const encoder = createMp3Encoder({ sampleRate: 22_050, signal: abort.signal });
+    // Nobody reads: a minute of audio (≈480 KB) fits, ten minutes do not.
+    await encoder.write(tone(60_000).samples);
+    let settled = false;
+    const blocked = encoder.write(tone(600_000).samples).then(
+      () => {
+        settled = true;
+      },
+      (err) => {
+        settled = true;
+        throw err;
+      },
+    );
+    // Unbounded, each turn of the event loop would add another chunk's bytes.
+    while (!encoder.output.writableNeedDrain) await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 0; turn < 100; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    expect(encoder.output.readableLength).toBeLessThan(1024 * 1024 + 64 * 1024);
+    abort.abort();
+    await expect(blocked).rejects.toMatchObject({ code: 'aborted' });
+    expect(encoder.output.destroyed).toBe(true);
+    await expect(encoder.end()).rejects.toMatchObject({ code: 'aborted' });
   });
 
   it('refuses what it cannot read with a media error', async () => {

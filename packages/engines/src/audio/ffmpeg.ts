@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { EngineError } from '../errors.ts';
 import { bufferToSamples, concatPcm, type Pcm, pcmToBuffer, silence, silentWav } from './wav.ts';
 
@@ -114,55 +113,6 @@ export function encodeAudio(
     input: pcmToBuffer(pcm),
     signal,
   });
-}
-
-const QUEUE_BYTES = 4 * 1024 * 1024;
-
-export interface AudioEncoder {
-  /** Encoded bytes as ffmpeg produces them: consume them while writing (pipe them to the response). */
-  readonly output: Readable;
-  /** Sends samples; waits only while much is queued (backpressure), and fails when ffmpeg has failed. */
-  write(samples: Int16Array): Promise<void>;
-  /** Ends the input; resolves when ffmpeg has finished cleanly. */
-  end(): Promise<void>;
-}
-
-/**
- * A running encoder fed sentence by sentence, so a server can send MP3 bytes while later sentences
- * are still being synthesised and a long job encodes in parallel with synthesis.
- */
-export function createAudioEncoder(options: EncodeOptions & { sampleRate: number }): AudioEncoder {
-  const { format, bitrate, sampleRate, signal } = options;
-  const { child, done } = start(
-    'ffmpeg',
-    [
-      ...FFMPEG_BASE,
-      ...rawInput({ sampleRate }),
-      ...codecArgs(format, bitrate),
-      '-flush_packets',
-      '1',
-      'pipe:1',
-    ],
-    signal,
-  );
-  // Reported by end() (or by write() when ffmpeg is gone).
-  done.catch(() => {});
-  return {
-    output: child.stdout,
-    write(samples) {
-      child.stdin.write(pcmToBuffer({ samples, sampleRate }));
-      // Let a few seconds of audio queue up so synthesis and encoding overlap instead of taking turns.
-      if (child.stdin.writableLength < QUEUE_BYTES) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        child.stdin.once('drain', resolve);
-        done.catch(reject);
-      });
-    },
-    async end() {
-      child.stdin.end();
-      await done;
-    },
-  };
 }
 
 /** Any audio file ffmpeg reads → 16-bit mono PCM. Goes through a temp file so MP4/M4A (index at the end) work. */

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { TtsFailureCode } from '@vw/contract';
-import { bufferToSamples, createAudioEncoder, isEngineError, pcmToBuffer, wavHeader } from '@vw/engines';
+import { bufferToSamples, createMp3Encoder, isEngineError, pcmToBuffer, wavHeader } from '@vw/engines';
 import { z } from 'zod';
 import { definePipeline, taskFailure } from '../../tasks/index.ts';
 import { findHistoryById, updateHistory } from './tts.repo.ts';
@@ -104,7 +104,7 @@ export const ttsPipeline = definePipeline({
         storing.catch(() => {});
         try {
           if (row.format === 'mp3') {
-            const encoder = createAudioEncoder({ format: 'mp3', sampleRate: rate, signal });
+            const encoder = createMp3Encoder({ sampleRate: rate, signal });
             encoder.output.pipe(stored);
             for (const s of sentences) {
               await encoder.write(bufferToSamples(await buffer(await app.storage.read(s.key))));

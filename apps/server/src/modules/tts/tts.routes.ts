@@ -8,7 +8,6 @@ import {
   findReadings,
   upsertDictionaryEntry,
 } from './dictionary.service.ts';
-import { encoderPool } from './encoder-pool.ts';
 import {
   deleteHistory,
   editHistory,
@@ -45,13 +44,10 @@ export async function sendAudio(
 
 /** Text to speech, the voice library, history and the pronunciation dictionary. */
 export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const encoders = encoderPool(ctx);
-  app.addHook('onClose', async () => encoders.close());
-  // Learn the embedded engine's sample rate and keep an MP3 encoder ready for it.
+  // Warm the embedded engine (its processes and dictionaries) before the first request.
   if (ctx.engines.has('espeak')) {
     ctx.engines
       .synthesize({ segments: [{ text: '你好' }], voice: { engine: 'espeak' } })
-      .then((r) => encoders.prime(r.sampleRate))
       .catch((err) => ctx.log.warn({ err }, 'espeak warm-up failed'));
   }
 

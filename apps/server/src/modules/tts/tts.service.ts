@@ -14,6 +14,7 @@ import {
   ttsMaxChars,
 } from '@vw/contract';
 import {
+  createMp3Encoder,
   type EngineVoice,
   isEngineError,
   isMandarinVoice,
@@ -36,7 +37,6 @@ import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.s
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
-import { encoderPool } from './encoder-pool.ts';
 import { ttsPipeline } from './tts.pipeline.ts';
 import { findCachedHistory, findHistoryById, insertHistory, updateHistory } from './tts.repo.ts';
 import { planSentences, type SentenceUnit } from './tts.text.ts';
@@ -413,7 +413,7 @@ async function continueStream(
   const lengths: number[] = [];
   try {
     if (row.format === 'mp3') {
-      const encoder = encoderPool(ctx).take(rate);
+      const encoder = createMp3Encoder({ sampleRate: rate });
       encoder.output.on('data', emit);
       const ended = new Promise<void>((resolve, reject) => {
         encoder.output.once('end', resolve);
