@@ -5,11 +5,14 @@ import path from 'node:path';
 import { TTS_HEADERS } from '@vw/contract';
 import type { EngineRegistry } from '@vw/engines';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isLocalStorage } from '../src/adapters/storage/local.ts';
 import { getBalance } from '../src/modules/credits/ledger.service.ts';
 import { grantMembership } from '../src/modules/credits/membership.service.ts';
 import { updateSetting } from '../src/modules/settings/settings.service.ts';
 import { findHistoryById } from '../src/modules/tts/tts.repo.ts';
 import { runSynthesisTask } from '../src/modules/tts/tts.service.ts';
+import { setVoicePreview } from '../src/modules/tts/voices.repo.ts';
+import { findVoices } from '../src/modules/tts/voices.service.ts';
 import {
   CLIENT_HEADERS,
   call,
@@ -126,6 +129,30 @@ describe('voices and models', () => {
     expect(
       bobs.body.data.voices.find((v: { voice_id: string }) => v.voice_id === 'espeak-zh-xiaoya').is_favorite,
     ).toBe(false);
+  });
+
+  it('reuses a signed preview link while half its day is left, then signs a fresh one', async () => {
+    const key = 'voices/espeak-zh-xiaoya/preview.mp3';
+    await server.ctx.storage.put(key, Buffer.from('ID3 preview'), 'audio/mpeg');
+    await setVoicePreview(server.ctx.db, 'espeak-zh-xiaoya', key, server.clock.now());
+    const previewOf = async () => {
+      const { voices } = await findVoices(server.ctx, aliceId, {});
+      const url = new URL(voices.find((v) => v.voice_id === 'espeak-zh-xiaoya')!.preview_url, 'http://x');
+      const query = Object.fromEntries(url.searchParams) as { exp: string; sig: string };
+      expect(isLocalStorage(server.ctx.storage) && server.ctx.storage.verifySignedUrl(key, query)).toBe(true);
+      return { url: url.href, exp: Number(query.exp) };
+    };
+    const first = await previewOf();
+    try {
+      server.clock.advance(11 * 3_600_000);
+      expect(await previewOf()).toEqual(first);
+      server.clock.advance(2 * 3_600_000);
+      const renewed = await previewOf();
+      expect(renewed.exp).toBe(first.exp + 13 * 3600);
+    } finally {
+      // The later tests' sign-ins are still fresh.
+      server.clock.advance(-13 * 3_600_000);
+    }
   });
 });
 

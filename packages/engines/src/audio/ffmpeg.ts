@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError } from '../errors.ts';
+import { deprioritize } from '../media/run.ts';
 import { bufferToSamples, concatPcm, type Pcm, pcmToBuffer, silence, silentWav } from './wav.ts';
 
 export type AudioFormat = 'mp3' | 'wav' | 'ogg';
@@ -21,6 +22,7 @@ interface RunOptions {
 /** Spawns ffmpeg/ffprobe; `done` settles once, with an EngineError that says what went wrong. */
 function start(bin: 'ffmpeg' | 'ffprobe', args: string[], signal?: AbortSignal) {
   const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], signal });
+  deprioritize(child.pid);
   const err: Buffer[] = [];
   child.stderr.on('data', (c: Buffer) => err.push(c));
   // EPIPE when ffmpeg quits early is reported through 'close' with ffmpeg's own message.

@@ -1,6 +1,7 @@
 export { type MediaProbe, type ProbedStream, probeFile } from './probe.ts';
 export {
   ALLOWED_DEMUXERS,
+  deprioritize,
   type MediaProcess,
   type MediaRunOptions,
   runFfmpeg,

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.ts';
 import {
+  deprioritize,
   extractAudio,
   probeFile,
   safeArgs,
@@ -173,6 +174,18 @@ describe('process control', () => {
       restrictDemuxers: false,
     });
     await expect(slow.done).rejects.toMatchObject({ code: 'timeout' });
+  });
+
+  it('runs media below request handling (niceness 10), never raising a process already lower', async () => {
+    const proc = spawnMedia('ffmpeg', ['-re', '-f', 'lavfi', '-i', 'sine', '-f', 'null', '-'], {
+      restrictDemuxers: false,
+    });
+    expect(getPriority(proc.child.pid!)).toBe(Math.max(10, getPriority()));
+    setPriority(proc.child.pid!, 15);
+    deprioritize(proc.child.pid);
+    expect(getPriority(proc.child.pid!)).toBe(15);
+    proc.kill();
+    await proc.done.catch(() => {});
   });
 
   it('reports the stderr tail on failure', async () => {

@@ -1,4 +1,5 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { EngineError } from '../errors.ts';
 
@@ -67,6 +68,22 @@ export function safeArgs(bin: MediaBinary, args: readonly string[], restrictDemu
   return out;
 }
 
+/** Niceness of media processes: below request handling, as the worker units' `Nice=`. */
+const MEDIA_NICE = 10;
+
+/**
+ * Lowers a media process's CPU priority to MEDIA_NICE (a process already that low keeps its own).
+ * An API process probes uploads with ffmpeg; on a busy machine that work waits, not the requests.
+ */
+export function deprioritize(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    if (getPriority(pid) < MEDIA_NICE) setPriority(pid, MEDIA_NICE);
+  } catch {
+    // Already gone: nothing to lower.
+  }
+}
+
 export interface MediaProcess {
   child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   /** Settles once: resolved on exit 0, else an EngineError (timeout, aborted, media_failed). */
@@ -86,6 +103,7 @@ export function spawnMedia(
   const child = spawn(bin, fullArgs, {
     stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
+  deprioritize(child.pid);
   let tail = Buffer.alloc(0);
   child.stderr.on('data', (c: Buffer) => {
     tail = Buffer.concat([tail, c]);

@@ -27,6 +27,28 @@ import { DEFAULT_VOICE_MAP, ESPEAK_MODEL_ID } from './voices.seed.ts';
 /** Preview links are signed for a day; the web refetches the list at start-up and after payments. */
 const PREVIEW_LINK_SECONDS = 24 * 3600;
 
+/**
+ * Signed preview links, reused while at least half their day is left: signing thirty of them for
+ * every voice list (S3 presigning) cost more than the rest of the call. One map per store.
+ */
+const previewLinks = new WeakMap<object, Map<string, { url: string; renewAt: number }>>();
+const PREVIEW_LINKS_MAX = 10_000;
+
+async function previewUrl(ctx: AppContext, key: string): Promise<string> {
+  let links = previewLinks.get(ctx.storage);
+  if (!links) {
+    links = new Map();
+    previewLinks.set(ctx.storage, links);
+  }
+  const now = ctx.clock.now();
+  const known = links.get(key);
+  if (known && known.renewAt > now) return known.url;
+  const url = await ctx.storage.signedUrl(key, { expiresInSeconds: PREVIEW_LINK_SECONDS });
+  if (links.size >= PREVIEW_LINKS_MAX) links.clear();
+  links.set(key, { url, renewAt: now + (PREVIEW_LINK_SECONDS * 1000) / 2 });
+  return url;
+}
+
 const ENGINE_LABELS: Record<string, string> = {
   espeak: '标准引擎',
   'sherpa-onnx': '本地神经网络',
@@ -56,9 +78,7 @@ async function toVoiceView(ctx: AppContext, row: VoiceRow, favorites: Set<string
       use_case: row.use_case,
     },
     description: row.description,
-    preview_url: row.preview_key
-      ? await ctx.storage.signedUrl(row.preview_key, { expiresInSeconds: PREVIEW_LINK_SECONDS })
-      : '',
+    preview_url: row.preview_key ? await previewUrl(ctx, row.preview_key) : '',
     preview_text: row.preview_text,
     required_level: row.required_level,
     is_disabled: row.is_disabled === 1 || !ctx.engines.has(row.engine),
