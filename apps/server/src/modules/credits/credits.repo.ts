@@ -68,6 +68,29 @@ export async function readCreditState(db: Db, userId: string, now: number): Prom
   return { account, lots };
 }
 
+const selectBalanceState = preparedQuery(
+  (_db, v: { userId: string }) =>
+    sql<CreditAccount & { lots: CreditLot[]; held: string }>`
+    select a.*,
+      coalesce((select json_agg(l) from credit_lots l where l.user_id = a.user_id and l.remaining > 0), '[]'::json) as lots,
+      (select coalesce(sum(h.amount), 0) from credit_holds h where h.user_id = a.user_id and h.status = 'held') as held
+    from credit_accounts a where a.user_id = ${v.userId}`,
+);
+
+/**
+ * PostgreSQL, without a lock: the account, its lots with credits and what its open holds keep, as of
+ * one statement. Undefined when the account does not exist yet.
+ */
+export async function readBalanceState(
+  db: Db,
+  userId: string,
+): Promise<{ account: CreditAccount; lots: CreditLot[]; held: number } | undefined> {
+  const row = await selectBalanceState.first(db, { userId });
+  if (!row) return undefined;
+  const { lots, held, ...account } = row;
+  return { account, lots, held: Number(held) };
+}
+
 export async function updateAccount(tx: Db, userId: string, update: Partial<CreditAccount>): Promise<void> {
   await tx.updateTable('credit_accounts').set(update).where('user_id', '=', userId).execute();
 }

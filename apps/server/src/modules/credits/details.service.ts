@@ -10,14 +10,13 @@ import type { AppContext } from '../../context.ts';
 import type { CreditHold, CreditLot } from '../../db/schema.ts';
 import { businessDate } from './calendar.ts';
 import {
-  findActiveLots,
   findCapturedHolds,
   findDrawsOfHolds,
   findHoldsPage,
   findLotsPage,
   type Range,
 } from './details.repo.ts';
-import { getBalance } from './ledger.service.ts';
+import { getCreditSummary } from './ledger.service.ts';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 const toMs = (s?: number) => (s === undefined ? undefined : s * 1000);
@@ -37,8 +36,7 @@ export function toLotView(lot: CreditLot): CreditLotView {
 }
 
 export async function getBalanceByLot(ctx: AppContext, userId: string) {
-  const { balance, held } = await getBalance(ctx, userId);
-  const lots = await findActiveLots(ctx.db, userId, ctx.clock.now());
+  const { balance, held, lots } = await getCreditSummary(ctx, userId);
   return { balance, held, lots: lots.map(toLotView) };
 }
 
