@@ -54,14 +54,13 @@ export function createMp3Encoder(options: { sampleRate: number; signal?: AbortSi
     lame.configure({ channels: 1, sampleRate, bitrate: 64 });
     return lame;
   });
-  let lame: WasmMediaEncoder<'audio/mpeg'> | null = null;
-  // The instance goes back to the spares only after finalize(); an abandoned stream drops it.
+  ready.catch(() => {}); // reported by write() and end()
+  const onAbort = () => output.destroy(aborted());
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   const check = () => {
-    if (signal?.aborted) throw aborted();
     if (output.destroyed) throw aborted();
   };
-  const onAbort = () => output.destroy(aborted());
-  signal?.addEventListener('abort', onAbort, { once: true });
 
   const push = async (bytes: Uint8Array) => {
     // The encoder reuses its buffer: copy before handing the bytes on.
@@ -82,7 +81,7 @@ export function createMp3Encoder(options: { sampleRate: number; signal?: AbortSi
   return {
     output,
     async write(samples) {
-      lame ??= await ready;
+      const lame = await ready;
       for (let at = 0; at < samples.length; at += CHUNK_SAMPLES) {
         check();
         const chunk = samples.subarray(at, at + CHUNK_SAMPLES);
@@ -93,9 +92,10 @@ export function createMp3Encoder(options: { sampleRate: number; signal?: AbortSi
       }
     },
     async end() {
-      lame ??= await ready;
+      const lame = await ready;
       check();
       await push(lame.finalize());
+      // Back to the spares only once finished; an abandoned stream's instance is dropped.
       if (spares.length < SPARES) spares.push(lame);
       signal?.removeEventListener('abort', onAbort);
       output.end();
