@@ -114,8 +114,9 @@ test('a QR code expires and a click brings a fresh one; Alipay shows its own cod
   await page.getByTestId('pay-agree').check();
   await expect(qr()).toBeVisible();
   const first = await qr().getAttribute('data-code-url');
+  // The order lives 20 s (PAYMENT_ORDER_TTL); the wait leaves room for a busy machine.
   await expect(page.getByTestId('pay-qr-expired')).toContainText('二维码过期 请点击刷新', {
-    timeout: 25_000,
+    timeout: 45_000,
   });
   await page.getByTestId('pay-qr-expired').click();
   await expect(page.getByTestId('pay-qr-expired')).toBeHidden();

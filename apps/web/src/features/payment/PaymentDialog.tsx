@@ -29,8 +29,7 @@ import {
   buyerOf,
   createFailedMessage,
   creditProducts,
-  defaultCreditSelection,
-  defaultMemberSelection,
+  defaultSelectionFor,
   disabledReason,
   memberProducts,
   openingFor,
@@ -223,6 +222,8 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
   const [view, setView] = useState<OrderView>({ phase: 'idle' });
   const [paid, setPaid] = useState(false);
   const openedFor = useRef<PaymentOpenMode | null>(null);
+  // A tab the user picked before the products (and so the opening) arrived wins over the opening's.
+  const pickedTab = useRef<PaymentTab | null>(null);
 
   const close = () => {
     session.reset();
@@ -231,6 +232,7 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
     setSelected(null);
     setPaid(false);
     openedFor.current = null;
+    pickedTab.current = null;
     onClose();
   };
   const closeRef = useRef(close);
@@ -295,9 +297,13 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
     openedFor.current = mode;
     const opening = openingFor(mode, products, buyer);
     setType(opening.type);
-    setTab(opening.tab);
     setFixed(opening.fixed);
-    setSelected(opening.selected);
+    if (pickedTab.current === null || opening.type === PaymentDialogType.Single) {
+      setTab(opening.tab);
+      setSelected(opening.selected);
+    } else {
+      setSelected(defaultSelectionFor(pickedTab.current, products, buyer));
+    }
   }, [mode, products, buyer]);
 
   // An order is requested whenever a product is chosen with the agreement ticked.
@@ -308,12 +314,9 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
   }, [mode, selected, agreed, channel, session, paid]);
 
   const switchTab = (next: PaymentTab) => {
+    pickedTab.current = next;
     setTab(next);
-    setSelected(
-      next === ProductType.Member
-        ? defaultMemberSelection(products, buyer)
-        : defaultCreditSelection(products, buyer),
-    );
+    setSelected(defaultSelectionFor(next, products, buyer));
   };
 
   const members = memberProducts(products);

@@ -73,6 +73,13 @@ export function defaultCreditSelection(products: Product[], buyer: Buyer): Produ
   return [...creditProducts(products)].sort((a, b) => a.recharge_credit - b.recharge_credit)[0] ?? null;
 }
 
+/** What a tab preselects when the user switches to it. */
+export function defaultSelectionFor(tab: PaymentTab, products: Product[], buyer: Buyer): Product | null {
+  return tab === ProductType.Member
+    ? defaultMemberSelection(products, buyer)
+    : defaultCreditSelection(products, buyer);
+}
+
 /**
  * 您已是最高级套餐用户，暂不支持重复购买套餐 (spec §5): a member at the top level when no member
  * product can be selected — whatever is selected now and however the dialog was opened.
