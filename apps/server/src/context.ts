@@ -2,7 +2,9 @@ import {
   type AsrRegistry,
   createAsrRegistry,
   createEngineRegistry,
+  createMediaInspector,
   type EngineRegistry,
+  type MediaInspector,
   type OcrEngine,
 } from '@vw/engines';
 import type { FastifyBaseLogger } from 'fastify';
@@ -50,6 +52,8 @@ export interface AppContext {
   lifecycle: { draining: boolean };
   /** The process's one bounded OCR pool (PP-OCRv4 workers, started on first use; closed on shutdown). */
   ocr: OcrEngine;
+  /** Probe, peaks and thumbnails of uploaded files, in a helper process (started on first use; closed on shutdown). */
+  mediaInspector: MediaInspector;
 }
 
 export function createContext(options: {
@@ -110,6 +114,7 @@ export function createContext(options: {
     payments: createPaymentProviders({ config, db: database.db, now, signingSecret: secret }),
     taskEvents: createTaskEventHub({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, log }),
     ocr: options.ocr ?? createLazyOcrPool(config.OCR_WORKERS),
+    mediaInspector: createMediaInspector(),
     lifecycle: { draining: false },
   };
   return ctx;

@@ -85,6 +85,7 @@ async function main(role: Role): Promise<void> {
   closers.push(() => engines.close());
   closers.push(() => asr.close());
   closers.push(() => ctx.ocr.close());
+  closers.push(() => ctx.mediaInspector.close());
 
   // Draining: /readyz answers 503 at once; an API process keeps serving for DRAIN_DELAY_MS so the
   // load balancer moves away, then closes: new requests get 503, SSE streams end (clients resume

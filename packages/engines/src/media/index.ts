@@ -1,3 +1,4 @@
+export { createMediaInspector, type MediaInspector } from './inspector.ts';
 export { type MediaProbe, type ProbedStream, probeFile } from './probe.ts';
 export {
   ALLOWED_DEMUXERS,

@@ -6,6 +6,7 @@ import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.ts';
 import {
+  createMediaInspector,
   deprioritize,
   extractAudio,
   probeFile,
@@ -196,5 +197,60 @@ describe('process control', () => {
     const e = await bad.done.catch((x) => x);
     expect(e.code).toBe('media_failed');
     expect(e.message).toMatch(/whitelist|Invalid/);
+  });
+});
+
+describe('media inspector (helper process)', () => {
+  const pgrep = (args: string[]) => {
+    try {
+      return Number(execFileSync('pgrep', args).toString().trim().split('\n')[0]);
+    } catch {
+      return 0; // none yet
+    }
+  };
+  const helperPid = () => pgrep(['-P', String(process.pid), '-f', 'inspector-process']);
+  const waitFor = async (found: () => number) => {
+    while (!found()) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  it('answers as the direct calls do, keeps engine error codes, and runs at niceness 10', async () => {
+    const inspector = createMediaInspector();
+    try {
+      expect(await inspector.probeFile(file('clip.mp4'))).toEqual(await probeFile(file('clip.mp4')));
+      expect(await inspector.waveformPeaks(file('clip.mp4'), 10)).toEqual(
+        await waveformPeaks(file('clip.mp4'), 10),
+      );
+      await inspector.thumbnail(file('clip.mp4'), file('helper-thumb.jpg'), 1);
+      expect(readFileSync(file('helper-thumb.jpg')).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+      const refused = await inspector.probeFile(file('evil.m3u8'), { format: 'hls' }).catch((e) => e);
+      expect(refused).toBeInstanceOf(EngineError);
+      expect(refused.code).toBe('media_unsupported');
+      expect(getPriority(helperPid())).toBe(Math.max(10, getPriority()));
+    } finally {
+      await inspector.close();
+    }
+  });
+
+  it('fails the calls of a helper that dies and starts a new one for the next call', async () => {
+    const inspector = createMediaInspector();
+    const fifo = file('never-written.fifo');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      await inspector.probeFile(file('speech.wav'));
+      const first = helperPid();
+      // ffmpeg waits on the pipe, so the call is still out when its helper is killed.
+      const stuck = inspector.waveformPeaks(fifo, 10).catch((e) => e);
+      await waitFor(() => pgrep(['-P', String(first), 'ffmpeg']));
+      process.kill(first, 'SIGKILL');
+      const error = await stuck;
+      expect(error).toBeInstanceOf(EngineError);
+      expect(error.code).toBe('media_failed');
+      const probe = await inspector.probeFile(file('speech.wav'), { format: 'wav' });
+      expect(probe.hasAudio).toBe(true);
+      expect(helperPid()).not.toBe(first);
+    } finally {
+      execFileSync('sh', ['-c', `: <> '${fifo}'`]); // lets the orphaned ffmpeg read EOF and exit
+      await inspector.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { isEngineError, type MediaProbe, probeFile, thumbnail, waveformPeaks } from '@vw/engines';
+import { isEngineError, type MediaProbe } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import type { MediaAssetRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -80,7 +80,7 @@ export async function registerAsset(
 
   let probe: MediaProbe;
   try {
-    probe = await probeFile(file, { format: demuxer, timeoutMs: 60_000 });
+    probe = await ctx.mediaInspector.probeFile(file, { format: demuxer, timeoutMs: 60_000 });
   } catch (error) {
     throw unsupported(error);
   }
@@ -96,16 +96,20 @@ export async function registerAsset(
       const [sha256, peaks] = await Promise.all([
         sha256File(file),
         probe.hasAudio
-          ? waveformPeaks(file, peaksResolution(probe.durationMs), { timeoutMs: 5 * 60_000 }).catch((e) => {
-              throw unsupported(e);
-            })
+          ? ctx.mediaInspector
+              .waveformPeaks(file, peaksResolution(probe.durationMs), { timeoutMs: 5 * 60_000 })
+              .catch((e) => {
+                throw unsupported(e);
+              })
           : null,
         probe.hasVideo
-          ? thumbnail(file, path.join(dir, 'thumb.jpg'), Math.min(3, probe.durationMs / 3000), {
-              timeoutMs: 60_000,
-            }).catch((e) => {
-              throw unsupported(e);
-            })
+          ? ctx.mediaInspector
+              .thumbnail(file, path.join(dir, 'thumb.jpg'), Math.min(3, probe.durationMs / 3000), {
+                timeoutMs: 60_000,
+              })
+              .catch((e) => {
+                throw unsupported(e);
+              })
           : null,
       ]);
       if (peaks) {
