@@ -13,7 +13,8 @@ const HELPER = fileURLToPath(new URL('./inspector-process.ts', import.meta.url))
  * server process is large (~550 MB): each ffmpeg it forks copies its page tables and holds its event
  * loop until the child has exec'ed, which under load took tens of milliseconds per upload from every
  * request in flight. The helper forks cheaply, runs at niceness 10 with its children, and does the
- * peaks arithmetic off the server's main thread. A helper that dies fails its calls and is restarted.
+ * peaks arithmetic off the server's main thread. A helper that dies fails its calls with
+ * `engine_unavailable` (not the file's fault: an S3 upload stays resumable) and is restarted.
  */
 export interface MediaInspector {
   probeFile(path: string, options?: { format?: string; timeoutMs?: number }): Promise<MediaProbe>;
@@ -38,7 +39,7 @@ interface Pending {
 }
 
 const helperGone = () =>
-  new EngineError('media_failed', '媒体检查进程意外退出，请重试', 'the media inspector process exited');
+  new EngineError('engine_unavailable', '媒体检查进程意外退出，请重试', 'the media inspector process exited');
 
 export function createMediaInspector(): MediaInspector {
   const pending = new Map<number, Pending>();
