@@ -24,13 +24,12 @@ process.on('message', async ({ id, op, args }: InspectorCall) => {
     const run = operations[op] as (...a: unknown[]) => Promise<unknown>;
     reply({ id, value: await run(...args) });
   } catch (e) {
-    const error = e as Error;
     reply({
       id,
       error:
         e instanceof EngineError
           ? { code: e.code, zh: e.zh, en: e.en, message: e.message }
-          : { message: error?.message ?? String(e) },
+          : { message: e instanceof Error ? e.message : String(e) },
     });
   }
 });

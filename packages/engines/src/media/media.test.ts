@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { getPriority, setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
@@ -201,17 +202,12 @@ describe('process control', () => {
 });
 
 describe('media inspector (helper process)', () => {
-  const pgrep = (args: string[]) => {
-    try {
-      return Number(execFileSync('pgrep', args).toString().trim().split('\n')[0]);
-    } catch {
-      return 0; // none yet
-    }
-  };
-  const helperPid = () => pgrep(['-P', String(process.pid), '-f', 'inspector-process']);
-  const waitFor = async (found: () => number) => {
-    while (!found()) await new Promise((r) => setTimeout(r, 20));
-  };
+  const helperPid = () =>
+    Number(
+      execFileSync('pgrep', ['-P', String(process.pid), '-f', 'inspector-process'])
+        .toString()
+        .trim(),
+    );
 
   it('answers as the direct calls do, keeps engine error codes, and runs at niceness 10', async () => {
     const inspector = createMediaInspector();
@@ -235,12 +231,14 @@ describe('media inspector (helper process)', () => {
     const inspector = createMediaInspector();
     const fifo = file('never-written.fifo');
     execFileSync('mkfifo', [fifo]);
+    let writer: FileHandle | undefined;
     try {
       await inspector.probeFile(file('speech.wav'));
       const first = helperPid();
-      // ffmpeg waits on the pipe, so the call is still out when its helper is killed.
       const stuck = inspector.waveformPeaks(fifo, 10).catch((e) => e);
-      await waitFor(() => pgrep(['-P', String(first), 'ffmpeg']));
+      // Opening a FIFO for writing returns once its reader (the helper's ffmpeg) has opened it: the
+      // call is then surely out, and ffmpeg waits for bytes while its helper is killed.
+      writer = await open(fifo, 'w');
       process.kill(first, 'SIGKILL');
       const error = await stuck;
       // Not the file's fault: a code the upload does not turn into a refusal, so it can be retried.
@@ -250,7 +248,7 @@ describe('media inspector (helper process)', () => {
       expect(probe.hasAudio).toBe(true);
       expect(helperPid()).not.toBe(first);
     } finally {
-      execFileSync('sh', ['-c', `: <> '${fifo}'`]); // lets the orphaned ffmpeg read EOF and exit
+      await writer?.close(); // the orphaned ffmpeg reads EOF and exits
       await inspector.close();
     }
   });
