@@ -35,6 +35,8 @@ export function normalizePinyin(value: string): string {
     .join(' ');
 }
 
+const neutralAs5 = (syllable: string) => syllable.replace(/0$/, '5');
+
 const normalized = new WeakMap<PronunciationDictionary, Map<string, string>>();
 
 function prepare(dictionary: PronunciationDictionary): Map<string, string> {
@@ -108,7 +110,10 @@ export function mandarinReadings(text: string, dictionary?: PronunciationDiction
   return mandarinSyllables(text, dictionary).map((s) => ({
     ...s,
     candidates:
-      s.text.length === 1 ? (polyphonic(s.text, { toneType: 'num', type: 'array' })[0] ?? []) : [s.pinyin],
+      s.text.length === 1
+        ? // pinyin-pro writes the neutral tone as 0; readings use 5 (so `de5` is offered once, never `de0`).
+          [...new Set((polyphonic(s.text, { toneType: 'num', type: 'array' })[0] ?? []).map(neutralAs5))]
+        : [s.pinyin],
   }));
 }
 

@@ -67,6 +67,11 @@ describe('polyphones in context', () => {
     const view = mandarinReadings('他说得对');
     expect(view.find((r) => r.text === '得')).toMatchObject({ pinyin: 'de5' });
     expect(view.find((r) => r.text === '得')?.candidates).toEqual(expect.arrayContaining(['de2', 'dei3']));
+    // Candidates write the neutral tone as 5 like the readings, once each (never `de0` beside `de5`).
+    for (const r of mandarinReadings('他说得对，长的地方了。')) {
+      expect(r.candidates.every((c) => /^[a-zü]+[1-5]$/.test(c)), r.candidates.join()).toBe(true);
+      expect(new Set(r.candidates).size).toBe(r.candidates.length);
+    }
     // …and the user's dictionary still wins there.
     expect(toEspeakInput('说得对', { voice: 'cmn-latn-pinyin', dictionary: { 说得: 'shuo1 de2' } })).toBe(
       '<speak>shuo1 de2 dui4</speak>',
