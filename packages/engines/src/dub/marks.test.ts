@@ -27,6 +27,15 @@ describe('parseSrtDubbingMarks', () => {
     expect(parseSrtDubbingMarks('他说，真的吗：不会吧')).toEqual({ text: '他说，真的吗：不会吧' });
     expect(parseSrtDubbingMarks('[笑] 好的')).toEqual({ text: '[笑] 好的' });
   });
+
+  it('keeps a sentence whose first clause ends in a colon; reads [名字] labels and dialogue dashes', () => {
+    for (const line of ['她说：我明天就回来。', '他笑着说：那你可要小心了。', '一位乘客告诉我们：车晚点了。'])
+      expect(parseSrtDubbingMarks(line), line).toEqual({ text: line });
+    expect(parseSrtDubbingMarks('[李雷] 我们走吧。')).toEqual({ speaker: '李雷', text: '我们走吧。' });
+    expect(parseSrtDubbingMarks('【静音】[李雷] 嗯')).toEqual({ speaker: '李雷', mark: 'mute', text: '嗯' });
+    expect(parseSrtDubbingMarks('- 你去哪儿？\n- 回家。')).toEqual({ text: '你去哪儿？\n回家。' });
+    expect(parseSrtDubbingMarks('- 张三：走吧')).toEqual({ speaker: '张三', text: '走吧' });
+  });
 });
 
 describe('compareTranscript', () => {

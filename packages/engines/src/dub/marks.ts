@@ -1,19 +1,18 @@
+import { speakerPrefix, withoutDialogueDashes } from '@vw/contract/helpers/speakers.ts';
 import type { DubbingMarks } from './types.ts';
 
 const MUTE = /^(?:静音|mute)$/i;
 const KEEP = /^(?:保留原声|keep)$/i;
-// A speaker prefix: a short name (no sentence punctuation, ≤ 20 characters) before a full- or half-width colon.
-const SPEAKER = /^([^\s:：，。！？,.!?[\]【】()（）"“”][^:：，。！？,.!?[\]【】"“”\n]{0,19}?)\s*[:：]\s*/u;
 
 /**
  * Reads the dubbing marks of one SRT cue (the SRT配音 import, like Volcengine's marks):
- * `名字：文本` or `Name: text` names the speaker; `[静音]`/`[mute]` leaves the cue silent,
- * `[保留原声]`/`[keep]` keeps the original audio there. Marks may stand before or after the speaker
- * prefix, with ASCII or full-width brackets (【静音】). Times like "10:30" are not speakers: a name
- * must not start with a digit-only token.
+ * a speaker label as subtitle files write it (`名字：文本`, `Name: text`, `[名字] 文本`; never a
+ * clause such as 她说：…, see contract `speakerPrefix`) names the speaker; `- ` dialogue dashes
+ * are dropped; `[静音]`/`[mute]` leaves the cue silent, `[保留原声]`/`[keep]` keeps the original
+ * audio there. Marks may stand before or after the speaker label, with ASCII or full-width brackets.
  */
 export function parseSrtDubbingMarks(input: string): DubbingMarks {
-  let text = input.replace(/\r\n?/g, '\n').trim();
+  let text = withoutDialogueDashes(input.replace(/\r\n?/g, '\n')).trim();
   let mark: DubbingMarks['mark'];
   let speaker: string | undefined;
   const takeMarks = () => {
@@ -27,10 +26,10 @@ export function parseSrtDubbingMarks(input: string): DubbingMarks {
       .trim();
   };
   takeMarks();
-  const m = SPEAKER.exec(text);
-  if (m && !/^\d+$/.test(m[1].trim()) && !/^https?$/i.test(m[1].trim())) {
-    speaker = m[1].trim();
-    text = text.slice(m[0].length).trim();
+  const label = speakerPrefix(text);
+  if (label) {
+    speaker = label.speaker;
+    text = label.text;
     takeMarks();
   }
   return { ...(speaker ? { speaker } : {}), ...(mark ? { mark } : {}), text };

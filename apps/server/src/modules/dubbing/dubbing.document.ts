@@ -66,11 +66,13 @@ function assTime(text: string): number | null {
 
 /**
  * A subtitle file (SRT, VTT or ASS, told by its content) → cues with speakers and marks. Nothing
- * readable → err_file_not_supported; no cue with text or mark → err_file_empty.
+ * readable → err_file_not_supported; no cue with text or mark → err_file_empty. A tool without
+ * voices (视频合成) passes `voiced: false`: its lines are shown as written, nothing is read off them.
  */
 export function parseDubbingSubtitles(
   name: string,
   text: string,
+  { voiced = true }: { voiced?: boolean } = {},
 ): { cues: Array<TimedText & { speaker?: string; mark?: 'mute' | 'keep' }> } {
   const clean = text.replace(/^\uFEFF/, '');
   if (clean.trim() === '')
@@ -85,8 +87,11 @@ export function parseDubbingSubtitles(
   }
   const cues = raw
     .map((cue) => {
-      const marks = parseSrtDubbingMarks(cue.text);
-      const speaker = ('speaker' in cue ? (cue.speaker as string | undefined) : undefined) ?? marks.speaker;
+      const marks: ReturnType<typeof parseSrtDubbingMarks> = voiced
+        ? parseSrtDubbingMarks(cue.text)
+        : { text: cue.text };
+      const named = voiced && 'speaker' in cue ? (cue.speaker as string | undefined) : undefined;
+      const speaker = named ?? marks.speaker;
       return {
         start_ms: cue.start_ms,
         end_ms: cue.end_ms,

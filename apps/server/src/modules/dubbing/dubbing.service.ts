@@ -206,7 +206,9 @@ export async function createVideoSynthesis(
     if (!m.has_audio) throw AppError.named('err_file_not_supported', `素材「${m.name}」没有音轨`);
     ids.push(m.id);
   }
-  const cues = body.subtitle ? parseDubbingSubtitles(body.subtitle.name, body.subtitle.text).cues : [];
+  const cues = body.subtitle
+    ? parseDubbingSubtitles(body.subtitle.name, body.subtitle.text, { voiced: false }).cues
+    : [];
   const document = dubbingDocument(
     cues,
     {
@@ -283,7 +285,7 @@ export async function startRegenerate(
     if (body.fix === 'shorten' && !chatClientOf(ctx)) {
       throw AppError.named(
         'err_interface_unavailable',
-        '未配置语言模型：请设置 LLM_BASE_URL、LLM_API_KEY、LLM_MODEL（任何 OpenAI 兼容的对话接口）后再缩写',
+        '自动缩写暂未开放：请手动改短译文，或改用借用间隙、加速',
       );
     }
     lines = [cue];
@@ -392,7 +394,7 @@ function enginesOf(ctx: AppContext) {
   engines.push(
     llm
       ? { id: 'llm', label: `语言模型缩写 · ${ctx.config.LLM_MODEL}` }
-      : { id: 'llm', label: '未配置语言模型（LLM_BASE_URL / LLM_MODEL），不缩写' },
+      : { id: 'llm', label: '自动缩写暂未开放（不缩写）' },
   );
   engines.push({ id: 'ocr', label: `画面字幕识别：${ctx.ocr.label}` });
   engines.push(separatorEngine(ctx));
@@ -400,7 +402,7 @@ function enginesOf(ctx: AppContext) {
   engines.push(
     asr.available
       ? { id: 'asr', label: '自动校验：语音识别' }
-      : { id: 'asr', label: `未配置语音识别，不做自动校验、不能从语音生成字幕：${asr.reason}` },
+      : { id: 'asr', label: '语音识别暂未开放：不做自动校验，不能从语音生成字幕' },
   );
   return engines;
 }

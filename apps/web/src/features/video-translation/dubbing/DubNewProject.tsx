@@ -1,6 +1,7 @@
 import { FileTextOutlined } from '@ant-design/icons';
 import type { MediaAsset } from '@vw/contract';
 import type { TaskTool } from '@vw/contract/constants/tasks.ts';
+import { speakerPrefix, withoutDialogueDashes } from '@vw/contract/helpers/speakers.ts';
 import { Alert, Button, Checkbox, Segmented, Select } from 'antd';
 import useApp from 'antd/es/app/useApp';
 import { useCallback, useEffect, useId, useState } from 'react';
@@ -32,15 +33,18 @@ export interface SubtitleFile {
   speakers: string[];
 }
 
-/** Reads an SRT / VTT / ASS file in the browser: its text, how many cues, which `名字：` speakers. */
+/**
+ * Reads an SRT / VTT / ASS file in the browser: its text, how many cues, which speakers its lines
+ * name (the same rule as the import: `名字：` / `[名字]` labels, never a clause such as 她说：).
+ */
 async function readSubtitle(file: File): Promise<SubtitleFile> {
   const text = await file.text();
   const cues = (text.match(/-->/g) ?? []).length + (text.match(/^Dialogue:/gm) ?? []).length;
   const speakers = new Set<string>();
-  for (const m of text.matchAll(
-    /^(?:\[[^\]]{1,8}\]\s*)?([^\s:：，。！？,.!?[\]0-9][^:：，。！？,.!?\n]{0,19}?)\s*[:：]/gm,
-  )) {
-    if (!/-->/.test(m[0])) speakers.add(m[1]!.trim());
+  for (const line of withoutDialogueDashes(text.replace(/\r\n?/g, '\n')).split('\n')) {
+    if (/-->|^\d+$|^WEBVTT|^Dialogue:/.test(line.trim())) continue;
+    const label = speakerPrefix(line.replace(/^\s*[[【]\s*(?:静音|mute|保留原声|keep)\s*[\]】]/i, ''));
+    if (label) speakers.add(label.speaker);
   }
   return { name: file.name, text, cues, speakers: [...speakers].slice(0, 20) };
 }
