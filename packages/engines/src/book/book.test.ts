@@ -281,6 +281,7 @@ describe('detectChapters', () => {
       {
         title: '前言',
         paragraphs: ['这是一段很长很长的前言内容，介绍了这本书的写作背景和主要人物以及其他的东西。'],
+        kind: 'chapter', // untitled text of the book, not a preface it names
       },
       { title: '楔子', paragraphs: ['很久以前。'] },
       { title: '第一卷 风起 · 第一章 出山', paragraphs: ['他说第一章写得最好。'] },
@@ -296,6 +297,111 @@ describe('detectChapters', () => {
     });
     expect(detectChapters('只有一段。\n第二段。')).toEqual([
       { title: '正文', paragraphs: ['只有一段。', '第二段。'] },
+    ]);
+  });
+});
+
+describe('hard-wrapped TXT with front and back matter', () => {
+  // A TXT as many Chinese editions are made: lines broken at a fixed width (even before a full stop),
+  // paragraphs indented and set apart by blank lines, a centred story title, a 序 and a 注释 section.
+  const WIDTH = 20;
+  const PREFACE = [
+    '我在年青时候也曾经做过许多梦，后来大半忘却了，但自己也并不以为可惜。所谓回忆者，虽说可以使人欢欣，有时也不免使人寂寞。',
+    '所以我竟将我的短篇小说结集起来，而且付印了。',
+  ];
+  const STORY = [
+    '俄国的盲诗人爱罗先珂⑴君带了他那六弦琴到北京之后不久，便向我诉苦说：',
+    '“寂寞呀，寂寞呀，在沙漠上似的寂寞呀！”',
+    '然而我之所谓嚷嚷，也就是他所谓寂寞罢。我可是觉得在北京仿佛没有春和秋。',
+  ];
+  const NOTES = [
+    '⑴爱罗先珂（１８８９—１９５２）：俄国诗人和童话作家。童年时因病双目失明。曾先后到过日本、泰国、缅甸、印度。',
+    '⑵本篇最初发表于一九二二年十二月上海《妇女杂志》。',
+  ];
+  /** Hard wrap: the first line indented by two full-width spaces, every line at most WIDTH characters. */
+  const wrap = (p: string, indent = '\u3000\u3000') => {
+    const chars = [...p];
+    const lines: string[] = [];
+    let first = WIDTH - 2;
+    while (chars.length) {
+      lines.push(chars.splice(0, first).join(''));
+      first = WIDTH;
+    }
+    return [indent + lines[0], ...lines.slice(1)].join('\n');
+  };
+  const TEXT = [
+    '                    序',
+    '',
+    PREFACE.map((p) => wrap(p)).join('\n\n'),
+    '',
+    '                    鸭的喜剧',
+    '',
+    STORY.map((p) => wrap(p)).join('\n\n'),
+    '',
+    '　　　　　　　　　　　　　　　　一九二二年十月。',
+    '',
+    '□注释',
+    '',
+    NOTES.map((p) => wrap(p, '')).join('\n\n'),
+    '',
+  ].join('\r\n');
+
+  it('joins wrapped lines into paragraphs and keeps 序 and 注释 as marked sections of their own', async () => {
+    // The wrap really breaks sentences, and one line starts with the full stop of the line before.
+    expect(TEXT.split(/\r?\n/).some((l) => l.startsWith('。'))).toBe(true);
+    const book = await importBook(await put('wrapped.txt', TEXT), limits);
+    expect(book.chapters).toEqual([
+      { title: '序', kind: 'preface', paragraphs: PREFACE },
+      { title: '鸭的喜剧', paragraphs: [...STORY, '一九二二年十月。'] },
+      { title: '注释', kind: 'notes', paragraphs: NOTES },
+    ]);
+  });
+
+  it('ends the notes where the book goes on, and names afterwords and appendices from any format', async () => {
+    const more = [
+      TEXT,
+      '        狂人日记',
+      '',
+      wrap(STORY[2]),
+      '',
+      '【后记】',
+      '　　写完了。',
+      '附录一',
+      '　　一些材料。',
+    ].join('\n');
+    const chapters = detectChapters(more);
+    expect(chapters.map((c) => [c.title, c.kind, c.paragraphs.length])).toEqual([
+      ['序', 'preface', 2],
+      ['鸭的喜剧', undefined, 4],
+      ['注释', 'notes', 2],
+      ['狂人日记', undefined, 1],
+      ['后记', 'afterword', 1],
+      ['附录一', 'notes', 1],
+    ]);
+    // Text after the notes that is no note (no ⑴/①/[1] mark) is the book again, never hidden in them.
+    expect(detectChapters(`□注释\n⑴一条注释。\n\n　　故事还在继续。`)).toEqual([
+      { title: '注释', kind: 'notes', paragraphs: ['⑴一条注释。'] },
+      { title: '正文', paragraphs: ['故事还在继续。'] },
+    ]);
+    // One paragraph per line (not wrapped) stays one paragraph per line; a line ending in ： joins its quote.
+    expect(detectChapters('他看了看四周\n张三说：\n“你好。”\n第二段。')).toEqual([
+      { title: '正文', paragraphs: ['他看了看四周', '张三说：“你好。”', '第二段。'] },
+    ]);
+    // EPUB and DOCX sections named 后记 / 译者序 are marked too.
+    const epub = makeEpub({
+      title: '书',
+      author: '某',
+      chapters: [
+        { file: 'a.xhtml', tocTitle: '译者序', paragraphs: ['译者的话。'] },
+        { file: 'b.xhtml', tocTitle: '第一章', paragraphs: ['正文。'] },
+        { file: 'c.xhtml', tocTitle: '后记', paragraphs: ['完。'] },
+      ],
+    });
+    const fromEpub = await importBook(await put('matter.epub', epub), limits);
+    expect(fromEpub.chapters.map((c) => [c.title, c.kind])).toEqual([
+      ['译者序', 'preface'],
+      ['第一章', undefined],
+      ['后记', 'afterword'],
     ]);
   });
 });

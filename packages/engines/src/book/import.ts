@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, posix } from 'node:path';
 import iconv from 'iconv-lite';
 import jschardet from 'jschardet';
-import { cleanParagraph, detectChapters, headingKind } from './chapters.ts';
+import { cleanParagraph, detectChapters, headingKind, matterKind } from './chapters.ts';
 import {
   type BookChapter,
   type BookFormat,
@@ -49,7 +49,16 @@ export async function importBook(file: string, opts: ImportLimits): Promise<Impo
     }
   }
   book.chapters = book.chapters
-    .map((c) => ({ title: c.title.trim() || '未命名章节', paragraphs: c.paragraphs.filter((p) => p.trim()) }))
+    .map((c) => {
+      const title = c.title.trim() || '未命名章节';
+      // Front and back matter named in a table of contents or a heading (EPUB, DOCX, Markdown) too.
+      const kind = c.kind ?? matterKind(title);
+      return {
+        title,
+        paragraphs: c.paragraphs.filter((p) => p.trim()),
+        ...(kind && kind !== 'chapter' ? { kind } : {}),
+      };
+    })
     .filter((c) => c.paragraphs.length > 0);
   const chars = book.chapters.reduce((n, c) => n + c.paragraphs.join('').replace(/\s/g, '').length, 0);
   if (chars === 0) {
@@ -239,7 +248,7 @@ function importMarkdown(text: string, fallbackTitle: string): ImportedBook {
     else para.push(t);
   });
   flush();
-  if (preamble.length) chapters.unshift({ title: '前言', paragraphs: preamble });
+  if (preamble.length) chapters.unshift({ title: '前言', paragraphs: preamble, kind: 'chapter' });
   if (!chapters.length) return { format: 'md', title, author, chapters: [] };
   return { format: 'md', title, author, chapters };
 }
@@ -365,7 +374,7 @@ function importEpub(buf: Buffer, limits: ImportLimits, fallbackTitle: string): I
     const body = title && paragraphs[0] === title ? paragraphs.slice(1) : paragraphs;
     if (title) chapters.push({ title, paragraphs: body });
     else if (chapters.length) chapters[chapters.length - 1].paragraphs.push(...body);
-    else chapters.push({ title: '前言', paragraphs: body });
+    else chapters.push({ title: '前言', paragraphs: body, kind: 'chapter' });
   }
 
   let cover: ImportedBook['cover'];
@@ -436,7 +445,8 @@ function importDocx(buf: Buffer, limits: ImportLimits, fallbackTitle: string): I
       else preamble.push(line);
     }
   }
-  if (preamble.length) chapters.unshift({ title: chapters.length ? '前言' : '正文', paragraphs: preamble });
+  if (preamble.length)
+    chapters.unshift({ title: chapters.length ? '前言' : '正文', paragraphs: preamble, kind: 'chapter' });
   let author = '';
   if (zip.has('docProps/core.xml')) {
     const core = zip.readText('docProps/core.xml');
@@ -463,7 +473,7 @@ async function importPdf(buf: Buffer, fallbackTitle: string): Promise<ImportedBo
     // Lines of a page become paragraphs; chapters from headings in the text, else one per page.
     const pages = text.map((t) => t.replace(/[ \t]+\n/g, '\n'));
     const all = pages.join('\n');
-    const chapters = detectChapters(all);
+    const chapters = detectChapters(all, { wrapped: true });
     return {
       format: 'pdf',
       title: info.Title?.trim() || fallbackTitle,
@@ -472,7 +482,7 @@ async function importPdf(buf: Buffer, fallbackTitle: string): Promise<ImportedBo
         chapters.length === 1 && chapters[0].title === '正文' && pages.length > 1
           ? pages.map((p, i) => ({
               title: `第 ${i + 1} 页`,
-              paragraphs: p.split('\n').map(cleanParagraph).filter(Boolean),
+              paragraphs: detectChapters(p, { wrapped: true }).flatMap((c) => c.paragraphs),
             }))
           : chapters,
     };

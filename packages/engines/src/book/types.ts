@@ -2,9 +2,17 @@
 
 export type BookFormat = 'txt' | 'epub' | 'docx' | 'md' | 'pdf';
 
+/**
+ * What a section of a book is: the text itself, or front and back matter (序/前言, 后记/跋, 注释/附录)
+ * that a listener may not want read aloud — kept as a section of its own so it can be left out.
+ */
+export type SectionKind = 'chapter' | 'preface' | 'afterword' | 'notes';
+
 export interface BookChapter {
   title: string;
   paragraphs: string[];
+  /** Set for front and back matter only (absent = an ordinary chapter). */
+  kind?: SectionKind;
 }
 
 export interface ImportedBook {
