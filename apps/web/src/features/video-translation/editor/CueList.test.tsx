@@ -70,14 +70,17 @@ describe('cue list', () => {
     expect(screen.getByTestId('cue-count').textContent).toBe('共 3 条 · 1 条不符合规则');
   });
 
-  it('edits text: Enter commits (one undo step), Escape reverts', () => {
+  it('edits text as typed (one undo step per typing), Enter leaves the box, Escape reverts', () => {
     const { row, cues } = setup();
     const area = row(0).getByLabelText('字幕文本') as HTMLTextAreaElement;
     fireEvent.focus(area);
+    fireEvent.change(area, { target: { value: '今天天气' } });
+    // In the document at once (the autosave sees it), without Enter or leaving the box.
+    expect(cues()[0]!.text).toBe('今天天气');
     fireEvent.change(area, { target: { value: '今天天气\n真好' } });
-    expect(cues()[0]!.text).toBe('今天天气很好'); // not yet
-    fireEvent.keyDown(area, { key: 'Enter', shiftKey: true });
-    expect(cues()[0]!.text).toBe('今天天气很好'); // Shift+Enter is a line break, not a commit
+    fireEvent.keyDown(area, { key: 'Enter', shiftKey: true }); // a line break, nothing else
+    expect(cues()[0]!.text).toBe('今天天气\n真好');
+    expect(editor.state.past).toHaveLength(1);
     fireEvent.keyDown(area, { key: 'Enter' });
     fireEvent.blur(area);
     expect(cues()[0]!.text).toBe('今天天气\n真好');
@@ -86,10 +89,12 @@ describe('cue list', () => {
     const other = row(1).getByLabelText('字幕文本') as HTMLTextAreaElement;
     fireEvent.focus(other);
     fireEvent.change(other, { target: { value: '不要' } });
+    expect(cues()[1]!.text).toBe('不要');
     fireEvent.keyDown(other, { key: 'Escape' });
     fireEvent.blur(other);
     expect(cues()[1]!.text).toBe('我们去公园散步');
     expect(other.value).toBe('我们去公园散步');
+    // Escape undid that typing's step: only the first typing is left to undo.
     expect(editor.state.past).toHaveLength(1);
   });
 

@@ -1,7 +1,6 @@
 import { DeleteOutlined, MergeCellsOutlined, PlusOutlined, ScissorOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Select, Tooltip } from 'antd';
 import {
-  type KeyboardEvent,
   type MouseEvent,
   memo,
   useCallback,
@@ -34,10 +33,12 @@ import { chosenTake, fitText, isStale, setCueVoice } from './dub.ts';
 import { clickSelection } from './history.ts';
 import { s } from './strings.ts';
 import { TimeInput } from './TimeInput.tsx';
+import { useLiveText } from './useLiveText.ts';
 
 export interface CueActions {
   pick(id: string, mods: { shift?: boolean; toggle?: boolean; seek?: boolean }): void;
-  setText(id: string, text: string): void;
+  /** `typing` names one focus of the text box (its keystrokes are one undo step). */
+  setText(id: string, text: string, typing?: string): void;
   setTime(id: string, edge: 'start' | 'end', ms: number): void;
   nudge(id: string, edge: 'start' | 'end', delta: number): void;
   split(id: string, caret: number | null, draft?: string): void;
@@ -45,7 +46,9 @@ export interface CueActions {
   remove(id: string): void;
   setSpeaker(id: string, speakerId: string | null): void;
   /** Translation projects: the source text of a target line, and a line's voice. */
-  setSourceText(id: string, text: string): void;
+  setSourceText(id: string, text: string, typing?: string): void;
+  /** Undoes a typing's edits when they are still the last step (Escape); false when they are not. */
+  undoTyping(typing: string): boolean;
   setVoice(id: string, voiceId: string | null): void;
 }
 
@@ -65,7 +68,7 @@ export function useCueActions(): CueActions {
         const cue = find(id);
         if (cue && mods.seek !== false && !mods.shift && !mods.toggle) e.seek(cue.start_ms);
       },
-      setText: (id, text) => ref.current.edit(setCueText(doc(), id, text)),
+      setText: (id, text, typing) => ref.current.edit(setCueText(doc(), id, text), undefined, typing),
       setTime(id, edge, ms) {
         const cue = find(id);
         if (!cue) return;
@@ -90,12 +93,18 @@ export function useCueActions(): CueActions {
         const ids = selected.includes(id) ? selected : [id];
         ref.current.edit(setSpeaker(doc(), ids, speakerId));
       },
-      setSourceText(id, text) {
+      setSourceText(id, text, typing) {
         const cue = find(id);
         const next = cue ? setSourceText(doc(), cue, text) : null;
-        if (next) ref.current.edit(next);
+        if (next) ref.current.edit(next, undefined, typing && `source:${typing}`);
       },
       setVoice: (id, voiceId) => ref.current.edit(setCueVoice(doc(), id, voiceId)),
+      undoTyping(typing) {
+        const last = ref.current.current().coalesce;
+        if (last !== typing && last !== `source:${typing}`) return false;
+        ref.current.dispatch({ type: 'undo' });
+        return true;
+      },
     };
   }, []);
 }
@@ -136,43 +145,20 @@ export const CueRow = memo(function CueRow({
   hasNext: boolean;
   actions: CueActions;
 }) {
-  const [draft, setDraft] = useState(cue.text);
-  const editing = useRef(false);
-  /** Set before a blur that must not commit the draft (Escape, split at the caret). */
-  const skipCommit = useRef(false);
+  const text = useLiveText(
+    cue.text,
+    (value, typing) => actions.setText(cue.id, value, typing),
+    actions.undoTyping,
+  );
+  const draft = text.draft;
   const textRef = useRef<HTMLTextAreaElement>(null);
-
-  useEffect(() => {
-    if (!editing.current) setDraft(cue.text);
-  }, [cue.text]);
-
-  const commitText = () => {
-    editing.current = false;
-    if (skipCommit.current) {
-      skipCommit.current = false;
-      return;
-    }
-    if (draft !== cue.text) actions.setText(cue.id, draft);
-  };
-
-  const onTextKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.nativeEvent.isComposing) return;
-    if (e.key === 'Enter' && !e.shiftKey) {
-      e.preventDefault();
-      e.currentTarget.blur(); // the blur commits
-    } else if (e.key === 'Escape') {
-      skipCommit.current = true;
-      setDraft(cue.text);
-      e.currentTarget.blur();
-    }
-  };
 
   const onSplit = () => {
     const area = textRef.current;
     if (area && document.activeElement === area) {
       // Split at the caret with the text as typed; the blur that follows must not commit it again.
       const caret = [...area.value.slice(0, area.selectionStart)].length;
-      skipCommit.current = true;
+      text.skipNextCommit();
       actions.split(cue.id, caret, draft);
       area.blur();
     } else actions.split(cue.id, null);
@@ -343,7 +329,8 @@ export const CueRow = memo(function CueRow({
           <SourceCell
             text={source.text}
             editable={source.editable}
-            onCommit={(text) => actions.setSourceText(cue.id, text)}
+            onCommit={(value, typing) => actions.setSourceText(cue.id, value, typing)}
+            undoTyping={actions.undoTyping}
           />
           <textarea
             ref={textRef}
@@ -351,14 +338,8 @@ export const CueRow = memo(function CueRow({
             aria-label={source ? vt.colTranslation : s.text}
             placeholder={source ? vt.translationPlaceholder : s.textPlaceholder}
             rows={lines}
-            value={draft}
             spellCheck={false}
-            onFocus={() => {
-              editing.current = true;
-            }}
-            onChange={(e) => setDraft(e.target.value)}
-            onBlur={commitText}
-            onKeyDown={onTextKey}
+            {...text.props}
           />
           <BackCell cue={cue} tools={lineTools} />
         </div>
@@ -369,14 +350,8 @@ export const CueRow = memo(function CueRow({
           aria-label={s.text}
           placeholder={s.textPlaceholder}
           rows={lines}
-          value={draft}
           spellCheck={false}
-          onFocus={() => {
-            editing.current = true;
-          }}
-          onChange={(e) => setDraft(e.target.value)}
-          onBlur={commitText}
-          onKeyDown={onTextKey}
+          {...text.props}
         />
       )}
       {bad && (

@@ -42,8 +42,11 @@ export interface Editor {
   player: RefObject<PlayerHandle>;
   /** The latest state, for callbacks that must not go stale. */
   current(): EditorState;
-  /** Records a new document (one undo step); `select` replaces the selection. */
-  edit(doc: ProjectDocument, select?: string[]): void;
+  /**
+   * Records a new document (one undo step); `select` replaces the selection. Edits in a row with the
+   * same `coalesce` key (one typing in a text box) share one undo step.
+   */
+  edit(doc: ProjectDocument, select?: string[], coalesce?: string): void;
   /** Records an operation's result, or shows its refusal. Returns whether it applied. */
   run(result: OpResult, select?: (newId?: string) => string[]): boolean;
   notify(text: string, level?: 'info' | 'success' | 'warning' | 'error'): void;
@@ -76,7 +79,10 @@ export function useEditorController(options: {
     },
     [message],
   );
-  const edit = useCallback<Editor['edit']>((doc, select) => dispatch({ type: 'edit', doc, select }), []);
+  const edit = useCallback<Editor['edit']>(
+    (doc, select, coalesce) => dispatch({ type: 'edit', doc, select, coalesce }),
+    [],
+  );
   const run = useCallback<Editor['run']>(
     (result, select) => {
       if (!result.ok) {

@@ -350,3 +350,107 @@ describe('cueAt', () => {
     expect(cueAt([], 0)).toBeUndefined();
   });
 });
+
+describe('bilingual projects', () => {
+  /** A translation project: source s1 s2 s3, target t1 t2 t3 (each translating one source line). */
+  function translation(): ProjectDocument {
+    return {
+      speakers: [],
+      rules: RULES,
+      tracks: [
+        {
+          id: 'src',
+          kind: 'source',
+          language: 'zh',
+          cues: [
+            cue('s1', 0, 1000, '今天天气很好'),
+            cue('s2', 1200, 2000, '我们去公园'),
+            cue('s3', 2500, 3000, '好'),
+          ],
+        },
+        {
+          id: 'tgt',
+          kind: 'translation',
+          language: 'en',
+          cues: [
+            { ...cue('t1', 0, 1000, 'Nice weather'), source_ids: ['s1'] },
+            { ...cue('t2', 1200, 2000, 'To the park'), source_ids: ['s2'] },
+            { ...cue('t3', 2500, 3000, 'Good'), source_ids: ['s3'] },
+          ],
+        },
+      ],
+      translation: {
+        source_language: 'zh',
+        target_language: 'en',
+        source_track_id: 'src',
+        target_track_id: 'tgt',
+        preferences: { style: '', audience: '', tone: '', instructions: '' },
+        use_glossary: true,
+        split: true,
+        model: '',
+        summary: '',
+        subtitle_source: 'subtitle',
+        erase_regions: [],
+        erase_method: 'fast',
+        subtitle_lines: 'bilingual',
+        dub_enabled: false,
+        lip_sync: false,
+        clone_speakers: false,
+        drift_threshold: 0.5,
+      },
+    };
+  }
+  const track = (d: ProjectDocument, id: string) => d.tracks.find((t) => t.id === id)!.cues;
+
+  it('merging two translation lines merges their 原文 too (one source line, still editable)', () => {
+    const r = mergeWithNext(translation(), 't1');
+    if (!r.ok) throw new Error(r.error);
+    expect(track(r.doc, 'tgt').map((c) => [c.id, c.text, c.source_ids])).toEqual([
+      ['t1', 'Nice weather To the park', ['s1']],
+      ['t3', 'Good', ['s3']],
+    ]);
+    expect(track(r.doc, 'src').map((c) => [c.id, c.start_ms, c.end_ms, c.text])).toEqual([
+      ['s1', 0, 2000, '今天天气很好我们去公园'],
+      ['s3', 2500, 3000, '好'],
+    ]);
+  });
+
+  it('a source line another target line still uses is kept: the merged line lists both', () => {
+    const d = translation();
+    // t2b also translates s2 (a split line).
+    const tgt = d.tracks[1]!;
+    tgt.cues.splice(2, 0, { ...cue('t2b', 2000, 2400, 'again'), source_ids: ['s2'] });
+    const r = mergeWithNext(d, 't1');
+    if (!r.ok) throw new Error(r.error);
+    expect(track(r.doc, 'tgt')[0]!.source_ids).toEqual(['s1', 's2']);
+    expect(track(r.doc, 'src')).toHaveLength(3);
+  });
+
+  it('a second-language track paired by time follows a merge of the edited source track', () => {
+    const d = doc([cue('a', 0, 1000, '你好'), cue('b', 1200, 2000, '再见'), cue('c', 3000, 4000, '好')]);
+    d.tracks.push({
+      id: 'second',
+      kind: 'translation',
+      language: 'en',
+      cues: [cue('x', 0, 1000, 'Hello'), cue('y', 1200, 2000, 'Bye'), cue('z', 3000, 4000, 'Good')],
+    });
+    const r = mergeWithNext(d, 'a');
+    if (!r.ok) throw new Error(r.error);
+    expect(texts(r.doc)).toEqual(['你好再见', '好']);
+    expect(track(r.doc, 'second').map((c) => [c.start_ms, c.end_ms, c.text])).toEqual([
+      [0, 2000, 'Hello Bye'],
+      [3000, 4000, 'Good'],
+    ]);
+  });
+
+  it('find and replace cover 原文 as well as 译文', () => {
+    const d = translation();
+    expect(findMatches(d, '公园')).toEqual([{ cueId: 't2', sourceId: 's2', index: 3, length: 2 }]);
+    expect(findMatches(d, 'park')).toEqual([{ cueId: 't2', index: 7, length: 4 }]);
+    const e = replaceMatch(d, findMatches(d, '公园')[0]!, '公园', '海边');
+    expect(track(e, 'src')[1]!.text).toBe('我们去海边');
+    const all = replaceAll(d, '好', '棒');
+    expect(all.count).toBe(2);
+    expect(track(all.doc, 'src').map((c) => c.text)).toEqual(['今天天气很棒', '我们去公园', '棒']);
+  });
+});

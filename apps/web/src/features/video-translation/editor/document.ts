@@ -5,6 +5,7 @@ import type {
   SubtitleRules,
   SubtitleTrack,
 } from '@vw/contract/calls/projects.ts';
+import { sourcesOf, sourceTrack } from '../translate/model.ts';
 
 /*
  * The editor's document operations (design §10). Pure: each takes a document and returns a new
@@ -289,21 +290,104 @@ export function joinTexts(a: string, b: string): string {
 
 const WIDE = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
 
-/** Merges a cue with the next one: one cue from the first start to the second end, texts joined. */
+/**
+ * Merges a cue with the next one: one cue from the first start to the second end, texts joined. The
+ * other language follows (bilingual projects): a translation line keeps the 原文 of both, and the
+ * second-language lines paired with the two by time are merged as well.
+ */
 export function mergeWithNext(doc: ProjectDocument, cueId: string): OpResult {
   const { cues, index, cue } = locate(doc, cueId);
   if (!cue) return { ok: false, error: opError.noCue };
   const after = cues[index + 1];
   if (!after) return { ok: false, error: opError.noNext };
-  const merged: SubtitleCue = {
+  let merged: SubtitleCue = {
     ...cue,
     end_ms: Math.max(cue.end_ms, after.end_ms),
     text: joinTexts(cue.text, after.text),
     speaker_id: cue.speaker_id ?? after.speaker_id,
   };
+  let base = doc;
+  if (doc.translation) {
+    const joined = mergeSourcesOf(doc, cue, after);
+    base = joined.doc;
+    if (joined.ids.length) merged = { ...merged, source_ids: joined.ids };
+  } else {
+    base = mergeSecondLines(doc, cue, after);
+  }
   const next = cues.slice();
   next.splice(index, 2, merged);
-  return { ok: true, doc: withCues(doc, next), cueId: cue.id };
+  return { ok: true, doc: withCues(base, next), cueId: cue.id };
+}
+
+/** Two cues as one: from the first start to the last end, texts joined. */
+const joinCues = (a: SubtitleCue, b: SubtitleCue): SubtitleCue => ({
+  ...a,
+  start_ms: Math.min(a.start_ms, b.start_ms),
+  end_ms: Math.max(a.end_ms, b.end_ms),
+  text: joinTexts(a.text, b.text),
+});
+
+/**
+ * A translation project: the source lines of two merged target lines. Adjacent source lines that no
+ * other target line translates become one (its 原文 stays editable); otherwise all are kept, listed.
+ */
+function mergeSourcesOf(doc: ProjectDocument, a: SubtitleCue, b: SubtitleCue) {
+  const src = sourceTrack(doc);
+  const sources = [...new Map([...sourcesOf(doc, a), ...sourcesOf(doc, b)].map((c) => [c.id, c])).values()];
+  if (!src || sources.length < 2) return { doc, ids: sources.map((c) => c.id) };
+  const at = sources.map((c) => src.cues.indexOf(c)).sort((x, y) => x - y);
+  const adjacent = at.every((k, i) => i === 0 || k === at[i - 1]! + 1);
+  const ids = new Set(sources.map((c) => c.id));
+  const shared = editCues(doc).some(
+    (c) => c.id !== a.id && c.id !== b.id && sourcesOf(doc, c).some((s) => ids.has(s.id)),
+  );
+  if (!adjacent || shared) return { doc, ids: sources.map((c) => c.id) };
+  const first = at[0]!;
+  const one = at.slice(1).reduce((m, k) => joinCues(m, src.cues[k]!), src.cues[first]!);
+  const cues = src.cues
+    .filter((c) => !ids.has(c.id) || c.id === one.id)
+    .map((c) => (c.id === one.id ? one : c));
+  return {
+    doc: { ...doc, tracks: doc.tracks.map((t) => (t.id === src.id ? { ...t, cues } : t)) },
+    ids: [one.id],
+  };
+}
+
+/** The cue of `cues` overlapping `cue` the most (its bilingual partner line), if any. */
+function partnerOf(cues: SubtitleCue[], cue: SubtitleCue): number {
+  let best = -1;
+  let most = 0;
+  cues.forEach((c, i) => {
+    const overlap = Math.min(c.end_ms, cue.end_ms) - Math.max(c.start_ms, cue.start_ms);
+    if (overlap > most) {
+      most = overlap;
+      best = i;
+    }
+  });
+  return best;
+}
+
+/**
+ * Bilingual subtitles paired by time (a second-language track under the edited source track): when
+ * two merged cues have different, adjacent partner lines, those are merged too — else the render
+ * would pair the merged cue with one of them and drop the other.
+ */
+function mergeSecondLines(doc: ProjectDocument, a: SubtitleCue, b: SubtitleCue): ProjectDocument {
+  const edited = editTrackIndex(doc);
+  if (edited < 0 || doc.tracks[edited]!.kind !== 'source') return doc;
+  let changed = false;
+  const tracks = doc.tracks.map((t, k) => {
+    if (k === edited || t.kind !== 'translation') return t;
+    const sorted = [...t.cues].sort(byStart);
+    const pa = partnerOf(sorted, a);
+    const pb = partnerOf(sorted, b);
+    if (pa < 0 || pb !== pa + 1) return t;
+    changed = true;
+    const cues = sorted.slice();
+    cues.splice(pa, 2, joinCues(sorted[pa]!, sorted[pb]!));
+    return { ...t, cues };
+  });
+  return changed ? { ...doc, tracks } : doc;
 }
 
 /**
@@ -409,8 +493,11 @@ export interface FindOptions {
 }
 
 export interface Match {
+  /** The edited line (the row). */
   cueId: string;
-  /** UTF-16 offset in the cue's text. */
+  /** A translation project's 原文: the source line holding the occurrence (beside the row). */
+  sourceId?: string;
+  /** UTF-16 offset in the text. */
   index: number;
   length: number;
 }
@@ -419,15 +506,37 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const findRe = (query: string, options: FindOptions) =>
   new RegExp(escapeRe(query), options.caseSensitive ? 'g' : 'gi');
 
-/** Every occurrence of `query` in the edited track, in cue order. */
+/**
+ * Every occurrence of `query` in the edited track, in cue order — in a translation project the 原文
+ * beside each line too (first, as shown; a source line shared by several rows on the first).
+ */
 export function findMatches(doc: ProjectDocument, query: string, options: FindOptions = {}): Match[] {
   if (!query) return [];
   const re = findRe(query, options);
   const out: Match[] = [];
+  const seen = new Set<string>();
   for (const cue of editCues(doc)) {
+    if (doc.translation) {
+      for (const src of sourcesOf(doc, cue)) {
+        if (seen.has(src.id)) continue;
+        seen.add(src.id);
+        for (const m of src.text.matchAll(re))
+          out.push({ cueId: cue.id, sourceId: src.id, index: m.index, length: m[0].length });
+      }
+    }
     for (const m of cue.text.matchAll(re)) out.push({ cueId: cue.id, index: m.index, length: m[0].length });
   }
   return out;
+}
+
+/** A translation project's source line, with a new text. */
+function setSourceLineText(doc: ProjectDocument, sourceId: string, text: string): ProjectDocument {
+  const src = sourceTrack(doc);
+  if (!src) return doc;
+  const cues = src.cues.map((c) => (c.id === sourceId && c.text !== text ? { ...c, text } : c));
+  return cues.every((c, i) => c === src.cues[i])
+    ? doc
+    : { ...doc, tracks: doc.tracks.map((t) => (t.id === src.id ? { ...t, cues } : t)) };
 }
 
 /** Replaces one occurrence (as found by findMatches); a stale match (text changed) is left alone. */
@@ -438,13 +547,15 @@ export function replaceMatch(
   replacement: string,
   options: FindOptions = {},
 ): ProjectDocument {
-  const { cue } = locate(doc, match.cueId);
+  const cue = match.sourceId
+    ? sourceTrack(doc)?.cues.find((c) => c.id === match.sourceId)
+    : locate(doc, match.cueId).cue;
   if (!cue) return doc;
   const found = cue.text.slice(match.index, match.index + match.length);
   const same = options.caseSensitive ? found === query : found.toLowerCase() === query.toLowerCase();
   if (!same || !query) return doc;
   const text = cue.text.slice(0, match.index) + replacement + cue.text.slice(match.index + match.length);
-  return setCueText(doc, match.cueId, text);
+  return match.sourceId ? setSourceLineText(doc, match.sourceId, text) : setCueText(doc, match.cueId, text);
 }
 
 export function replaceAll(
@@ -456,14 +567,26 @@ export function replaceAll(
   if (!query) return { doc, count: 0 };
   const re = findRe(query, options);
   let count = 0;
-  const cues = editCues(doc).map((c) => {
+  const replaced = (c: SubtitleCue) => {
     const text = c.text.replace(re, () => {
       count++;
       return replacement;
     });
     return text === c.text ? c : { ...c, text };
-  });
-  return count === 0 ? { doc, count } : { doc: withCues(doc, cues), count };
+  };
+  const cues = editCues(doc).map(replaced);
+  if (count === 0 && !doc.translation) return { doc, count };
+  let out = count === 0 ? doc : withCues(doc, cues);
+  // 原文 too, the lines shown beside the rows (as found).
+  const src = doc.translation ? sourceTrack(doc) : undefined;
+  if (src && src.id !== doc.translation?.target_track_id) {
+    const shown = new Set(editCues(doc).flatMap((c) => sourcesOf(doc, c).map((s) => s.id)));
+    const before = count;
+    const srcCues = src.cues.map((c) => (shown.has(c.id) ? replaced(c) : c));
+    if (count > before)
+      out = { ...out, tracks: out.tracks.map((t) => (t.id === src.id ? { ...t, cues: srcCues } : t)) };
+  }
+  return count === 0 ? { doc, count } : { doc: out, count };
 }
 
 // ---------------------------------------------------------------- lookups

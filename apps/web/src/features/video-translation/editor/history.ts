@@ -18,11 +18,14 @@ export interface EditorState {
   savedRevision: number;
   /** Selected cue ids; the first is the one actions apply to. */
   selected: string[];
+  /** The `coalesce` key of the last edit: a further edit with the same key joins its undo step. */
+  coalesce?: string | null;
 }
 
 export type EditorAction =
   | { type: 'load'; doc: ProjectDocument }
-  | { type: 'edit'; doc: ProjectDocument; select?: string[] }
+  /** `coalesce`: edits in a row with the same key are one undo step (the keystrokes of one typing). */
+  | { type: 'edit'; doc: ProjectDocument; select?: string[]; coalesce?: string }
   | { type: 'undo' }
   | { type: 'redo' }
   | { type: 'select'; ids: string[] }
@@ -53,13 +56,15 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       if (action.doc === state.doc) {
         return select === state.selected ? state : { ...state, selected: keepExisting(state.doc, select) };
       }
+      const joins = action.coalesce != null && action.coalesce === state.coalesce;
       return {
         ...state,
         doc: action.doc,
-        past: [...state.past, state.doc].slice(-HISTORY_LIMIT),
+        past: joins ? state.past : [...state.past, state.doc].slice(-HISTORY_LIMIT),
         future: [],
         revision: state.revision + 1,
         selected: keepExisting(action.doc, select),
+        coalesce: action.coalesce ?? null,
       };
     }
     case 'undo': {
@@ -71,6 +76,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         past: state.past.slice(0, -1),
         future: [state.doc, ...state.future],
         revision: state.revision + 1,
+        coalesce: null,
         selected: keepExisting(prev, state.selected),
       };
     }
@@ -83,6 +89,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         past: [...state.past, state.doc].slice(-HISTORY_LIMIT),
         future: state.future.slice(1),
         revision: state.revision + 1,
+        coalesce: null,
         selected: keepExisting(next, state.selected),
       };
     }

@@ -1,7 +1,7 @@
 import { SoundOutlined, TranslationOutlined } from '@ant-design/icons';
 import type { SubtitleCue } from '@vw/contract/calls/projects.ts';
 import { Tooltip } from 'antd';
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { useLiveText } from '../editor/useLiveText.ts';
 import { vt } from './strings.ts';
 
 /** The per-line translation actions a translation project's rows offer (stable between renders). */
@@ -21,50 +21,30 @@ export function SourceCell({
   text,
   editable,
   onCommit,
+  undoTyping,
 }: {
   text: string;
   editable: boolean;
-  onCommit: (text: string) => void;
+  /** Called as the user types (`typing` names this focus of the box: one undo step). */
+  onCommit: (text: string, typing: string) => void;
+  undoTyping?: (typing: string) => boolean;
 }) {
-  const [draft, setDraft] = useState(text);
-  const editing = useRef(false);
-  const skip = useRef(false);
-  useEffect(() => {
-    if (!editing.current) setDraft(text);
-  }, [text]);
-  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.nativeEvent.isComposing) return;
-    if (e.key === 'Enter' && !e.shiftKey) {
-      e.preventDefault();
-      e.currentTarget.blur();
-    } else if (e.key === 'Escape') {
-      skip.current = true;
-      setDraft(text);
-      e.currentTarget.blur();
-    }
-  };
+  const live = useLiveText(
+    text,
+    (value, typing) => {
+      if (editable) onCommit(value, typing);
+    },
+    undoTyping,
+  );
   return (
     <textarea
       className="vw-ed-text vw-ed-source"
       aria-label={vt.colSource}
       title={editable ? undefined : vt.sourceLocked}
       readOnly={!editable}
-      rows={Math.min(4, Math.max(1, draft.split('\n').length))}
-      value={draft}
+      rows={Math.min(4, Math.max(1, live.draft.split('\n').length))}
       spellCheck={false}
-      onFocus={() => {
-        editing.current = true;
-      }}
-      onChange={(e) => setDraft(e.target.value)}
-      onBlur={() => {
-        editing.current = false;
-        if (skip.current) {
-          skip.current = false;
-          return;
-        }
-        if (editable && draft !== text) onCommit(draft);
-      }}
-      onKeyDown={onKey}
+      {...live.props}
     />
   );
 }

@@ -117,7 +117,8 @@ export function wizardBody(s: WizardState): TranslationBody {
 
 export const isTranslationDoc = (doc: ProjectDocument | null | undefined) => !!doc?.translation;
 
-function sourceTrack(doc: ProjectDocument) {
+/** The track of the source lines (原文) of a translation project. */
+export function sourceTrack(doc: ProjectDocument) {
   const id = doc.translation?.source_track_id;
   return doc.tracks.find((t) => t.id === id) ?? doc.tracks.find((t) => t.kind === 'source');
 }
