@@ -127,13 +127,14 @@ describe('separated background (分离人声，保留伴奏)', () => {
     expect((await bandDb(voc, HIGH, 0, 4)) - (await bandDb(voc, LOW, 0, 4))).toBeGreaterThan(25);
   });
 
-  it('is refused without a separator, naming SEPARATOR_URL, with nothing left behind', async () => {
+  it('is refused without a separator, offering the other backgrounds (no settings named), with nothing left behind', async () => {
     const b = await signIn(bare.app, '13900000092');
     const token = b.secure_tokens.access_token;
     await fund(bare, b.user_info.uid, 5000);
     const caps = JSON.stringify((await call(bare.app, 'GET', '/v1/tools/capabilities', { token })).body.data);
     expect(caps).toContain('separator_missing');
-    expect(caps).toContain('SEPARATOR_URL');
+    expect(caps).toContain('人声分离暂未开放');
+    expect(caps).not.toContain('SEPARATOR_URL');
     const res = await call(bare.app, 'POST', '/v1/dubbing/srt/create', {
       token,
       body: {
@@ -144,7 +145,7 @@ describe('separated background (分离人声，保留伴奏)', () => {
     });
     expect(res.body.code).not.toBe(0);
     expect(res.body.data?.detail?.[0]?.type).toBe('err_interface_unavailable');
-    expect(res.body.msg).toContain('SEPARATOR_URL');
+    expect(res.body.msg).toBe('人声分离暂未开放：请改选「静音原声」或「保留原声」，或联系管理员');
     const left = await bare.ctx.db.selectFrom('projects').select('id').execute();
     expect(left).toHaveLength(0);
     const tasks = await bare.ctx.db.selectFrom('tasks').select('id').execute();

@@ -205,14 +205,14 @@ describe('speech to text (tool stt)', () => {
     expect(bobsProjects.body.data.total).toBe(0);
   });
 
-  it('with no recognizer configured, answers err_interface_unavailable naming what to configure', async () => {
+  it('with no recognizer configured, answers err_interface_unavailable telling the user to ask (no settings)', async () => {
     const configured = server.ctx.asr;
     server.ctx.asr = createAsrRegistry([]);
     try {
       const caps = await call(server.app, 'GET', '/v1/tools/capabilities', { token: alice });
       const stt = caps.body.data.tools.find((t: { tool: string }) => t.tool === 'stt');
       expect(stt).toMatchObject({ available: false, error_type: 'err_interface_unavailable', engines: [] });
-      expect(stt.reason).toContain('OPENAI_ASR_BASE_URL');
+      expect(stt.reason).toBe('语音识别暂未开放，请联系管理员');
       const listed = (await call(server.app, 'GET', '/v1/projects/list?tool=stt', { token: alice })).body.data
         .total;
       const res = await call(server.app, 'POST', '/v1/stt/create', {
@@ -220,7 +220,8 @@ describe('speech to text (tool stt)', () => {
         body: { asset_id: asset.id },
       });
       expect(namedError(res.body)).toBe('err_interface_unavailable');
-      expect(res.body.data.detail[0].msg).toContain('SHERPA_ONNX_MODELS_DIR');
+      expect(res.body.data.detail[0].msg).toBe('语音识别暂未开放，请联系管理员');
+      expect(JSON.stringify(res.body)).not.toMatch(/SHERPA_ONNX_MODELS_DIR|OPENAI_ASR_BASE_URL|models:fetch/);
       expect(
         (await call(server.app, 'GET', '/v1/projects/list?tool=stt', { token: alice })).body.data.total,
       ).toBe(listed);

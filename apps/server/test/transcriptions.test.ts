@@ -269,7 +269,7 @@ describe('POST /api/v1/audio/transcriptions (OpenAI-compatible)', () => {
     expect(holds).toEqual([]);
   });
 
-  it('with no recognizer configured, says what to configure (503) and charges nothing', async () => {
+  it('with no recognizer configured, says it is not available (503, no settings named) and charges nothing', async () => {
     const configured = server.ctx.asr;
     server.ctx.asr = createAsrRegistry([]);
     const before = await balance();
@@ -279,8 +279,8 @@ describe('POST /api/v1/audio/transcriptions (OpenAI-compatible)', () => {
         .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
       expect(err.status).toBe(503);
       expect(err.error).toMatchObject({ type: 'err_interface_unavailable' });
-      expect(err.message).toContain('OPENAI_ASR_BASE_URL');
-      expect(err.message).toContain('SHERPA_ONNX_MODELS_DIR');
+      expect(err.message).toContain('语音识别暂未开放，请联系管理员');
+      expect(err.message).not.toMatch(/OPENAI_ASR_BASE_URL|SHERPA_ONNX_MODELS_DIR/);
     } finally {
       server.ctx.asr = configured;
     }

@@ -189,7 +189,7 @@ describe('视频翻译: translation, back-translation, cache', () => {
     expect(data.llm).toEqual({ configured: true, model: 'fake-chat', reason: '' });
     expect(data.embedding.configured).toBe(false);
     expect(data.lip_sync.available).toBe(false);
-    expect(data.lip_sync.reason).toContain('LIPSYNC_URL');
+    expect(data.lip_sync.reason).toBe('口型同步暂未开放，请联系管理员');
   });
 
   it('sends the saved preferences and glossary in the prompt, flags the wrong line, and keeps them on the project', async () => {

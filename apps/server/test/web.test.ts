@@ -39,12 +39,12 @@ describe('web app under /workbench/', () => {
     }
   });
 
-  it('says how to build the web app when it is missing', async () => {
+  it('tells the visitor the web app is unavailable (the build command is for the operator log)', async () => {
     const server = await createTestServer({ WEB_DIST_DIR: path.join(tmpdir(), 'vw-no-such-dist') });
     try {
       const res = await server.app.inject({ method: 'GET', url: '/workbench/tts' });
       expect(res.statusCode).toBe(503);
-      expect(res.body).toContain('npm run build -w @vw/web');
+      expect(res.body).toBe('网页端暂不可用，请稍后再试或联系管理员');
     } finally {
       await server.close();
     }

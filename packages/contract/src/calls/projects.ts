@@ -266,7 +266,7 @@ export const translationSettings = z.object({
   preferences: translationPreferences.default({ style: '', audience: '', tone: '', instructions: '' }),
   use_glossary: z.boolean().default(true),
   split: z.boolean().default(true),
-  /** What translated, e.g. 'deepseek-chat', or '手动翻译（未配置语言模型）'. */
+  /** What translated, e.g. 'deepseek-chat', or '手动翻译' (no language model). */
   model: z.string().max(100).default(''),
   /** The language model's summary of the whole video (context of every chunk). */
   summary: z.string().max(4000).default(''),

@@ -142,14 +142,14 @@ export function createOpenAiAsrProvider(options: OpenAiAsrOptions): AsrProvider 
   if (!/^https?:\/\//.test(options.baseURL ?? '')) {
     throw new EngineError(
       'engine_not_configured',
-      `OpenAI 兼容语音识别服务地址无效：${options.baseURL}`,
+      '语音识别服务设置有误，请联系管理员',
       `invalid OpenAI-compatible transcription base URL: ${options.baseURL}`,
     );
   }
   if (!options.model) {
     throw new EngineError(
       'engine_not_configured',
-      '未设置语音识别模型名（OPENAI_ASR_MODEL）',
+      '语音识别服务设置有误，请联系管理员',
       'no transcription model name given (OPENAI_ASR_MODEL)',
     );
   }
@@ -179,7 +179,7 @@ export function createOpenAiAsrProvider(options: OpenAiAsrOptions): AsrProvider 
     if (err instanceof APIConnectionError) {
       return new EngineError(
         'remote_error',
-        `无法连接语音识别服务 ${baseURL}`,
+        '暂时无法连接语音识别服务，请稍后重试',
         `cannot reach transcription server ${baseURL}`,
         {
           cause: err,

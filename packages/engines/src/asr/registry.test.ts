@@ -58,9 +58,8 @@ describe('speech recognition registry', () => {
     expect(() => registry.get()).toThrow(
       expect.objectContaining({
         code: 'engine_not_configured',
-        zh: expect.stringMatching(
-          /^未配置语音识别引擎：请设置 SHERPA_ONNX_MODELS_DIR.*；或请设置 OPENAI_ASR_BASE_URL 和 OPENAI_ASR_MODEL/,
-        ),
+        zh: '语音识别暂未开放，请联系管理员',
+        en: expect.stringMatching(/set SHERPA_ONNX_MODELS_DIR.*; or set OPENAI_ASR_BASE_URL and OPENAI_ASR_MODEL/),
       }),
     );
     expect(() => registry.get('openai-compatible')).toThrow(
@@ -72,7 +71,7 @@ describe('speech recognition registry', () => {
     expect(() => registry.get('sherpa-onnx:sense-voice')).toThrow(/SHERPA_ONNX_MODELS_DIR/);
     expect(() => registry.get('kaldi')).toThrow(expect.objectContaining({ code: 'invalid_request' }));
     const custom = createAsrRegistry([], {
-      hints: { 'openai-compatible': { zh: '请联系管理员', en: 'ask the operator' } },
+      hints: { 'openai-compatible': 'ask the operator' },
     });
     expect(() => custom.get('openai-compatible')).toThrow(/ask the operator/);
   });
@@ -93,7 +92,9 @@ describe('createAsrProviders', () => {
     ]);
     expect(registry.problems).toBe(problems);
     expect(registry.get().id).toBe('openai-compatible');
-    expect(() => registry.get('sherpa-onnx')).toThrow(problems[0].error);
+    expect(() => registry.get('sherpa-onnx')).toThrow(
+      expect.objectContaining({ zh: '语音识别暂未开放，请联系管理员', en: problems[0].error.en }),
+    );
   });
 
   it('answers get() with the first problem when nothing started', async () => {

@@ -6,17 +6,16 @@ import type { AsrCapabilities, AsrProvider } from './types.ts';
 
 export type AsrFamily = 'sherpa-onnx' | 'openai-compatible';
 
-/** What to configure for each kind of provider; the server may replace these with its own wording. */
+/** What the operator configures for each kind of provider (English: the log and the admin CLI). */
 export const DEFAULT_ASR_HINTS: Record<AsrFamily, Hint> = {
-  'sherpa-onnx': {
-    zh: '请设置 SHERPA_ONNX_MODELS_DIR 为含语音识别模型（kind 为 asr）和 VAD 模型的模型目录（可用 npm run models:fetch -w @vw/engines -- sense-voice-zh-en-ja-ko-yue-int8 silero-vad 下载）',
-    en: 'set SHERPA_ONNX_MODELS_DIR to a models folder with an ASR model (kind "asr") and a VAD model (npm run models:fetch -w @vw/engines -- sense-voice-zh-en-ja-ko-yue-int8 silero-vad)',
-  },
-  'openai-compatible': {
-    zh: '请设置 OPENAI_ASR_BASE_URL 和 OPENAI_ASR_MODEL（需要时再设置 OPENAI_ASR_API_KEY）',
-    en: 'set OPENAI_ASR_BASE_URL and OPENAI_ASR_MODEL (and OPENAI_ASR_API_KEY if the server needs one)',
-  },
+  'sherpa-onnx':
+    'set SHERPA_ONNX_MODELS_DIR to a models folder with an ASR model (kind "asr") and a VAD model (npm run models:fetch -w @vw/engines -- sense-voice-zh-en-ja-ko-yue-int8 silero-vad)',
+  'openai-compatible':
+    'set OPENAI_ASR_BASE_URL and OPENAI_ASR_MODEL (and OPENAI_ASR_API_KEY if the server needs one)',
 };
+
+/** What a user is told when recognition is not there: no setup detail. */
+export const ASR_UNAVAILABLE_ZH = '语音识别暂未开放，请联系管理员';
 
 export interface AsrProblem {
   provider: AsrFamily;
@@ -65,13 +64,13 @@ export function createAsrRegistry(
     }
     // A provider that was configured but broke says why; that is the operator's next step.
     const failed = problems.find((p) => id === undefined || p.provider === family(id));
-    if (failed) throw failed.error;
+    if (failed) throw new EngineError(failed.error.code, ASR_UNAVAILABLE_ZH, failed.error.en, { cause: failed.error });
     if (id === undefined) {
       const [local, remote] = [hint('sherpa-onnx'), hint('openai-compatible')];
       throw new EngineError(
         'engine_not_configured',
-        `未配置语音识别引擎：${local.zh}；或${remote.zh}`,
-        `no speech recognition engine is configured: ${local.en}; or ${remote.en}`,
+        ASR_UNAVAILABLE_ZH,
+        `no speech recognition engine is configured: ${local}; or ${remote}`,
       );
     }
     const known =
@@ -85,8 +84,8 @@ export function createAsrRegistry(
     }
     throw new EngineError(
       'engine_not_configured',
-      `语音识别引擎 ${id} 未配置：${known.zh}`,
-      `speech recognition engine ${id} is not configured: ${known.en}`,
+      `语音识别引擎 ${id} 暂未开放，请联系管理员或换用其他识别引擎`,
+      `speech recognition engine ${id} is not configured: ${known}`,
     );
   }
 

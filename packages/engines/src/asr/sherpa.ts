@@ -106,7 +106,7 @@ function killGroup(child: ChildProcess) {
 const notConfigured = (modelsDir: string, what: string, en: string) =>
   new EngineError(
     'engine_not_configured',
-    `模型目录 ${modelsDir} 中没有${what}（可用 npm run models:fetch -w @vw/engines 下载）`,
+    `本地语音识别模型不完整（缺少${what}），请联系管理员`,
     `${en} in ${modelsDir} (npm run models:fetch -w @vw/engines fetches one)`,
   );
 

@@ -29,7 +29,7 @@ function loadRnnoise(): Promise<RnnoiseModule> {
       modulePromise = null;
       throw new EngineError(
         'engine_unavailable',
-        '降噪模块（RNNoise）无法加载，请重新执行 npm install',
+        '降噪功能暂不可用，请联系管理员',
         `cannot load @echogarden/rnnoise-wasm: ${(e as Error).message}`,
       );
     });

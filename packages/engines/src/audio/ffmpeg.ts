@@ -33,7 +33,7 @@ function start(bin: 'ffmpeg' | 'ffprobe', args: string[], signal?: AbortSignal) 
         reject(
           new EngineError(
             'engine_unavailable',
-            `找不到 ${bin}，请安装 ffmpeg（apt-get install ffmpeg）`,
+            '媒体处理组件不可用，请联系管理员',
             `${bin} not found: install ffmpeg (apt-get install ffmpeg)`,
           ),
         );

@@ -28,7 +28,7 @@ describe('sherpa zero-shot models', () => {
     const set = await createCloneEngines({ refDir: join(dir, 'refs'), sherpaModelsDir: empty });
     expect(set.engines).toEqual([]);
     expect(set.problems.find((p) => p.id === 'sherpa-zipvoice')?.reason).toMatch(
-      /没有 zipvoice \/ pocket 模型/,
+      /no zipvoice \/ pocket model in/,
     );
   });
 
@@ -45,7 +45,7 @@ describe('sherpa zero-shot models', () => {
     const set = await createCloneEngines({ refDir: join(dir, 'refs'), sherpaModelsDir: models });
     expect(set.engines.map((e) => e.id)).not.toContain('sherpa-zipvoice');
     expect(set.ttsEngines).toEqual([]);
-    expect(set.problems.find((p) => p.id === 'sherpa-zipvoice')?.reason).toMatch(/缺少文件：lexicon\.txt/);
+    expect(set.problems.find((p) => p.id === 'sherpa-zipvoice')?.reason).toMatch(/lacks lexicon\.txt/);
   });
 
   it('accepts a complete zipvoice folder (vocoder next to it) and a complete pocket folder', async () => {
@@ -94,7 +94,7 @@ describe('sherpa zero-shot models', () => {
     expect(none.problems.map((p) => p.id)).toEqual(['gpt-sovits', 'cosyvoice', 'sherpa-zipvoice']);
     expect(none.problems[0]!.reason).toMatch(/GPT_SOVITS_URL/);
     const bad = await createCloneEngines({ refDir: join(dir, 'refs'), gptSovits: { url: 'ftp://x' } });
-    expect(bad.problems.find((p) => p.id === 'gpt-sovits')?.reason).toMatch(/地址无效/);
+    expect(bad.problems.find((p) => p.id === 'gpt-sovits')?.reason).toMatch(/invalid GPT-SoVITS URL: ftp:\/\/x/);
     const good = await createCloneEngines({
       refDir: join(dir, 'refs'),
       gptSovits: { url: 'http://127.0.0.1:9880' },

@@ -25,7 +25,7 @@ function checkUrl(name: string, url: string): void {
   if (!/^https?:\/\//.test(url ?? '')) {
     throw new EngineError(
       'engine_not_configured',
-      `${name} 服务地址无效：${url}`,
+      `${name} 服务设置有误，请联系管理员`,
       `invalid ${name} URL: ${url}`,
     );
   }
@@ -45,7 +45,7 @@ async function post(
   } catch (err) {
     if (timeout.aborted) throw new EngineError('timeout', `${name} 服务超时`, `${name} timed out`);
     if (signal?.aborted) throw new EngineError('aborted', '合成已取消', 'synthesis aborted');
-    throw new EngineError('remote_error', `无法连接 ${name} 服务 ${url}`, `cannot reach ${name} at ${url}`, {
+    throw new EngineError('remote_error', `暂时无法连接 ${name} 服务，请稍后重试`, `cannot reach ${name} at ${url}`, {
       cause: err,
     });
   }

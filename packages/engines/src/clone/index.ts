@@ -44,7 +44,7 @@ export async function createCloneEngines(config: CloneEnginesConfig): Promise<Cl
       ttsEngines.push(made.tts);
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;
-      problems.push({ id, label, reason: err.zh });
+      problems.push({ id, label, reason: err.en });
     }
   };
   if (config.gptSovits) {
@@ -59,7 +59,7 @@ export async function createCloneEngines(config: CloneEnginesConfig): Promise<Cl
     problems.push({
       id: 'gpt-sovits',
       label: 'GPT-SoVITS',
-      reason: '未配置：设置 GPT_SOVITS_URL（api_v2 服务地址）',
+      reason: 'not configured: set GPT_SOVITS_URL (an api_v2 server)',
     });
   }
   if (config.cosyVoice) {
@@ -74,7 +74,7 @@ export async function createCloneEngines(config: CloneEnginesConfig): Promise<Cl
     problems.push({
       id: 'cosyvoice',
       label: 'CosyVoice',
-      reason: '未配置：设置 COSYVOICE_URL（FastAPI 服务地址）',
+      reason: 'not configured: set COSYVOICE_URL (a FastAPI server)',
     });
   }
   if (config.sherpaModelsDir) {
@@ -86,14 +86,14 @@ export async function createCloneEngines(config: CloneEnginesConfig): Promise<Cl
       problems.push({
         id: 'sherpa-zipvoice',
         label: 'ZipVoice (sherpa-onnx)',
-        reason: `模型目录 ${config.sherpaModelsDir} 中没有 zipvoice / pocket 模型`,
+        reason: `no zipvoice / pocket model in ${config.sherpaModelsDir}`,
       });
     }
   } else {
     problems.push({
       id: 'sherpa-zipvoice',
       label: 'ZipVoice (sherpa-onnx)',
-      reason: '未配置：设置 SHERPA_ONNX_MODELS_DIR 并放入 zipvoice 或 pocket 模型目录',
+      reason: 'not configured: set SHERPA_ONNX_MODELS_DIR and put a zipvoice or pocket model folder into it',
     });
   }
   return { engines, ttsEngines, problems };
@@ -104,7 +104,7 @@ export function withStandardEngine(set: CloneEngineSet, espeak: TtsEngine | null
   if (!espeak) {
     return {
       ...set,
-      problems: [...set.problems, { id: 'standard', label: '标准引擎近似', reason: '请安装 espeak-ng' }],
+      problems: [...set.problems, { id: 'standard', label: '标准引擎近似', reason: 'install espeak-ng' }],
     };
   }
   return { ...set, engines: [...set.engines, createStandardCloneEngine(espeak)] };

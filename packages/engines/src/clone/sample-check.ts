@@ -248,7 +248,7 @@ export function checkOverall(files: FileCheck[], opts: OverallOptions): CheckIte
       measured: '未检查',
       expected: '—',
       fix: null,
-      advice: '未配置语音识别引擎，未检查语种',
+      advice: '本站暂未开启语音识别，未检查语种',
     });
   }
   return items;
@@ -269,8 +269,7 @@ export function speakerItem(v: SpeakerVerdict | { not_checked: string } | null):
       measured: '未检查',
       expected: '1 人',
       advice: `${
-        v?.not_checked ??
-        '未配置说话人向量模型（在 SHERPA_ONNX_MODELS_DIR 中放入 3dspeaker / wespeaker 等 speaker embedding 模型）'
+v?.not_checked ?? '本站暂未开启说话人检查'
       }；请确认样本中只有一个人的声音`,
     };
   }

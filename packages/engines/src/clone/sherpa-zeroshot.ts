@@ -122,7 +122,7 @@ export async function createSherpaZeroShotEngines(
       problems.push({
         id: f.model === 'zipvoice' ? 'sherpa-zipvoice' : 'sherpa-pocket',
         label,
-        reason: `${label} 模型目录 ${path.basename(f.dir)} 缺少文件：${f.missing.join('、')}`,
+        reason: `${label}: model folder ${f.dir} lacks ${f.missing.join(', ')}`,
       });
     }
   }

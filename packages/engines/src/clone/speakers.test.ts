@@ -45,7 +45,7 @@ describe('speaker-embedding model detection', () => {
     ]);
     const r = await findSpeakerModel(models);
     expect(r.model).toBeNull();
-    expect('reason' in r && r.reason).toMatch(/3dspeaker-eres2net 缺少文件：\*\.onnx/);
+    expect('reason' in r && r.reason).toMatch(/3dspeaker-eres2net lacks \*\.onnx/);
   });
 
   it('detects a complete folder and a loose published file, usable ones first', async () => {
@@ -71,7 +71,7 @@ describe('speaker-embedding model detection', () => {
     const empty = join(dir, 'empty');
     await mkdir(empty, { recursive: true });
     const r = await findSpeakerModel(empty);
-    expect('reason' in r && r.reason).toMatch(/未找到说话人向量模型.*3dspeaker/);
+    expect('reason' in r && r.reason).toMatch(/no speaker-embedding model.*3dspeaker/);
   });
 });
 
@@ -157,10 +157,10 @@ describe('windows and decision', () => {
 });
 
 describe('report wiring', () => {
-  it('reports 未检查 naming what to configure when there is no model', () => {
+  it('reports 未检查 without naming the operator setup when there is no model', () => {
     const [, speaker] = checkOverall([], { kind: 'fast', speakers: null });
     expect(speaker).toMatchObject({ rule: 'speaker', status: 'not_checked', measured: '未检查' });
-    expect(speaker!.advice).toMatch(/SHERPA_ONNX_MODELS_DIR/);
+    expect(speaker!.advice).toBe('本站暂未开启说话人检查；请确认样本中只有一个人的声音');
   });
 
   it('runs the model in a child process; an unreadable model is reported, not thrown', async () => {

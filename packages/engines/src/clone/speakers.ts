@@ -68,13 +68,13 @@ export async function detectSpeakerModels(modelsDir: string): Promise<SpeakerMod
   return found.sort((a, b) => Number(!a.file) - Number(!b.file));
 }
 
-/** The first usable model, else why there is none (in Chinese, naming what to configure). */
+/** The first usable model, else why there is none (for the operator: English, naming what to configure). */
 export async function findSpeakerModel(
   modelsDir: string | undefined,
 ): Promise<{ model: SpeakerModel & { file: string } } | { model: null; reason: string }> {
   const hint =
-    '在 SHERPA_ONNX_MODELS_DIR 中放入说话人向量模型（如 3dspeaker_*.onnx、wespeaker_*.onnx，或 speaker-embedding*/ 目录）';
-  if (!modelsDir) return { model: null, reason: `未配置 SHERPA_ONNX_MODELS_DIR：${hint}` };
+    'put a speaker-embedding model into SHERPA_ONNX_MODELS_DIR (3dspeaker_*.onnx, wespeaker_*.onnx or a speaker-embedding*/ folder)';
+  if (!modelsDir) return { model: null, reason: `SHERPA_ONNX_MODELS_DIR is not set: ${hint}` };
   const models = await detectSpeakerModels(modelsDir);
   const ok = models.find((m): m is SpeakerModel & { file: string } => Boolean(m.file));
   if (ok) return { model: ok };
@@ -82,9 +82,9 @@ export async function findSpeakerModel(
   if (broken)
     return {
       model: null,
-      reason: `说话人向量模型目录 ${path.basename(broken.where)} 缺少文件：${broken.missing.join('、')}`,
+      reason: `speaker-embedding model folder ${broken.where} lacks ${broken.missing.join(', ')}`,
     };
-  return { model: null, reason: `未找到说话人向量模型：${hint}` };
+  return { model: null, reason: `no speaker-embedding model: ${hint}` };
 }
 
 // ---------------------------------------------------------------- windows and decision (pure)

@@ -61,7 +61,7 @@ export interface CloneEngine {
 export interface CloneEngineProblem {
   id: CloneEngineId;
   label: string;
-  /** Chinese sentence saying what to configure. */
+  /** What the operator configures (English: the log and the admin CLI; never shown to users). */
   reason: string;
 }
 

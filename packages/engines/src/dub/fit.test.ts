@@ -95,7 +95,7 @@ describe('fitLine: the closed-loop timing fit', () => {
     expect(r.actions.some((a) => a.kind === 'borrow_gap')).toBe(false);
     expect(r.overflow_ms).toBeGreaterThan(50);
     expect(Math.abs(r.duration_ms - (r.available_ms + r.overflow_ms))).toBeLessThanOrEqual(2);
-    expect(r.reason).toContain('未配置语言模型');
+    expect(r.reason).toContain('自动缩写暂未开放');
     expect(r.summary).toContain('仍超出');
   });
 

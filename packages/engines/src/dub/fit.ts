@@ -152,7 +152,7 @@ export async function fitLine(opts: FitLineOptions): Promise<FitResult> {
         ? `语速已到上限 ${rateText(caps.maxRate)} 仍超出 ${sec(over)}；语言模型精简失败：${condenseError}`
         : opts.condense
           ? `语速已到上限 ${rateText(caps.maxRate)}，精简 ${condensed.length} 次后仍超出 ${sec(over)}`
-          : `语速已到上限 ${rateText(caps.maxRate)} 仍超出 ${sec(over)}；未配置语言模型，无法自动精简文本`;
+          : `语速已到上限 ${rateText(caps.maxRate)} 仍超出 ${sec(over)}；自动缩写暂未开放，无法自动精简文本`;
       return { ...done(pcm.samples.length, text, actions, false, window, fast), reason };
     }
   } finally {

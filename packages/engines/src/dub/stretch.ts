@@ -27,7 +27,7 @@ export function stretchToDuration(
         reject(
           new EngineError(
             'engine_unavailable',
-            '找不到 rubberband，请安装 rubberband-cli（apt-get install rubberband-cli）',
+            '变速组件不可用，请联系管理员',
             'rubberband not found: install rubberband-cli',
           ),
         );

@@ -61,7 +61,7 @@ const loaded = new Map<string, EspeakLibrary>();
 export function espeakMissing(cause?: unknown): EngineError {
   return new EngineError(
     'engine_unavailable',
-    '标准引擎不可用：请安装 espeak-ng（apt-get install espeak-ng libespeak-ng1）',
+    '标准引擎暂不可用，请联系管理员',
     'espeak engine unavailable: install espeak-ng (apt-get install espeak-ng libespeak-ng1)',
     { cause },
   );

@@ -107,8 +107,8 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
       const status = (err as { status?: number }).status;
       throw new EngineError(
         'remote_error',
-        `语言模型请求失败${status ? `（HTTP ${status}）` : ''}，请检查 LLM_BASE_URL / LLM_API_KEY / LLM_MODEL`,
-        `chat completion failed${status ? ` (HTTP ${status})` : ''}: ${(err as Error).message}`,
+        `语言模型请求失败${status ? `（HTTP ${status}）` : ''}，请稍后重试`,
+        `chat completion failed${status ? ` (HTTP ${status})` : ''} (check LLM_BASE_URL / LLM_API_KEY / LLM_MODEL): ${(err as Error).message}`,
         { cause: err },
       );
     }

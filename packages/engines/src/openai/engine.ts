@@ -43,7 +43,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): TtsEngine {
   if (!/^https?:\/\//.test(options.baseUrl ?? '')) {
     throw new EngineError(
       'engine_not_configured',
-      `OpenAI 兼容语音服务地址无效：${options.baseUrl}`,
+      '语音服务设置有误，请联系管理员',
       `invalid OpenAI-compatible base URL: ${options.baseUrl}`,
     );
   }
@@ -104,7 +104,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): TtsEngine {
         if (signal?.aborted) throw new EngineError('aborted', '合成已取消', 'synthesis aborted');
         throw new EngineError(
           'remote_error',
-          `无法连接语音服务 ${url}`,
+          '暂时无法连接语音服务，请稍后重试',
           `cannot reach speech server ${url}`,
           {
             cause: err,

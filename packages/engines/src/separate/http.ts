@@ -90,8 +90,8 @@ export function createHttpSeparator(options: SeparatorOptions): Separator {
           );
         throw new EngineError(
           'engine_unavailable',
-          `无法连接人声分离服务（${base}），请检查 SEPARATOR_URL`,
-          `cannot reach the separator at ${base}: ${(err as Error).message}`,
+          '暂时无法连接人声分离服务，请稍后重试',
+          `cannot reach the separator at ${base} (check SEPARATOR_URL): ${(err as Error).message}`,
         );
       }
       if (!res.ok) {

@@ -53,7 +53,7 @@ export async function createSherpaEngine(options: SherpaEngineOptions): Promise<
   if (models.length === 0) {
     throw new EngineError(
       'engine_not_configured',
-      `模型目录 ${options.modelsDir} 中没有登记任何语音合成模型`,
+      '本地语音合成模型暂不可用，请联系管理员',
       `no speech synthesis model is registered in ${options.modelsDir}`,
     );
   }

@@ -206,7 +206,7 @@ export async function checkModelFiles(modelsDir: string, model: SherpaModel): Pr
     if (!found) {
       throw new EngineError(
         'model_file_missing',
-        `模型 ${model.id} 缺少文件 ${file}，请重新下载（npm run models:fetch -w @vw/engines -- ${model.id}）`,
+        `模型 ${model.id} 不完整，请联系管理员`,
         `model ${model.id} is missing ${file}: fetch it again (npm run models:fetch -w @vw/engines -- ${model.id})`,
       );
     }
@@ -225,7 +225,7 @@ export async function loadModelRegistry(
   if (!dir?.isDirectory()) {
     throw new EngineError(
       'engine_not_configured',
-      `模型目录不存在：${modelsDir}`,
+      '本地模型暂不可用，请联系管理员',
       `models folder does not exist: ${modelsDir}`,
     );
   }
@@ -234,7 +234,7 @@ export async function loadModelRegistry(
   if (text === undefined) {
     throw new EngineError(
       'engine_not_configured',
-      `模型目录中没有 ${REGISTRY_FILE}：${modelsDir}（可用 npm run models:fetch -w @vw/engines 下载模型）`,
+      '本地模型暂不可用，请联系管理员',
       `no ${REGISTRY_FILE} in ${modelsDir} (run npm run models:fetch -w @vw/engines to download models)`,
     );
   }

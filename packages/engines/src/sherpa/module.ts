@@ -73,7 +73,7 @@ export function loadSherpa(packageName = 'sherpa-onnx-node'): SherpaModule {
   } catch (err) {
     throw new EngineError(
       'engine_unavailable',
-      `未安装 ${packageName}，本地神经网络语音不可用（npm install ${packageName}）`,
+      '本地神经网络语音暂不可用，请联系管理员',
       `${packageName} is not installed: local neural speech is unavailable (npm install ${packageName})`,
       { cause: err },
     );

@@ -395,7 +395,7 @@ async function translateChunk(
         if (n > MAX_RETRIES)
           throw new EngineError(
             'remote_error',
-            `语言模型在重试 ${MAX_RETRIES} 次后仍未返回字幕行 ${line.id} 的译文，请检查 LLM_BASE_URL / LLM_MODEL 指向的模型能否按要求输出 JSON 逐行翻译`,
+            `语言模型在重试 ${MAX_RETRIES} 次后仍未返回字幕行 ${line.id} 的译文，请稍后重试，或在编辑器中手动翻译`,
             `the model did not return line ${line.id} after ${MAX_RETRIES} retries (LLM_BASE_URL / LLM_MODEL)`,
           );
         misses.set(line.id, n);
@@ -462,7 +462,7 @@ export async function summarize(
   }
   throw new EngineError(
     'remote_error',
-    `语言模型在重试 ${MAX_RETRIES} 次后仍未给出视频摘要，请检查 LLM_BASE_URL / LLM_MODEL 指向的模型能否输出 JSON`,
+    `语言模型在重试 ${MAX_RETRIES} 次后仍未给出视频摘要，请稍后重试`,
     `the model gave no summary after ${MAX_RETRIES} retries (LLM_BASE_URL / LLM_MODEL)`,
   );
 }

@@ -12,38 +12,25 @@ import type {
   TtsEngine,
 } from './types.ts';
 
-export interface Hint {
-  zh: string;
-  en: string;
-}
+/** What the operator configures for an engine: English, for the log and `npm run admin -- engines`. */
+export type Hint = string;
 
 /** What to configure for each engine; the server may replace these with its own env variable names. */
 export const DEFAULT_HINTS: Record<EngineId, Hint> = {
-  espeak: {
-    zh: '请安装 espeak-ng（apt-get install espeak-ng libespeak-ng1）',
-    en: 'install espeak-ng (apt-get install espeak-ng libespeak-ng1)',
-  },
-  'sherpa-onnx': {
-    zh: '请设置 SHERPA_ONNX_MODELS_DIR 为含 models.json 的模型目录（可用 npm run models:fetch -w @vw/engines 下载）',
-    en: 'set SHERPA_ONNX_MODELS_DIR to a models folder with models.json (npm run models:fetch -w @vw/engines fetches some)',
-  },
-  'openai-compatible': {
-    zh: '请设置 OPENAI_TTS_BASE_URL（需要时再设置 OPENAI_TTS_API_KEY）',
-    en: 'set OPENAI_TTS_BASE_URL (and OPENAI_TTS_API_KEY if the server needs one)',
-  },
-  'gpt-sovits': {
-    zh: '请设置 GPT_SOVITS_URL 为 GPT-SoVITS api_v2 服务地址',
-    en: 'set GPT_SOVITS_URL to a GPT-SoVITS api_v2 server',
-  },
-  cosyvoice: {
-    zh: '请设置 COSYVOICE_URL 为 CosyVoice FastAPI 服务地址',
-    en: 'set COSYVOICE_URL to a CosyVoice FastAPI server',
-  },
-  'sherpa-zeroshot': {
-    zh: '请在 SHERPA_ONNX_MODELS_DIR 中放入 zipvoice 或 pocket 模型目录',
-    en: 'put a zipvoice or pocket model folder into SHERPA_ONNX_MODELS_DIR',
-  },
+  espeak: 'install espeak-ng (apt-get install espeak-ng libespeak-ng1)',
+  'sherpa-onnx':
+    'set SHERPA_ONNX_MODELS_DIR to a models folder with models.json (npm run models:fetch -w @vw/engines fetches some)',
+  'openai-compatible': 'set OPENAI_TTS_BASE_URL (and OPENAI_TTS_API_KEY if the server needs one)',
+  'gpt-sovits': 'set GPT_SOVITS_URL to a GPT-SoVITS api_v2 server',
+  cosyvoice: 'set COSYVOICE_URL to a CosyVoice FastAPI server',
+  'sherpa-zeroshot': 'put a zipvoice or pocket model folder into SHERPA_ONNX_MODELS_DIR',
 };
+
+/**
+ * What a user is told about an engine that is not there: no setup detail (that is the operator's, in
+ * the error's English half and the log).
+ */
+export const ENGINE_UNAVAILABLE_ZH = '暂未开放，请联系管理员或换用其他声音';
 
 export interface EngineProblem {
   engine: EngineId;
@@ -77,7 +64,11 @@ export function createEngineRegistry(
     const engine = byId.get(id);
     if (engine) return engine;
     const failed = problems.find((p) => p.engine === id);
-    if (failed) throw failed.error;
+    if (failed) {
+      throw new EngineError(failed.error.code, `语音引擎 ${id} ${ENGINE_UNAVAILABLE_ZH}`, failed.error.en, {
+        cause: failed.error,
+      });
+    }
     const hint = (hints as Record<string, Hint | undefined>)[id] ?? DEFAULT_HINTS[id as EngineId];
     if (!hint) {
       throw new EngineError(
@@ -88,8 +79,8 @@ export function createEngineRegistry(
     }
     throw new EngineError(
       'engine_not_configured',
-      `语音引擎 ${id} 未配置：${hint.zh}`,
-      `speech engine ${id} is not configured: ${hint.en}`,
+      `语音引擎 ${id} ${ENGINE_UNAVAILABLE_ZH}`,
+      `speech engine ${id} is not configured: ${hint}`,
     );
   }
 

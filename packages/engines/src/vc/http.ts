@@ -109,8 +109,8 @@ export function createHttpVcProvider(options: HttpVcOptions): VcProvider {
           throw new EngineError('timeout', '变声服务响应超时', `VC server timed out after ${timeoutMs} ms`);
         throw new EngineError(
           'engine_unavailable',
-          `无法连接变声服务（${base}），请检查 VC_SERVER_URL`,
-          `cannot reach the VC server at ${base}: ${(err as Error).message}`,
+          '暂时无法连接变声服务，请稍后重试或换用其他变声引擎',
+          `cannot reach the VC server at ${base} (check VC_SERVER_URL): ${(err as Error).message}`,
         );
       }
       if (!res.ok) {

@@ -12,6 +12,11 @@ export interface VcRegistry {
   readonly problem: string;
 }
 
+/** What a user is told without any voice changer engine; the operator reads the English in the log. */
+export const VC_UNAVAILABLE_ZH = '变声功能暂未开放，请联系管理员';
+const VC_UNAVAILABLE_EN =
+  'no voice changer engine: install rubberband-cli (apt-get install rubberband-cli) or set VC_SERVER_URL';
+
 export function createVcRegistry(providers: VcProvider[], problem = ''): VcRegistry {
   return {
     problem: providers.length ? '' : problem,
@@ -20,19 +25,14 @@ export function createVcRegistry(providers: VcProvider[], problem = ''): VcRegis
       const found = id ? providers.find((p) => p.id === id) : providers[0];
       if (found) return found;
       if (id) {
-        const hint = id === 'vc-server' ? '请设置 VC_SERVER_URL（变声服务地址）' : '可用引擎见能力列表';
+        const hint = id === 'vc-server' ? ': set VC_SERVER_URL' : '';
         throw new EngineError(
           'engine_not_configured',
-          `变声引擎 ${id} 未配置：${hint}`,
-          `voice changer engine ${id} is not configured`,
+          `变声引擎 ${id} 暂未开放，请换用其他变声引擎`,
+          `voice changer engine ${id} is not configured${hint}`,
         );
       }
-      throw new EngineError(
-        'engine_not_configured',
-        problem ||
-          '未配置变声引擎：请安装 rubberband-cli（apt-get install rubberband-cli）或设置 VC_SERVER_URL',
-        'no voice changer engine: install rubberband-cli or set VC_SERVER_URL',
-      );
+      throw new EngineError('engine_not_configured', problem || VC_UNAVAILABLE_ZH, VC_UNAVAILABLE_EN);
     },
   };
 }
@@ -42,8 +42,5 @@ export async function createVcProviders(opts: { server?: HttpVcOptions } = {}): 
   const providers: VcProvider[] = [];
   if (await rubberbandAvailable()) providers.push(createRubberbandProvider());
   if (opts.server?.baseURL) providers.push(createHttpVcProvider(opts.server));
-  return createVcRegistry(
-    providers,
-    '未配置变声引擎：请安装 rubberband-cli（apt-get install rubberband-cli），或设置 VC_SERVER_URL 指向变声服务',
-  );
+  return createVcRegistry(providers, VC_UNAVAILABLE_ZH);
 }

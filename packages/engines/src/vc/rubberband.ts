@@ -34,7 +34,7 @@ export function runRubberband(args: string[], signal?: AbortSignal): Promise<voi
         e.code === 'ENOENT'
           ? new EngineError(
               'engine_unavailable',
-              '找不到 rubberband，请安装 rubberband-cli（apt-get install rubberband-cli）',
+              '变声组件不可用，请联系管理员',
               'rubberband not found: install rubberband-cli (apt-get install rubberband-cli)',
             )
           : e,

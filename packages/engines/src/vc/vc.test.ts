@@ -9,7 +9,7 @@ import { measureFormants, measurePitch } from '../audio/pitch.ts';
 import { isEngineError } from '../errors.ts';
 import { probeFile } from '../media/probe.ts';
 import { createHttpVcProvider } from './http.ts';
-import { createVcRegistry } from './registry.ts';
+import { createVcRegistry, VC_UNAVAILABLE_ZH } from './registry.ts';
 import { createRubberbandProvider } from './rubberband.ts';
 
 const run = promisify(execFile);
@@ -132,17 +132,22 @@ describe('HTTP voice-conversion provider (fake server speaking vw-vc/1)', { time
     const gone = createHttpVcProvider({ baseURL: 'http://127.0.0.1:1/vc' });
     const down = await gone.convert(speech, join(dir, 'd.wav'), {}, { workDir: dir }).catch((e) => e);
     expect(isEngineError(down, 'engine_unavailable')).toBe(true);
-    expect(down.zh).toContain('VC_SERVER_URL');
+    expect(down.zh).toBe('暂时无法连接变声服务，请稍后重试或换用其他变声引擎');
+    expect(down.en).toContain('VC_SERVER_URL');
   });
 });
 
 describe('registry', { timeout: 60_000 }, () => {
-  it('offers the offline default first and names what to configure when nothing is there', () => {
+  it('offers the offline default first; with nothing there the user is told to ask, the log what to configure', () => {
     const reg = createVcRegistry([rb, createHttpVcProvider({ baseURL: 'http://x/vc' })]);
     expect(reg.list().map((p) => p.id)).toEqual(['rubberband-r3', 'vc-server']);
     expect(reg.get().id).toBe('rubberband-r3');
-    const empty = createVcRegistry([], '未配置变声引擎：请安装 rubberband-cli');
-    expect(() => empty.get()).toThrow(/rubberband-cli/);
-    expect(() => createVcRegistry([rb]).get('vc-server')).toThrow(/VC_SERVER_URL/);
+    const empty = createVcRegistry([], VC_UNAVAILABLE_ZH);
+    expect(() => empty.get()).toThrow(
+      expect.objectContaining({ zh: '变声功能暂未开放，请联系管理员', en: expect.stringMatching(/rubberband-cli/) }),
+    );
+    expect(() => createVcRegistry([rb]).get('vc-server')).toThrow(
+      expect.objectContaining({ zh: expect.not.stringMatching(/VC_SERVER_URL/), en: expect.stringMatching(/VC_SERVER_URL/) }),
+    );
   });
 });

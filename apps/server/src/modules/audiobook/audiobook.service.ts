@@ -780,9 +780,7 @@ registerToolAvailability('audiobook', async (ctx) => {
   return {
     tool: 'audiobook',
     available,
-    reason: available
-      ? ''
-      : '没有可用的语音引擎：请安装 espeak-ng，或配置 SHERPA_ONNX_MODELS_DIR / OPENAI_TTS_BASE_URL',
+    reason: available ? '' : '有声书暂未开放：没有可用的语音引擎，请联系管理员',
     error_type: available ? '' : 'err_interface_unavailable',
     engines: ctx.engines.list().map((e) => ({ id: e.id, label: e.id })),
   };

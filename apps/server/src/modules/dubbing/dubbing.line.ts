@@ -151,7 +151,7 @@ export async function dubLine(job: LineJob): Promise<{ take: CueTake; engines: s
   if (!job.chat && (settings.condense || fix.condense) && !fitResult.fits) {
     fit = {
       ...fit,
-      summary: `${fit.summary}（未配置语言模型 LLM_BASE_URL / LLM_MODEL，未能缩写）`.slice(0, 500),
+      summary: `${fit.summary}（自动缩写暂未开放，未能缩写）`.slice(0, 500),
     };
   }
   const takeId = newId('take');

@@ -14,8 +14,8 @@ export function separatorOf(ctx: Pick<AppContext, 'config'>): Separator | null {
   });
 }
 
-export const SEPARATOR_MISSING =
-  '未配置人声分离服务：请设置 SEPARATOR_URL（vw-sep/1 协议，例如 Demucs 或 UVR 的封装服务）后再选「分离人声，保留伴奏」';
+/** Without SEPARATOR_URL (a vw-sep/1 server, e.g. Demucs or UVR behind a wrapper; see the admin CLI). */
+export const SEPARATOR_MISSING = '人声分离暂未开放：请改选「静音原声」或「保留原声」，或联系管理员';
 
 /** `separated` needs a separator: refused before anything is held or written. */
 export function assertBackground(ctx: Pick<AppContext, 'config'>, background: string | undefined) {

@@ -9,8 +9,8 @@ import { AppError } from '../../errors.ts';
  * behind the `lip_sync` switch.
  */
 
-export const LIPSYNC_MISSING =
-  '未配置口型同步服务：请设置 LIPSYNC_URL（vw-lipsync/1 协议，例如 Wav2Lip 或 LatentSync 的封装服务）';
+/** Without LIPSYNC_URL (a vw-lipsync/1 server, e.g. Wav2Lip or LatentSync; see the admin CLI). */
+export const LIPSYNC_MISSING = '口型同步暂未开放，请联系管理员';
 
 export interface LipSync {
   label: string;

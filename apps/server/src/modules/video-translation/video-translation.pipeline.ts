@@ -113,8 +113,7 @@ export function embedderOf(app: AppContext) {
   return createEmbedder({ baseURL: LLM_BASE_URL, apiKey: LLM_API_KEY ?? 'none', model: LLM_EMBEDDING_MODEL });
 }
 
-const MANUAL =
-  '未配置语言模型（LLM_BASE_URL / LLM_MODEL）：请在编辑器中手动翻译，然后点「继续」生成配音与成片';
+const MANUAL = '自动翻译暂未开放：请在编辑器中手动翻译，然后点「继续」生成配音与成片';
 
 /** The chat client, or the clear failure of a stage that needs it. */
 function needChat(app: AppContext): ChatClient {
@@ -307,7 +306,7 @@ const split: StageDef<TranslateInput> = {
     if (manual) {
       await writeDoc(ctx, (d) => ({
         ...d,
-        translation: { ...settingsOf(d), model: '手动翻译（未配置语言模型）' },
+        translation: { ...settingsOf(d), model: '手动翻译' },
       }));
     }
     return {
@@ -437,7 +436,7 @@ const back: StageDef<TranslateInput> = {
     const pause = ctx.input.scope === 'create' && Boolean(ctx.input.pauses?.after_translation);
     const chat = chatClientOf(ctx.app);
     // Without a language model there is nothing to translate back (the manual translation stands).
-    if (!chat) return { lines: 0, flagged: 0, pause, skipped: '未配置语言模型' };
+    if (!chat) return { lines: 0, flagged: 0, pause, skipped: '自动翻译暂未开放' };
     const ids = ctx.input.scope === 'create' ? undefined : ctx.input.cue_ids;
     const pairs = chosen(doc, ids)
       .map((c) => ({ id: c.id, source: sourceTextOf(doc, c), translation: c.text }))

@@ -78,7 +78,7 @@ export async function languages(ctx: AppContext) {
       model: llm ? LLM_MODEL! : '',
       reason: llm
         ? ''
-        : '未配置语言模型（LLM_BASE_URL / LLM_MODEL）：识别后在编辑器中手动翻译，其余步骤照常运行',
+        : '自动翻译暂未开放：识别后请在编辑器中手动翻译，其余步骤照常进行',
     },
     embedding: { configured: Boolean(embedderOf(ctx)), model: embedderOf(ctx) ? LLM_EMBEDDING_MODEL! : '' },
     lip_sync: { available: Boolean(lip), reason: lip ? '' : LIPSYNC_MISSING },
@@ -262,7 +262,7 @@ async function lineTask(
   if (!chatClientOf(ctx)) {
     throw AppError.named(
       'err_interface_unavailable',
-      '未配置语言模型：请设置 LLM_BASE_URL、LLM_API_KEY、LLM_MODEL（任何 OpenAI 兼容的对话接口），或在编辑器中手动翻译',
+      '自动翻译暂未开放：请在编辑器中手动翻译',
     );
   }
   const cues = targetTrack(document)?.cues ?? [];
@@ -378,7 +378,7 @@ registerToolAvailability('translate', async (ctx) => {
           : '回译校对：词语重合度',
       },
       { id: 'ocr', label: `画面字幕识别：${l.ocr_label}` },
-      { id: 'asr', label: l.asr.available ? '语音识别' : `未配置语音识别：${l.asr.reason}` },
+      { id: 'asr', label: l.asr.available ? '语音识别' : '语音识别暂未开放' },
       { id: 'opencc', label: '繁体中文：OpenCC' },
       ...(l.lip_sync.available ? [{ id: 'lip_sync', label: '口型同步' }] : []),
       ...(l.clone.available ? [{ id: 'clone', label: `说话人克隆：${l.clone.engine_label}` }] : []),

@@ -62,14 +62,14 @@ export function pickCloneEngine(ctx: AppContext, id?: string): CloneEngine {
     const problem = problems.find((p) => p.id === id);
     throw AppError.named(
       'err_interface_unavailable',
-      problem ? `${problem.label}：${problem.reason}` : `没有克隆引擎 ${id}`,
+      problem ? `${problem.label} 暂未开放，请换用其他克隆引擎` : `没有克隆引擎 ${id}`,
     );
   }
   const first = engines[0];
   if (!first)
     throw AppError.named(
       'err_interface_unavailable',
-      '没有可用的克隆引擎：请安装 espeak-ng 或配置 GPT_SOVITS_URL / COSYVOICE_URL',
+      '声音克隆暂未开放：没有可用的克隆引擎，请联系管理员',
     );
   return first;
 }
@@ -133,13 +133,14 @@ export async function runSampleCheck(
     }
   }
   // "One speaker" by a speaker-embedding model in SHERPA_ONNX_MODELS_DIR, looked up (file by file) per
-  // check so a model added later is used; without one the item says what to configure.
+  // check so a model added later is used; without one the item is not checked (the operator finds why
+  // in `npm run admin -- engines`).
   const dir = ctx.config.SHERPA_ONNX_MODELS_DIR;
   const found = await findSpeakerModel(dir ? path.resolve(REPO_ROOT, dir) : undefined);
   return checkSample(files, {
     kind,
     language: detected,
-    speakers: found.model ? null : { not_checked: found.reason },
+    speakers: null,
     speakerModel: found.model,
   });
 }

@@ -214,7 +214,7 @@ export async function getOverview(ctx: AppContext, userId: string) {
         label: p.label,
         kind: p.id === 'standard' ? ('fitted' as const) : ('zero-shot' as const),
         available: false,
-        reason: p.reason,
+        reason: '暂未开放',
       })),
     ],
     asr_label: asr?.label ?? '',
@@ -862,8 +862,8 @@ export const professionalCloneJob = defineJob({
         let candidate = built.candidates[0]!;
         let note =
           engine.kind === 'fitted'
-            ? `未配置训练服务与零样本引擎：使用${engine.label}（按 ${usable.length} 个文件拟合的标准引擎声音）`
-            : `未配置训练服务：使用 ${engine.label} 多参考零样本声音（${Math.min(engine.maxReferences, built.references.length)} 段最佳参考音频）`;
+            ? `本站未开启训练服务与零样本引擎：使用${engine.label}（按 ${usable.length} 个文件拟合的标准引擎声音）`
+            : `本站未开启训练服务：使用 ${engine.label} 多参考零样本声音（${Math.min(engine.maxReferences, built.references.length)} 段最佳参考音频）`;
         let label = engine.label;
         if (trainerUrl) {
           const dataset = await Promise.all(
@@ -894,7 +894,7 @@ export const professionalCloneJob = defineJob({
           }
           if (status.status !== 'ready' || !status.voice) throw new Error(status.error ?? '训练失败');
           if (!ctx.engines.has(status.voice.engine)) {
-            throw new Error(`训练结果需要语音引擎 ${status.voice.engine}，但它未配置`);
+            throw new Error(`训练结果所需的语音引擎 ${status.voice.engine} 暂不可用，请联系管理员`);
           }
           await removeLocalFiles(candidate.files);
           candidate = {

@@ -15,11 +15,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   const dist = ctx.config.webDistDir;
   const index = path.join(dist, 'index.html');
   if (!existsSync(index)) {
+    ctx.log.warn(`the web app is not built: run npm run build -w @vw/web (looked for ${index})`);
     app.get('/workbench/*', { schema: { hide: true } }, (_request, reply) =>
-      reply
-        .status(503)
-        .type('text/plain; charset=utf-8')
-        .send(`网页端尚未构建：请先运行 npm run build -w @vw/web（查找位置 ${dist}）`),
+      reply.status(503).type('text/plain; charset=utf-8').send('网页端暂不可用，请稍后再试或联系管理员'),
     );
     return;
   }

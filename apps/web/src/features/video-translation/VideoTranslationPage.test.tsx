@@ -251,14 +251,16 @@ describe('/video-translation', { timeout: 20_000 }, () => {
       {
         tool: 'stt',
         available: false,
-        reason: '未配置语音识别引擎：请设置 OPENAI_ASR_BASE_URL 或 SHERPA_ONNX_MODELS_DIR',
+        reason: '语音识别暂未开放，请联系管理员',
         error_type: 'err_interface_unavailable',
         engines: [],
       },
     ];
     mount('/video-translation/stt');
     fireEvent.click(await screen.findByTestId('project-new'));
-    expect((await screen.findByTestId('stt-unavailable')).textContent).toContain('OPENAI_ASR_BASE_URL');
+    expect((await screen.findByTestId('stt-unavailable')).textContent).toContain(
+      '语音识别暂未开放，请联系管理员',
+    );
     expect(screen.queryByTestId('stt-start')).toBeNull();
   });
 

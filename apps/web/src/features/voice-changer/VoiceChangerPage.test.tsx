@@ -66,14 +66,13 @@ describe('/voice-changer', () => {
       {
         tool: 'voice_changer',
         available: false,
-        reason:
-          '未配置变声引擎：请安装 rubberband-cli（apt-get install rubberband-cli），或设置 VC_SERVER_URL 指向变声服务',
+        reason: '变声功能暂未开放，请联系管理员',
         error_type: 'err_interface_unavailable',
         engines: [],
       },
     ];
     mount();
-    expect((await screen.findByTestId('vc-unavailable')).textContent).toContain('rubberband-cli');
+    expect((await screen.findByTestId('vc-unavailable')).textContent).toContain('变声功能暂未开放，请联系管理员');
     expect(screen.queryByTestId('vc-start')).toBeNull();
   });
 

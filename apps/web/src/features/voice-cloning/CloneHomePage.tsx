@@ -73,12 +73,13 @@ export function Component() {
       </div>
       {data && (
         <div className="vw-clone-engines" data-testid="clone-engines">
-          {data.engines.map((e) => (
-            <Tag key={e.id} color={e.available ? 'green' : 'default'} title={e.reason}>
-              {e.label}
-              {e.available ? '' : '（未配置）'}
-            </Tag>
-          ))}
+          {data.engines
+            .filter((e) => e.available)
+            .map((e) => (
+              <Tag key={e.id} color="green">
+                {e.label}
+              </Tag>
+            ))}
         </div>
       )}
       <h3>我的克隆声音</h3>
@@ -193,7 +194,7 @@ export function Component() {
         <Alert
           type="error"
           showIcon
-          message="没有可用的克隆引擎：请安装 espeak-ng，或配置 GPT_SOVITS_URL / COSYVOICE_URL"
+          message="声音克隆暂未开放，请联系管理员"
         />
       )}
       <p className="vw-vt-muted">

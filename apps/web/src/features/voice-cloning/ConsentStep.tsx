@@ -47,7 +47,7 @@ export function ConsentStep({
       <p className="vw-vt-muted">
         {asrLabel
           ? `录音将由语音识别（${asrLabel}）核对是否读对了这句话。`
-          : '未配置语音识别引擎：录音不做自动核对，将与克隆声音一起保存备查。'}
+          : '本站暂未开启语音识别：录音不做自动核对，将与克隆声音一起保存备查。'}
       </p>
       {value.recording ? (
         <div className="vw-clone-file-head" data-testid="clone-consent-recorded">

@@ -60,7 +60,7 @@ export function Component() {
         message={
           trainer
             ? '已配置训练服务：提交后进入排队与训练，完成后通知你。'
-            : '未配置训练服务（VOICE_CLONE_TRAINER_URL）：将用已配置引擎中最好的多参考零样本方式生成声音，并如实标注。'
+            : '本站未开启训练服务：将用可用引擎中最好的多参考零样本方式生成声音，并如实标注。'
         }
       />
       {pro.length > 0 && (

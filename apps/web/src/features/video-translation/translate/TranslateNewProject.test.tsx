@@ -66,12 +66,17 @@ const mount = () =>
   );
 
 describe('视频翻译 new project', { timeout: 30_000 }, () => {
-  it('without a language model says translation will be manual and names LLM_BASE_URL / LLM_MODEL', async () => {
+  it('without a language model says once that translation will be manual, naming no setting', async () => {
+    llm = {
+      configured: false,
+      model: '',
+      reason: '自动翻译暂未开放：识别后请在编辑器中手动翻译，其余步骤照常进行',
+    };
     mount();
     const notice = await screen.findByTestId('vt-no-llm');
-    expect(notice.textContent).toContain('翻译需在编辑器中手动填写');
-    expect(notice.textContent).toContain('LLM_BASE_URL');
-    expect(notice.textContent).toContain('LLM_MODEL');
+    expect(notice.textContent).toBe(
+      '自动翻译暂未开放：字幕识别、擦除与配音照常进行，译文请在编辑器中手动填写。',
+    );
     // The first listed target is chosen; without speech recognition the on-screen subtitles are the source.
     await waitFor(() => expect(screen.getByTestId('vt-targets').textContent).toContain('日语'));
     const source = screen.getByTestId('vt-subtitle-source');

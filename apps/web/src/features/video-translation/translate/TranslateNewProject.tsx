@@ -159,7 +159,7 @@ export function TranslateNewProject({ onBack }: { onBack: () => void }) {
     <div className="vw-vt-new" data-testid="vt-new">
       {off && <Alert type="warning" showIcon message={availability.reason} data-testid="vt-unavailable" />}
       {langs && !langs.llm.configured && (
-        <Alert type="info" showIcon message={vt.noLlm(langs.llm.reason)} data-testid="vt-no-llm" />
+        <Alert type="info" showIcon message={vt.noLlm} data-testid="vt-no-llm" />
       )}
       <section className="vw-vt-step">
         <h3>{vt.video}</h3>
