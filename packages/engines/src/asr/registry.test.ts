@@ -59,7 +59,9 @@ describe('speech recognition registry', () => {
       expect.objectContaining({
         code: 'engine_not_configured',
         zh: '语音识别暂未开放，请联系管理员',
-        en: expect.stringMatching(/set SHERPA_ONNX_MODELS_DIR.*; or set OPENAI_ASR_BASE_URL and OPENAI_ASR_MODEL/),
+        en: expect.stringMatching(
+          /set SHERPA_ONNX_MODELS_DIR.*; or set OPENAI_ASR_BASE_URL and OPENAI_ASR_MODEL/,
+        ),
       }),
     );
     expect(() => registry.get('openai-compatible')).toThrow(

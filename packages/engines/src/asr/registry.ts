@@ -64,7 +64,8 @@ export function createAsrRegistry(
     }
     // A provider that was configured but broke says why; that is the operator's next step.
     const failed = problems.find((p) => id === undefined || p.provider === family(id));
-    if (failed) throw new EngineError(failed.error.code, ASR_UNAVAILABLE_ZH, failed.error.en, { cause: failed.error });
+    if (failed)
+      throw new EngineError(failed.error.code, ASR_UNAVAILABLE_ZH, failed.error.en, { cause: failed.error });
     if (id === undefined) {
       const [local, remote] = [hint('sherpa-onnx'), hint('openai-compatible')];
       throw new EngineError(

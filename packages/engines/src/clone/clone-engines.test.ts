@@ -94,7 +94,9 @@ describe('sherpa zero-shot models', () => {
     expect(none.problems.map((p) => p.id)).toEqual(['gpt-sovits', 'cosyvoice', 'sherpa-zipvoice']);
     expect(none.problems[0]!.reason).toMatch(/GPT_SOVITS_URL/);
     const bad = await createCloneEngines({ refDir: join(dir, 'refs'), gptSovits: { url: 'ftp://x' } });
-    expect(bad.problems.find((p) => p.id === 'gpt-sovits')?.reason).toMatch(/invalid GPT-SoVITS URL: ftp:\/\/x/);
+    expect(bad.problems.find((p) => p.id === 'gpt-sovits')?.reason).toMatch(
+      /invalid GPT-SoVITS URL: ftp:\/\/x/,
+    );
     const good = await createCloneEngines({
       refDir: join(dir, 'refs'),
       gptSovits: { url: 'http://127.0.0.1:9880' },

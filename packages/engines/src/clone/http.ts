@@ -45,9 +45,14 @@ async function post(
   } catch (err) {
     if (timeout.aborted) throw new EngineError('timeout', `${name} 服务超时`, `${name} timed out`);
     if (signal?.aborted) throw new EngineError('aborted', '合成已取消', 'synthesis aborted');
-    throw new EngineError('remote_error', `暂时无法连接 ${name} 服务，请稍后重试`, `cannot reach ${name} at ${url}`, {
-      cause: err,
-    });
+    throw new EngineError(
+      'remote_error',
+      `暂时无法连接 ${name} 服务，请稍后重试`,
+      `cannot reach ${name} at ${url}`,
+      {
+        cause: err,
+      },
+    );
   }
   const body = Buffer.from(await response.arrayBuffer());
   if (!response.ok) {

@@ -268,9 +268,7 @@ export function speakerItem(v: SpeakerVerdict | { not_checked: string } | null):
       status: 'not_checked',
       measured: '未检查',
       expected: '1 人',
-      advice: `${
-v?.not_checked ?? '本站暂未开启说话人检查'
-      }；请确认样本中只有一个人的声音`,
+      advice: `${v?.not_checked ?? '本站暂未开启说话人检查'}；请确认样本中只有一个人的声音`,
     };
   }
   const expected = `各段声纹相似度 ≥ ${v.threshold.toFixed(2)}`;

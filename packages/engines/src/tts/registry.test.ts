@@ -22,7 +22,9 @@ describe('engine registry', () => {
 
   it('tells the user to ask the operator, and the operator (in English) what to configure', async () => {
     const engines = await createEngines({ hints: { 'openai-compatible': 'set X' } });
-    expect(() => engines.get('sherpa-onnx')).toThrow(expect.objectContaining({ en: expect.stringMatching(/SHERPA_ONNX_MODELS_DIR/) }));
+    expect(() => engines.get('sherpa-onnx')).toThrow(
+      expect.objectContaining({ en: expect.stringMatching(/SHERPA_ONNX_MODELS_DIR/) }),
+    );
     expect(() => engines.get('sherpa-onnx')).toThrow(
       expect.objectContaining({ zh: '语音引擎 sherpa-onnx 暂未开放，请联系管理员或换用其他声音' }),
     );

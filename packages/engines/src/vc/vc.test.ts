@@ -144,10 +144,16 @@ describe('registry', { timeout: 60_000 }, () => {
     expect(reg.get().id).toBe('rubberband-r3');
     const empty = createVcRegistry([], VC_UNAVAILABLE_ZH);
     expect(() => empty.get()).toThrow(
-      expect.objectContaining({ zh: '变声功能暂未开放，请联系管理员', en: expect.stringMatching(/rubberband-cli/) }),
+      expect.objectContaining({
+        zh: '变声功能暂未开放，请联系管理员',
+        en: expect.stringMatching(/rubberband-cli/),
+      }),
     );
     expect(() => createVcRegistry([rb]).get('vc-server')).toThrow(
-      expect.objectContaining({ zh: expect.not.stringMatching(/VC_SERVER_URL/), en: expect.stringMatching(/VC_SERVER_URL/) }),
+      expect.objectContaining({
+        zh: expect.not.stringMatching(/VC_SERVER_URL/),
+        en: expect.stringMatching(/VC_SERVER_URL/),
+      }),
     );
   });
 });

@@ -67,10 +67,7 @@ export function pickCloneEngine(ctx: AppContext, id?: string): CloneEngine {
   }
   const first = engines[0];
   if (!first)
-    throw AppError.named(
-      'err_interface_unavailable',
-      '声音克隆暂未开放：没有可用的克隆引擎，请联系管理员',
-    );
+    throw AppError.named('err_interface_unavailable', '声音克隆暂未开放：没有可用的克隆引擎，请联系管理员');
   return first;
 }
 

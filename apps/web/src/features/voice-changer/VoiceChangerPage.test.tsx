@@ -72,7 +72,9 @@ describe('/voice-changer', () => {
       },
     ];
     mount();
-    expect((await screen.findByTestId('vc-unavailable')).textContent).toContain('变声功能暂未开放，请联系管理员');
+    expect((await screen.findByTestId('vc-unavailable')).textContent).toContain(
+      '变声功能暂未开放，请联系管理员',
+    );
     expect(screen.queryByTestId('vc-start')).toBeNull();
   });
 

@@ -191,11 +191,7 @@ export function Component() {
         />
       </Modal>
       {data?.engines.every((e) => !e.available) && (
-        <Alert
-          type="error"
-          showIcon
-          message="声音克隆暂未开放，请联系管理员"
-        />
+        <Alert type="error" showIcon message="声音克隆暂未开放，请联系管理员" />
       )}
       <p className="vw-vt-muted">
         克隆声音会出现在 <Link to="/voices">声音库 · 我的声音</Link>{' '}
