@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type ProjectDocument, srtTime } from '@vw/contract';
+import { MIN_KEPT_SHARE, type ProjectDocument, srtTime } from '@vw/contract';
+import { textUnits } from '@vw/engines';
 import { type FakeChatServer, startFakeChatServer } from '@vw/engines/fake-chat-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaAssetRow } from '../src/db/schema.ts';
@@ -336,48 +337,86 @@ describe('SRT配音 (tool srt_dubbing)', () => {
     expect(take.fit.actions.some((a) => a.kind === 'condense')).toBe(true);
     expect([...take.text].length).toBeLessThan([...LINES[2]!].length);
     expect(take.source_text).toBe(LINES[2]);
+    // How much of the line is still said is recorded and said in the summary (never just 时长合适).
+    const kept = textUnits(take.text).length / textUnits(LINES[2]!).length;
+    expect(take.fit.kept).toBeCloseTo(kept, 2);
+    expect(take.fit.summary).toContain(`保留原文 ${Math.round(kept * 100)}%`);
+    if (kept < MIN_KEPT_SHARE) expect(take.fit.summary).toContain('删减过多');
     expectFitted(document);
-  }, 90_000);
 
-  it('checks each line with the recognizer: a mismatch is regenerated twice, then fails with code 5 and is refunded', async () => {
-    const before = (await getBalance(server.ctx, aliceId)).balance;
+    // 保留原文: the whole line again, never shortened (faster, in a longer slot).
+    const asks = chat.requests.length;
+    const again = await call(server.app, 'POST', '/v1/dubbing/regenerate', {
+      token: alice,
+      body: { project_id: created.body.data.project_id, scope: 'line', cue_id: cue.id, fix: 'keep_text' },
+    });
+    expect(again.body.code).toBe(0);
+    expect((await finished(again.body.data.task_id)).status).toBe('succeeded');
+    expect(chat.requests.length).toBe(asks);
+    const whole = cuesOf((await project(created.body.data.project_id)).document)[0]!;
+    const latest = whole.takes!.find((t) => t.id === whole.take_id)!;
+    expect(latest.text).toBe(LINES[2]);
+    expect(latest.fit.kept).toBeUndefined();
+    expect(latest.fit.actions.some((a) => a.kind === 'condense')).toBe(false);
+    expect(latest.fit.actions.some((a) => a.kind === 'speed' || a.kind === 'borrow_gap')).toBe(true);
+  }, 120_000);
+
+  it('checks each line with the recognizer: a line still mismatching after 2 regenerations is flagged (code 5 per line, refunded) and the task succeeds with the rest', async () => {
     const answer = asr.answer;
-    asr.answer = {
-      text: '完全不同的内容',
+    const hears = (text: string) => ({
+      text,
       language: 'zh',
       duration: 1,
-      segments: [{ id: 0, start: 0, end: 1, text: '完全不同的内容', words: [] }],
-    };
+      segments: [{ id: 0, start: 0, end: 1, text, words: [] }],
+    });
+    // The recognizer hears the first line, whatever it is given: the second line never matches.
+    asr.answer = hears(LINES[0]!);
     const heardBefore = asr.requests.length;
     try {
+      const before = (await getBalance(server.ctx, aliceId)).balance;
       const created = await startSrt({
-        subtitle: { name: '校验.srt', text: srt([{ text: LINES[0]!, factor: 1.3 }]) },
+        subtitle: {
+          name: '校验.srt',
+          text: srt([
+            { text: LINES[0]!, factor: 1.3 },
+            { text: LINES[1]!, factor: 1.3 },
+          ]),
+        },
         options: { check: true, outputs: ['mp3'] },
       });
+      expect(created.body.code).toBe(0);
       const task = await finished(created.body.data.task_id);
-      expect(task).toMatchObject({ status: 'failed', error_code: 5, credits_captured: 0 });
-      expect(asr.requests.length - heardBefore).toBe(3);
-      expect((await getBalance(server.ctx, aliceId)).balance).toBe(before);
-      const cue = cuesOf((await project(created.body.data.project_id)).document)[0]!;
-      expect(cue.takes![0]!.check).toMatchObject({ status: 'failed', retries: 2 });
+      expect(task).toMatchObject({ status: 'succeeded', error_code: 0 });
+      // One hearing of the good line, three of the bad one (first take + 2 regenerations).
+      expect(asr.requests.length - heardBefore).toBe(4);
+      const [good, bad] = cuesOf((await project(created.body.data.project_id)).document);
+      expect(good!.takes![0]!.check).toMatchObject({ status: 'passed', retries: 0, similarity: 1 });
+      expect(bad!.takes![0]!.check).toMatchObject({ status: 'failed', retries: 2, heard: LINES[0] });
+      // The flagged line's share of the credits goes back: only the passing line is paid for.
+      const slots = [good!, bad!].map((c) => c.end_ms - c.start_ms);
+      const paid = Math.floor(task.credits_held * (slots[0]! / (slots[0]! + slots[1]!)));
+      expect(task.credits_captured).toBe(paid);
+      expect(task.credits_captured).toBeLessThan(task.credits_held);
+      expect((await getBalance(server.ctx, aliceId)).balance).toBe(before - paid);
 
-      // The recognizer hears the line: it passes at once.
-      asr.answer = {
-        ...asr.answer,
-        text: LINES[0],
-        segments: [{ id: 0, start: 0, end: 1, text: LINES[0], words: [] }],
-      };
-      const ok = await startSrt({
+      // Every line failing still finishes the task: nothing is paid, every line is flagged.
+      asr.answer = hears('完全不同的内容');
+      const beforeAll = (await getBalance(server.ctx, aliceId)).balance;
+      const all = await startSrt({
         subtitle: { name: '校验2.srt', text: srt([{ text: LINES[0]!, factor: 1.3 }]) },
         options: { check: true, outputs: ['mp3'] },
       });
-      expect((await finished(ok.body.data.task_id)).status).toBe('succeeded');
-      const good = cuesOf((await project(ok.body.data.project_id)).document)[0]!;
-      expect(good.takes![0]!.check).toMatchObject({ status: 'passed', retries: 0, similarity: 1 });
+      expect(await finished(all.body.data.task_id)).toMatchObject({
+        status: 'succeeded',
+        credits_captured: 0,
+      });
+      expect((await getBalance(server.ctx, aliceId)).balance).toBe(beforeAll);
+      const only = cuesOf((await project(all.body.data.project_id)).document)[0]!;
+      expect(only.takes![0]!.check).toMatchObject({ status: 'failed', retries: 2 });
     } finally {
       asr.answer = answer;
     }
-  }, 90_000);
+  }, 120_000);
 
   it('refuses an empty or unreadable file and another user’s asset or project, leaving nothing behind', async () => {
     const projects = async () =>

@@ -56,6 +56,7 @@ export {
   DubOutput,
   dubSettings,
   LATIN_SUBTITLE_RULES,
+  MIN_KEPT_SHARE,
   projectDocument,
   subtitleRulesFor,
   translationPreferences,

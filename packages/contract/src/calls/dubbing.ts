@@ -126,8 +126,11 @@ export const dubbingRegenerate = defineCall({
   body: projectRef.extend({
     scope: z.enum(['stale', 'line', 'all', 'render']),
     cue_id: z.string().min(1).max(64).optional(),
-    /** One-click fix for `line`: shorten (language model), borrow gap, speed, slow video. */
-    fix: z.enum(['shorten', 'borrow_gap', 'speed', 'slow_video']).optional(),
+    /**
+     * One-click fix for `line`: shorten (language model), borrow gap, speed, slow video, or keep_text
+     * (the whole line, never shortened: faster, with the gap and slower video when there is one).
+     */
+    fix: z.enum(['shorten', 'borrow_gap', 'speed', 'slow_video', 'keep_text']).optional(),
     /** Outputs of the render that follows (the project's when omitted). */
     outputs: dubSettings.shape.outputs.optional(),
   }),

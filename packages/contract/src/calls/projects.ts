@@ -33,8 +33,13 @@ export const cueFit = z.object({
     .max(20),
   /** Why it does not fit, when it does not. */
   reason: z.string().max(500).optional(),
+  /** The spoken text was shortened: the share of the line's characters it still says (0..1). */
+  kept: z.number().min(0).max(1).optional(),
 });
 export type CueFit = z.infer<typeof cueFit>;
+
+/** A shortened line keeping less than this share of its characters has lost its meaning: flagged. */
+export const MIN_KEPT_SHARE = 0.6;
 
 /** The automatic check of a dubbed line: the recognizer's transcript against the text. */
 export const cueCheck = z.object({
@@ -62,6 +67,8 @@ export const cueTake = z.object({
   /** The cue's text revision the take was made from. */
   text_rev: z.number().int().min(0),
   created: z.number().int(),
+  /** The user accepted the shortened spoken text (the editor no longer flags it). */
+  accepted: z.boolean().optional(),
 });
 export type CueTake = z.infer<typeof cueTake>;
 
@@ -75,6 +82,8 @@ export const cueFix = z.object({
   min_gap_ms: z.number().int().min(0).max(1000).optional(),
   /** Allow slowing the video of this stretch. */
   slow_video: z.boolean().optional(),
+  /** Say the whole line (never shortened by the language model). */
+  keep_text: z.boolean().optional(),
 });
 export type CueFix = z.infer<typeof cueFix>;
 

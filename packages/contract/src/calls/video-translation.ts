@@ -221,7 +221,7 @@ export const videoTranslationRedub = defineCall({
   body: projectRef.extend({
     scope: z.enum(['stale', 'line', 'all', 'render']),
     cue_id: z.string().min(1).max(64).optional(),
-    fix: z.enum(['shorten', 'borrow_gap', 'speed', 'slow_video']).optional(),
+    fix: z.enum(['shorten', 'borrow_gap', 'speed', 'slow_video', 'keep_text']).optional(),
     /** Outputs of the render that follows (the project's when omitted). */
     outputs: z.array(DubOutput).max(7).optional(),
     /** Subtitles of this render (the project's when omitted). */

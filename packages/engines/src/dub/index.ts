@@ -1,6 +1,6 @@
 export { measureLoudness } from './ffmpeg-log.ts';
 export { fitLine, fitSummary, MIN_VIDEO_RATE } from './fit.ts';
-export { compareTranscript, parseSrtDubbingMarks } from './marks.ts';
+export { compareTranscript, parseSrtDubbingMarks, textUnits } from './marks.ts';
 export { mixDub, mixGraph } from './mix.ts';
 export { DUB_RATE, readPcm } from './pcm.ts';
 export { placeLines } from './place.ts';

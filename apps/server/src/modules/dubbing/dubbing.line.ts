@@ -1,6 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CueCheck, CueFit, CueTake, DubSettings, SubtitleCue } from '@vw/contract';
+import {
+  type CueCheck,
+  type CueFit,
+  type CueTake,
+  type DubSettings,
+  MIN_KEPT_SHARE,
+  type SubtitleCue,
+} from '@vw/contract';
 import {
   type ChatClient,
   compareTranscript,
@@ -9,6 +16,7 @@ import {
   type FitResult,
   fitLine,
   pcmToBuffer,
+  textUnits,
   wavHeader,
 } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
@@ -113,7 +121,7 @@ export async function dubLine(job: LineJob): Promise<{ take: CueTake; engines: s
     await writeFile(file, Buffer.concat([wavHeader(pcm.length, result.sampleRate), pcm]));
     return file;
   };
-  const wantCondense = (settings.condense || fix.condense) && job.chat;
+  const wantCondense = (settings.condense || fix.condense) && !fix.keep_text && job.chat;
   const condense = wantCondense
     ? (text: string, ratio: number, o: { signal?: AbortSignal }) =>
         job.chat!.condense(text, Math.max(1, Math.floor([...text].length * ratio)), o)
@@ -154,6 +162,7 @@ export async function dubLine(job: LineJob): Promise<{ take: CueTake; engines: s
       summary: `${fit.summary}（自动缩写暂未开放，未能缩写）`.slice(0, 500),
     };
   }
+  if (fitResult.text !== cue.text) fit = shortened(fit, cue.text, fitResult.text);
   const takeId = newId('take');
   const key = job.storageKey(takeId);
   await ctx.storage.putFile(key, fitResult.file, 'audio/wav', { move: true });
@@ -170,6 +179,18 @@ export async function dubLine(job: LineJob): Promise<{ take: CueTake; engines: s
     created: ctx.clock.now(),
   };
   return { take, engines: [usable.row.name, ...fitResult.engines] };
+}
+
+/**
+ * A line the language model shortened (or cut): how much of it is still said, in the summary too, so
+ * a line that fits only because most of it is gone never reads as simply 时长合适.
+ */
+function shortened(fit: CueFit, written: string, spoken: string): CueFit {
+  const whole = textUnits(written).length;
+  const kept = whole ? Math.min(1, textUnits(spoken).length / whole) : 1;
+  const share = `朗读文本已精简，保留原文 ${Math.round(kept * 100)}%`;
+  const note = kept < MIN_KEPT_SHARE ? `${share}，删减过多，请确认` : share;
+  return { ...fit, kept: Math.round(kept * 1000) / 1000, summary: `${fit.summary}（${note}）`.slice(0, 500) };
 }
 
 /** The recognizer's transcript of one line (16 kHz mono, as recognizers hear). */

@@ -244,6 +244,8 @@ const FIXES = {
   borrow_gap: { min_gap_ms: 0 },
   speed: { max_rate: 1.6 },
   slow_video: { slow_video: true },
+  // The whole line as written: no shortening, a faster pace and a longer slot (the gap, slower video).
+  keep_text: { keep_text: true, max_rate: 1.6, min_gap_ms: 0, slow_video: true },
 } as const;
 
 /** 生成过期音频, one line again (with a one-click fix), every line, or only the render. */
