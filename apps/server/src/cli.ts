@@ -5,6 +5,7 @@ import { systemClock } from './clock.ts';
 import { ensureDataDir, loadConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 import { openDatabase, prepareDatabase } from './db/database.ts';
+import { engineReport } from './engines.cli.ts';
 import { createLogger } from './logger.ts';
 import { toAccountKey } from './modules/accounts/account-key.ts';
 import { findUserByAccount, findUserById } from './modules/accounts/accounts.repo.ts';
@@ -66,6 +67,8 @@ const USAGE = `Operator commands (npm run admin -- …), run with the server's e
   features show --user U                 the user's feature switches (video_translate, subtitle_erase, …) and why
   features set --user U --feature F (--on | --off | --default)
                                          overrides one switch for the user (--default: back to the plan's)
+  engines                                which engines run, and what to set or install for those that do not
+                                         (users are only told 「暂未开放，请联系管理员」)
 U is a phone number, an e-mail address or a user id.`;
 
 type Options = Record<string, string | boolean | undefined>;
@@ -343,6 +346,8 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
     const user = await findUser(ctx, required(options.user as string, 'user'));
     await liftRefusal(ctx, user.id);
     console.log(`${user.id}: refusal lifted`);
+  } else if (group === 'engines') {
+    for (const line of await engineReport(ctx.config)) console.log(line);
   } else if (group === 'features') {
     const user = await findUser(ctx, required(options.user as string, 'user'));
     const lines = await runFeaturesCommand(ctx, verb, user.id, options).catch((error: Error) => {

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { engineReport } from '../src/engines.cli.ts';
+import { createTestServer } from './harness.ts';
 
 /**
  * Issue 30 item 10: users never see operator configuration. Every Chinese text in the product —
@@ -102,5 +104,30 @@ describe('words shown to users', () => {
     expect(probe('const a = `无法连接服务（${baseUrl}）`;')).toBe(1);
     expect(probe('const a = <p>请设置 SEPARATOR_URL</p>;')).toBe(1);
     expect(probe(`const a = '该功能暂未开放，请联系管理员';`)).toBe(0);
+  });
+});
+
+describe('npm run admin -- engines', () => {
+  it('tells the operator, for each engine that does not run, what to set', async () => {
+    const server = await createTestServer();
+    try {
+      const report = (await engineReport(server.ctx.config)).join('\n');
+      for (const setting of [
+        'SHERPA_ONNX_MODELS_DIR',
+        'OPENAI_ASR_BASE_URL',
+        'LLM_BASE_URL',
+        'VOICE_CLONE_TRAINER_URL',
+        'GPT_SOVITS_URL',
+        'VC_SERVER_URL',
+        'SEPARATOR_URL',
+        'LIPSYNC_URL',
+      ]) {
+        expect(report).toContain(setting);
+      }
+      expect(report).toMatch(/^speech\s+espeak\s+ok$/m);
+      expect(report).toMatch(/^language model\s+chat\s+off\s+set LLM_BASE_URL and LLM_MODEL$/m);
+    } finally {
+      await server.close();
+    }
   });
 });
