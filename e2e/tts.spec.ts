@@ -64,13 +64,17 @@ test('type Chinese text, insert a pause, pick a voice and a speed', async () => 
   const box = page.getByTestId('tts-text');
   await box.fill(TEXT);
   await expect(page.getByTestId('char-count')).toHaveAttribute('data-count', String([...TEXT].length));
-  // A pause at the end; markup does not count.
+  // A pause at the end: a mark beside the text (never a tag in it), not counted.
   await box.press('End');
   await page.getByTestId('insert-pause').click();
   await page.getByTestId('pause-preset-500').click();
-  await expect(box).toHaveValue(`${TEXT}<break time="500ms"/>`);
+  await expect(page.getByTestId('pause-mark')).toHaveAttribute('data-ms', '500');
+  await expect(box).toHaveValue(TEXT);
   await expect(page.getByTestId('char-count')).toHaveAttribute('data-count', String([...TEXT].length));
-  await box.fill(TEXT);
+  // Backspace right after it removes the pause, not a character.
+  await box.press('Backspace');
+  await expect(page.getByTestId('pause-mark')).toHaveCount(0);
+  await expect(box).toHaveValue(TEXT);
 
   await page.getByTestId('voice-picker-open').click();
   const picker = page.getByTestId('voice-picker');
@@ -167,9 +171,11 @@ test('fix a polyphone: the server reports the new reading, and the next SRT carr
   expect(xing?.pinyin).toContain('hang2');
   expect(xing?.from_dictionary).toBe(true);
 
-  // The place is marked in the text itself.
+  // The place is marked beside the text; the text stays as typed.
   await page.getByTestId('polyphone-toggle').click();
-  await expect(page.getByTestId('tts-text')).toHaveValue(/<phoneme ph="hang2">行<\/phoneme>走/);
+  await expect(page.getByTestId('tts-text')).toHaveValue(TEXT);
+  await expect(page.getByTestId('reading-mark')).toHaveAttribute('data-pinyin', 'hang2');
+  await expect(page.getByTestId('reading-mark')).toHaveAttribute('data-at', String(TEXT.lastIndexOf('行')));
 
   await page.getByTestId('generate').click();
   await expect(page.getByTestId('tts-result')).toHaveAttribute('data-phase', 'done', { timeout: 30_000 });
@@ -181,6 +187,164 @@ test('fix a polyphone: the server reports the new reading, and the next SRT carr
     headers: { Authorization: `Bearer ${token}` },
     data: { word: '行走' },
   });
+});
+
+/** 鲁迅《故乡》(1921, public domain), with many polyphones. */
+const GUXIANG =
+  '我冒了严寒，回到相隔二千余里，别了二十余年的故乡去。时候既然是深冬；渐近故乡时，天气又阴晦了，' +
+  '冷风吹进船舱中，呜呜的响，从篷隙向外一望，苍黄的天底下，远近横着几个萧索的荒村，没有一些活气。' +
+  '我的心禁不住悲凉起来了。阿！这不是我二十年来时时记得的故乡？我所记得的故乡全不如此。' +
+  '他的长子还在长大，行了长长的路。';
+
+interface Reading {
+  at: number;
+  char: string;
+  pinyin: string;
+}
+
+/** Every spot of the 多音字 view: its character, offset and reading, and whether the user marked it. */
+async function spots() {
+  await expect(page.getByTestId('polyphone-view')).toBeVisible();
+  await expect(page.getByTestId('polyphone-spot').first()).toBeVisible();
+  return page.getByTestId('polyphone-spot').evaluateAll((els) =>
+    els.map((e) => ({
+      at: Number(e.getAttribute('data-offset')),
+      char: e.getAttribute('data-char') ?? '',
+      pinyin: e.getAttribute('data-pinyin') ?? '',
+      marked: e.classList.contains('is-marked'),
+      label: e.querySelector('rt')?.textContent ?? '',
+    })),
+  );
+}
+
+/** Opens 多音字 and checks every spot sits on its character and the marked ones are exactly `marks`. */
+async function expectSpots(text: string, marks: Reading[]) {
+  await page.getByTestId('polyphone-toggle').click();
+  const all = await spots();
+  expect(all.length).toBeGreaterThan(20);
+  for (const s of all) {
+    expect(text[s.at], `spot at ${s.at}`).toBe(s.char);
+    // Labels are pinyin with tone marks: never tone digits (de0, zhang3).
+    expect(s.label).not.toMatch(/\d/);
+  }
+  const marked = all.filter((s) => s.marked).map(({ at, char, pinyin }) => ({ at, char, pinyin }));
+  expect(marked).toEqual([...marks].sort((a, b) => a.at - b.at));
+  await page.getByTestId('polyphone-toggle').click();
+  await expect(page.getByTestId('tts-text')).toHaveValue(text);
+}
+
+/** Types `insert` at `at` (replacing `remove` characters) the way a user does, in the text box. */
+async function typeAt(at: number, insert: string, remove = 0) {
+  const box = page.getByTestId('tts-text');
+  await box.evaluate(
+    (a: HTMLTextAreaElement, [s, e]) => {
+      a.focus();
+      a.setSelectionRange(s, e);
+    },
+    [at, at + remove],
+  );
+  if (remove) await box.press('Backspace');
+  if (insert) await page.keyboard.insertText(insert);
+}
+
+test('polyphone readings stay marks on their characters through edits, 多音字 and a reload', async () => {
+  const box = page.getByTestId('tts-text');
+  await box.fill(GUXIANG);
+  await page.getByTestId('polyphone-toggle').click();
+  const before = await spots();
+
+  // Choose another reading at five places spread over the paragraph.
+  const places = [
+    GUXIANG.indexOf('了'),
+    GUXIANG.indexOf('的'),
+    GUXIANG.indexOf('得'),
+    GUXIANG.indexOf('长子'),
+    GUXIANG.lastIndexOf('长'),
+  ];
+  let marks: Reading[] = [];
+  for (const at of places) {
+    const spot = before.find((s) => s.at === at);
+    expect(spot, `a polyphone at ${at}`).toBeTruthy();
+    await page.locator(`[data-testid="polyphone-spot"][data-offset="${at}"]`).click();
+    const editor = page.getByTestId('polyphone-editor');
+    const options = editor.getByTestId('polyphone-reading');
+    await expect(options.first()).toBeAttached();
+    const labels = await editor
+      .locator('label', { has: page.getByTestId('polyphone-reading') })
+      .allTextContents();
+    expect(labels.length).toBeGreaterThan(1);
+    expect(labels.join(' '), 'reading labels').not.toMatch(/\d/);
+    const values = await options.evaluateAll((els) => els.map((e) => e.getAttribute('data-pinyin') ?? ''));
+    // Each reading is offered once (de5 and de0 are one reading).
+    expect(new Set(labels).size).toBe(labels.length);
+    const pinyin = values.find((v) => v !== spot?.pinyin) ?? '';
+    await editor.locator('label', { has: page.locator(`[data-pinyin="${pinyin}"]`) }).click();
+    await editor.getByTestId('polyphone-apply').click();
+    await expect(page.locator(`[data-testid="polyphone-spot"][data-offset="${at}"]`)).toHaveAttribute(
+      'data-pinyin',
+      pinyin,
+    );
+    marks.push({ at, char: GUXIANG[at], pinyin });
+  }
+  await page.getByTestId('polyphone-toggle').click();
+  // The text box shows the text as typed, the readings as marks over their characters.
+  await expect(box).toHaveValue(GUXIANG);
+  await expect(page.getByTestId('reading-mark')).toHaveCount(marks.length);
+  await shoot('tts-reading-marks');
+
+  // Edits before, between and right next to the marked characters.
+  let text = GUXIANG;
+  const edit = async (at: number, insert: string, remove = 0) => {
+    await typeAt(at, insert, remove);
+    text = text.slice(0, at) + insert + text.slice(at + remove);
+    const delta = insert.length - remove;
+    // Marks after the change move with their characters; a removed character takes its mark along.
+    marks = marks
+      .filter((m) => m.at < at || m.at >= at + remove)
+      .map((m) => (m.at >= at + remove ? { ...m, at: m.at + delta } : m));
+    await expect(box).toHaveValue(text);
+  };
+  await edit(0, '【节选】');
+  await edit(text.indexOf('我冒了严寒，'), '', '我冒了严寒，'.length - 1); // with its marked 了
+  expect(marks).toHaveLength(4);
+  const zhang = marks[2].at;
+  await edit(zhang + 1, '长'); // an equal character typed right after a marked one
+  await edit(zhang, '年'); // and one typed right before it
+  await edit(text.indexOf('天气'), '那时');
+  await expectSpots(text, marks);
+
+  // A pause: a mark too, sent with the readings as the server's markup.
+  await typeAt(text.indexOf('我的心'), '');
+  await page.getByTestId('insert-pause').click();
+  await page.getByTestId('pause-preset-1000').click();
+  await expect(page.getByTestId('pause-mark')).toHaveAttribute('data-at', String(text.indexOf('我的心')));
+  await expect(box).toHaveValue(text);
+  await shoot('tts-pause-mark');
+
+  // The draft survives a reload and leaving the page.
+  await page.reload();
+  await expect(box).toHaveValue(text);
+  await expect(page.getByTestId('pause-mark')).toHaveCount(1);
+  await expectSpots(text, marks);
+  const nav = page.getByTestId('sidebar');
+  await nav.locator('a.vw-nav-item:not([href$="/tts"])').first().click();
+  await expect(page.getByTestId('tts-page')).toBeHidden();
+  await nav.locator('a.vw-nav-item[href$="/tts"]').first().click();
+  await expect(box).toHaveValue(text);
+  await expect(page.getByTestId('reading-mark')).toHaveCount(marks.length);
+
+  let wire = '';
+  for (let i = 0; i < text.length; i++) {
+    if (i === text.indexOf('我的心')) wire += '<break time="1000ms"/>';
+    const m = marks.find((x) => x.at === i);
+    wire += m ? `<phoneme ph="${m.pinyin}">${text[i]}</phoneme>` : text[i];
+  }
+  const [req] = await Promise.all([
+    page.waitForRequest((r) => r.url().includes('/v1/tts/generate') && r.method() === 'POST'),
+    page.getByTestId('generate').click(),
+  ]);
+  expect(req.postDataJSON().text).toBe(wire);
+  await expect(page.getByTestId('tts-result')).toHaveAttribute('data-phase', 'done', { timeout: 60_000 });
 });
 
 test('history shows the items; rename one', async () => {

@@ -2,7 +2,8 @@ import type { CharacterReading } from '@vw/contract';
 import { Button, Checkbox, Popover, Radio, Spin } from 'antd';
 import { Fragment, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { zhCN } from '@/locales/zh-CN.ts';
-import { pauseSeconds, plainText, tokenize } from './markup.ts';
+import type { Draft } from './draft.ts';
+import { pauseSeconds } from './markup.ts';
 import { findSpots, type Spot, toneMarks, type WordOption, wordOptions } from './polyphone.ts';
 
 export { toneMarks };
@@ -76,38 +77,39 @@ function SpotEditor({
  * click one to choose another reading (and optionally keep it in the dictionary).
  */
 export function PolyphoneView({
-  text,
+  draft,
   readings,
   loading,
   onChoose,
 }: {
-  text: string;
+  draft: Draft;
+  /** The helper's readings for the draft's text; null while they load. */
   readings: CharacterReading[] | null;
   loading: boolean;
   onChoose: (spot: Spot, reading: string, save: WordOption | null) => Promise<void>;
 }) {
-  const spots = useMemo(() => findSpots(text, readings ?? []), [text, readings]);
-  const byRaw = useMemo(() => new Map(spots.map((s) => [s.raw, s])), [spots]);
-  const plain = useMemo(() => plainText(text), [text]);
+  const { text } = draft;
+  const spots = useMemo(() => findSpots(draft, readings ?? []), [draft, readings]);
+  const byAt = useMemo(() => new Map(spots.map((s) => [s.at, s])), [spots]);
   const [openAt, setOpenAt] = useState<number | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a changed text closes the open editor
   useEffect(() => setOpenAt(null), [text]);
 
-  const renderChar = (ch: string, raw: number): ReactNode => {
-    const spot = byRaw.get(raw);
-    if (!spot) return ch === '\n' ? <br key={raw} /> : <Fragment key={raw}>{ch}</Fragment>;
+  const renderChar = (ch: string, at: number): ReactNode => {
+    const spot = byAt.get(at);
+    if (!spot) return ch === '\n' ? <br key={at} /> : <Fragment key={at}>{ch}</Fragment>;
     return (
       <Popover
-        key={raw}
+        key={at}
         trigger="click"
-        open={openAt === raw}
-        onOpenChange={(o) => setOpenAt(o ? raw : null)}
+        open={openAt === at}
+        onOpenChange={(o) => setOpenAt(o ? at : null)}
         title={t.polyphoneTitle(spot.text)}
         destroyOnHidden
         content={
           <SpotEditor
             spot={spot}
-            words={(reading) => wordOptions(plain, readings ?? [], spot, reading)}
+            words={(reading) => wordOptions(text, readings ?? [], spot, reading)}
             onApply={async (reading, save) => {
               await onChoose(spot, reading, save);
               setOpenAt(null);
@@ -120,7 +122,7 @@ export function PolyphoneView({
           data-testid="polyphone-spot"
           data-char={spot.text}
           data-pinyin={spot.pinyin}
-          data-offset={spot.plain}
+          data-offset={spot.at}
         >
           {ch}
           <rt>{toneMarks(spot.pinyin)}</rt>
@@ -130,20 +132,23 @@ export function PolyphoneView({
   };
 
   const nodes: ReactNode[] = [];
-  for (const tok of tokenize(text)) {
-    if (tok.kind === 'pause') {
+  const pauses = draft.marks.filter((m) => m.kind === 'pause');
+  let p = 0;
+  const pausesUpTo = (at: number) => {
+    for (; p < pauses.length && pauses[p].at <= at; p++)
       nodes.push(
-        <span key={tok.start} className="vw-pause-chip">
-          {t.pauseLabel(pauseSeconds(tok.ms))}
+        <span key={`p${p}`} className="vw-pause-chip" data-testid="pause-chip">
+          {t.pauseLabel(pauseSeconds(pauses[p].ms))}
         </span>,
       );
-    } else if (tok.kind === 'reading') {
-      const inner = tok.end - '</phoneme>'.length - tok.text.length;
-      for (let i = 0; i < tok.text.length; i++) nodes.push(renderChar(tok.text[i], inner + i));
-    } else {
-      for (let i = 0; i < tok.text.length; i++) nodes.push(renderChar(tok.text[i], tok.start + i));
-    }
+  };
+  for (let at = 0; at < text.length; ) {
+    pausesUpTo(at);
+    const ch = String.fromCodePoint(text.codePointAt(at) ?? 0);
+    nodes.push(renderChar(ch, at));
+    at += ch.length;
   }
+  pausesUpTo(text.length);
 
   return (
     <div className="vw-polyphone" data-testid="polyphone-view">

@@ -4,6 +4,7 @@ import { Button, Popover, Tooltip } from 'antd';
 import TextArea from 'antd/es/input/TextArea';
 import { useState } from 'react';
 import { zhCN } from '@/locales/zh-CN.ts';
+import { editText, fromMarkup, toMarkup } from './draft.ts';
 import { plainText } from './markup.ts';
 
 const t = zhCN.tts;
@@ -20,7 +21,8 @@ function SentenceRow({
   onRegenerate: (text: string | undefined) => Promise<void>;
 }) {
   const [open, setOpen] = useState(false);
-  const [draft, setDraft] = useState(s.text);
+  // The sentence's own text with its pauses and readings kept as marks (never shown as tags).
+  const [draft, setDraft] = useState(() => fromMarkup(s.text));
   const [busy, setBusy] = useState(false);
   return (
     <li className={`vw-sentence ${active ? 'is-active' : ''}`} data-testid="sentence">
@@ -32,15 +34,15 @@ function SentenceRow({
         open={open}
         onOpenChange={(o) => {
           setOpen(o);
-          if (o) setDraft(s.text);
+          if (o) setDraft(fromMarkup(s.text));
         }}
         trigger="click"
         title={t.sentenceRegenerate}
         content={
           <div className="vw-sentence-edit">
             <TextArea
-              value={draft}
-              onChange={(e) => setDraft(e.target.value)}
+              value={draft.text}
+              onChange={(e) => setDraft(editText(draft, e.target.value, e.target.selectionEnd))}
               autoSize={{ minRows: 2, maxRows: 5 }}
             />
             <Button
@@ -51,7 +53,8 @@ function SentenceRow({
               onClick={async () => {
                 setBusy(true);
                 try {
-                  await onRegenerate(draft.trim() && draft !== s.text ? draft : undefined);
+                  const edited = draft.text.trim() && draft.text !== plainText(s.text);
+                  await onRegenerate(edited ? toMarkup(draft) : undefined);
                   setOpen(false);
                 } finally {
                   setBusy(false);

@@ -1,14 +1,24 @@
 import { BookOutlined, ClearOutlined, FieldTimeOutlined, FontColorsOutlined } from '@ant-design/icons';
 import type { CharacterReading } from '@vw/contract';
 import useApp from 'antd/es/app/useApp';
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  lazy,
+  type ReactNode,
+  type Ref,
+  Suspense,
+  useCallback,
+  useRef,
+  useState,
+} from 'react';
 import { HoverTip } from '@/components/HoverTip.tsx';
 import { Button } from '@/components/ui/Button.tsx';
 import { MenuButton } from '@/components/ui/MenuButton.tsx';
 import { api } from '@/lib/api.ts';
 import { request } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
-import { BREAK_PRESETS_MS, countChars, groupDigits, insertPause, plainText } from './markup.ts';
+import { addPause, type Draft, draftChars, editText, emptyDraft, pausesAt, removePause } from './draft.ts';
+import { BREAK_PRESETS_MS, groupDigits, pauseSeconds } from './markup.ts';
 import { choose, type Spot, toneMarks, type WordOption } from './polyphone.ts';
 
 // Off the first paint of /tts: each loads the first time it is shown.
@@ -20,35 +30,92 @@ const t = zhCN.tts;
 /** The readings helper takes at most this many characters at once (contract). */
 const READINGS_MAX = 5000;
 
+/** Readings the helper gave for one text (they are shown only while the text is the same). */
+interface Readings {
+  text: string;
+  list: CharacterReading[];
+}
+
+/**
+ * The draft's marks drawn behind the text box, character for character in the same font: readings
+ * as highlighted characters, pauses as thin bars between characters. Only the marks are visible.
+ */
+function MarkLayer({ draft, layerRef }: { draft: Draft; layerRef: Ref<HTMLDivElement> }) {
+  const { text } = draft;
+  const nodes: ReactNode[] = [];
+  let at = 0;
+  for (const m of draft.marks) {
+    if (m.at < at || m.at > text.length) continue;
+    if (m.at > at) nodes.push(text.slice(at, m.at));
+    at = m.at;
+    if (m.kind === 'pause') {
+      nodes.push(
+        <span
+          key={`p${nodes.length}`}
+          className="vw-mark-pause"
+          data-testid="pause-mark"
+          data-at={m.at}
+          data-ms={m.ms}
+          data-label={t.pauseLabel(pauseSeconds(m.ms))}
+        />,
+      );
+    } else if (text.startsWith(m.text, m.at)) {
+      nodes.push(
+        <mark
+          key={`r${m.at}`}
+          className="vw-mark-reading"
+          data-testid="reading-mark"
+          data-at={m.at}
+          data-char={m.text}
+          data-pinyin={m.pinyin}
+        >
+          {m.text}
+        </mark>,
+      );
+      at = m.at + m.text.length;
+    }
+  }
+  // A final line break needs a character after it to take its height, as in the text box.
+  nodes.push(`${text.slice(at)}\u200b`);
+  return (
+    <div className="vw-editor-marks" ref={layerRef} aria-hidden>
+      {nodes}
+    </div>
+  );
+}
+
 /**
  * The text box with its toolbar: pauses at the caret, polyphone correction, the pronunciation
- * dictionary, and the character count against the limit.
+ * dictionary, and the character count against the limit. The box holds the user's text only;
+ * pauses and readings are marks beside it (draft.ts), drawn over the text and never typed into it.
  */
 export function TextEditor({
-  text,
+  draft,
   onChange,
   maxChars,
   disabled,
   canPause = true,
   canCorrect = true,
 }: {
-  text: string;
-  onChange: (text: string) => void;
+  draft: Draft;
+  onChange: (draft: Draft) => void;
   maxChars: number;
   disabled?: boolean;
   canPause?: boolean;
   canCorrect?: boolean;
 }) {
   const { message } = useApp();
+  const { text } = draft;
   const ref = useRef<HTMLTextAreaElement>(null);
+  const layer = useRef<HTMLDivElement>(null);
   const sel = useRef({ start: text.length, end: text.length });
   const [polyMode, setPolyMode] = useState(false);
-  const [readings, setReadings] = useState<CharacterReading[] | null>(null);
+  const [readings, setReadings] = useState<Readings | null>(null);
   const [loadingReadings, setLoadingReadings] = useState(false);
   const [dictOpen, setDictOpen] = useState(false);
   // The dictionary dialog stays mounted after its first opening (its closing animation).
   const [dictMounted, setDictMounted] = useState(false);
-  const count = countChars(text);
+  const count = draftChars(draft);
   const over = count > maxChars;
 
   const el = () => ref.current;
@@ -56,32 +123,44 @@ export function TextEditor({
     const a = el();
     if (a) sel.current = { start: a.selectionStart, end: a.selectionEnd };
   };
+  const syncScroll = () => {
+    if (layer.current && ref.current) layer.current.scrollTop = ref.current.scrollTop;
+  };
 
-  const addPause = (ms: number) => {
-    const r = insertPause(text, sel.current.start, sel.current.end, ms);
-    onChange(r.text);
-    sel.current = { start: r.caret, end: r.caret };
+  const insertPause = (ms: number) => {
+    const at = Math.max(sel.current.start, sel.current.end);
+    onChange(addPause(draft, at, ms));
+    sel.current = { start: at, end: at };
     if (!polyMode)
       requestAnimationFrame(() => {
         const a = el();
         if (!a) return;
         a.focus();
-        a.setSelectionRange(r.caret, r.caret);
+        a.setSelectionRange(at, at);
       });
   };
 
+  // A pause sits between two characters: Backspace just after it or Delete just before it removes it.
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key !== 'Backspace' && e.key !== 'Delete') return;
+    const a = e.currentTarget;
+    if (a.selectionStart !== a.selectionEnd || !pausesAt(draft, a.selectionStart).length) return;
+    e.preventDefault();
+    onChange(removePause(draft, a.selectionStart));
+  };
+
   const loadReadings = useCallback(async (source: string) => {
-    const plain = plainText(source).slice(0, READINGS_MAX);
+    const plain = source.slice(0, READINGS_MAX);
     if (!plain.trim()) {
-      setReadings([]);
+      setReadings({ text: source, list: [] });
       return;
     }
     setLoadingReadings(true);
     try {
       const d = await request(api.getReadings, { body: { text: plain } });
-      setReadings(d.readings);
+      setReadings({ text: source, list: d.readings });
     } catch {
-      setReadings([]);
+      setReadings({ text: source, list: [] });
     } finally {
       setLoadingReadings(false);
     }
@@ -98,13 +177,14 @@ export function TextEditor({
   };
 
   const onChoose = async (spot: Spot, reading: string, save: WordOption | null) => {
-    const c = choose(text, spot, reading, save);
+    const c = choose(draft, spot, reading, save);
     if (c.dictionary) {
       await request(api.upsertDictionary, { body: { word: c.dictionary.word, pinyin: c.dictionary.pinyin } });
       message.success(t.polyphoneSaved(c.dictionary.word, toneMarks(c.dictionary.pinyin)));
     }
-    onChange(c.edit.text);
-    await loadReadings(c.edit.text);
+    onChange(c.draft);
+    // The text is unchanged; the dictionary may have changed other places' readings.
+    if (c.dictionary) await loadReadings(text);
   };
 
   const presetItems = BREAK_PRESETS_MS.map((ms) => ({
@@ -120,10 +200,10 @@ export function TextEditor({
           <MenuButton
             disabled={disabled || !canPause}
             items={presetItems}
-            onSelect={(key) => addPause(Number(key))}
+            onSelect={(key) => insertPause(Number(key))}
             footer={
               <Suspense fallback={null}>
-                <CustomPause onInsert={addPause} />
+                <CustomPause onInsert={insertPause} />
               </Suspense>
             }
             size="small"
@@ -163,7 +243,7 @@ export function TextEditor({
           icon={<ClearOutlined />}
           disabled={disabled || !text}
           onClick={() => {
-            onChange('');
+            onChange(emptyDraft);
             setPolyMode(false);
           }}
         >
@@ -172,25 +252,35 @@ export function TextEditor({
       </div>
       {polyMode ? (
         <Suspense fallback={<div className="vw-polyphone" />}>
-          <PolyphoneView text={text} readings={readings} loading={loadingReadings} onChoose={onChoose} />
+          <PolyphoneView
+            draft={draft}
+            readings={readings?.text === text ? readings.list : null}
+            loading={loadingReadings}
+            onChoose={onChoose}
+          />
         </Suspense>
       ) : (
-        <textarea
-          ref={ref}
-          value={text}
-          disabled={disabled}
-          onChange={(e) => {
-            onChange(e.target.value);
-            sel.current = { start: e.target.selectionStart, end: e.target.selectionEnd };
-          }}
-          onSelect={remember}
-          onKeyUp={remember}
-          onClick={remember}
-          onBlur={remember}
-          placeholder={t.placeholder}
-          className="vw-editor-text"
-          data-testid="tts-text"
-        />
+        <div className="vw-editor-box">
+          <MarkLayer draft={draft} layerRef={layer} />
+          <textarea
+            ref={ref}
+            value={text}
+            disabled={disabled}
+            onChange={(e) => {
+              onChange(editText(draft, e.target.value, e.target.selectionEnd));
+              sel.current = { start: e.target.selectionStart, end: e.target.selectionEnd };
+            }}
+            onKeyDown={onKeyDown}
+            onSelect={remember}
+            onKeyUp={remember}
+            onClick={remember}
+            onBlur={remember}
+            onScroll={syncScroll}
+            placeholder={t.placeholder}
+            className="vw-editor-text"
+            data-testid="tts-text"
+          />
+        </div>
       )}
       <div className="vw-editor-foot">
         <span className="vw-editor-hint">{over ? t.overLimit(groupDigits(maxChars)) : t.limitHint}</span>

@@ -29,6 +29,7 @@ import { useUserStore } from '@/stores/user.ts';
 import { AudioPlayer } from './AudioPlayer.tsx';
 import { waitForDefaultVoice } from './defaultVoice.ts';
 import { canDownload, type DownloadKind, queueDownloads } from './downloads.ts';
+import { draftChars, fromMarkup, toMarkup } from './draft.ts';
 import {
   fetchBytes,
   fetchFinishedItem,
@@ -40,7 +41,6 @@ import {
 } from './generate.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { Progress } from './lazyProgress.ts';
-import { countChars } from './markup.ts';
 import { LevelSlider, SpeedSlider } from './SpeedSlider.tsx';
 import { DEFAULT_SETTINGS, idleGeneration, useTtsStore } from './store.ts';
 import { TextEditor } from './TextEditor.tsx';
@@ -114,7 +114,11 @@ export function Component() {
   );
   const model = models.find((m) => m.model_id === s.modelId) ?? voiceModels[0];
   const maxChars = model?.max_text_length || ttsMaxChars(level);
-  const count = countChars(s.text);
+  const count = draftChars(s.draft);
+  const uid = useUserStore((u) => u.userInfo?.uid ?? '');
+  useLayoutEffect(() => {
+    if (uid) useTtsStore.getState().openDraft(uid);
+  }, [uid]);
   const busy = gen.phase === 'streaming' || gen.phase === 'task';
 
   // A voice from the library (?voice_id=) or, when none is chosen, the default one (polled every 50 ms).
@@ -156,7 +160,7 @@ export function Component() {
   };
 
   const generate = async () => {
-    if (!s.text.trim()) return void message.warning(t.emptyText);
+    if (!s.draft.text.trim()) return void message.warning(t.emptyText);
     if (!s.voiceId) return void message.warning(t.noVoice);
     if (count > maxChars) return void message.warning(t.overLimit(maxChars.toLocaleString('zh-CN')));
     abortRef.current?.abort();
@@ -167,7 +171,7 @@ export function Component() {
     try {
       const start = await startSynthesis(
         {
-          text: s.text,
+          text: toMarkup(s.draft),
           voice_id: s.voiceId,
           model_id: model?.model_id,
           speed: s.speed,
@@ -225,7 +229,7 @@ export function Component() {
     });
     message.success(t.sentenceRegenerated);
     const full = d.item.sentences ? d.item : ((await fetchItem(d.item.history_id)) ?? d.item);
-    if (text) s.setText(full.text);
+    if (text) s.setDraft(fromMarkup(full.text));
     setGen({ ...idleGeneration, phase: 'done', item: full, src: full.audio_url || null });
     if (full.audio_url) {
       const bytes = await fetchBytes(full.audio_url);
@@ -238,7 +242,7 @@ export function Component() {
   const openHistory = (item: HistoryItem) => {
     abortRef.current?.abort();
     setGen({ taskId: null });
-    s.setText(item.text);
+    s.setDraft(fromMarkup(item.text));
     s.setSettings({
       voiceId: item.voice_id,
       modelId: item.model_id,
@@ -279,8 +283,8 @@ export function Component() {
         <div className="vw-tts-main">
           <section className="vw-card vw-tts-editor-card">
             <Editor
-              text={s.text}
-              onChange={s.setText}
+              draft={s.draft}
+              onChange={s.setDraft}
               maxChars={maxChars}
               disabled={busy}
               canPause={model?.capabilities.pauses ?? true}
@@ -399,7 +403,7 @@ export function Component() {
               block
               icon={<ThunderboltFilled />}
               loading={busy}
-              disabled={!s.text.trim() || !s.voiceId || count > maxChars || lockedVoice}
+              disabled={!s.draft.text.trim() || !s.voiceId || count > maxChars || lockedVoice}
               onClick={() => void generate()}
               className="vw-tts-generate"
               data-testid="generate"

@@ -1,45 +1,35 @@
 import type { CharacterReading } from '@vw/contract';
-import { type EditResult, plainToRaw, setReading, tokenize } from './markup.ts';
+import { type Draft, readingAt, setReading } from './draft.ts';
 
 const HAN = /\p{Script=Han}/u;
 
 /** A place in the text whose reading the user may choose. */
 export interface Spot {
-  /** Offset of the character in the raw (marked-up) text. */
-  raw: number;
-  /** Offset in the plain text the readings helper saw. */
-  plain: number;
+  /** Offset of the character in the user's text (the readings helper got the same text). */
+  at: number;
   text: string;
-  /** What will be spoken: the place's own markup first, else the server's reading (dictionary applied). */
+  /** What will be spoken: the place's own mark first, else the server's reading (dictionary applied). */
   pinyin: string;
   candidates: string[];
-  /** Fixed for this place only by markup in the text. */
+  /** Fixed for this place only by a mark. */
   marked: boolean;
   fromDictionary: boolean;
 }
 
 /**
- * Joins the readings helper's answer (for the plain text) with the raw text: every character with
- * more than one candidate reading becomes a spot; a reading set by markup wins over the server's.
+ * Joins the readings helper's answer for the draft's text with the draft's marks: every character
+ * with more than one candidate reading (or a reading of its own) becomes a spot; a mark wins over the
+ * server's reading.
  */
-export function findSpots(text: string, readings: readonly CharacterReading[]): Spot[] {
-  const map = plainToRaw(text);
-  const marked = new Map<number, string>();
-  for (const t of tokenize(text)) {
-    if (t.kind !== 'reading') continue;
-    const inner = t.end - '</phoneme>'.length - t.text.length;
-    const syl = t.reading.split(' ');
-    for (let i = 0; i < t.text.length; i++) marked.set(inner + i, syl[i] ?? syl[0]);
-  }
+export function findSpots(draft: Draft, readings: readonly CharacterReading[]): Spot[] {
   const out: Spot[] = [];
   for (const r of readings) {
-    if (r.candidates.length < 2 || r.end - r.start !== 1) continue;
-    const raw = map[r.start];
-    if (raw === undefined) continue;
-    const own = marked.get(raw);
+    // One character each, still where the helper saw it (readings for an older text are skipped).
+    if ([...r.text].length !== 1 || draft.text.slice(r.start, r.end) !== r.text) continue;
+    const own = readingAt(draft, r.start)?.pinyin;
+    if (r.candidates.length < 2 && own === undefined) continue;
     out.push({
-      raw,
-      plain: r.start,
+      at: r.start,
       text: r.text,
       pinyin: own ?? r.pinyin,
       candidates: own && !r.candidates.includes(own) ? [...r.candidates, own] : r.candidates,
@@ -63,44 +53,44 @@ export interface WordOption {
 export function wordOptions(
   plain: string,
   readings: readonly CharacterReading[],
-  spot: Pick<Spot, 'plain' | 'text'>,
+  spot: Pick<Spot, 'at' | 'text'>,
   chosen: string,
 ): WordOption[] {
   const byStart = new Map(readings.filter((r) => r.end - r.start === 1).map((r) => [r.start, r]));
-  const prev = byStart.get(spot.plain - 1);
-  const next = byStart.get(spot.plain + 1);
+  const prev = byStart.get(spot.at - 1);
+  const next = byStart.get(spot.at + 1);
   const out: WordOption[] = [];
-  if (prev && HAN.test(plain[spot.plain - 1]))
-    out.push({ word: plain[spot.plain - 1] + spot.text, pinyin: `${prev.pinyin} ${chosen}` });
-  if (next && HAN.test(plain[spot.plain + 1]))
-    out.push({ word: spot.text + plain[spot.plain + 1], pinyin: `${chosen} ${next.pinyin}` });
+  if (prev && HAN.test(plain[spot.at - 1]))
+    out.push({ word: plain[spot.at - 1] + spot.text, pinyin: `${prev.pinyin} ${chosen}` });
+  if (next && HAN.test(plain[spot.at + 1]))
+    out.push({ word: spot.text + plain[spot.at + 1], pinyin: `${chosen} ${next.pinyin}` });
   out.push({ word: spot.text, pinyin: chosen });
   return out;
 }
 
 export interface Choice {
-  edit: EditResult;
+  draft: Draft;
   /** The entry to save, when the user asked to keep the reading in the dictionary. */
   dictionary: WordOption | null;
 }
 
 /**
- * Applies a chosen reading. The place gets markup (so this text is read that way at once); saving
+ * Applies a chosen reading. The place gets a mark (so this text is read that way at once); saving
  * to the dictionary also returns the word entry. Choosing the default reading again removes the
- * markup when nothing else needs it.
+ * mark when nothing else needs it.
  */
 export function choose(
-  text: string,
+  draft: Draft,
   spot: Spot,
   reading: string,
   save: WordOption | null,
   defaultReading?: string,
 ): Choice {
   const clear = !save && defaultReading !== undefined && reading === defaultReading;
-  return { edit: setReading(text, spot.raw, clear ? '' : reading), dictionary: save };
+  return { draft: setReading(draft, spot.at, clear ? '' : reading), dictionary: save };
 }
 
-/** Tone-numbered pinyin with tone marks, for display ('hang2' → 'háng'). */
+/** Tone-numbered pinyin with tone marks, for display ('hang2' → 'háng'; neutral 5 or 0: 'de5' → 'de'). */
 export function toneMarks(pinyin: string): string {
   const marks: Record<string, string[]> = {
     a: ['ā', 'á', 'ǎ', 'à'],
@@ -113,11 +103,11 @@ export function toneMarks(pinyin: string): string {
   return pinyin
     .split(' ')
     .map((syl) => {
-      const m = /^([a-zü:v]+)([1-5])$/.exec(syl);
+      const m = /^([a-zü:v]+)([0-5])$/.exec(syl);
       if (!m) return syl;
       const base = m[1].replace(/v|u:/g, 'ü');
       const tone = Number(m[2]);
-      if (tone === 5) return base;
+      if (tone === 5 || tone === 0) return base;
       // The tone mark goes on a or e, on the o of ou, otherwise on the last vowel.
       let idx = base.search(/[ae]/);
       if (idx < 0) idx = base.indexOf('ou');

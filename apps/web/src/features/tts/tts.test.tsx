@@ -2,18 +2,9 @@ import { fireEvent, render } from '@testing-library/react';
 import type { CharacterReading } from '@vw/contract';
 import { parseTtsMarkup, SPEED_RATES } from '@vw/contract';
 import { describe, expect, it, vi } from 'vitest';
+import { addPause, draftChars, fromMarkup, setReading, toMarkup } from './draft.ts';
 import { allState, pickForBatch, prune, toggle, toggleAll } from './history.ts';
-import {
-  countChars,
-  groupDigits,
-  insertPause,
-  pauseMs,
-  plainText,
-  plainToRaw,
-  safeCaret,
-  setReading,
-  tokenize,
-} from './markup.ts';
+import { groupDigits, pauseMs } from './markup.ts';
 import { toneMarks } from './PolyphoneView.tsx';
 import { choose, findSpots, wordOptions } from './polyphone.ts';
 import { formatRate, SpeedSlider, sliderRate, sliderValue } from './SpeedSlider.tsx';
@@ -50,57 +41,39 @@ describe('speed slider mapping', () => {
   });
 });
 
-describe('pause markup', () => {
-  it('inserts the contract tag at the caret', () => {
-    const r = insertPause('你好世界', 2, 2, 500);
-    expect(r.text).toBe('你好<break time="500ms"/>世界');
-    expect(r.caret).toBe(2 + '<break time="500ms"/>'.length);
+describe('pauses', () => {
+  const draft = { text: '你好世界', marks: [] };
+  it('are marks beside the text, sent as the contract tag', () => {
+    const d = addPause(draft, 2, 500);
+    expect(d.text).toBe('你好世界');
+    expect(toMarkup(d)).toBe('你好<break time="500ms"/>世界');
   });
-  it('keeps a selection and puts the pause after it', () => {
-    expect(insertPause('你好世界', 0, 2, 1000).text).toBe('你好<break time="1000ms"/>世界');
-    expect(insertPause('你好世界', 2, 0, 1000).text).toBe('你好<break time="1000ms"/>世界');
-  });
-  it('never splits existing markup', () => {
-    const text = '你<break time="200ms"/>好';
-    expect(safeCaret(text, 5)).toBe(1 + '<break time="200ms"/>'.length);
-    const r = insertPause(text, 5, 5, 2000);
-    expect(r.text).toBe('你<break time="200ms"/><break time="2000ms"/>好');
+  it('never split a marked reading', () => {
+    const d = addPause(setReading(draft, 1, 'hao3'), 2, 1000);
+    expect(toMarkup(addPause(d, 1, 200))).toBe(
+      '你<break time="200ms"/><phoneme ph="hao3">好</phoneme><break time="1000ms"/>世界',
+    );
   });
   it('custom lengths are clamped to 50 ms … 10 s', () => {
     expect(pauseMs(1.5)).toBe(1500);
     expect(pauseMs(0)).toBe(50);
     expect(pauseMs(99)).toBe(10_000);
     expect(pauseMs(Number.NaN)).toBe(50);
-    expect(insertPause('', 0, 0, pauseMs(1.25)).text).toBe('<break time="1250ms"/>');
+    expect(toMarkup(addPause({ text: '', marks: [] }, 0, pauseMs(1.25)))).toBe('<break time="1250ms"/>');
   });
-  it('markup is not counted and reads as the contract parses it', () => {
-    const text = '银<phoneme ph="hang2">行</phoneme>到了。<break time="1s"/>Hi there';
-    expect(plainText(text)).toBe('银行到了。Hi there');
-    expect(countChars(text)).toBe(12);
-    const pieces = tokenize(text).map((t) =>
-      t.kind === 'pause'
-        ? { type: 'pause', ms: t.ms }
-        : t.kind === 'reading'
-          ? { type: 'phoneme', text: t.text, pinyin: t.reading }
-          : { type: 'text', text: t.text },
+  it('marks are not counted; the count follows the contract on what is sent', () => {
+    const d = fromMarkup('银<phoneme ph="hang2">行</phoneme>到了。<break time="1s"/>Hi there');
+    expect(d.text).toBe('银行到了。Hi there');
+    expect(draftChars(d)).toBe(12);
+    expect(parseTtsMarkup(toMarkup(d))).toEqual(
+      parseTtsMarkup('银<phoneme ph="hang2">行</phoneme>到了。<break time="1000ms"/>Hi there'),
     );
-    // Offsets (which newer contract versions also report) are compared separately below.
-    const contract = parseTtsMarkup(text).map((p) => {
-      const { start: _s, end: _e, ...rest } = p as typeof p & { start?: number; end?: number };
-      return rest;
-    });
-    expect(pieces).toEqual(contract);
-    for (const t of tokenize(text)) expect(text.slice(t.start, t.end).length).toBe(t.end - t.start);
-  });
-  it('maps plain offsets back to the raw text', () => {
-    const text = 'a<break time="1s"/>银<phoneme ph="hang2">行</phoneme>';
-    const map = plainToRaw(text);
-    expect(map.map((i) => text[i]).join('')).toBe('a银行');
   });
 });
 
 describe('polyphone selection', () => {
   const text = '我去银行取钱';
+  const draft = { text, marks: [] };
   const r = (start: number, text: string, pinyin: string, candidates: string[], from_dictionary = false) =>
     ({ text, start, end: start + 1, pinyin, candidates, from_dictionary }) as CharacterReading;
   const readings = [
@@ -113,38 +86,44 @@ describe('polyphone selection', () => {
   ];
 
   it('finds the characters with several readings', () => {
-    const spots = findSpots(text, readings);
+    const spots = findSpots(draft, readings);
     expect(spots).toHaveLength(1);
-    expect(spots[0]).toMatchObject({ raw: 3, plain: 3, text: '行', pinyin: 'xing2', marked: false });
+    expect(spots[0]).toMatchObject({ at: 3, text: '行', pinyin: 'xing2', marked: false });
   });
 
-  it('choosing a reading marks the place in the text', () => {
-    const [spot] = findSpots(text, readings);
-    const c = choose(text, spot, 'hang2', null);
-    expect(c.edit.text).toBe('我去银<phoneme ph="hang2">行</phoneme>取钱');
+  it('choosing a reading marks the place beside the text', () => {
+    const [spot] = findSpots(draft, readings);
+    const c = choose(draft, spot, 'hang2', null);
+    expect(c.draft.text).toBe(text);
+    expect(c.draft.marks).toEqual([{ kind: 'reading', at: 3, text: '行', pinyin: 'hang2' }]);
+    expect(toMarkup(c.draft)).toBe('我去银<phoneme ph="hang2">行</phoneme>取钱');
     expect(c.dictionary).toBeNull();
     // The marked reading wins over the server's for the same place.
-    const again = findSpots(c.edit.text, readings);
-    expect(again[0]).toMatchObject({ text: '行', pinyin: 'hang2', marked: true });
-    expect(plainText(c.edit.text)).toBe(text);
+    expect(findSpots(c.draft, readings)[0]).toMatchObject({ text: '行', pinyin: 'hang2', marked: true });
   });
 
-  it('changing or clearing a marked reading edits the same tag', () => {
-    const marked = '我去银<phoneme ph="hang2">行</phoneme>取钱';
+  it('changing or clearing a marked reading replaces the same mark', () => {
+    const marked = setReading(draft, 3, 'hang2');
     const [spot] = findSpots(marked, readings);
-    expect(choose(marked, spot, 'xing2', null).edit.text).toBe('我去银<phoneme ph="xing2">行</phoneme>取钱');
-    expect(choose(marked, spot, 'xing2', null, 'xing2').edit.text).toBe(text);
-    expect(setReading(marked, spot.raw, '').text).toBe(text);
+    expect(choose(marked, spot, 'xing2', null).draft.marks).toEqual([
+      { kind: 'reading', at: 3, text: '行', pinyin: 'xing2' },
+    ]);
+    expect(choose(marked, spot, 'xing2', null, 'xing2').draft.marks).toEqual([]);
+    expect(setReading(marked, spot.at, '').marks).toEqual([]);
+  });
+
+  it('readings for another text are not placed', () => {
+    expect(findSpots({ text: '我们去银行取钱', marks: [] }, readings)).toEqual([]);
   });
 
   it('offers the word with its neighbours for the dictionary, with their readings', () => {
-    const [spot] = findSpots(text, readings);
+    const [spot] = findSpots(draft, readings);
     expect(wordOptions(text, readings, spot, 'hang2')).toEqual([
       { word: '银行', pinyin: 'yin2 hang2' },
       { word: '行取', pinyin: 'hang2 qu3' },
       { word: '行', pinyin: 'hang2' },
     ]);
-    const c = choose(text, spot, 'hang2', { word: '银行', pinyin: 'yin2 hang2' });
+    const c = choose(draft, spot, 'hang2', { word: '银行', pinyin: 'yin2 hang2' });
     expect(c.dictionary).toEqual({ word: '银行', pinyin: 'yin2 hang2' });
   });
 
@@ -152,7 +131,7 @@ describe('polyphone selection', () => {
     const dict = readings.map((x) =>
       x.text === '行' ? { ...x, pinyin: 'hang2', from_dictionary: true } : x,
     );
-    expect(findSpots(text, dict)[0]).toMatchObject({ pinyin: 'hang2', fromDictionary: true });
+    expect(findSpots(draft, dict)[0]).toMatchObject({ pinyin: 'hang2', fromDictionary: true });
   });
 
   it('shows tone marks', () => {
@@ -160,7 +139,9 @@ describe('polyphone selection', () => {
     expect(toneMarks('xing2')).toBe('xíng');
     expect(toneMarks('lv4')).toBe('lǜ');
     expect(toneMarks('zhong4 liang4')).toBe('zhòng liàng');
+    expect(toneMarks('zhang3')).toBe('zhǎng');
     expect(toneMarks('de5')).toBe('de');
+    expect(toneMarks('de0')).toBe('de');
     expect(toneMarks('gou3')).toBe('gǒu');
   });
 });
