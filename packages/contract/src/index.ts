@@ -56,7 +56,6 @@ export {
   DubOutput,
   dubSettings,
   LATIN_SUBTITLE_RULES,
-  MIN_KEPT_SHARE,
   projectDocument,
   subtitleRulesFor,
   translationPreferences,
@@ -107,6 +106,7 @@ export {
 // The zod-free constants (the web imports them from their own modules).
 export * from './constants/apikeys.ts';
 export * from './constants/credits.ts';
+export * from './constants/dubbing.ts';
 export * from './constants/onboarding.ts';
 export * from './constants/payments.ts';
 export * from './constants/tasks.ts';

@@ -38,8 +38,7 @@ export const cueFit = z.object({
 });
 export type CueFit = z.infer<typeof cueFit>;
 
-/** A shortened line keeping less than this share of its characters has lost its meaning: flagged. */
-export const MIN_KEPT_SHARE = 0.6;
+export { MIN_KEPT_SHARE } from '../constants/dubbing.ts';
 
 /** The automatic check of a dubbed line: the recognizer's transcript against the text. */
 export const cueCheck = z.object({

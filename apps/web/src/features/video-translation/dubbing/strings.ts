@@ -106,4 +106,16 @@ export const d = {
   speakerVoice: '跟随角色',
   muted: '静音',
   kept: '保留原声',
+  spoken: '实际朗读（与字幕不同）',
+  spokenKept: (share: string) => `保留原文 ${share}`,
+  keepText: '保留原文',
+  keepTextHint: '整句照原文朗读：加快语速、借用后面的间隙（有画面时可放慢画面）',
+  acceptSpoken: '接受精简',
+  accepted: '已接受',
+  checkFailed: (lines: string) =>
+    `自动校验未通过：${lines} 识别出的文字与字幕不符（已重试 2 次），已在列表中标出，这些句子的积分已退还。请修改文字或换一个声音后重新生成。`,
+  cutLines: (lines: string) =>
+    `${lines} 精简后删减过多（保留不到 60%），请选中后「保留原文」或「接受精简」。`,
+  lineList: (numbers: number[]) =>
+    `第 ${numbers.slice(0, 10).join('、')}${numbers.length > 10 ? ` 等 ${numbers.length}` : ''} 句`,
 };

@@ -29,8 +29,9 @@ import {
   setSpeaker,
   splitCue,
 } from './document.ts';
-import { chosenTake, fitText, isStale, setCueVoice } from './dub.ts';
+import { chosenTake, fitText, isStale, lineFlag, setCueVoice } from './dub.ts';
 import { clickSelection } from './history.ts';
+import { flagText, SpokenNote } from './SpokenNote.tsx';
 import { s } from './strings.ts';
 import { TimeInput } from './TimeInput.tsx';
 import { useLiveText } from './useLiveText.ts';
@@ -210,7 +211,7 @@ export const CueRow = memo(function CueRow({
                   ? '原声'
                   : dubStatus === 'none'
                     ? '未配音'
-                    : fitText(cue.fit)}
+                    : (flagText[dubStatus] ?? fitText(cue.fit))}
               {dubStale && dubStatus !== 'none' ? ' · 过期' : ''}
               {cue.locked ? ' · 🔒' : ''}
             </span>
@@ -354,6 +355,7 @@ export const CueRow = memo(function CueRow({
           {...text.props}
         />
       )}
+      {dubStatus && <SpokenNote cue={cue} />}
       {bad && (
         <div className="vw-ed-issues" data-testid="cue-issues">
           {issueText}
@@ -471,7 +473,7 @@ export function CueList({ lineTools }: { lineTools?: LineTools } = {}) {
                     ? cue.mark
                       ? cue.mark
                       : chosenTake(cue)
-                        ? (cue.fit?.status ?? 'fits')
+                        ? (lineFlag(cue) ?? cue.fit?.status ?? 'fits')
                         : 'none'
                     : undefined
                 }

@@ -1,6 +1,6 @@
 import { CaretRightOutlined, LockOutlined, ReloadOutlined, UnlockOutlined } from '@ant-design/icons';
 import type { TaskView } from '@vw/contract';
-import { Button, Segmented, Space, Tag, Tooltip } from 'antd';
+import { Alert, Button, Segmented, Space, Tag, Tooltip } from 'antd';
 import { api } from '@/lib/api.ts';
 import { useCallMutation } from '@/lib/query/hooks.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
@@ -9,17 +9,21 @@ import { TaskOutputs } from '../dubbing/TaskOutputs.tsx';
 import { VoiceSelect } from '../dubbing/VoiceSelect.tsx';
 import { useEditor } from './context.tsx';
 import {
+  acceptSpoken,
   chosenTake,
   fitText,
   isStale,
+  lineFlag,
   pickTake,
   setCueVoice,
   setDefaultVoice,
   setLocked,
   setSpeakerVoice,
+  spokenText,
   staleCount,
 } from './dub.ts';
 import { useProjectTask } from './projectTask.ts';
+import { percent } from './SpokenNote.tsx';
 
 export type HearMode = 'original' | 'dub' | 'mix';
 
@@ -71,6 +75,11 @@ export function DubPanel({
   const selected = cues.find((c) => c.id === state.selected[0]);
   const take = selected ? chosenTake(selected) : undefined;
   const busy = running || regenerate.isPending;
+  // Lines the editor flags: the automatic check failed (code 5, refunded), or shortened too far.
+  const flagged = (kind: 'mismatch' | 'cut') => cues.flatMap((c, i) => (lineFlag(c) === kind ? [i + 1] : []));
+  const mismatched = flagged('mismatch');
+  const cut = flagged('cut');
+  const spoken = selected ? spokenText(selected) : null;
 
   return (
     <section className="vw-ed-dub" aria-label={d.panel} data-testid="dub-panel">
@@ -113,6 +122,17 @@ export function DubPanel({
           <TaskProgress task={task as TaskView} compact={task.status !== 'failed'} />
           <TaskOutputs task={task as TaskView} />
         </div>
+      )}
+      {mismatched.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          message={d.checkFailed(d.lineList(mismatched))}
+          data-testid="dub-check-failed"
+        />
+      )}
+      {cut.length > 0 && (
+        <Alert type="warning" showIcon message={d.cutLines(d.lineList(cut))} data-testid="dub-cut-lines" />
       )}
 
       <div className="vw-ed-dub-cast" data-testid="dub-casting">
@@ -173,6 +193,37 @@ export function DubPanel({
               <div className="vw-ed-dub-summary" data-testid="dub-fit-summary">
                 {selected.fit.summary}
                 {selected.fit.reason ? `（${selected.fit.reason}）` : ''}
+              </div>
+            )}
+            {spoken !== null && take && (
+              <div className="vw-ed-dub-spoken" data-testid="dub-spoken">
+                <div className="vw-ed-dub-sub">
+                  {d.spoken}
+                  {take.fit.kept !== undefined ? ` · ${d.spokenKept(percent(take.fit.kept))}` : ''}
+                </div>
+                <div className="vw-ed-dub-spoken-text">{spoken}</div>
+                <Space wrap size={4}>
+                  <Button
+                    size="small"
+                    disabled={busy}
+                    title={d.keepTextHint}
+                    onClick={() => void start({ scope: 'line', cue_id: selected.id, fix: 'keep_text' })}
+                    data-testid="dub-keep-text"
+                  >
+                    {d.keepText}
+                  </Button>
+                  {take.accepted ? (
+                    <Tag color="blue">{d.accepted}</Tag>
+                  ) : (
+                    <Button
+                      size="small"
+                      onClick={() => edit(acceptSpoken(current().doc!, selected.id))}
+                      data-testid="dub-accept-spoken"
+                    >
+                      {d.acceptSpoken}
+                    </Button>
+                  )}
+                </Space>
               </div>
             )}
             <Space wrap size={4}>

@@ -1,4 +1,5 @@
 import type { CueFit, CueTake, ProjectDocument, SubtitleCue } from '@vw/contract/calls/projects.ts';
+import { MIN_KEPT_SHARE } from '@vw/contract/constants/dubbing.ts';
 import { editCues, withCues } from './document.ts';
 
 /*
@@ -29,6 +30,34 @@ export function isStale(doc: ProjectDocument, cue: SubtitleCue): boolean {
 export function staleCount(doc: ProjectDocument): number {
   return editCues(doc).filter((c) => !c.locked && isStale(doc, c)).length;
 }
+
+/** The chosen take says other words than the subtitle (shortened by the language model), and is not stale. */
+export function spokenText(cue: SubtitleCue): string | null {
+  const take = chosenTake(cue);
+  if (!take || cue.mark || take.source_text !== cue.text || take.text === cue.text) return null;
+  return take.text;
+}
+
+/**
+ * What the editor flags on a dubbed line: `mismatch` when the automatic check still failed (failure
+ * code 5, refunded), `cut` when the shortened spoken text kept too little of the line and the user has
+ * not accepted it, `shortened` when it says less than the subtitle (not yet accepted).
+ */
+export function lineFlag(cue: SubtitleCue): 'mismatch' | 'cut' | 'shortened' | null {
+  const take = chosenTake(cue);
+  if (!take || cue.mark || take.source_text !== cue.text) return null;
+  if (take.check?.status === 'failed') return 'mismatch';
+  if (spokenText(cue) === null || take.accepted) return null;
+  return (take.fit.kept ?? 1) < MIN_KEPT_SHARE ? 'cut' : 'shortened';
+}
+
+/** The user accepts the shortened spoken text of the line's chosen take (it is no longer flagged). */
+export const acceptSpoken = (doc: ProjectDocument, cueId: string) =>
+  mapCue(doc, cueId, (c) => {
+    const take = chosenTake(c);
+    if (!take) return c;
+    return { ...c, takes: (c.takes ?? []).map((t) => (t.id === take.id ? { ...t, accepted: true } : t)) };
+  });
 
 /** "超出 0.8 s" / "时长合适"… for the meter. */
 export function fitText(fit: CueFit | undefined): string {
