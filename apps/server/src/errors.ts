@@ -36,6 +36,15 @@ export class AppError extends Error {
 
   /** Set by `validation`: the details of a refused request (otherwise one detail from detailType). */
   details?: ErrorDetail[];
+  /** Set by `insufficientBalance`: what the job needs and what the user has, for the prompt. */
+  shortage?: { needed: number; available: number };
+
+  /** Code 1010 with how many credits the job needs and how many are available (spendable now). */
+  static insufficientBalance(needed: number, available: number): AppError {
+    const e = AppError.code(ErrorCode.InsufficientBalance);
+    e.shortage = { needed, available };
+    return e;
+  }
 
   static tooManyRequests(retryAfterSeconds: number): AppError {
     return new AppError(ErrorCode.TooManyRequests, codeMessages[ErrorCode.TooManyRequests], undefined, 429, {
@@ -45,6 +54,7 @@ export class AppError extends Error {
 
   get data(): unknown {
     if (this.details) return { detail: this.details };
+    if (this.shortage) return this.shortage;
     return this.detailType ? { detail: [{ type: this.detailType, msg: this.message }] } : null;
   }
 }

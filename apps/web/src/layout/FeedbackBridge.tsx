@@ -1,6 +1,6 @@
 import useApp from 'antd/es/app/useApp';
 import { useEffect } from 'react';
-import { handleCreditShortage } from '@/lib/creditShortage.ts';
+import { creditShortageOf, handleCreditShortage } from '@/lib/creditShortage.ts';
 import { http } from '@/lib/http/client.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { openCreditTopUp, openUpgrade } from '@/stores/dialogs.ts';
@@ -45,8 +45,12 @@ export function FeedbackBridge() {
       message.error({ key: display.text, content: display.text });
     };
     // Spec §4, credits: refetch the tenant bonus; plan credits exhausted → upload leavable + error.
-    http.hooks.onCreditShortage = () => {
-      void handleCreditShortage(() => showCreditPrompt('error', zhCN.credits.planCreditsExhausted));
+    http.hooks.onCreditShortage = (error) => {
+      void handleCreditShortage(
+        (lead) => showCreditPrompt('error', lead),
+        undefined,
+        creditShortageOf(error.data),
+      );
     };
     return () => {
       http.hooks.onError = undefined;

@@ -8,12 +8,12 @@ import { handleCreditShortage } from './creditShortage.ts';
 import { http, rawEndpoint } from './http/client.ts';
 
 const TOOL = rawEndpoint<unknown>('POST', '/p1/some/tool');
-const bonus = (credit_type: number) => ({
+const bonus = (credit_type: number, credit_balance = 0) => ({
   level: 300,
   credit_type,
   title: '专业版',
   expired_time: 1_900_000_000,
-  credit_balance: 0,
+  credit_balance,
   is_free_package: 0,
   is_annual_package: 0,
   previous:
@@ -24,11 +24,13 @@ const bonus = (credit_type: number) => ({
 });
 
 let creditType = 1;
+let balance = 0;
 let toolReply: { code: number; msg: string; data: unknown } = { code: 1010, msg: '余额不足', data: null };
 const paths: string[] = [];
 
 beforeEach(() => {
   creditType = 1;
+  balance = 0;
   paths.length = 0;
   toolReply = { code: 1010, msg: '余额不足', data: null };
   useUploadGuardStore.getState().setLeaveAllowed(false);
@@ -39,7 +41,7 @@ beforeEach(() => {
       const path = new URL(String(input), 'http://localhost').pathname;
       paths.push(path);
       if (path === '/v1/tenant/get_tenant_bonus')
-        return new Response(JSON.stringify({ code: 0, msg: 'ok', data: bonus(creditType) }));
+        return new Response(JSON.stringify({ code: 0, msg: 'ok', data: bonus(creditType, balance) }));
       return new Response(JSON.stringify(toolReply));
     }),
   );
@@ -102,6 +104,33 @@ describe('credit shortage flow (spec §4, credits)', () => {
     expect(prompt.textContent).toContain('您的积分不足，请前往');
     expect(bonusFetches()).toBe(1);
     expect(useUserStore.getState().tenantBonus.credit_type).toBe(3);
+  });
+
+  it('credits left but not enough: says what the job needs and what there is, with the top-up (never 已用完)', async () => {
+    creditType = 3;
+    balance = 300;
+    toolReply = { code: 1010, msg: '余额不足', data: { needed: 500, available: 300 } };
+    render(
+      <App>
+        <FeedbackBridge />
+      </App>,
+    );
+    await act(async () => {
+      await http.request(TOOL).catch(() => {});
+    });
+    await waitFor(() => expect(screen.getByTestId('credit-prompt').dataset.level).toBe('error'));
+    const prompt = screen.getByTestId('credit-prompt');
+    expect(prompt.textContent).toContain('本次需要 500 积分，当前可用 300 积分。');
+    expect(prompt.textContent).not.toContain('已用完');
+    expect(prompt.textContent).toContain('充值积分');
+  });
+
+  it('credit_type 3 with credits left and no figures from the reply says what is left', async () => {
+    const show = vi.fn();
+    await handleCreditShortage(show, async () => bonus(3, 120));
+    expect(show).toHaveBeenCalledWith('当前可用 120 积分，不足以完成本次任务。');
+    await handleCreditShortage(show, async () => bonus(1, 120), { needed: 200, available: 120 });
+    expect(show).toHaveBeenLastCalledWith('本次需要 200 积分，当前可用 120 积分。');
   });
 
   it('other errors do not refetch the tenant bonus', async () => {

@@ -107,6 +107,8 @@ export const zhCN = {
     loadFailed: '加载失败',
     retry: '重试',
     planCreditsExhausted: '当前套餐本期积分已用完。',
+    shortage: (needed: number, available: number) => `本次需要 ${needed} 积分，当前可用 ${available} 积分。`,
+    notEnoughLeft: (available: number) => `当前可用 ${available} 积分，不足以完成本次任务。`,
   },
   usage: {
     title: '用量统计',

@@ -172,7 +172,8 @@ export async function holdCredits(ctx: Ctx, input: HoldInput): Promise<CreditHol
     if (!planned) {
       const existing = await existingHold();
       if (existing) return existing;
-      throw AppError.code(ErrorCode.InsufficientBalance);
+      const available = spendable.reduce((sum, lot) => sum + lot.remaining, 0);
+      throw AppError.insufficientBalance(input.amount, available);
     }
     // Under the account lock, so concurrent calls on one key cannot together pass its limit.
     if (input.apiKey?.creditLimit != null) {
