@@ -11,7 +11,7 @@ import { sendWorkbenchError } from './http/errors.ts';
 import { clientIds } from './http/request-context.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { registerInputRule, zodValidatorCompiler } from './http/validation.ts';
-import { isAccountActive } from './modules/accounts/accounts.service.ts';
+import { isAccessActive } from './modules/accounts/accounts.service.ts';
 import { registerModules } from './modules/index.ts';
 
 declare module 'fastify' {
@@ -56,6 +56,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     ? new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: 1 })
     : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  app.addHook('onClose', () => ctx.accountLimits.close());
   await app.register(rateLimit, {
     global: false,
     redis,
@@ -90,13 +91,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     }
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
-    const uid = token ? ctx.accessTokens.verify(token) : null;
+    const claims = token ? ctx.accessTokens.verify(token) : null;
     const required = request.routeOptions.config.auth === 'user';
-    if (!uid) return done(required ? AppError.unauthorized() : undefined);
-    // A token outlives a refusal or a cancellation by up to 15 minutes: the account decides, read
-    // per request (at most a second old, so every process sees an operator's refusal within it).
-    isAccountActive(ctx, uid).then((active) => {
-      if (active) request.user = { uid };
+    if (!claims) return done(required ? AppError.unauthorized() : undefined);
+    // A token outlives a refusal, a cancellation or a sign-out by up to 15 minutes: the account and
+    // the session decide, read per request (at most a second old, so every process sees them within it).
+    isAccessActive(ctx, claims).then((active) => {
+      if (active) request.user = { uid: claims.uid };
       done(active || !required ? undefined : AppError.unauthorized());
     }, done);
   });

@@ -24,6 +24,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
 import { createJobQueue, type JobQueue } from './jobs/index.ts';
+import { createMemoryLimiter, createRedisLimiter, type Limiter } from './modules/apikeys/limits.ts';
 import { createLazyOcrPool } from './modules/ocr/ocr.engine.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { createTaskEventHub, type TaskEventHub } from './tasks/events.ts';
@@ -50,6 +51,8 @@ export interface AppContext {
   taskEvents: TaskEventHub;
   /** Set on SIGTERM: /readyz answers 503 so load balancers stop sending before the process closes. */
   lifecycle: { draining: boolean };
+  /** Per-account rate windows (tasks, uploads, webhook tests; account-limits.ts), on Redis when REDIS_URL is set. */
+  accountLimits: Limiter;
   /** The process's one bounded OCR pool (PP-OCRv4 workers, started on first use; closed on shutdown). */
   ocr: OcrEngine;
   /** Probe, peaks and thumbnails of uploaded files, in a helper process (started on first use; closed on shutdown). */
@@ -113,6 +116,9 @@ export function createContext(options: {
     asr: options.asr ?? createAsrRegistry([]),
     payments: createPaymentProviders({ config, db: database.db, now, signingSecret: secret }),
     taskEvents: createTaskEventHub({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, log }),
+    accountLimits: config.REDIS_URL
+      ? createRedisLimiter(config.REDIS_URL, `${config.REDIS_PREFIX}-account:`)
+      : createMemoryLimiter(now),
     ocr: options.ocr ?? createLazyOcrPool(config.OCR_WORKERS),
     mediaInspector: createMediaInspector(),
     lifecycle: { draining: false },

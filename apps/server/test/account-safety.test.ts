@@ -1,14 +1,20 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOutboxSender } from '../src/adapters/messaging/outbox.ts';
 import { loadConfig } from '../src/config.ts';
 import { findOrCreateUser } from '../src/modules/accounts/accounts.service.ts';
+import { REFRESH_REUSE_GRACE_MS } from '../src/modules/accounts/sessions.service.ts';
+import { SEND_LIMITS, sendVerificationCode } from '../src/modules/accounts/verification.service.ts';
 import { renewHoldLease } from '../src/modules/credits/credits.repo.ts';
 import { newHoldLease, releaseAbandonedHolds } from '../src/modules/credits/hold-leases.ts';
 import { holdCredits } from '../src/modules/credits/ledger.service.ts';
 import { isLoopbackRequest } from '../src/modules/dev/dev.routes.ts';
+import { signedFileUrl, storeFile } from '../src/modules/files/files.service.ts';
 import { checkPushEndpoint } from '../src/modules/notifications/notifications.service.ts';
 import { updateSetting } from '../src/modules/settings/settings.service.ts';
 import { call, createTestServer, fund, latestCode, signIn, type TestServer, taskRow } from './harness.ts';
@@ -397,4 +403,175 @@ describe('leased holds', () => {
     expect(task).toMatchObject({ status: 'failed', error_code: 1 });
     expect((await bonus(a.secure_tokens.access_token)).credit_balance).toBe(100);
   });
+});
+
+describe('limits that follow the account', () => {
+  // Three addresses of one client: two in one IPv6 /64, one elsewhere; the account is the same.
+  const ADDRESSES = ['2001:db8:1:2::10', '2001:db8:1:2:ffff::1', '198.51.100.7'];
+
+  const expectRefused = (res: {
+    status: number;
+    headers: Record<string, unknown>;
+    body: { code: number };
+  }) => {
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe(429);
+    const wait = Number(res.headers['retry-after']);
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(60);
+  };
+
+  it('task creation, uploads and webhook tests are counted per account whatever the address (runtime setting, 429 + Retry-After)', async () => {
+    const a = await signIn(server.app, '13900000301');
+    const token = a.secure_tokens.access_token;
+    await fund(server, a.user_info.uid, 10_000);
+    await updateSetting(server.ctx, 'account_rate_limits', '{"tasks":2,"uploads":2,"webhook_tests":1}');
+
+    const newTask = (ip: string) =>
+      call(server.app, 'POST', '/v1/tts/generate', {
+        token,
+        ip,
+        body: { text: '你好。', voice_id: 'espeak-zh-xiaowen', speed: 1, mode: 'task' },
+      });
+    expect((await newTask(ADDRESSES[0])).body.code).toBe(0);
+    expect((await newTask(ADDRESSES[1])).body.code).toBe(0);
+    const third = await newTask(ADDRESSES[2]);
+    expectRefused(third);
+    // Refused before anything was held or written.
+    const tasks = await server.ctx.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('owner_id', '=', a.user_info.uid)
+      .execute();
+    expect(tasks).toHaveLength(2);
+
+    const newUpload = (ip: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/v1/uploads/tus',
+        remoteAddress: ip,
+        headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0', 'upload-length': '10' },
+      });
+    expect((await newUpload(ADDRESSES[0])).statusCode).toBe(201);
+    expect((await newUpload(ADDRESSES[2])).statusCode).toBe(201);
+    const upload = await newUpload(ADDRESSES[1]);
+    expectRefused({ status: upload.statusCode, headers: upload.headers, body: upload.json() });
+
+    const receiver = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const port = (receiver.address() as AddressInfo).port;
+      const hook = await call(server.app, 'POST', '/v1/webhooks/create', {
+        token,
+        body: { url: `http://127.0.0.1:${port}/hook`, events: ['task.succeeded'] },
+      });
+      const endpoint_id = hook.body.data.endpoint.endpoint_id;
+      const ping = (ip: string) =>
+        call(server.app, 'POST', '/v1/webhooks/test', { token, ip, body: { endpoint_id } });
+      expect((await ping(ADDRESSES[0])).body.data).toMatchObject({ delivered: true });
+      const again = await ping(ADDRESSES[2]);
+      expectRefused(again);
+      // Another account is not held back by this one's count.
+      const b = await signIn(server.app, '13900000302');
+      expect(
+        (
+          await call(server.app, 'POST', '/v1/webhooks/test', {
+            token: b.secure_tokens.access_token,
+            body: { endpoint_id },
+          })
+        ).status,
+      ).not.toBe(429);
+
+      // The window is a minute: after it the account may act again.
+      server.clock.advance(60_000);
+      expect((await newTask(ADDRESSES[2])).body.code).toBe(0);
+      expect((await ping(ADDRESSES[1])).body.data).toMatchObject({ delivered: true });
+    } finally {
+      receiver.close();
+    }
+  });
+
+  it('verification codes per address count an IPv6 /64 as one client', async () => {
+    // The service itself (the route's own per-minute limit would answer first): a different target
+    // each time, so the per-target limits stay out of the way, and a different address of one /64.
+    const send = (i: number) =>
+      sendVerificationCode(server.ctx, {
+        account: `1390000${String(400 + i).padStart(4, '0')}`,
+        scene: 'login',
+        ip: `2001:db8:aa:bb:${i.toString(16)}::1`,
+        user: null,
+      });
+    for (let i = 0; i < SEND_LIMITS.perIpHour; i++) await send(i);
+    await expect(send(SEND_LIMITS.perIpHour)).rejects.toMatchObject({
+      detailType: 'err_verification_code_too_frequent',
+    });
+  });
+});
+
+describe('sessions and links that end', () => {
+  it("a session's access tokens stop with its refresh tokens: sign-out, reuse revocation, another process's revocation", async () => {
+    const first = await signIn(server.app, '13900000311');
+    server.clock.advance(61_000);
+    const second = await signIn(server.app, '13900000311');
+    const one = first.secure_tokens;
+    const two = second.secure_tokens;
+    expect((await userInfo(one.access_token)).status).toBe(200);
+
+    // Sign-out in this process: the access token of that session stops at once, the other session goes on.
+    await call(server.app, 'POST', '/accounts/v1/sign_out', { body: { refresh_token: one.refresh_token } });
+    expect((await userInfo(one.access_token)).status).toBe(401);
+    expect((await userInfo(two.access_token)).status).toBe(200);
+
+    // A revocation written by another process (the statement bypasses this process's caches):
+    // seen within the one-second cache.
+    await sql`UPDATE refresh_tokens SET revoked_at = ${server.clock.now()} WHERE user_id = ${second.user_info.uid}`.execute(
+      server.ctx.db,
+    );
+    await expect.poll(async () => (await userInfo(two.access_token)).status, { timeout: 3000 }).toBe(401);
+  });
+
+  it('a rotated token used again revokes the access tokens of its whole family', async () => {
+    const a = await signIn(server.app, '13900000312');
+    const rotated = await call(server.app, 'POST', '/accounts/v1/token', {
+      body: { refresh_token: a.secure_tokens.refresh_token },
+    });
+    const fresh = rotated.body.data.secure_tokens.access_token;
+    expect((await userInfo(fresh)).status).toBe(200);
+    server.clock.advance(REFRESH_REUSE_GRACE_MS + 1);
+    const replay = await call(server.app, 'POST', '/accounts/v1/token', {
+      body: { refresh_token: a.secure_tokens.refresh_token },
+    });
+    expect(replay.status).toBe(401);
+    expect((await userInfo(fresh)).status).toBe(401);
+    expect((await userInfo(a.secure_tokens.access_token)).status).toBe(401);
+  });
+
+  it("a refused account's signed file links stop with it, and work again when the refusal is lifted", async () => {
+    const a = await signIn(server.app, '13900000313');
+    const uid = a.user_info.uid;
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(64),
+    ]);
+    const file = await storeFile(server.ctx, uid, {
+      bytes: png,
+      originalName: 'a.png',
+      allowed: ['image'],
+      maxBytes: 1e6,
+      prefix: 'avatars',
+    });
+    const url = new URL(
+      await signedFileUrl(server.ctx, uid, file.key, { expiresInSeconds: 600 }),
+      'http://localhost',
+    );
+    const get = () => server.app.inject({ method: 'GET', url: url.pathname + url.search });
+    expect((await get()).statusCode).toBe(200);
+
+    await admin('users', 'refuse', '--user', uid, '--reason', '滥用接口');
+    await expect.poll(async () => (await get()).statusCode, { timeout: 3000 }).toBe(403);
+    expect((await get()).json()).toMatchObject({ code: 403, msg: '链接已失效' });
+
+    await admin('users', 'unrefuse', '--user', uid);
+    await expect.poll(async () => (await get()).statusCode, { timeout: 3000 }).toBe(200);
+  }, 60_000);
 });

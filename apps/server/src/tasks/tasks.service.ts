@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { TaskRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { limitAccount } from '../modules/accounts/account-limits.ts';
 import { handOverHold, newHoldLease, onAbandonedHold, TASK_HOLDS } from '../modules/credits/hold-leases.ts';
 import { holdCredits, releaseCredits } from '../modules/credits/ledger.service.ts';
 import type { TaskEventMessage } from './events.ts';
@@ -33,8 +34,9 @@ const OUTPUT_LINK_SECONDS = 3600;
 const sec = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
 
 /**
- * Starts a task: holds its credits (1010 when short, before anything is written), records the task
- * and its stages, and enqueues the first stage.
+ * Starts a task: counts it against the account's tasks per minute (429 past the limit), holds its
+ * credits (1010 when short, before anything is written), records the task and its stages, and
+ * enqueues the first stage.
  */
 export async function createTask<I>(
   ctx: AppContext,
@@ -55,6 +57,7 @@ export async function createTask<I>(
   },
 ): Promise<TaskRow> {
   const input = pipeline.input.parse(opts.input);
+  await limitAccount(ctx, opts.ownerId, 'tasks');
   const id = newId('task');
   const amount = opts.credits?.amount ?? 0;
   const holdKey = opts.credits && amount > 0 ? `task:${id}` : null;

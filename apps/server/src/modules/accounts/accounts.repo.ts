@@ -52,6 +52,44 @@ export async function findUserByIdCached(db: Db, id: string): Promise<User | und
   return user;
 }
 
+/**
+ * Whether a session (refresh-token family) is still signed in: it has a refresh token nobody revoked.
+ * Its access tokens ask on every request, so the answer is cached like the user row above: any
+ * write to refresh_tokens in this process empties it, another process's revocation shows within
+ * USER_CACHE_TTL_MS.
+ */
+const selectLiveRefreshToken = preparedQuery((db, v: { family: string }) =>
+  db
+    .selectFrom('refresh_tokens')
+    .select('id')
+    .where('family_id', '=', v.family)
+    .where('revoked_at', 'is', null)
+    .limit(1),
+);
+const sessionCaches = new WeakMap<Db, Map<string, { live: boolean; until: number; generation: number }>>();
+let refreshTokenGeneration = 0;
+onTableWrite('refresh_tokens', () => {
+  refreshTokenGeneration++;
+});
+
+export async function isSessionLiveCached(db: Db, familyId: string): Promise<boolean> {
+  let cache = sessionCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    sessionCaches.set(db, cache);
+  }
+  const now = Date.now();
+  const hit = cache.get(familyId);
+  if (hit && hit.until > now && hit.generation === refreshTokenGeneration) return hit.live;
+  const generation = refreshTokenGeneration;
+  const live = (await selectLiveRefreshToken.first(db, { family: familyId })) !== undefined;
+  if (generation === refreshTokenGeneration) {
+    if (cache.size >= USER_CACHE_SIZE) cache.clear();
+    cache.set(familyId, { live, until: now + USER_CACHE_TTL_MS, generation });
+  }
+  return live;
+}
+
 export async function insertUser(db: Db, user: NewUser): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }

@@ -1,5 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { QuestionnaireStatus, type SecureTokens, type UserInfo, UserType } from '@vw/contract';
+import type { AccessClaims } from '../../auth/access-tokens.ts';
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -14,6 +15,7 @@ import {
   findUserById,
   findUserByIdCached,
   insertUser,
+  isSessionLiveCached,
   revokeRefreshTokensOfUser,
   updateUser,
 } from './accounts.repo.ts';
@@ -60,6 +62,19 @@ export async function getUserForDisplay(ctx: AppContext, userId: string): Promis
 export async function isAccountActive(ctx: Pick<AppContext, 'db'>, userId: string): Promise<boolean> {
   const user = await findUserByIdCached(ctx.db, userId);
   return user !== undefined && user.type !== UserType.Refused;
+}
+
+/**
+ * Whether an access token may still act: its account is active and its session was not signed out
+ * or revoked (refresh-token reuse, password reset, cancellation). Both cached for at most a second,
+ * so an access token stops within the second its refresh tokens do.
+ */
+export async function isAccessActive(ctx: Pick<AppContext, 'db'>, claims: AccessClaims): Promise<boolean> {
+  const [active, live] = await Promise.all([
+    isAccountActive(ctx, claims.uid),
+    claims.sessionId === null || isSessionLiveCached(ctx.db, claims.sessionId),
+  ]);
+  return active && live;
 }
 
 function defaultNickname(key: ReturnType<typeof toAccountKey>): string {

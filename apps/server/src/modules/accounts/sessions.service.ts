@@ -35,7 +35,7 @@ export async function issueSession(
     revoked_at: null,
   });
   return {
-    access_token: ctx.accessTokens.sign(userId),
+    access_token: ctx.accessTokens.sign(userId, familyId),
     refresh_token: refreshToken,
     expires_in: ctx.config.ACCESS_TOKEN_TTL,
     refresh_token_expires_in: ctx.config.REFRESH_TOKEN_TTL,

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { VerificationScene } from '@vw/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -22,7 +23,7 @@ export const MAX_CODE_ATTEMPTS = 5;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-/** Per target: 1 a minute, 5 an hour, 10 a day; per client IP: 20 an hour. */
+/** Per target: 1 a minute, 5 an hour, 10 a day; per client address (an IPv6 /64): 20 an hour. */
 export const SEND_LIMITS = {
   perTarget: [
     [MINUTE, 1],
@@ -55,7 +56,9 @@ export async function sendVerificationCode(
       throw AppError.named('err_verification_code_too_frequent');
     }
   }
-  if ((await countCodesSentFromIp(ctx.db, input.ip, now - HOUR)) >= SEND_LIMITS.perIpHour) {
+  // An IPv6 client holds a whole /64 (millions of addresses): counted as one, like the route limits.
+  const address = normalizeIP(input.ip);
+  if ((await countCodesSentFromIp(ctx.db, address, now - HOUR)) >= SEND_LIMITS.perIpHour) {
     throw AppError.named('err_verification_code_too_frequent');
   }
 
@@ -66,7 +69,7 @@ export async function sendVerificationCode(
     target: key.value,
     scene: input.scene,
     code_hash: hashCode(id, code),
-    ip: input.ip,
+    ip: address,
     created_at: now,
     expires_at: now + CODE_TTL_MS,
   });

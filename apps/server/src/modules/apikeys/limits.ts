@@ -9,8 +9,9 @@ export interface WindowResult {
 }
 
 /**
- * Rate windows and concurrency slots of the public API. In memory for one process; on Redis when
- * REDIS_URL is set, so every API process counts against the same limits.
+ * Rate windows and concurrency slots: the public API's, and the per-account limits of
+ * account-limits.ts. In memory for one process; on Redis when REDIS_URL is set, so every API
+ * process counts against the same limits.
  */
 export interface Limiter {
   /** Counts one request in a fixed window of `windowMs` for `key`. */
@@ -72,7 +73,8 @@ if c <= 0 then redis.call('DEL', KEYS[1]) end
 return c`;
 
 export function createRedisLimiter(url: string, prefix = 'vw-public:', slotTtlMs = 10 * 60_000): Limiter {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  // Connects on first use: a process that never counts (a worker, the CLI) opens no connection.
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
   return {
     async hit(key, limit, windowMs) {
       const [count, ttl] = (await redis.eval(HIT, 1, `${prefix}rate:${key}`, windowMs)) as [number, number];
@@ -85,7 +87,8 @@ export function createRedisLimiter(url: string, prefix = 'vw-public:', slotTtlMs
       await redis.eval(RELEASE, 1, `${prefix}slots:${key}`);
     },
     async close() {
-      await redis.quit();
+      if (redis.status === 'wait') redis.disconnect();
+      else await redis.quit();
     },
   };
 }

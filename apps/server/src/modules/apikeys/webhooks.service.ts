@@ -15,6 +15,7 @@ import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts'
 import { AppError } from '../../errors.ts';
 import { newId, newOrderedId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
+import { limitAccount } from '../accounts/account-limits.ts';
 import { randomBase62 } from './keys.ts';
 import { findDeliveryForOwner, findDeliveryPage, insertDelivery } from './webhooks.repo.ts';
 
@@ -382,8 +383,13 @@ async function deliverNow(ctx: Ctx, endpoint: WebhookEndpointRow, event: Webhook
 }
 
 /** A signed `ping` sent once, now, so the owner can check the receiver (recorded as a delivery). */
-export async function testWebhookEndpoint(ctx: Ctx, userId: string, id: string) {
+export async function testWebhookEndpoint(
+  ctx: Ctx & Pick<AppContext, 'accountLimits'>,
+  userId: string,
+  id: string,
+) {
   const endpoint = await getOwnEndpoint(ctx, userId, id);
+  await limitAccount(ctx, userId, 'webhook_tests');
   return deliverNow(ctx, endpoint, 'ping', { endpoint_id: endpoint.id });
 }
 
@@ -408,11 +414,17 @@ export async function findWebhookDeliveries(
  * Sends a recorded delivery's event again, now, as a new delivery (new id, freshly signed, the same
  * event and data). A disabled endpoint is refused rather than recorded as one more failure.
  */
-export async function redeliverWebhook(ctx: Ctx, userId: string, deliveryId: string) {
+export async function redeliverWebhook(
+  ctx: Ctx & Pick<AppContext, 'accountLimits'>,
+  userId: string,
+  deliveryId: string,
+) {
   const original = await findDeliveryForOwner(ctx.db, userId, deliveryId);
   if (!original) throw AppError.named('err_not_found');
   const endpoint = await getOwnEndpoint(ctx, userId, original.endpoint_id);
   if (endpoint.status !== 'active') throw AppError.named('err_webhook_endpoint_disabled');
+  // A resend is a request to the owner's address on demand, like a test: the same limit.
+  await limitAccount(ctx, userId, 'webhook_tests');
   const { data } = JSON.parse(original.payload) as { data: unknown };
   return deliverNow(ctx, endpoint, original.event as WebhookEvent, data);
 }

@@ -140,7 +140,8 @@ it('is not registered for S3, whose presigned URLs go straight to the bucket', a
     secretAccessKey: 's',
     forcePathStyle: true,
   });
-  registerFileRoutes(app, { storage, clock: { now: () => Date.now() } });
+  // No route, so nothing reads the database.
+  registerFileRoutes(app, { storage, clock: { now: () => Date.now() }, db: null as never });
   await app.ready();
   expect(app.hasRoute({ method: 'GET', url: '/files/*' })).toBe(false);
   await app.close();

@@ -2,7 +2,8 @@ import { namedErrorMessages } from '@vw/contract';
 import type { FastifyInstance } from 'fastify';
 import { contentDisposition } from '../../adapters/storage/content-disposition.ts';
 import { isLocalStorage } from '../../adapters/storage/local.ts';
-import type { FilesContext } from './files.service.ts';
+import { isAccountActive } from '../accounts/accounts.service.ts';
+import { type FilesContext, fileOwnerOf } from './files.service.ts';
 
 type Query = Record<string, string | string[] | undefined>;
 const single = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
@@ -11,7 +12,10 @@ const single = (value: string | string[] | undefined) => (typeof value === 'stri
  * GET /files/<key>: serves the local backend's signed URLs, with byte ranges so downloads resume.
  * Nothing to serve with S3, whose presigned URLs go straight to the bucket.
  */
-export function registerFileRoutes(app: FastifyInstance, ctx: Pick<FilesContext, 'storage' | 'clock'>): void {
+export function registerFileRoutes(
+  app: FastifyInstance,
+  ctx: Pick<FilesContext, 'storage' | 'clock' | 'db'>,
+): void {
   const { storage } = ctx;
   if (!isLocalStorage(storage)) return;
 
@@ -25,7 +29,10 @@ export function registerFileRoutes(app: FastifyInstance, ctx: Pick<FilesContext,
       const key = (request.params as { '*': string })['*'];
       const query = request.query as Query;
       const signed = { exp: single(query.exp), sig: single(query.sig), name: single(query.name) };
-      if (!storage.verifySignedUrl(key, signed)) {
+      // A link stops with its account: a refused or cancelled owner's files are no longer served
+      // (the user cache notices another process's refusal within a second).
+      const owner = fileOwnerOf(key);
+      if (!storage.verifySignedUrl(key, signed) || (owner && !(await isAccountActive(ctx, owner)))) {
         return reply.status(403).send({ code: 403, msg: '链接已失效', data: null });
       }
       const info = await storage.stat(key);

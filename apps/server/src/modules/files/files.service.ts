@@ -77,6 +77,15 @@ export async function getOwnedFile(ctx: FilesContext, ownerId: string, key: stri
   return file;
 }
 
+/**
+ * The user a stored object belongs to: every user's object lives under `<area>/<user id>/…`
+ * (uploads, tasks, tts, projects, exports, avatars, …); shared objects (voice previews, voice
+ * references) have no user id there.
+ */
+export function fileOwnerOf(key: string): string | null {
+  return /^[^/]+\/(u_[0-9a-f]{32})\//.exec(key)?.[1] ?? null;
+}
+
 export async function signedFileUrl(
   ctx: FilesContext,
   ownerId: string,

@@ -48,6 +48,17 @@ export const runtimeSettings = {
     default: 500,
     description: '免费版每月赠送积分（按自然月发放，当月有效；0 表示不赠送）',
   },
+  account_rate_limits: {
+    // Missing fields take their defaults, so one limit can be set alone.
+    schema: z.object({
+      tasks: z.number().int().min(1).default(60),
+      uploads: z.number().int().min(1).default(60),
+      webhook_tests: z.number().int().min(1).default(10),
+    }),
+    default: { tasks: 60, uploads: 60, webhook_tests: 10 },
+    description:
+      '每个账号每分钟的上限：创建任务 tasks、开始上传 uploads、测试 Webhook webhook_tests（超出回复 429）',
+  },
   questionnaire_trial_level: {
     schema: z.number().int().min(101),
     default: 200,

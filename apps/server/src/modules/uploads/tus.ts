@@ -30,7 +30,7 @@ export function tusIdOf(urlOrId: string): string | null {
 
 const bearerUser = (ctx: AppContext, header: string | null): string | null => {
   const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
-  return token ? ctx.accessTokens.verify(token) : null;
+  return token ? (ctx.accessTokens.verify(token)?.uid ?? null) : null;
 };
 
 /** The tus server of the embedded default (the Fastify scope in uploads.routes.ts hands requests to it). */

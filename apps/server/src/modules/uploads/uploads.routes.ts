@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { registerCall } from '../../http/calls.ts';
+import { limitAccount } from '../accounts/account-limits.ts';
 import { createTusServer, TUS_PATH, tusOwnerOf } from './tus.ts';
 import { createFastPatch } from './tus-patch.ts';
 import {
@@ -29,6 +30,8 @@ export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext
       const id = (request.params as { id?: string }).id;
       if (request.method !== 'OPTIONS') {
         if (!request.user) throw AppError.unauthorized();
+        if (request.method === 'POST' && id === undefined)
+          await limitAccount(ctx, request.user.uid, 'uploads');
         // Another user's upload (or not an upload id at all) does not exist for this caller.
         if (id !== undefined && tusOwnerOf(id) !== request.user.uid) {
           return reply.status(404).header('tus-resumable', '1.0.0').send();

@@ -11,6 +11,7 @@ import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { localPathOf } from '../../media/files.ts';
 import { createScratchDir, removeScratchDir } from '../../media/scratch.ts';
+import { limitAccount } from '../accounts/account-limits.ts';
 import { getMediaLimits } from '../features/features.service.ts';
 import { registerAsset } from './register.ts';
 import { TUS_PATH, tusIdOf, tusOwnerOf, uploadsDir } from './tus.ts';
@@ -120,9 +121,11 @@ export async function createUploadTicket(
   const limits = await getMediaLimits(ctx, ownerId);
   if (input.size > limits.max_upload_bytes) throw AppError.named('err_file_too_large');
   const multipart = ctx.storage.multipart;
+  // With tus the upload starts (and counts) when tus creates it; here nothing starts yet.
   if (!multipart) {
     return { provider: 'tus', endpoint: TUS_PATH, max_size: limits.max_upload_bytes, chunk_size: TUS_CHUNK };
   }
+  await limitAccount(ctx, ownerId, 'uploads');
   const partSize = Math.max(MIN_PART, Math.ceil(input.size / 10_000));
   const count = Math.ceil(input.size / partSize);
   const id = newId('up');
