@@ -294,7 +294,8 @@ export const audiobookSynthesize = defineCall({
     paragraph_id: id.optional(),
     /**
      * Automatic check when a speech-to-text engine is configured: each paragraph recognised and
-     * compared, made again when it differs (≤ 2 times), then flagged (task failure 5).
+     * compared, made again when it differs (≤ 2 times), then flagged (failure code 5 for that paragraph,
+     * its characters refunded); the task succeeds with the rest.
      */
     check: z.boolean().default(true),
   }),

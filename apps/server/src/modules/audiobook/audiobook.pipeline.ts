@@ -185,7 +185,7 @@ async function runSynthesis(ctx: StageContext<AudiobookInput>) {
   const work = await workOf(ctx);
   const casting = new Casting(ctx.app, work.owner_id, work, await findCharacters(ctx.app.db, work.id));
   const ids = ctx.input.paragraph_ids;
-  const counts = { done: 0, skipped: 0, flagged: 0, chars: 0 };
+  const counts = { done: 0, skipped: 0, flagged: 0, chars: 0, flagged_chars: 0 };
   let finished = 0;
   let failure: unknown = null;
   let next = 0;
@@ -200,6 +200,7 @@ async function runSynthesis(ctx: StageContext<AudiobookInput>) {
           const r = await ctx.item<ItemResult>(`p:${id}`, () => synthesizeOne(ctx, work, casting, id));
           counts[r.state]++;
           counts.chars += r.chars;
+          if (r.state === 'flagged') counts.flagged_chars += r.chars;
         } catch (err) {
           failure ??= err;
           return;
@@ -211,12 +212,8 @@ async function runSynthesis(ctx: StageContext<AudiobookInput>) {
   );
   await refreshChapterDurations(ctx.app, work.id);
   if (failure) throw failure;
-  if (counts.flagged > 0) {
-    throw taskFailure(
-      5,
-      `${counts.flagged} 段自动校对未通过（识别结果与原文不符，已重试 ${CHECK_RETRIES} 次），已标记，请检查这些段落后重新生成`,
-    );
-  }
+  // Paragraphs the check still flagged keep their take, marked 自动校对未通过 (failure code 5 per
+  // paragraph, refunded by finalCredits); the task succeeds with the rest.
   return counts;
 }
 
@@ -447,8 +444,10 @@ export const audiobookPipeline = definePipeline<AudiobookInput>({
   ],
   finalCredits(results, held) {
     // Paragraphs that needed nothing when their turn came (locked or made fresh meanwhile) are not charged.
-    const r = results.synthesize as { chars?: number; skipped?: number } | undefined;
+    const r = results.synthesize as { chars?: number; flagged_chars?: number } | undefined;
     if (!r || r.chars === undefined) return held;
-    return r.chars === 0 ? 0 : held;
+    if (r.chars === 0) return 0;
+    // Flagged paragraphs (the check still failed) are refunded: their share of the characters made.
+    return r.flagged_chars ? Math.floor(held * (1 - r.flagged_chars / r.chars)) : held;
   },
 });
