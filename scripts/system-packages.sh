@@ -16,14 +16,32 @@ ensure_debian_packages() {
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# Installs npm dependencies when package-lock.json changed since the last install.
+# Installs npm dependencies when package-lock.json changed since the last install: exactly what the
+# lock says (`npm ci`, which never rewrites it). If this registry cannot give every locked package,
+# `npm install` stands in, and the clean-clone check below says whether it changed the lock.
 ensure_npm_dependencies() {
   local stamp="node_modules/.vw-install-stamp"
   if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
-    echo "› installing npm dependencies"
-    # Not `npm ci`: the registry reachable here lacks some other-platform optional packages
-    # (e.g. Biome's Windows/macOS binaries), which `npm ci` refuses while `npm install` skips them.
-    npm install --loglevel=error --no-audit --no-fund
+    echo "› installing npm dependencies (npm ci)"
+    if ! npm ci --loglevel=error --no-audit --no-fund; then
+      echo "npm ci failed (see above: a package of package-lock.json this registry does not offer?);" >&2
+      echo "falling back to npm install, which may add entries to package-lock.json" >&2
+      npm install --loglevel=error --no-audit --no-fund
+    fi
     touch "$stamp"
+  fi
+}
+
+# Fails when the install changed a tracked file (e.g. npm rewrote package-lock.json), so a fresh
+# clone stays clean. Takes what `git status` said about tracked files before the install.
+ensure_clone_unchanged() {
+  local before="$1" after
+  git rev-parse --is-inside-work-tree >/dev/null 2>&1 || return 0
+  after="$(git status --porcelain --untracked-files=no)"
+  if [ "$before" != "$after" ]; then
+    echo "The install changed tracked files of the clone:" >&2
+    diff <(echo "$before") <(echo "$after") >&2 || true
+    echo "Commit a package-lock.json that npm ci accepts as it is (run npm install, commit the lock)." >&2
+    return 1
   fi
 }

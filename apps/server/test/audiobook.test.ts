@@ -336,7 +336,12 @@ describe('audiobooks', () => {
       expect(e.rms_db).toBeLessThanOrEqual(-18);
       expect(e.peak_db).toBeLessThanOrEqual(-3);
       expect(e.noise_floor_db).toBeLessThanOrEqual(-60);
-      expect(e.passed).toBe(true);
+      // ACX takes 192 kbps CBR 44.1 kHz MP3 only: an M4B (AAC 64 kbps, 22.05 kHz) is never 合格 for it
+      // (issue 30 item 9), whatever its levels.
+      expect(e.passed).toBe(false);
+      expect(e.problems).toEqual([
+        expect.stringMatching(/^ACX 要求 192 kbps CBR 44\.1 kHz MP3，此文件为 M4B /),
+      ]);
     }
     // Read-along subtitles per chapter.
     const outputs = JSON.parse(task.outputs) as Array<{ format: string }>;
@@ -475,6 +480,100 @@ describe('audiobooks', () => {
       .where('work_id', '=', workId)
       .execute();
     expect(left).toHaveLength(0);
+  });
+});
+
+describe('audiobook import of an ordinary hard-wrapped TXT', () => {
+  // Lines broken at a fixed column (16 characters; the indent of a paragraph's first line counts), so
+  // mid-sentence; paragraphs indented, a 序 first and a 注释 section last.
+  const wrap = (p: string, indent = '　　') => {
+    const chars = [...p];
+    const lines = [indent + chars.splice(0, 16 - indent.length).join('')];
+    while (chars.length) lines.push(chars.splice(0, 16).join(''));
+    return lines.join('\n');
+  };
+  const PREFACE = '我在年青时候也曾经做过许多梦，后来大半忘却了，但自己也并不以为可惜。';
+  const STORY = [
+    '清晨的街道很安静，卖早点的摊子刚刚支起来，炉火映红了半条街。',
+    '李雷笑着说：“你好，今天天气很好，我们去公园走一走吧。”',
+    '韩梅梅笑道：“是啊，我们去公园吧，顺便看看湖边新开的花。”',
+  ];
+  const NOTES = ['⑴本篇最初发表于一九二二年十二月上海《妇女杂志》第八卷第十二号。', '⑵李雷：虚构人物。'];
+  const TXT = [
+    '序',
+    '',
+    wrap(PREFACE),
+    '',
+    '第一章 相遇',
+    '',
+    ...STORY.map((p) => `${wrap(p)}\n`),
+    '□注释',
+    '',
+    ...NOTES.map((n) => `${wrap(n, '')}\n`),
+  ].join('\r\n');
+
+  it('joins wrapped lines, keeps 序 and 注释 as marked sections and never casts the own voice', async () => {
+    const c = await signIn(server.app, '13900000194');
+    const carol = { token: c.secure_tokens.access_token, uid: c.user_info.uid };
+    // The user's own voices (as a clone makes them), sorted before every library voice.
+    const library = await server.ctx.db
+      .selectFrom('voices')
+      .selectAll()
+      .where('voice_id', '=', 'espeak-zh-yunze')
+      .executeTakeFirstOrThrow();
+    const own = ['male', 'female'].map((gender) => ({
+      ...library,
+      voice_id: `clone-${gender}-${carol.uid}`,
+      owner_id: carol.uid,
+      name: `我的声音 ${gender}`,
+      gender,
+      required_level: 100,
+      sort: -1,
+    }));
+    await server.ctx.db.insertInto('voices').values(own).execute();
+
+    const r = await importBytes(carol.token, Buffer.from(TXT, 'utf8'), '呐喊.txt');
+    expect(r.body.code).toBe(0);
+    const workId = r.body.data.work.work_id;
+    const detail = (await get(carol.token, `/v1/audiobook/get?work_id=${workId}`)).body.data;
+    expect(
+      detail.chapters.map((ch: { title: string; kind: string; selected: boolean; paragraphs: number }) => [
+        ch.title,
+        ch.kind,
+        ch.selected,
+        ch.paragraphs,
+      ]),
+    ).toEqual([
+      ['序', 'preface', true, 1],
+      ['第一章 相遇', 'chapter', true, 3],
+      // Notes are their own section, left out of the recording until the user ticks them.
+      ['注释', 'notes', false, 2],
+    ]);
+    const texts = async (chapterId: string) =>
+      (await paragraphsOf(carol.token, workId, chapterId)).map((p) =>
+        p.segments.map((s) => (s.kind === 'quote' ? `“${s.text}”` : s.text)).join(''),
+      );
+    // Each paragraph whole: no paragraph (and no pause) in the middle of a sentence.
+    expect(await texts(detail.chapters[0].chapter_id)).toEqual([PREFACE]);
+    expect(await texts(detail.chapters[1].chapter_id)).toEqual(STORY);
+    expect(await texts(detail.chapters[2].chapter_id)).toEqual(NOTES);
+
+    // Automatic casting picks library voices only; the own voice is there to choose by hand.
+    const characters = detail.characters as Array<{ character_id: string; name: string; voice_id: string }>;
+    expect(characters.map((ch) => ch.name).sort()).toEqual(['李雷', '韩梅梅']);
+    // 韩梅梅 (a woman's name) is cast; a character of unknown gender keeps the narrator ('').
+    expect(characters.find((ch) => ch.name === '韩梅梅')!.voice_id).toMatch(/^espeak-zh-/);
+    for (const ch of characters) expect(ch.voice_id === '' || ch.voice_id.startsWith('espeak-')).toBe(true);
+    expect(detail.work.narrator_voice_id.startsWith('espeak-')).toBe(true);
+    const lilei = characters.find((ch) => ch.name === '李雷')!;
+    const cast = await post(carol.token, '/v1/audiobook/cast', {
+      work_id: workId,
+      characters: [{ character_id: lilei.character_id, voice_id: own[0].voice_id }],
+    });
+    expect(cast.body.code).toBe(0);
+    expect(cast.body.data.characters.find((ch: { name: string }) => ch.name === '李雷').voice_id).toBe(
+      own[0].voice_id,
+    );
   });
 });
 

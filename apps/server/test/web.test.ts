@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
@@ -34,6 +34,49 @@ describe('web app under /workbench/', () => {
       const root = await server.app.inject({ method: 'GET', url: '/' });
       expect(root.statusCode).toBe(302);
       expect(root.headers.location).toBe('/workbench/');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('serves a new build switched in while it runs, without a restart (the build swaps a link)', async () => {
+    const web = mkdtempSync(path.join(tmpdir(), 'vw-web-'));
+    const writeBuild = (name: string, files: Record<string, string>) => {
+      mkdirSync(path.join(web, name, 'assets'), { recursive: true });
+      for (const [file, text] of Object.entries(files)) writeFileSync(path.join(web, name, file), text);
+    };
+    writeBuild('dist-1', { 'index.html': '<title>一</title>', 'assets/index-1.js': 'one()' });
+    symlinkSync('dist-1', path.join(web, 'dist'));
+    const server = await createTestServer({ WEB_DIST_DIR: path.join(web, 'dist') });
+    const get = (url: string) => server.app.inject({ method: 'GET', url });
+    try {
+      expect((await get('/workbench/tts')).body).toContain('一');
+      expect((await get('/workbench/assets/index-1.js')).body).toBe('one()');
+
+      // The next build, carrying the previous one's hashed files for tabs still open, switched in
+      // with one rename.
+      writeBuild('dist-2', {
+        'index.html': '<title>二</title>',
+        'assets/index-2.js': 'two()',
+        'assets/index-1.js': 'one()',
+      });
+      symlinkSync('dist-2', path.join(web, 'dist.next'));
+      renameSync(path.join(web, 'dist.next'), path.join(web, 'dist'));
+
+      for (const url of ['/workbench', '/workbench/', '/workbench/video-translation/editor?id=1']) {
+        const page = await get(url);
+        expect(page.statusCode, url).toBe(200);
+        expect(page.body, url).toContain('二');
+        expect(page.headers['cache-control'], url).toBe('no-cache');
+      }
+      const fresh = await get('/workbench/assets/index-2.js');
+      expect(fresh.body).toBe('two()');
+      expect(fresh.headers['cache-control']).toContain('immutable');
+      expect((await get('/workbench/assets/index-1.js')).body).toBe('one()');
+      // A hashed file no build has is missing, not a page.
+      const missing = await get('/workbench/assets/index-0.js');
+      expect(missing.statusCode).toBe(404);
+      expect(missing.body).not.toContain('<title>');
     } finally {
       await server.close();
     }

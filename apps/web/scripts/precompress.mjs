@@ -1,11 +1,9 @@
-// After `vite build`: writes .br and .gz next to every text asset, so the server sends them
-// pre-compressed (@fastify/static `preCompressed`) instead of compressing on every request.
+// Writes .br and .gz next to every text asset of a build, so the server sends them pre-compressed
+// (@fastify/static `preCompressed`) instead of compressing on every request.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 const TEXT = /\.(js|css|html|svg|json|txt|webmanifest)$/;
 
 function* files(dir) {
@@ -16,15 +14,18 @@ function* files(dir) {
   }
 }
 
-let count = 0;
-for (const file of files(dist)) {
-  const bytes = readFileSync(file);
-  if (bytes.length < 1024) continue;
-  writeFileSync(
-    `${file}.br`,
-    brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-  );
-  writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
-  count++;
+/** Compresses the text files of `dir`; returns how many. */
+export function precompress(dir) {
+  let count = 0;
+  for (const file of files(dir)) {
+    const bytes = readFileSync(file);
+    if (bytes.length < 1024) continue;
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
+    writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+    count++;
+  }
+  return count;
 }
-console.log(`precompressed ${count} files`);

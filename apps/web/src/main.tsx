@@ -53,7 +53,8 @@ http.hooks.onAuthFailure = () => {
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={zhCNLocale} theme={theme}>
+      {/* Buttons show their words as written: antd would space out two-character labels (提 交). */}
+      <ConfigProvider locale={zhCNLocale} theme={theme} button={{ autoInsertSpace: false }}>
         <FeedbackProvider>
           <FeedbackBridge />
           <RouterProvider router={router} />

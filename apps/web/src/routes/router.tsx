@@ -39,7 +39,8 @@ export const routes: RouteObject[] = [
         loader: requireSession,
         lazy: (() => import('@/layout/AppLayout.tsx')) as Lazy,
         children: [
-          { index: true, loader: () => redirect('/tts') },
+          // An element (nothing) as well: a leaf route without one makes the router warn on every load.
+          { index: true, loader: () => redirect('/tts'), element: null },
           {
             path: 'tts',
             lazy: (() => import('@/features/tts/TtsPage.tsx')) as Lazy,
@@ -130,7 +131,7 @@ export const routes: RouteObject[] = [
         ],
       },
       // `/` is the index above; every unknown path goes to /tts (spec §2).
-      { path: '*', loader: () => redirect('/tts') },
+      { path: '*', loader: () => redirect('/tts'), element: null },
     ],
   },
 ];

@@ -52,6 +52,11 @@ export const chapterView = z.object({
   seq: z.number(),
   title: z.string(),
   selected: z.boolean(),
+  /**
+   * 'chapter', or front/back matter found at import (序/前言 'preface', 后记/跋 'afterword', 注释/附录
+   * 'notes'): marked so it can be left out; notes start unselected.
+   */
+  kind: z.enum(['chapter', 'preface', 'afterword', 'notes']),
   /** pending: no audio; partial: some paragraphs missing or stale; done: every paragraph fresh. */
   status: z.enum(['pending', 'partial', 'done']),
   paragraphs: z.number(),

@@ -235,6 +235,26 @@ describe('importBook: DOCX, Markdown, PDF', () => {
     expect(book.format).toBe('pdf');
     expect(book.chapters.map((c) => c.title)).toEqual(['Chapter 1', 'Chapter 2']);
     expect(book.chapters[0].paragraphs.join(' ')).toContain('The sea was calm.');
+    // Lines the page layout cut mid-sentence join into one paragraph; a short title line stays apart.
+    const wrapped = await importBook(
+      await put(
+        'wrapped.pdf',
+        textPdf([
+          'Chapter 1',
+          'The sea was calm and the old',
+          'boat drifted to the shore',
+          'while we watched.',
+          'Notes',
+          'Nothing else happened.',
+        ]),
+      ),
+      limits,
+    );
+    expect(wrapped.chapters[0].paragraphs).toEqual([
+      'The sea was calm and the old boat drifted to the shore while we watched.',
+      'Notes',
+      'Nothing else happened.',
+    ]);
     expect(await importCode(await put('scan.pdf', imageOnlyPdf()))).toBe(3001);
   });
 });
@@ -382,6 +402,16 @@ describe('hard-wrapped TXT with front and back matter', () => {
     expect(detectChapters(`□注释\n⑴一条注释。\n\n　　故事还在继续。`)).toEqual([
       { title: '注释', kind: 'notes', paragraphs: ['⑴一条注释。'] },
       { title: '正文', paragraphs: ['故事还在继续。'] },
+    ]);
+    // A story's title after the notes, right over its first chapter, names that chapter with it.
+    expect(detectChapters('□注释\n⑴一条注释。\n\n阿Q正传\n\n第一章 序\n　　正文。')).toEqual([
+      { title: '注释', kind: 'notes', paragraphs: ['⑴一条注释。'] },
+      { title: '阿Q正传 · 第一章 序', paragraphs: ['正文。'] },
+    ]);
+    // Sentences of one length, one per line, are not a hard wrap: each stays a paragraph.
+    const even = Array.from({ length: 12 }, (_, i) => `这是第${i + 1}段，夜色很深，风吹过树林。`);
+    expect(detectChapters(['第一章 长夜', ...even].join('\n'))).toEqual([
+      { title: '第一章 长夜', paragraphs: even },
     ]);
     // One paragraph per line (not wrapped) stays one paragraph per line; a line ending in ： joins its quote.
     expect(detectChapters('他看了看四周\n张三说：\n“你好。”\n第二段。')).toEqual([

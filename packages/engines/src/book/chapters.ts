@@ -50,7 +50,7 @@ export function cleanParagraph(line: string): string {
   return line.replace(/^[\s\u3000\u00a0]+|[\s\u3000\u00a0]+$/gu, '');
 }
 
-/** Columns of a line's start: a full-width space or CJK character is two, a tab four. */
+/** Columns of a line's indent: a full-width space is two, a tab four. */
 function indentOf(raw: string): number {
   let n = 0;
   for (const ch of raw) {
@@ -76,13 +76,15 @@ const NOTE_MARK =
  * editions), or 0 when its lines are paragraphs of their own.
  */
 function wrapWidth(lines: string[]): number {
-  const widths = lines.filter((l) => l.trim()).map((l) => widthOf(l.trimEnd()));
-  if (widths.length < 4) return 0;
+  const kept = lines.map((l) => l.trimEnd()).filter((l) => l.trim());
+  if (kept.length < 4) return 0;
   const count = new Map<number, number>();
-  for (const w of widths) count.set(w, (count.get(w) ?? 0) + 1);
+  for (const l of kept) count.set(widthOf(l), (count.get(widthOf(l)) ?? 0) + 1);
   const [mode] = [...count.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0];
-  const near = widths.filter((w) => Math.abs(w - mode) <= 2).length;
-  return mode >= 30 && near / widths.length >= 0.3 ? mode : 0;
+  const full = kept.filter((l) => Math.abs(widthOf(l) - mode) <= 2);
+  // Broken at a column, full lines mostly stop mid-sentence; lines that are sentences of one length are not.
+  const midSentence = full.filter((l) => !ENDS_SENTENCE.test(l)).length;
+  return mode >= 30 && full.length / kept.length >= 0.3 && midSentence / full.length >= 0.5 ? mode : 0;
 }
 
 interface Line {
@@ -106,7 +108,8 @@ function isCentredTitle(l: Line, paragraphIndent: number): boolean {
     [...l.text].length <= 20 &&
     !ENDS_SENTENCE.test(l.text) &&
     !/[，,；;]/u.test(l.text) &&
-    !DATE_LINE.test(l.text)
+    !DATE_LINE.test(l.text) &&
+    !NOTE_MARK.test(l.text)
   );
 }
 
@@ -124,6 +127,9 @@ function isCentredTitle(l: Line, paragraphIndent: number): boolean {
 export function detectChapters(text: string, opts: { wrapped?: boolean } = {}): BookChapter[] {
   const rawLines = text.replace(/\r\n?/g, '\n').split('\n');
   const wrap = wrapWidth(rawLines);
+  // Lines known to be wrapped without a common width (PDF): the width most full lines reach.
+  const widths = rawLines.map((r) => widthOf(r.trim())).sort((a, b) => a - b);
+  const wrappedWidth = opts.wrapped ? (widths[Math.floor(widths.length * 0.8)] ?? 0) : 0;
   const lines: Line[] = [];
   let blank = true;
   for (const raw of rawLines) {
@@ -153,6 +159,8 @@ export function detectChapters(text: string, opts: { wrapped?: boolean } = {}): 
   let open: string | undefined; // the paragraph being joined
   let prev: Line | undefined;
   let notesSeen = false;
+  /** Sections named by a title line of their own (not a heading pattern): see the end. */
+  const centred = new Set<BookChapter>();
   const flush = () => {
     if (open === undefined) return;
     const paragraph = open;
@@ -165,13 +173,13 @@ export function detectChapters(text: string, opts: { wrapped?: boolean } = {}): 
         const titled = [...paragraph].length <= 20 && !ENDS_SENTENCE.test(paragraph);
         current = { title: titled ? paragraph : '正文', paragraphs: [] };
         chapters.push(current);
+        if (titled) centred.add(current);
         if (titled) return;
       }
     }
     if (current) current.paragraphs.push(paragraph);
     else preamble.push(paragraph);
   };
-  const centred = new Set<BookChapter>();
   const startChapter = (title: string, kind: SectionKind) => {
     flush();
     current = { title: volume ? `${volume} · ${title}` : title, paragraphs: [] };
@@ -208,7 +216,7 @@ export function detectChapters(text: string, opts: { wrapped?: boolean } = {}): 
       // A volume with text of its own and no chapter heading yet becomes a chapter itself.
       startChapter(volume, 'chapter');
     }
-    if (open !== undefined && prev && continues(prev, l, wrap, opts.wrapped === true)) {
+    if (open !== undefined && prev && continues(prev, l, wrap, wrappedWidth)) {
       open += /[A-Za-z0-9]$/.test(open) && /^[A-Za-z0-9]/.test(line) ? ` ${line}` : line;
     } else {
       flush();
@@ -225,21 +233,28 @@ export function detectChapters(text: string, opts: { wrapped?: boolean } = {}): 
     // Untitled text before the first heading: the book's own, not a preface it names.
     else chapters.unshift({ title: '前言', paragraphs: preamble, kind: 'chapter' });
   }
-  // A centred "title" with nothing under it before the next heading was a line of text (a signature).
+  // A title with nothing under it: the name over the chapters that follow (阿Q正传 · 第一章), or, with
+  // none following, a line of text (a signature) that goes back to the section before.
   const out: BookChapter[] = [];
-  for (const c of chapters) {
+  for (const [i, c] of chapters.entries()) {
+    const next = chapters[i + 1];
     const last = out[out.length - 1];
-    if (c.paragraphs.length === 0 && centred.has(c) && last) last.paragraphs.push(c.title);
+    if (c.paragraphs.length > 0 || !centred.has(c)) out.push(c);
+    else if (next && !next.kind) next.title = `${c.title} · ${next.title}`;
+    else if (last) last.paragraphs.push(c.title);
     else out.push(c);
   }
   return out.filter((c) => c.paragraphs.length > 0 || c.title);
 }
 
 /** Whether a line carries on the paragraph of the line before it (a hard wrap, not a new paragraph). */
-function continues(prev: Line, l: Line, wrap: number, wrapped: boolean): boolean {
+function continues(prev: Line, l: Line, wrap: number, wrappedWidth: number): boolean {
   if (l.blankBefore) return false;
   if (OPENS_WITH_CLOSER.test(l.text)) return true;
   if (l.indent > 0) return false;
   if (wrap) return !ENDS_SENTENCE.test(prev.text) || prev.width >= wrap - 2;
-  return wrapped ? !ENDS_SENTENCE.test(prev.text) : ENDS_MID_SENTENCE.test(prev.text);
+  if (ENDS_MID_SENTENCE.test(prev.text)) return true;
+  // Known to be wrapped (PDF): a line as long as most, stopping mid-sentence, was cut by the layout;
+  // a short one without a full stop is a title or a list item, not half a sentence.
+  return wrappedWidth > 0 && !ENDS_SENTENCE.test(prev.text) && prev.width >= wrappedWidth * 0.6;
 }

@@ -17,6 +17,7 @@ import * as m016 from './016_video_translation.ts';
 import * as m017 from './017_translation_cache.ts';
 import * as m018 from './018_asset_upload_ref.ts';
 import * as m019 from './019_upload_claims.ts';
+import * as m022 from './022_audiobook_sections.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '017_translation_cache': m017,
   '018_asset_upload_ref': m018,
   '019_upload_claims': m019,
+  '022_audiobook_sections': m022,
 };

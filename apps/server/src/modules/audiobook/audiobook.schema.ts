@@ -27,6 +27,8 @@ export interface AudiobookChaptersTable {
   title: string;
   selected: number;
   duration_ms: number;
+  /** 'chapter', or front/back matter a listener may leave out: 'preface' | 'afterword' | 'notes' (migration 022). */
+  kind: 'chapter' | 'preface' | 'afterword' | 'notes';
 }
 
 export interface AudiobookParagraphsTable {

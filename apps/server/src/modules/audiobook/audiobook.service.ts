@@ -140,13 +140,20 @@ async function claimUpload(
   }
 }
 
-/** Voices this user may use for a language, by gender (auto-casting). */
+/**
+ * Library voices this user may use for a language (automatic casting). The user's own cloned voices
+ * are never picked automatically — a character gets one only when the user chooses it.
+ */
 async function castableVoices(ctx: AppContext, ownerId: string, language: string) {
   const level = await getUserLevel(ctx, ownerId);
   const rows = await findVoicesFor(ctx.db, ownerId, [2]);
   return rows.filter(
     (r) =>
-      !r.is_disabled && r.required_level <= level && r.language === language && ctx.engines.has(r.engine),
+      r.owner_id === null &&
+      !r.is_disabled &&
+      r.required_level <= level &&
+      r.language === language &&
+      ctx.engines.has(r.engine),
   );
 }
 
@@ -254,8 +261,10 @@ export async function importWork(ctx: AppContext, ownerId: string, ref: UploadRe
         work_id: workId,
         seq: ci,
         title: chapter.title || `第${ci + 1}章`,
-        selected: 1,
+        // Notes and appendices start left out (they can be ticked); prefaces and afterwords are read.
+        selected: chapter.kind === 'notes' ? 0 : 1,
         duration_ms: 0,
+        kind: chapter.kind ?? 'chapter',
       });
       let seq = 0;
       for (const text of chapter.paragraphs) {
@@ -339,6 +348,7 @@ function chapterViews(chapters: ChapterRow[], paragraphs: ParagraphRow[]): Audio
       seq: c.seq,
       title: c.title,
       selected: c.selected === 1,
+      kind: c.kind,
       status: done === 0 ? 'pending' : done === list.length ? 'done' : 'partial',
       paragraphs: list.length,
       paragraphs_done: done,
@@ -571,6 +581,7 @@ export async function editChapters(ctx: AppContext, ownerId: string, body: Body<
       title: body.title ?? firstWords,
       selected: c.selected,
       duration_ms: 0,
+      kind: c.kind,
     });
   } else {
     const ids = new Set(body.chapter_ids);

@@ -53,6 +53,13 @@ const STATUS: Record<AudiobookChapter['status'], { color: string; label: string 
   done: { color: 'green', label: '已合成' },
 };
 
+/** Front and back matter found at import: marked so the listener's book can leave it out. */
+const MATTER: Record<Exclude<AudiobookChapter['kind'], 'chapter'>, string> = {
+  preface: '序言',
+  afterword: '后记',
+  notes: '附注',
+};
+
 const NARRATOR = '';
 
 function useVoices() {
@@ -436,6 +443,17 @@ function ChapterItem({
         <span className="vw-book-chapter-name" title={c.title} data-testid="book-chapter-title">
           {c.title}
         </span>
+        {c.kind !== 'chapter' && (
+          <Tooltip
+            title={
+              c.kind === 'notes'
+                ? '注释、附录等附加部分：默认不合成，勾选后一起朗读'
+                : '序言、后记等附加部分：可跳过，取消勾选就不合成'
+            }
+          >
+            <Tag data-testid="book-chapter-kind">{MATTER[c.kind]}</Tag>
+          </Tooltip>
+        )}
         <Tag color={STATUS[c.status].color}>{STATUS[c.status].label}</Tag>
       </div>
       <div className="vw-book-muted">
