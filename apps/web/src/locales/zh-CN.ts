@@ -201,7 +201,7 @@ export const zhCN = {
     backHome: '返回首页',
   },
   features: {
-    tts: { name: '文字转语音', desc: '输入文本，选择声音、模型与语速，生成自然的配音并下载音频。' },
+    tts: { name: '文字转语音', desc: '输入文本，选择声音、模型与语速，生成配音并下载音频。' },
     voiceChanger: {
       name: '变声器',
       desc: '上传或录制一段人声，将其转换为另一种音色，保留原有的语气与节奏。',
@@ -335,7 +335,7 @@ export const zhCN = {
     version: '版本',
   },
   tts: {
-    subtitle: '输入文本，选择声音与语速，生成自然的配音',
+    subtitle: '输入文本，选择声音与语速，生成配音',
     placeholder: '在这里输入或粘贴要转换为语音的文本…',
     chars: (n: string, max: string) => `${n} / ${max} 字`,
     overLimit: (max: string) => `文本超出 ${max} 字的上限，请删减后再生成`,
@@ -459,6 +459,9 @@ export const zhCN = {
     use: '使用此声音',
     inUse: '当前使用',
     premium: '高级',
+    /** A plan's voice on the standard engine: the plan unlocks it, it does not sound better. */
+    membersOnly: '会员',
+    membersOnlyTip: '会员套餐可用；与其他标准引擎声音同一引擎，音质相同',
     standardEngine: '标准引擎',
     empty: '没有符合条件的声音',
     emptyFavorites: '还没有收藏的声音。点击声音卡片上的星标即可收藏。',

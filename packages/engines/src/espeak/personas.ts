@@ -68,29 +68,50 @@ const SAMPLES: Record<Language, string> = {
 
 type Tone = Pick<EspeakVoice, 'variant' | 'rate' | 'pitch' | 'range'>;
 
+const AGE_NAMES: Record<PersonaAge, string> = { child: '儿童', young: '青年', middle: '中年', old: '老年' };
+
 /**
- * One persona in three lines: who it is (id `espeak-<language prefix>-<key>`), what it suits, how it
- * sounds; the espeak voice and the preview line follow from the language.
+ * What a persona sounds like, said plainly: every one is espeak-ng formant synthesis (machine-like, not
+ * a recorded or neural voice), and its tags name only what its settings do — pitch, pace, intonation.
  */
-function persona(
+export function describeTone(
   language: Language,
-  key: string,
-  name: string,
   gender: PersonaGender,
   age: PersonaAge,
-  description: string,
-) {
+  tone: Tone,
+): { description: string; styles: string[] } {
+  const pitch = tone.pitch ?? 50;
+  const rate = tone.rate ?? 175;
+  const range = tone.range ?? 50;
+  const styles = [
+    pitch <= 40 ? '音调低' : pitch <= 54 ? '音调中等' : pitch <= 75 ? '音调偏高' : '音调很高',
+    rate < 160 ? '语速慢' : rate <= 180 ? '语速中等' : '语速偏快',
+  ];
+  if (range <= 15) styles.push('几乎没有抑扬');
+  else if (range <= 45) styles.push('抑扬较少');
+  const who = age === 'child' ? '童声' : `${AGE_NAMES[age]}${gender === 'female' ? '女声' : '男声'}`;
+  const lang = language === 'zh-CN' ? '' : ESPEAK_LANGUAGES.find((l) => l.code === language)!.name;
   return {
-    suits: (styles: string[], useCases: string[]) => ({
+    description: `标准引擎合成的${lang}${who}，机器感明显：${styles.join('、')}。`,
+    styles,
+  };
+}
+
+/**
+ * One persona in three lines: who it is (id `espeak-<language prefix>-<key>`), what it may be used for,
+ * how it is set; the description, the tags, the espeak voice and the preview line follow from those.
+ */
+function persona(language: Language, key: string, name: string, gender: PersonaGender, age: PersonaAge) {
+  return {
+    suits: (useCases: string[]) => ({
       sounds: (tone: Tone): EspeakPersona => ({
         id: `espeak-${language.split('-')[0].toLowerCase()}-${key}`,
         name,
         gender,
         language,
         age,
-        styles,
+        ...describeTone(language, gender, age, tone),
         useCases,
-        description,
         voice: {
           engine: 'espeak',
           voice: ESPEAK_LANGUAGES.find((l) => l.code === language)!.voice,
@@ -104,97 +125,97 @@ function persona(
 }
 
 // Variants shape the formants (f* female, m* male, klatt* the Klatt synthesiser); rate/pitch/range presets
-// give each persona its own pace and liveliness. All of them remain espeak-ng, labelled as such.
+// give each persona its own pitch and pace. All of them remain espeak-ng, described and labelled as such.
 // The order is the catalogue's display order.
 export const ESPEAK_PERSONAS: readonly EspeakPersona[] = [
-  persona('zh-CN', 'xiaowen', '晓雯', 'female', 'young', '温柔亲切的年轻女声')
-    .suits(['温柔', '亲切'], ['旁白', '有声书'])
+  persona('zh-CN', 'xiaowen', '晓雯', 'female', 'young')
+    .suits(['旁白', '有声书'])
     .sounds({ variant: 'f2', pitch: 58, range: 60 }),
-  persona('zh-CN', 'xiaoya', '晓雅', 'female', 'middle', '知性沉稳的播报女声')
-    .suits(['知性', '沉稳'], ['新闻', '讲解'])
+  persona('zh-CN', 'xiaoya', '晓雅', 'female', 'middle')
+    .suits(['新闻', '讲解'])
     .sounds({ variant: 'f4', rate: 180, pitch: 50, range: 45 }),
-  persona('zh-CN', 'xiaomeng', '晓萌', 'female', 'young', '活泼可爱的少女音')
-    .suits(['活泼', '可爱'], ['短视频', '广告'])
+  persona('zh-CN', 'xiaomeng', '晓萌', 'female', 'young')
+    .suits(['短视频', '广告'])
     .sounds({ variant: 'f3', rate: 190, pitch: 72, range: 75 }),
-  persona('zh-CN', 'duoduo', '朵朵', 'female', 'child', '天真的童声')
-    .suits(['童声', '天真'], ['儿童故事', '教育'])
+  persona('zh-CN', 'duoduo', '朵朵', 'female', 'child')
+    .suits(['儿童故事', '教育'])
     .sounds({ variant: 'f5', rate: 170, pitch: 88, range: 70 }),
-  persona('zh-CN', 'yunfei', '云飞', 'male', 'young', '阳光清爽的青年男声')
-    .suits(['阳光', '清爽'], ['短视频', '解说'])
+  persona('zh-CN', 'yunfei', '云飞', 'male', 'young')
+    .suits(['短视频', '解说'])
     .sounds({ variant: 'm3', rate: 185, pitch: 50, range: 55 }),
-  persona('zh-CN', 'yunze', '云泽', 'male', 'middle', '浑厚沉稳的纪录片男声')
-    .suits(['浑厚', '沉稳'], ['纪录片', '旁白'])
+  persona('zh-CN', 'yunze', '云泽', 'male', 'middle')
+    .suits(['旁白', '讲解'])
     .sounds({ variant: 'm1', rate: 160, pitch: 35, range: 40 }),
-  persona('zh-CN', 'boyin', '博音', 'male', 'middle', '字正腔圆的播音男声')
-    .suits(['正式', '播音'], ['新闻', '公告'])
+  persona('zh-CN', 'boyin', '博音', 'male', 'middle')
+    .suits(['新闻', '公告'])
     .sounds({ variant: 'm7', rate: 175, pitch: 45, range: 50 }),
-  persona('zh-CN', 'laochen', '老陈', 'male', 'old', '慢条斯理的长者男声')
-    .suits(['慈祥', '缓慢'], ['讲故事', '有声书'])
+  persona('zh-CN', 'laochen', '老陈', 'male', 'old')
+    .suits(['讲故事', '有声书'])
     .sounds({ variant: 'grandpa', rate: 150, pitch: 40, range: 45 }),
-  persona('zh-CN', 'nainai', '王奶奶', 'female', 'old', '温暖慈祥的奶奶音')
-    .suits(['慈祥', '温暖'], ['讲故事', '儿童故事'])
+  persona('zh-CN', 'nainai', '王奶奶', 'female', 'old')
+    .suits(['讲故事', '儿童故事'])
     .sounds({ variant: 'grandma', rate: 150, pitch: 55, range: 50 }),
-  persona('zh-CN', 'xiaotie', '小铁', 'male', 'young', '复古机器人音色')
-    .suits(['机械', '科幻'], ['游戏', '趣味配音'])
+  persona('zh-CN', 'xiaotie', '小铁', 'male', 'young')
+    .suits(['游戏', '趣味配音'])
     .sounds({ variant: 'klatt3', rate: 170, pitch: 50, range: 10 }),
-  persona('yue', 'axin', '阿欣', 'female', 'young', '亲切自然的粤语女声')
-    .suits(['亲切', '自然'], ['旁白', '短视频'])
+  persona('yue', 'axin', '阿欣', 'female', 'young')
+    .suits(['旁白', '短视频'])
     .sounds({ variant: 'f2', pitch: 58, range: 60 }),
-  persona('yue', 'aming', '阿明', 'male', 'middle', '沉稳的粤语男声')
-    .suits(['沉稳'], ['解说', '新闻'])
+  persona('yue', 'aming', '阿明', 'male', 'middle')
+    .suits(['解说', '新闻'])
     .sounds({ variant: 'm3', pitch: 42, range: 50 }),
-  persona('yue', 'popo', '婆婆', 'female', 'old', '慈祥的粤语长者女声')
-    .suits(['慈祥'], ['讲故事'])
+  persona('yue', 'popo', '婆婆', 'female', 'old')
+    .suits(['讲故事'])
     .sounds({ variant: 'grandma', rate: 150, pitch: 55, range: 50 }),
-  persona('en-US', 'emma', '艾玛 Emma', 'female', 'young', '明快友好的美式女声')
-    .suits(['明快', '友好'], ['教育', '广告'])
+  persona('en-US', 'emma', '艾玛 Emma', 'female', 'young')
+    .suits(['教育', '广告'])
     .sounds({ variant: 'f2', pitch: 58, range: 60 }),
-  persona('en-US', 'james', '詹姆斯 James', 'male', 'middle', '专业沉稳的美式男声')
-    .suits(['沉稳', '专业'], ['讲解', '播客'])
+  persona('en-US', 'james', '詹姆斯 James', 'male', 'middle')
+    .suits(['讲解', '播客'])
     .sounds({ variant: 'm3', rate: 170, pitch: 42, range: 50 }),
-  persona('en-GB', 'lily', '莉莉 Lily', 'female', 'young', '优雅的英式女声')
-    .suits(['优雅'], ['有声书', '旁白'])
+  persona('en-GB', 'lily', '莉莉 Lily', 'female', 'young')
+    .suits(['有声书', '旁白'])
     .sounds({ variant: 'f4', pitch: 55, range: 55 }),
-  persona('en-GB', 'oliver', '奥利弗 Oliver', 'male', 'old', '绅士风度的英式长者男声')
-    .suits(['绅士', '缓慢'], ['讲故事', '纪录片'])
+  persona('en-GB', 'oliver', '奥利弗 Oliver', 'male', 'old')
+    .suits(['讲故事'])
     .sounds({ variant: 'm1', rate: 155, pitch: 38, range: 45 }),
-  persona('en-US', 'robot', '机器人 Robo', 'male', 'young', '复古合成器机器人')
-    .suits(['机械', '科幻'], ['游戏', '趣味配音'])
+  persona('en-US', 'robot', '机器人 Robo', 'male', 'young')
+    .suits(['游戏', '趣味配音'])
     .sounds({ variant: 'klatt', rate: 165, pitch: 50, range: 5 }),
-  persona('ko', 'jiyeon', '智妍', 'female', 'young', '温柔的韩语女声')
-    .suits(['温柔'], ['旁白', '教育'])
+  persona('ko', 'jiyeon', '智妍', 'female', 'young')
+    .suits(['旁白', '教育'])
     .sounds({ variant: 'f2', pitch: 60, range: 60 }),
-  persona('ko', 'minho', '敏浩', 'male', 'young', '清爽的韩语男声')
-    .suits(['清爽'], ['解说'])
+  persona('ko', 'minho', '敏浩', 'male', 'young')
+    .suits(['解说'])
     .sounds({ variant: 'm3', pitch: 45, range: 50 }),
-  persona('fr', 'emilie', '艾米丽 Émilie', 'female', 'young', '优雅的法语女声')
-    .suits(['优雅'], ['旁白', '教育'])
+  persona('fr', 'emilie', '艾米丽 Émilie', 'female', 'young')
+    .suits(['旁白', '教育'])
     .sounds({ variant: 'f3', pitch: 58, range: 60 }),
-  persona('fr', 'louis', '路易 Louis', 'male', 'middle', '沉稳的法语男声')
-    .suits(['沉稳'], ['讲解'])
+  persona('fr', 'louis', '路易 Louis', 'male', 'middle')
+    .suits(['讲解'])
     .sounds({ variant: 'm2', pitch: 42, range: 50 }),
-  persona('de', 'hannah', '汉娜 Hannah', 'female', 'young', '清晰的德语女声')
-    .suits(['清晰'], ['教育'])
+  persona('de', 'hannah', '汉娜 Hannah', 'female', 'young')
+    .suits(['教育'])
     .sounds({ variant: 'f2', pitch: 56, range: 55 }),
-  persona('de', 'lukas', '卢卡斯 Lukas', 'male', 'middle', '严谨的德语男声')
-    .suits(['严谨'], ['讲解', '新闻'])
+  persona('de', 'lukas', '卢卡斯 Lukas', 'male', 'middle')
+    .suits(['讲解', '新闻'])
     .sounds({ variant: 'm2', pitch: 40, range: 45 }),
-  persona('es', 'sofia', '索菲亚 Sofía', 'female', 'young', '热情的西班牙语女声')
-    .suits(['热情'], ['广告', '短视频'])
+  persona('es', 'sofia', '索菲亚 Sofía', 'female', 'young')
+    .suits(['广告', '短视频'])
     .sounds({ variant: 'f4', rate: 185, pitch: 60, range: 65 }),
-  persona('es', 'mateo', '马特奥 Mateo', 'male', 'middle', '沉稳的西班牙语男声')
-    .suits(['沉稳'], ['解说'])
+  persona('es', 'mateo', '马特奥 Mateo', 'male', 'middle')
+    .suits(['解说'])
     .sounds({ variant: 'm3', pitch: 42, range: 50 }),
-  persona('it', 'marco', '马可 Marco', 'male', 'middle', '热情的意大利语男声')
-    .suits(['热情'], ['旁白'])
+  persona('it', 'marco', '马可 Marco', 'male', 'middle')
+    .suits(['旁白'])
     .sounds({ variant: 'm1', pitch: 45, range: 60 }),
-  persona('pt-BR', 'ana', '安娜 Ana', 'female', 'young', '明快的巴西葡萄牙语女声')
-    .suits(['明快'], ['广告'])
+  persona('pt-BR', 'ana', '安娜 Ana', 'female', 'young')
+    .suits(['广告'])
     .sounds({ variant: 'f2', pitch: 58, range: 60 }),
-  persona('ru', 'anna', '安娜 Анна', 'female', 'young', '清晰的俄语女声')
-    .suits(['清晰'], ['教育'])
+  persona('ru', 'anna', '安娜 Анна', 'female', 'young')
+    .suits(['教育'])
     .sounds({ variant: 'f3', pitch: 56, range: 55 }),
-  persona('vi', 'lan', '阿兰 Lan', 'female', 'young', '温柔的越南语女声')
-    .suits(['温柔'], ['旁白'])
+  persona('vi', 'lan', '阿兰 Lan', 'female', 'young')
+    .suits(['旁白'])
     .sounds({ variant: 'f2', pitch: 58, range: 55 }),
 ];

@@ -18,6 +18,7 @@ import * as m017 from './017_translation_cache.ts';
 import * as m018 from './018_asset_upload_ref.ts';
 import * as m019 from './019_upload_claims.ts';
 import * as m022 from './022_audiobook_sections.ts';
+import * as m023 from './023_honest_voice_cards.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '018_asset_upload_ref': m018,
   '019_upload_claims': m019,
   '022_audiobook_sections': m022,
+  '023_honest_voice_cards': m023,
 };

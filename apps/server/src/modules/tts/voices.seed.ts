@@ -7,8 +7,9 @@ import type { VoiceRow } from '../../db/schema.ts';
 export const ESPEAK_MODEL_ID = 'espeak-standard';
 
 /**
- * Personas that need the 专业版 plan (spec §6). The engine is the same for all of them; what a premium
- * plan buys here is the more characterful presets — the catalogue says so honestly (标准引擎).
+ * Personas that need the 专业版 plan (spec §6: certain voices need a higher plan). The engine is the same
+ * for all of them — no better sound — so the cards describe them as the standard engine and mark them
+ * 会员 (a plan's voice), never 高级 (a premium sound).
  */
 export const PREMIUM_PERSONAS = new Set([
   'espeak-zh-yunze',

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { HoverTip } from '@/components/HoverTip.tsx';
 import { Button } from '@/components/ui/Button.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
-import { ageName, genderName, genders, isPremiumVoice, styles } from './model.ts';
+import { ageName, genderName, genders, isPremiumVoice, isStandardEngine, styles } from './model.ts';
 import { usePreviewStore } from './preview.ts';
 import type { Voice } from './types.ts';
 
@@ -83,20 +83,28 @@ export function VoiceTags({ voice, languageName }: { voice: Voice; languageName:
   );
 }
 
-/** A voice's name with the premium badge when it needs a membership. */
+/**
+ * A voice's name with a badge when it needs a membership: 高级 only for a voice whose sound is better
+ * (a neural or self-hosted engine); a plan's voice on the standard engine says 会员, nothing more.
+ */
 export function VoiceName({ voice }: { voice: Voice }) {
   return (
     <div className="vw-voice-name">
       <span className="vw-voice-name-text">{voice.name}</span>
-      {isPremiumVoice(voice) && <PremiumBadge />}
+      {isPremiumVoice(voice) && <PremiumBadge standard={isStandardEngine(voice)} />}
     </div>
   );
 }
 
-function PremiumBadge() {
-  return (
-    <span className="vw-premium-badge" data-testid="premium-badge">
-      <CrownFilled /> {t.premium}
+function PremiumBadge({ standard }: { standard: boolean }) {
+  const badge = (
+    <span
+      className={`vw-premium-badge${standard ? ' is-plan' : ''}`}
+      data-testid="premium-badge"
+      data-kind={standard ? 'plan' : 'premium'}
+    >
+      <CrownFilled /> {standard ? t.membersOnly : t.premium}
     </span>
   );
+  return standard ? <HoverTip title={t.membersOnlyTip}>{badge}</HoverTip> : badge;
 }

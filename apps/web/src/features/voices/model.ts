@@ -47,6 +47,8 @@ export function facet(voices: readonly Voice[], pick: (v: Voice) => string[]): s
 export const isLocked = (v: Voice, level: number) => v.required_level > level;
 /** A premium voice (needs the premium plan), locked or not. */
 export const isPremiumVoice = (v: Voice) => v.required_level >= PREMIUM_VOICE_LEVEL;
+/** Spoken by the standard engine (espeak-ng, or a voice fitted to it): machine-like, never 高级 in sound. */
+export const isStandardEngine = (v: Voice) => v.engine === 'espeak';
 
 /** Display name and icon of a language code. */
 export function languageInfo(code: string, icons: readonly LanguageIcon[]): { name: string; icon: string } {
