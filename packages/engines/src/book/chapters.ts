@@ -173,8 +173,10 @@ export function detectChapters(text: string, opts: { wrapped?: boolean } = {}): 
         const titled = [...paragraph].length <= 20 && !ENDS_SENTENCE.test(paragraph);
         current = { title: titled ? paragraph : '正文', paragraphs: [] };
         chapters.push(current);
-        if (titled) centred.add(current);
-        if (titled) return;
+        if (titled) {
+          centred.add(current);
+          return;
+        }
       }
     }
     if (current) current.paragraphs.push(paragraph);
