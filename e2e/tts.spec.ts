@@ -280,6 +280,8 @@ test('polyphone readings stay marks on their characters through edits, 多音字
     const pinyin = values.find((v) => v !== spot?.pinyin) ?? '';
     await editor.locator('label', { has: page.locator(`[data-pinyin="${pinyin}"]`) }).click();
     await editor.getByTestId('polyphone-apply').click();
+    // The popover closes (so the next place's options are the only ones).
+    await expect(editor).toHaveCount(0);
     await expect(page.locator(`[data-testid="polyphone-spot"][data-offset="${at}"]`)).toHaveAttribute(
       'data-pinyin',
       pinyin,

@@ -123,3 +123,35 @@ export function toneMarks(pinyin: string): string {
     })
     .join(' ');
 }
+
+const MARKED: Record<string, [string, number]> = Object.fromEntries(
+  ['āáǎà', 'ēéěè', 'īíǐì', 'ōóǒò', 'ūúǔù', 'ǖǘǚǜ'].flatMap((row, v) =>
+    [...row].map((ch, tone) => [ch, ['aeiouü'[v], tone + 1] as [string, number]]),
+  ),
+);
+
+/**
+ * Pinyin as a user writes it, with tone marks or tone numbers ('yín háng', 'yin2 hang2', 'lv4'),
+ * → tone-numbered ('yin2 hang2'), the form the dictionary keeps. A syllable without either is
+ * neutral (5) when `bareIsNeutral`, else left without a number (the caller says what is missing).
+ */
+export function toneNumbers(value: string, bareIsNeutral = true): string {
+  return value
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((syl) => {
+      const s = syl.replace(/v|u:/g, 'ü');
+      if (/[0-5]$/.test(s)) return s.replace(/0$/, '5');
+      let tone = 0;
+      let base = '';
+      for (const ch of s) {
+        const marked = MARKED[ch];
+        if (marked) tone = marked[1];
+        base += marked ? marked[0] : ch;
+      }
+      return tone ? `${base}${tone}` : bareIsNeutral ? `${base}5` : base;
+    })
+    .join(' ');
+}

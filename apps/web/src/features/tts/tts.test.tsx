@@ -6,7 +6,7 @@ import { addPause, draftChars, fromMarkup, setReading, toMarkup } from './draft.
 import { allState, pickForBatch, prune, toggle, toggleAll } from './history.ts';
 import { groupDigits, pauseMs } from './markup.ts';
 import { toneMarks } from './PolyphoneView.tsx';
-import { choose, findSpots, wordOptions } from './polyphone.ts';
+import { choose, findSpots, toneNumbers, wordOptions } from './polyphone.ts';
 import { formatRate, SpeedSlider, sliderRate, sliderValue } from './SpeedSlider.tsx';
 
 describe('speed slider mapping', () => {
@@ -143,6 +143,15 @@ describe('polyphone selection', () => {
     expect(toneMarks('de5')).toBe('de');
     expect(toneMarks('de0')).toBe('de');
     expect(toneMarks('gou3')).toBe('gǒu');
+  });
+
+  it('reads pinyin written with tone marks or numbers back as numbers', () => {
+    for (const p of ['hang2', 'lv4', 'zhong4 liang4', 'zhang3', 'de5', 'gou3', 'nü3', 'yue4', 'er2'])
+      expect(toneNumbers(toneMarks(p))).toBe(p.replace('v', 'ü'));
+    expect(toneNumbers(' Yín  HÁNG ')).toBe('yin2 hang2');
+    expect(toneNumbers('de0 lv4')).toBe('de5 lü4');
+    expect(toneNumbers('shuō de')).toBe('shuo1 de5');
+    expect(toneNumbers('shuo de', false)).toBe('shuo de');
   });
 });
 
