@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { APP, operator, signInByCode } from './session.ts';
 
@@ -150,16 +152,33 @@ test('自动校验: a line the recognizer does not hear is flagged (code 5, refu
   test.setTimeout(240_000);
   // The recognizer hears the first line whatever it is given: the second never matches.
   await fetch(`${FAKE_ASR}/__hear`, { method: 'POST', body: JSON.stringify({ text: SHORT }) });
-  const projectId = await dub(
-    request,
-    '校验.srt',
+  // Started on the SRT配音 page (自动校验 is on by default): when the task ends, the page already
+  // names the flagged line before anything is downloaded.
+  const dir = mkdtempSync(path.join(tmpdir(), 'vw-dub-trust-'));
+  const file = path.join(dir, '校验.srt');
+  writeFileSync(
+    file,
     srt([
       ['00:00:00,300 --> 00:00:03,000', SHORT],
       ['00:00:03,500 --> 00:00:06,500', OTHER],
     ]),
-    { check: true, condense: false },
   );
-  await page.goto(`${APP}/video-translation/editor?id=${projectId}`);
+  await page.goto(`${APP}/video-translation/srt-dubbing`);
+  await page.getByRole('button', { name: /新\s*建/ }).click();
+  await page.getByTestId('dub-subtitle-input').setInputFiles(file);
+  await expect(page.getByTestId('dub-subtitle-info')).toContainText('2 句');
+  await expect(page.getByTestId('dub-start')).toBeEnabled({ timeout: 60_000 });
+  const created = page.waitForResponse((r) => r.url().includes('/v1/dubbing/srt/create'));
+  await page.getByTestId('dub-start').click();
+  const body = (await (await created).json()) as { code: number; data: { project_id: string } };
+  expect(body.code).toBe(0);
+  const projectId = body.data.project_id;
+  await expect(page.getByTestId('dub-check-failed')).toContainText('第 2 句', { timeout: 120_000 });
+  expect((await projectOf(request, projectId)).project.status).toBe('succeeded');
+  await page.screenshot({ path: `${SHOTS}/4-check-done.png`, fullPage: true });
+  rmSync(dir, { recursive: true, force: true });
+
+  await page.getByTestId('dub-open-editor').click();
   await expect(page.getByTestId('dub-panel')).toBeVisible({ timeout: 30_000 });
   const rows = page.getByTestId('cue-row');
   await expect(rows).toHaveCount(2);
@@ -171,5 +190,5 @@ test('自动校验: a line the recognizer does not hear is flagged (code 5, refu
   await expect(note).toContainText(`识别为「${SHORT}」`);
   await expect(page.getByTestId('dub-check-failed')).toContainText('第 2 句');
   await expect(page.getByTestId('dub-check-failed')).toContainText('积分已退还');
-  await page.screenshot({ path: `${SHOTS}/4-check-flagged.png` });
+  await page.screenshot({ path: `${SHOTS}/5-check-flagged.png` });
 });

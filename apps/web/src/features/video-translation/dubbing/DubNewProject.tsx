@@ -16,6 +16,7 @@ import { formatBytes, UploadDropzone, UploadLeaveGuard } from '@/lib/upload/Uplo
 import { useUpload } from '@/lib/upload/useUpload.ts';
 import { editorPath } from '../stt/SttNewProject.tsx';
 import { useToolAvailability } from '../useToolAvailability.ts';
+import { ProjectFlags } from './ProjectFlags.tsx';
 import { d } from './strings.ts';
 import { TaskOutputs } from './TaskOutputs.tsx';
 import { VoiceSelect } from './VoiceSelect.tsx';
@@ -168,6 +169,7 @@ function Started({
     <div className="vw-vt-started" data-testid="dub-started">
       {task && <TaskProgress task={task} />}
       {task && <TaskOutputs task={task} />}
+      {task?.status === 'succeeded' && <ProjectFlags projectId={projectId} />}
       <div className="vw-vt-actions">
         {task && (task.status === 'succeeded' || task.status === 'failed') && (
           <Button

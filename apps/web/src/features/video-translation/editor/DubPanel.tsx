@@ -1,6 +1,6 @@
 import { CaretRightOutlined, LockOutlined, ReloadOutlined, UnlockOutlined } from '@ant-design/icons';
 import type { TaskView } from '@vw/contract';
-import { Alert, Button, Segmented, Space, Tag, Tooltip } from 'antd';
+import { Button, Segmented, Space, Tag, Tooltip } from 'antd';
 import { api } from '@/lib/api.ts';
 import { useCallMutation } from '@/lib/query/hooks.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
@@ -13,7 +13,6 @@ import {
   chosenTake,
   fitText,
   isStale,
-  lineFlag,
   pickTake,
   setCueVoice,
   setDefaultVoice,
@@ -23,7 +22,7 @@ import {
   staleCount,
 } from './dub.ts';
 import { useProjectTask } from './projectTask.ts';
-import { percent } from './SpokenNote.tsx';
+import { FlaggedLines, percent } from './SpokenNote.tsx';
 
 export type HearMode = 'original' | 'dub' | 'mix';
 
@@ -75,10 +74,6 @@ export function DubPanel({
   const selected = cues.find((c) => c.id === state.selected[0]);
   const take = selected ? chosenTake(selected) : undefined;
   const busy = running || regenerate.isPending;
-  // Lines the editor flags: the automatic check failed (code 5, refunded), or shortened too far.
-  const flagged = (kind: 'mismatch' | 'cut') => cues.flatMap((c, i) => (lineFlag(c) === kind ? [i + 1] : []));
-  const mismatched = flagged('mismatch');
-  const cut = flagged('cut');
   const spoken = selected ? spokenText(selected) : null;
 
   return (
@@ -123,17 +118,7 @@ export function DubPanel({
           <TaskOutputs task={task as TaskView} />
         </div>
       )}
-      {mismatched.length > 0 && (
-        <Alert
-          type="warning"
-          showIcon
-          message={d.checkFailed(d.lineList(mismatched))}
-          data-testid="dub-check-failed"
-        />
-      )}
-      {cut.length > 0 && (
-        <Alert type="warning" showIcon message={d.cutLines(d.lineList(cut))} data-testid="dub-cut-lines" />
-      )}
+      <FlaggedLines cues={cues} />
 
       <div className="vw-ed-dub-cast" data-testid="dub-casting">
         <div className="vw-ed-dub-sub">{d.casting}</div>

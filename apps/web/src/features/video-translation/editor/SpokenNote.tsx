@@ -1,4 +1,6 @@
 import type { SubtitleCue } from '@vw/contract/calls/projects.ts';
+import { Alert } from 'antd';
+import { d } from '../dubbing/strings.ts';
 import { chosenTake, lineFlag, spokenText } from './dub.ts';
 
 /*
@@ -15,6 +17,28 @@ export const flagText: Record<string, string> = {
 };
 
 export const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** The flagged lines named (第 n 句) and why: the automatic check failed (refunded), or shortened too far. */
+export function FlaggedLines({ cues }: { cues: SubtitleCue[] }) {
+  const flagged = (kind: 'mismatch' | 'cut') => cues.flatMap((c, i) => (lineFlag(c) === kind ? [i + 1] : []));
+  const mismatched = flagged('mismatch');
+  const cut = flagged('cut');
+  return (
+    <>
+      {mismatched.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          message={d.checkFailed(d.lineList(mismatched))}
+          data-testid="dub-check-failed"
+        />
+      )}
+      {cut.length > 0 && (
+        <Alert type="warning" showIcon message={d.cutLines(d.lineList(cut))} data-testid="dub-cut-lines" />
+      )}
+    </>
+  );
+}
 
 export function SpokenNote({ cue }: { cue: SubtitleCue }) {
   const take = chosenTake(cue);
