@@ -125,13 +125,14 @@ test('a book is imported, edited, cast, synthesised, regenerated and exported as
   const dialog = page.getByTestId('book-pron-dialog');
   await expect(dialog).toBeVisible();
   await expect(page.getByTestId('book-pron-word')).toHaveValue('银行');
-  await expect(page.getByTestId('book-pron-pinyin')).toHaveValue('yin2 hang2');
+  // Readings are written with tone marks, never tone digits.
+  await expect(page.getByTestId('book-pron-pinyin')).toHaveValue('yín háng');
   await expect(page.getByTestId('book-pron-readings')).toContainText('háng');
   await dialog.locator('label').filter({ hasText: 'xíng' }).click();
-  await expect(page.getByTestId('book-pron-pinyin')).toHaveValue('yin2 xing2');
+  await expect(page.getByTestId('book-pron-pinyin')).toHaveValue('yín xíng');
   await page.getByTestId('book-pron-pinyin').fill('yin2hang2');
   await expect(page.getByTestId('book-pron-error')).toContainText('需要 2 个拼音');
-  await page.getByTestId('book-pron-pinyin').fill('yin2 hang2');
+  await page.getByTestId('book-pron-pinyin').fill('yín háng');
   await page.screenshot({ path: `${SHOTS}/02b-pronunciation.png` });
   await page.getByTestId('book-pron-save').click();
   await expect(dialog).toBeHidden();

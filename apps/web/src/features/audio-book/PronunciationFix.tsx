@@ -4,7 +4,7 @@ import useApp from 'antd/es/app/useApp';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
-import { toneMarks } from '../tts/PolyphoneView.tsx';
+import { toneMarks, toneNumbers } from '../tts/polyphone.ts';
 import { checkEntry, setSyllable, wordChars } from './pronunciation.ts';
 
 /** The spoken text of a paragraph, as the readings helper and the synthesis see it. */
@@ -51,9 +51,9 @@ export function PronunciationFix({
         : null,
     [readings.data, text, word],
   );
-  // A new word starts from what is read now.
+  // A new word starts from what is read now, written with tone marks (yín háng).
   useEffect(() => {
-    setPinyin(chars ? chars.map((c) => c.pinyin).join(' ') : '');
+    setPinyin(chars ? toneMarks(chars.map((c) => c.pinyin).join(' ')) : '');
     setTouched(false);
   }, [chars]);
   const problem = checkEntry(word.trim(), pinyin);
@@ -64,7 +64,7 @@ export function PronunciationFix({
     if (problem) return;
     try {
       const w = word.trim();
-      await upsert.mutateAsync({ body: { word: w, pinyin: pinyin.trim().toLowerCase() } });
+      await upsert.mutateAsync({ body: { word: w, pinyin: toneNumbers(pinyin) } });
       const marked = await changed.mutateAsync({ body: { work_id: workId, word: w } });
       message.success(
         marked.stale_paragraphs > 0
@@ -143,9 +143,9 @@ export function PronunciationFix({
               <span style={{ marginRight: 8 }}>“{c.char}”读作</span>
               <Radio.Group
                 size="small"
-                value={pinyin.split(/\s+/)[i]}
+                value={toneNumbers(pinyin).split(' ')[i]}
                 onChange={(e) => {
-                  setPinyin(setSyllable(pinyin, chars.length, i, e.target.value));
+                  setPinyin(setSyllable(pinyin, chars.length, i, toneMarks(e.target.value)));
                   setTouched(true);
                 }}
               >
@@ -160,14 +160,16 @@ export function PronunciationFix({
         )}
         {chars && (
           <>
-            <div style={{ margin: '12px 0 6px' }}>拼音（每字一个，带声调数字，空格分开；5 为轻声）</div>
+            <div style={{ margin: '12px 0 6px' }}>
+              拼音（每字一个，空格分开；可写 yín háng 或 yin2 hang2）
+            </div>
             <Input
               value={pinyin}
               onChange={(e) => {
                 setPinyin(e.target.value);
                 setTouched(true);
               }}
-              placeholder="yin2 hang2"
+              placeholder="yín háng"
               data-testid="book-pron-pinyin"
             />
             {touched && problem && (

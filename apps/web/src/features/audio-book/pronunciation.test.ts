@@ -55,7 +55,12 @@ describe('pronunciation fix helpers', () => {
     expect(checkEntry('绿', 'lv4')).toBeNull();
     expect(checkEntry('', 'a1')).toContain('选中或输入');
     expect(checkEntry('银行', 'yinhang2')).toContain('需要 2 个拼音');
-    expect(checkEntry('银行', 'yin hang')).toContain('带声调数字');
+    expect(checkEntry('银行', 'yin hang')).toContain('没有声调');
+    // Tone marks as the dialog shows them, or numbers; a bare syllable beside toned ones is neutral.
+    expect(checkEntry('银行', 'yín háng')).toBeNull();
+    expect(checkEntry('绿', 'lǜ')).toBeNull();
+    expect(checkEntry('说得', 'shuō de')).toBeNull();
+    expect(checkEntry('长', 'zhǎng')).toBeNull();
     expect(checkEntry('OK', 'ou1 kei1')).toContain('只能为汉字词');
     expect(checkEntry('一二三四五六七八九十一二三四五六七八九十一', 'yi1')).toContain('最多 20 个字');
   });

@@ -1,4 +1,5 @@
 import type { CharacterReading } from '@vw/contract';
+import { toneNumbers } from '../tts/polyphone.ts';
 
 const HAN = /^\p{Script=Han}+$/u;
 const SYLLABLE = /^[a-zü]+[1-5]$/;
@@ -55,11 +56,13 @@ export function checkEntry(word: string, pinyin: string): string | null {
   if (!word) return '请先选中或输入要修正读音的词';
   if (word.length > 20) return '词太长了，最多 20 个字';
   if (!HAN.test(word)) return '只能为汉字词设置读音，请去掉标点、空格和字母';
-  const syllables = pinyin.trim().toLowerCase().replace(/v/g, 'ü').split(/\s+/).filter(Boolean);
+  // A syllable without a tone is neutral only beside others that have one ('shuō de').
+  const written = toneNumbers(pinyin, false).split(' ').filter(Boolean);
+  const syllables = written.some((s) => /\d$/.test(s)) ? toneNumbers(pinyin).split(' ') : written;
   if (syllables.length !== word.length)
     return `“${word}”有 ${word.length} 个字，需要 ${word.length} 个拼音（用空格分开），现在是 ${syllables.length} 个`;
   const bad = syllables.find((s) => !SYLLABLE.test(s));
-  if (bad) return `“${bad}”不是带声调数字的拼音，请写成 hang2 这样（声调 1–5，5 是轻声）`;
+  if (bad) return `“${bad}”没有声调，请写成 háng 或 hang2 这样（轻声写 5，如 de5）`;
   return null;
 }
 
