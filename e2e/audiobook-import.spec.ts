@@ -8,7 +8,8 @@ import { APP, signInByCode } from './session.ts';
  * Trust at first contact (issue 30): an ordinary Chinese TXT — hard-wrapped at a fixed column, a 序 at
  * the start and a 注释 section at the end — imports as whole paragraphs with the preface and the notes
  * as marked sections (the notes left out until ticked); and the voice cards describe the standard
- * engine as what it is, with no 「播音男声」 and no 高级 badge on a voice that only costs more.
+ * engine as what it is, with no 「播音男声」 and no 高级 badge on a voice that only costs more (its badge
+ * names the plan that unlocks it).
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -95,17 +96,19 @@ test('a hard-wrapped TXT imports as whole paragraphs, with 序 and 注释 as ski
   await page.screenshot({ path: `${SHOTS}/01-sections.png` });
 
   // Ticking the notes puts them in the book.
-  await chapters.nth(2).getByRole('checkbox').check();
+  // (The box follows the saved selection, so it turns once the server has it.)
+  await chapters.nth(2).getByRole('checkbox').click();
   await expect(chapters.nth(2).getByRole('checkbox')).toBeChecked();
 });
 
-test('voice cards describe the standard engine honestly, with no 高级 on a plan-only voice', async () => {
+test('voice cards describe the standard engine honestly, naming the plan, never 高级, on a plan-only voice', async () => {
   await page.goto(`${APP}/voices`);
   const grid = page.getByTestId('voice-grid');
   await expect(grid.getByTestId('voice-card').first()).toBeVisible();
   const boyin = grid.locator('[data-testid="voice-card"][data-voice-id="espeak-zh-boyin"]');
   await expect(boyin).toContainText('标准引擎合成的中年男声，机器感明显：音调中等、语速中等。');
-  await expect(boyin.getByTestId('premium-badge')).toHaveText('会员');
+  // The badge names the plan that unlocks it, and says the sound is the same.
+  await expect(boyin.getByTestId('premium-badge')).toHaveText('专业版');
   await expect(boyin.getByTestId('premium-badge')).toHaveAttribute('data-kind', 'plan');
   await expect(grid).not.toContainText('字正腔圆');
   await expect(grid).not.toContainText('播音男声');
@@ -114,6 +117,8 @@ test('voice cards describe the standard engine honestly, with no 高级 on a pla
   await expect(grid.locator('[data-testid="premium-badge"][data-kind="premium"]')).toHaveCount(0);
   await expect(grid.getByTestId('premium-badge').first()).toBeVisible();
   await boyin.scrollIntoViewIfNeeded();
+  await boyin.getByTestId('premium-badge').hover();
+  await expect(page.getByRole('tooltip')).toContainText('专业版可用；与其他标准引擎声音同一引擎，音质相同');
   await page.screenshot({ path: `${SHOTS}/02-voice-cards.png` });
 
   // The TTS voice picker says the same.
@@ -122,7 +127,7 @@ test('voice cards describe the standard engine honestly, with no 高级 on a pla
   const picker = page.getByTestId('voice-picker');
   await expect(picker).toBeVisible();
   const row = picker.locator('[data-testid="picker-voice"][data-voice-id="espeak-zh-boyin"]');
-  await expect(row.getByTestId('premium-badge')).toHaveText('会员');
+  await expect(row.getByTestId('premium-badge')).toHaveText('专业版');
   await expect(picker).not.toContainText('播音');
   await expect(picker.locator('[data-testid="premium-badge"][data-kind="premium"]')).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/03-picker.png` });

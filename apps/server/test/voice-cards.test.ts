@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as honestCards from '../src/db/migrations/023_honest_voice_cards.ts';
+import * as honestPlans from '../src/db/migrations/024_honest_plan_features.ts';
 import { call, createTestServer, signIn, type TestServer } from './harness.ts';
 
 /*
@@ -76,5 +77,48 @@ describe('voice cards of the standard engine', () => {
       expect(byId(after, id).labels.style).toBe(byId(now, id).labels.style);
     }
     expect(byId(after, 'espeak-zh-xiaowen').description).toBe('运营者写的介绍');
+  });
+
+  it('plan features promise no voice a plan cannot use, and no 高级 sound from the standard engine', async () => {
+    const db = server.ctx.db;
+    const plansOf = async () =>
+      (await call(server.app, 'GET', '/v1/tenant/get_plans', { token })).body.data.plans as Array<{
+        level: number;
+        title: string;
+        features: string[];
+      }>;
+    const check = async () => {
+      const voices = await db.selectFrom('voices').select(['engine', 'required_level']).execute();
+      for (const plan of await plansOf()) {
+        for (const f of plan.features) {
+          // 「全部…声音」 on a plan: every voice is usable on it.
+          if (/全部.*声音/u.test(f))
+            expect(
+              voices.every((v) => v.required_level <= plan.level),
+              `${plan.title}: ${f}`,
+            ).toBe(true);
+          if (voices.every((v) => v.engine === 'espeak')) expect(f, plan.title).not.toMatch(/高级声音/u);
+        }
+      }
+    };
+    await check();
+    // A database seeded before: the old texts are replaced; an operator's own are kept.
+    await db
+      .updateTable('plans')
+      .set({
+        features: JSON.stringify(['每月 2,000 积分', '全部标准声音', '可购买积分包', 'MP3 / WAV / SRT 下载']),
+      })
+      .where('level', '=', 200)
+      .execute();
+    await db
+      .updateTable('plans')
+      .set({ features: JSON.stringify(['运营者写的权益']) })
+      .where('level', '=', 300)
+      .execute();
+    await honestPlans.up(db as never);
+    const plans = await plansOf();
+    expect(plans.find((p) => p.level === 200)!.features).toContain('标准引擎声音（专业版声音除外）');
+    expect(plans.find((p) => p.level === 300)!.features).toEqual(['运营者写的权益']);
+    await check();
   });
 });

@@ -461,7 +461,7 @@ export const zhCN = {
     premium: '高级',
     /** A plan's voice on the standard engine: the plan unlocks it, it does not sound better. */
     membersOnly: '会员',
-    membersOnlyTip: '会员套餐可用；与其他标准引擎声音同一引擎，音质相同',
+    membersOnlyTip: (plan: string) => `${plan}可用；与其他标准引擎声音同一引擎，音质相同`,
     standardEngine: '标准引擎',
     empty: '没有符合条件的声音',
     emptyFavorites: '还没有收藏的声音。点击声音卡片上的星标即可收藏。',

@@ -19,6 +19,7 @@ import * as m018 from './018_asset_upload_ref.ts';
 import * as m019 from './019_upload_claims.ts';
 import * as m022 from './022_audiobook_sections.ts';
 import * as m023 from './023_honest_voice_cards.ts';
+import * as m024 from './024_honest_plan_features.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '019_upload_claims': m019,
   '022_audiobook_sections': m022,
   '023_honest_voice_cards': m023,
+  '024_honest_plan_features': m024,
 };

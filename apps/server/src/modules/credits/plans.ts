@@ -15,13 +15,13 @@ export const DEFAULT_PLANS: Plan[] = [
     level: 200,
     title: '基础版',
     monthly_credits: 2000,
-    features: ['每月 2,000 积分', '全部标准声音', '可购买积分包', 'MP3 / WAV / SRT 下载'],
+    features: ['每月 2,000 积分', '标准引擎声音（专业版声音除外）', '可购买积分包', 'MP3 / WAV / SRT 下载'],
   },
   {
     level: 300,
     title: '专业版',
     monthly_credits: 8000,
-    features: ['每月 8,000 积分', '高级声音与声音克隆', '视频翻译与字幕擦除', 'API 访问'],
+    features: ['每月 8,000 积分', '全部声音（含专业版声音）与声音克隆', '视频翻译与字幕擦除', 'API 访问'],
   },
   {
     level: 400,

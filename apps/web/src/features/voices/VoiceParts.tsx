@@ -2,6 +2,8 @@ import { CaretRightFilled, CrownFilled, LoadingOutlined, PauseOutlined } from '@
 import type { ReactNode } from 'react';
 import { HoverTip } from '@/components/HoverTip.tsx';
 import { Button } from '@/components/ui/Button.tsx';
+import { api } from '@/lib/api.ts';
+import { useCall } from '@/lib/query/hooks.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { ageName, genderName, genders, isPremiumVoice, isStandardEngine, styles } from './model.ts';
 import { usePreviewStore } from './preview.ts';
@@ -85,26 +87,34 @@ export function VoiceTags({ voice, languageName }: { voice: Voice; languageName:
 
 /**
  * A voice's name with a badge when it needs a membership: 高级 only for a voice whose sound is better
- * (a neural or self-hosted engine); a plan's voice on the standard engine says 会员, nothing more.
+ * (a neural or self-hosted engine); a plan's voice on the standard engine names the plan, nothing more.
  */
 export function VoiceName({ voice }: { voice: Voice }) {
   return (
     <div className="vw-voice-name">
       <span className="vw-voice-name-text">{voice.name}</span>
-      {isPremiumVoice(voice) && <PremiumBadge standard={isStandardEngine(voice)} />}
+      {isPremiumVoice(voice) && <PremiumBadge voice={voice} standard={isStandardEngine(voice)} />}
     </div>
   );
 }
 
-function PremiumBadge({ standard }: { standard: boolean }) {
+function PremiumBadge({ voice, standard }: { voice: Voice; standard: boolean }) {
+  // The plan it needs, by name (专业版), for a standard voice: the plan unlocks it, the sound is the same.
+  const plan = useCall(api.getPlans, undefined, {
+    enabled: standard,
+    staleTime: 10 * 60_000,
+    suppressError: true,
+    select: (d) => d.plans.find((p) => p.level === voice.required_level)?.title,
+  }).data;
+  const label = standard ? (plan ?? t.membersOnly) : t.premium;
   const badge = (
     <span
       className={`vw-premium-badge${standard ? ' is-plan' : ''}`}
       data-testid="premium-badge"
       data-kind={standard ? 'plan' : 'premium'}
     >
-      <CrownFilled /> {standard ? t.membersOnly : t.premium}
+      <CrownFilled /> {label}
     </span>
   );
-  return standard ? <HoverTip title={t.membersOnlyTip}>{badge}</HoverTip> : badge;
+  return standard ? <HoverTip title={t.membersOnlyTip(label)}>{badge}</HoverTip> : badge;
 }
