@@ -89,7 +89,9 @@ test('buys a membership: member tab, agreement, QR, sandbox confirmation, 支付
 
   await payOnSandboxPage();
   await expect(page.getByTestId('pay-success')).toBeVisible({ timeout: 10_000 });
-  await expect(page.getByText('支付成功，您的权益将在2-3分钟内到账')).toBeVisible();
+  // Paid means fulfilled (one transaction): the dialog says what the user now has, not "within 2-3 minutes".
+  await expect(page.getByTestId('pay-success')).toHaveText('支付成功：专业版（月付）已开通，权益已生效');
+  await expect(page.getByText(/2-3\s*分钟/)).toHaveCount(0);
   await expect(page.getByTestId('pay-success')).toBeHidden({ timeout: 5_000 });
   await expect(page.getByTestId('sub-plan-name')).toHaveText('专业版');
   // The plan's 8,000 and the free month's 500, which last until the month ends.
@@ -105,7 +107,9 @@ test('buys a credit pack: the smallest pack is preselected and the balance grows
   await expect(qr()).toBeVisible();
   await expect(page.getByTestId('pay-amount')).toHaveText('¥48');
   await payOnSandboxPage();
-  await expect(page.getByTestId('pay-success')).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByTestId('pay-success')).toHaveText('支付成功：5,000 积分已到账，可立即使用', {
+    timeout: 10_000,
+  });
   await expect(page.getByTestId('sub-credits')).toHaveText('13,500', { timeout: 10_000 });
 });
 

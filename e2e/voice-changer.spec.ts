@@ -37,6 +37,9 @@ test('convert a generated clip on /voice-changer and play original and converted
 
     await page.goto(`${APP}/voice-changer`);
     await expect(page.getByTestId('voice-changer-page')).toBeVisible();
+    // One upload limit on the page: the tool's 5 minutes / 50 MB (tighter than the plan's), stated once.
+    await expect(page.getByTestId('upload-limit')).toHaveText('单个文件不超过 50 MB，时长不超过 5 分钟');
+    await expect(page.getByTestId('voice-changer-page').getByText(/不超过|最长/)).toHaveCount(1);
     await page.locator('input[type="file"]').first().setInputFiles(clip);
     await expect(page.getByTestId('vc-file')).toContainText('我的声音.wav', { timeout: 30_000 });
     await pickOption(page, 'vc-voice', '晓萌');

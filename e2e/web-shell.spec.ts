@@ -48,6 +48,8 @@ test('signs in with a code from the dev outbox and lands on /workbench/tts with 
   await page.getByTestId('login-submit').click();
 
   await expect(page).toHaveURL(/\/workbench\/tts$/);
+  // The demo account has signed in before: welcomed back.
+  await expect(page.getByText('登录成功，欢迎回来')).toBeVisible();
   // The demo account has been through the survey: its first sign-in in a browser shows the
   // video-translation preview once (the onboarding journey covers it); close it.
   // A click that lands while the dialog is still zooming in can miss its close button: try again
@@ -66,6 +68,27 @@ test('signs in with a code from the dev outbox and lands on /workbench/tts with 
   await expect(page.getByTestId('plan-badge')).toBeVisible();
   await expect(page.getByTestId('tts-editor')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/layout.png` });
+});
+
+test('a brand-new account is welcomed, not "welcomed back" (issue 30 item 9)', async ({
+  browser,
+  request,
+}) => {
+  const fresh = await browser.newPage();
+  try {
+    const phone = `139${String(Date.now()).slice(-8)}`;
+    await fresh.goto(`${APP}/login`);
+    await fresh.getByPlaceholder('请输入手机号或邮箱').fill(phone);
+    const sentAt = Date.now() - 2000;
+    await fresh.getByTestId('send-code').click();
+    await fresh.getByPlaceholder('6 位验证码').fill(await latestCode(request, phone, sentAt));
+    await fresh.getByTestId('agreement').check();
+    await fresh.getByTestId('login-submit').click();
+    await expect(fresh.getByText('注册成功，欢迎使用声音工作台')).toBeVisible();
+    await expect(fresh.getByText('欢迎回来')).toHaveCount(0);
+  } finally {
+    await fresh.close();
+  }
 });
 
 test('an unknown path redirects to /tts', async () => {

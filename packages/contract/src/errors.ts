@@ -149,7 +149,8 @@ export const clientMessages = {
   downloadInProgress: '下载正在进行中',
   downloadFailed: '下载失败',
   paymentCreateFailed: '网络异常稍后重试',
-  paymentSuccess: '支付成功，您的权益将在2-3分钟内到账，请稍后刷新页面或前往订阅页面查看。',
+  // An order is paid only together with its plan or credits (one transaction): nothing to wait for.
+  paymentSuccess: '支付成功，权益已到账，可立即使用。',
   paymentSuccessShort: '支付成功',
   paymentFailed: '支付失败，请稍后重试',
   paymentDuplicate: '您已成功支付该订单，多余支付金额将自动退回，请留意您的账户变动。',

@@ -76,7 +76,8 @@ export const zhCN = {
     refresh: '点击刷新',
     agreementPrefix: '我已阅读并同意',
     agreement: '《会员服务协议》',
-    success: '支付成功',
+    paidMember: (title: string) => `支付成功：${title}已开通，权益已生效`,
+    paidCredits: (credits: number) => `支付成功：${credits.toLocaleString('en-US')} 积分已到账，可立即使用`,
     sandboxHint: '沙箱支付：扫码或点击二维码在新页面确认支付',
     features: '权益说明',
     /** The default feature lines of credit packs (spec §9: ten items). */
@@ -249,6 +250,7 @@ export const zhCN = {
     privacy: '《隐私政策》',
     agreementRequired: '请先阅读并勾选同意服务条款和隐私政策',
     welcome: '登录成功，欢迎回来',
+    welcomeNew: '注册成功，欢迎使用声音工作台',
     refused: '该账号无法登录',
     heroTitle: '让每一段声音，都恰到好处',
     heroDesc: '文字转语音、变声、声音克隆、视频翻译与有声书，在一个工作台里完成。',

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measureLevels } from '../audio/levels.ts';
 import { applySampleFix } from './fixes.ts';
-import { type CheckRule, checkSample, type SampleCheck } from './sample-check.ts';
+import { type CheckRule, checkLevels, checkSample, type SampleCheck } from './sample-check.ts';
 
 /*
  * Sample checks on generated speech with known defects: each defect is reported, and each fix
@@ -171,5 +171,49 @@ describe('sample check', () => {
     expect(after.duration_ms).toBeGreaterThan(
       levels.duration_ms - levels.duration_ms * levels.speech_share * 0.1 - 10_500,
     );
+  });
+});
+
+describe('each row is judged on the figure it shows (issue 30 item 9)', () => {
+  const good = {
+    rms_db: -20,
+    peak_db: -6,
+    true_peak_db: -6,
+    noise_floor_db: -70,
+    snr_db: 40,
+    clipped_share: 0,
+    speech_share: 0.8,
+    longest_pause_ms: 500,
+    longest_speech_ms: 8000,
+    leading_silence_ms: 200,
+    trailing_silence_ms: 200,
+    duration_ms: 12_000,
+    sample_rate: 48_000,
+  };
+  const row = (patch: Partial<typeof good>, rule: CheckRule) =>
+    checkLevels({ ...good, ...patch }).find((i) => i.rule === rule)!;
+
+  it('never shows an in-range figure with 建议修复 or 不通过 (a few clipped samples read 0%)', () => {
+    const edges: Array<[Partial<typeof good>, CheckRule, string]> = [
+      [{ clipped_share: 0.00003 }, 'clipping', '0%'],
+      [{ rms_db: -18.04 }, 'rms', '-18.0 dB'],
+      [{ rms_db: -23.04 }, 'rms', '-23.0 dB'],
+      [{ true_peak_db: -2.96 }, 'true_peak', '-3.0 dB'],
+      [{ noise_floor_db: -59.96 }, 'noise_floor', '-60.0 dB'],
+      [{ snr_db: 29.96 }, 'snr', '30.0 dB'],
+      [{ speech_share: 0.598 }, 'speech_share', '60%'],
+      [{ longest_speech_ms: 4960 }, 'continuous_speech', '5.0 秒'],
+      [{ longest_pause_ms: 2040 }, 'pauses', '最长停顿 2.0 秒，首尾静音 0.2 秒 / 0.2 秒'],
+    ];
+    for (const [patch, rule, shown] of edges) {
+      expect(row(patch, rule)).toMatchObject({ measured: shown, status: 'pass', advice: '' });
+    }
+  });
+
+  it('still flags what shows out of range, with a figure that says so', () => {
+    expect(row({ clipped_share: 0.00006 }, 'clipping')).toMatchObject({ measured: '0.01%', status: 'warn' });
+    expect(row({ clipped_share: 0.02 }, 'clipping')).toMatchObject({ measured: '2%', status: 'fail' });
+    expect(row({ rms_db: -17.94 }, 'rms')).toMatchObject({ measured: '-17.9 dB', status: 'warn' });
+    expect(row({ speech_share: 0.594 }, 'speech_share')).toMatchObject({ measured: '59%', status: 'warn' });
   });
 });

@@ -77,8 +77,34 @@ const fmtS = (ms: number) =>
   ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} 分钟` : `${(ms / 1000).toFixed(1)} 秒`;
 const pct = (v: number) => `${(v * 100).toFixed(v < 0.01 && v > 0 ? 2 : 0)}%`;
 
-/** The per-file rules applied to measured levels. */
-export function checkLevels(levels: SampleLevels): CheckItem[] {
+/*
+ * Each figure rounded as it is shown (0.1 dB, 0.1 s or 0.1 min, whole or hundredths of a percent), so a
+ * rule is judged on what the user reads: never 「削波 0.00% — 建议修复」 or 「−18.0 dB」 outside −23 … −18.
+ */
+const perUnit = (v: number, parts: number) => Math.round(v * parts) / parts;
+const shownDb = (v: number) => perUnit(v, 10);
+const shownMs = (ms: number) => (ms >= 60_000 ? Math.round(ms / 6000) * 6000 : Math.round(ms / 100) * 100);
+const shownShare = (v: number) => (v >= 0.01 ? perUnit(v, 100) : perUnit(v, 10_000));
+
+function shownLevels(l: SampleLevels): SampleLevels {
+  return {
+    ...l,
+    rms_db: shownDb(l.rms_db),
+    true_peak_db: shownDb(l.true_peak_db),
+    noise_floor_db: shownDb(l.noise_floor_db),
+    snr_db: shownDb(l.snr_db),
+    clipped_share: shownShare(l.clipped_share),
+    speech_share: shownShare(l.speech_share),
+    longest_speech_ms: shownMs(l.longest_speech_ms),
+    longest_pause_ms: shownMs(l.longest_pause_ms),
+    leading_silence_ms: shownMs(l.leading_silence_ms),
+    trailing_silence_ms: shownMs(l.trailing_silence_ms),
+  };
+}
+
+/** The per-file rules applied to measured levels (as they are shown). */
+export function checkLevels(measured: SampleLevels): CheckItem[] {
+  const levels = shownLevels(measured);
   const r = SAMPLE_RULES;
   const items: CheckItem[] = [];
   const rmsStatus: CheckStatus =
@@ -210,7 +236,7 @@ export interface OverallOptions {
 
 export function checkOverall(files: FileCheck[], opts: OverallOptions): CheckItem[] {
   const rules = SAMPLE_RULES[opts.kind];
-  const total = files.reduce((n, f) => n + f.levels.duration_ms, 0);
+  const total = shownMs(files.reduce((n, f) => n + f.levels.duration_ms, 0));
   const durOk = total >= rules.minMs && total <= rules.maxMs;
   const items: CheckItem[] = [
     {

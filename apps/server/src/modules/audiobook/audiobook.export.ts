@@ -485,6 +485,14 @@ export function verdict(
     if (m.peak_db > ACX.peakMax) problems.push(`峰值 ${m.peak_db} dB 高于 ${ACX.peakMax} dB`);
     if (m.noise_floor_db > ACX.noiseFloorMax)
       problems.push(`底噪 ${m.noise_floor_db} dB 高于 ${ACX.noiseFloorMax} dB`);
+    // ACX takes only its delivery format: a file in another one is not ACX-compliant, however loud.
+    const mp3 = name.toLowerCase().endsWith('.mp3');
+    if (!mp3 || encoded.bitrate_kbps < ACX.bitrateKbps || encoded.sample_rate !== EXPORT_SAMPLE_RATE) {
+      const kind = mp3 ? 'MP3' : (name.split('.').pop() ?? '').toUpperCase();
+      problems.push(
+        `ACX 要求 ${ACX.bitrateKbps} kbps CBR ${EXPORT_SAMPLE_RATE / 1000} kHz MP3，此文件为 ${kind} ${encoded.bitrate_kbps} kbps · ${encoded.sample_rate / 1000} kHz`,
+      );
+    }
   } else if (m.lufs === null || Math.abs(m.lufs - ONLINE.lufs) > 1.5) {
     problems.push(`响度 ${m.lufs ?? '未知'} LUFS 偏离 ${ONLINE.lufs} LUFS`);
   }

@@ -171,6 +171,15 @@ export function ExportDialog({
               options={PRESETS.map(({ value, label }) => ({ value, label }))}
             />
           </Form.Item>
+          {preset === 'acx' && format === 'm4b' && (
+            <Alert
+              type="info"
+              showIcon
+              style={{ marginBottom: 16 }}
+              message="ACX 只接受 192 kbps 44.1 kHz MP3：M4B 按 ACX 的音量处理，但报告不会判为 ACX 合格。"
+              data-testid="book-export-acx-m4b"
+            />
+          )}
           <Form.Item label="跟读字幕（每章）">
             <Radio.Group
               value={subtitles}

@@ -104,7 +104,7 @@ export function Component() {
         return;
       }
       trackSignUp(mode);
-      message.success(t.welcome);
+      message.success(data.is_new_user ? t.welcomeNew : t.welcome);
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     } catch (e) {
       showFieldError(e, mode === 'password' ? 'password' : 'code');

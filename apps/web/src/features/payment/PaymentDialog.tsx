@@ -220,7 +220,8 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
   const [channel, setChannel] = useState<PayChannel>('WECHAT');
   const [agreed, setAgreed] = useState(false);
   const [view, setView] = useState<OrderView>({ phase: 'idle' });
-  const [paid, setPaid] = useState(false);
+  /** What the payment did (set when the order is paid: it is fulfilled in the same transaction). */
+  const [paid, setPaid] = useState<string | null>(null);
   const openedFor = useRef<PaymentOpenMode | null>(null);
   // A tab the user picked before the products (and so the opening) arrived wins over the opening's.
   const pickedTab = useRef<PaymentTab | null>(null);
@@ -230,7 +231,7 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
     setChannel('WECHAT');
     setAgreed(false);
     setSelected(null);
-    setPaid(false);
+    setPaid(null);
     openedFor.current = null;
     pickedTab.current = null;
     onClose();
@@ -240,13 +241,20 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
 
   const onOutcome = (outcome: OrderOutcome) => {
     switch (outcome.kind) {
-      case 'success':
-        message.success(clientMessages.paymentSuccess);
-        setPaid(true);
+      case 'success': {
+        // The order is paid only together with its plan or credits: say what the user now has.
+        const done = !selected
+          ? clientMessages.paymentSuccess
+          : selected.product_type === ProductType.Credit
+            ? t.paidCredits(selected.recharge_credit)
+            : t.paidMember(selected.title);
+        message.success(done);
+        setPaid(done);
         void loadTenantBonus();
         void loadVoices();
         setTimeout(() => closeRef.current(), SUCCESS_LINGER_MS);
         return;
+      }
       case 'failure':
         message.error(clientMessages.paymentFailed);
         closeRef.current();
@@ -346,7 +354,7 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
       {paid ? (
         <div className="vw-pay-success" data-testid="pay-success">
           <CheckCircleFilled className="vw-pay-success-icon" />
-          <div>{t.success}</div>
+          <div>{paid}</div>
         </div>
       ) : (
         <div className="vw-pay-body" data-testid="payment-dialog">

@@ -192,6 +192,8 @@ export function Component() {
                         acceptLabel={ACCEPT_LABEL}
                         upload={upload}
                         leaveGuard={false}
+                        maxBytes={MAX_BYTES}
+                        maxSeconds={MAX_SECONDS}
                         disabled={!availability.available}
                         onUploaded={(a) => setPicked(a)}
                       />

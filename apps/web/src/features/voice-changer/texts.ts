@@ -1,7 +1,8 @@
 /** Chinese text of the voice changer page (kept with the feature). */
 export const vcText = {
   title: '变声器',
-  intro: '上传或录制一段人声（最长 5 分钟、50 MB），转换为声音库中的声音、你的克隆声音，或按手动设置变调。',
+  // The limits are stated once, under the upload box (the lower of the tool's and the plan's).
+  intro: '上传或录制一段人声，转换为声音库中的声音、你的克隆声音，或按手动设置变调。',
   file: '1. 选择音频',
   upload: '上传文件',
   record: '浏览器录音',

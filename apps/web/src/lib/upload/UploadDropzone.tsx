@@ -97,6 +97,8 @@ export interface UploadDropzoneProps<T = MediaAsset> {
   limitKind?: 'media' | 'document';
   /** A tighter size limit of this tool (the lower of it and the plan's applies). */
   maxBytes?: number;
+  /** A tighter duration limit of this tool, in seconds (the lower of it and the plan's is shown). */
+  maxSeconds?: number;
 }
 
 /** The leave guard as a component, so it can be left out (hooks cannot be conditional). */
@@ -119,6 +121,7 @@ export function UploadDropzone<T = MediaAsset>({
   leaveGuard = true,
   limitKind = 'media',
   maxBytes: toolMaxBytes,
+  maxSeconds: toolMaxSeconds,
 }: UploadDropzoneProps<T>) {
   const own = useUpload();
   const upload = (outer ?? own) as UseUpload<T>;
@@ -240,7 +243,7 @@ export function UploadDropzone<T = MediaAsset>({
             {t.limit(
               formatBytes(maxBytes ?? limits.max_upload_bytes),
               limitKind === 'media' && limits.max_duration_seconds > 0
-                ? Math.floor(limits.max_duration_seconds / 60)
+                ? Math.floor(Math.min(limits.max_duration_seconds, toolMaxSeconds ?? Infinity) / 60)
                 : null,
             )}
           </span>
