@@ -1,7 +1,18 @@
 import type { ProjectDocument, SubtitleCue } from '@vw/contract/calls/projects.ts';
 import { describe, expect, it } from 'vitest';
 import { setCueText } from './document.ts';
-import { chosenTake, fitText, isStale, pickTake, setLocked, setSpeakerVoice, staleCount } from './dub.ts';
+import {
+  acceptSpoken,
+  chosenTake,
+  fitText,
+  isStale,
+  lineFlag,
+  pickTake,
+  setLocked,
+  setSpeakerVoice,
+  spokenText,
+  staleCount,
+} from './dub.ts';
 
 const fit = (status: 'fits' | 'overflow', overflow_ms = 0) => ({
   status,
@@ -79,5 +90,39 @@ describe('editor dubbing state', () => {
     const a = picked.tracks[0]!.cues[0]!;
     expect(a.take_id).toBe('t2');
     expect(fitText(a.fit)).toBe('超出 0.8 s');
+  });
+
+  it('flags what a line really says: shortened, cut below 60 %, failed check; accepting clears the mark', () => {
+    const d = doc();
+    const said = (text: string, kept: number, over: object = {}) => ({
+      ...take('s1', text),
+      text,
+      source_text: '今天我们一起去公园散步吧',
+      fit: { ...fit('fits'), kept },
+      ...over,
+    });
+    const line = (t: ReturnType<typeof said>) =>
+      cue('x', '今天我们一起去公园散步吧', { takes: [t], take_id: t.id });
+    const shortened = line(said('今天一起去公园散步', 0.75));
+    expect(spokenText(shortened)).toBe('今天一起去公园散步');
+    expect(lineFlag(shortened)).toBe('shortened');
+    const cut = line(said('今天我们', 0.33));
+    expect(lineFlag(cut)).toBe('cut');
+    const failed = line(
+      said('今天我们一起去公园散步吧', 1, {
+        check: { similarity: 0.2, heard: '别的', status: 'failed' as const, retries: 2 },
+      }),
+    );
+    expect(spokenText(failed)).toBeNull();
+    expect(lineFlag(failed)).toBe('mismatch');
+    // The same text spoken: nothing to show; a stale take (edited text) is not judged.
+    expect(lineFlag(d.tracks[0]!.cues[0]!)).toBeNull();
+    expect(lineFlag({ ...cut, text: '改过的字幕' })).toBeNull();
+    // 接受精简 marks the chosen take: the spoken text stays shown, the flag goes.
+    const withCut = { ...d, tracks: [{ ...d.tracks[0]!, cues: [cut] }] };
+    const accepted = acceptSpoken(withCut, 'x').tracks[0]!.cues[0]!;
+    expect(chosenTake(accepted)!.accepted).toBe(true);
+    expect(spokenText(accepted)).toBe('今天我们');
+    expect(lineFlag(accepted)).toBeNull();
   });
 });
