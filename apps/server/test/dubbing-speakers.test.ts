@@ -6,7 +6,6 @@ import { promisify } from 'node:util';
 import type { ProjectDocument } from '@vw/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaAssetRow } from '../src/db/schema.ts';
-import { setFeatureOverride } from '../src/modules/features/features.service.ts';
 import { registerAsset } from '../src/modules/uploads/register.ts';
 import { call, createTestServer, fund, signIn, type TestServer } from './harness.ts';
 
@@ -50,7 +49,6 @@ beforeAll(async () => {
   const a = await signIn(server.app, '13900000091');
   alice = a.secure_tokens.access_token;
   await fund(server, a.user_info.uid, 5000);
-  await setFeatureOverride(server.ctx, a.user_info.uid, 'video_translate', true);
   const mp4 = join(dir, 'clip.mp4');
   await run('ffmpeg', [
     ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'],
@@ -82,23 +80,6 @@ describe('subtitle import keeps the user’s sentences', () => {
       [null, '注意：前方施工，请绕行。'],
       ['主持人', '欢迎来到今天的节目。'],
     ]);
-  });
-
-  it('视频翻译 without a dub speaks nothing: its source lines stay exactly as written', async () => {
-    const created = await call(server.app, 'POST', '/v1/video-translation/create', {
-      token: alice,
-      body: {
-        asset_id: clip.id,
-        source_language: 'zh',
-        target_languages: ['en'],
-        subtitle_source: 'subtitle',
-        subtitle: { name: '采访.srt', text: SRT },
-        split: false,
-        dub: { enabled: false },
-      },
-    });
-    expect(created.body.code).toBe(0);
-    expect(await cuesOf(created.body.data.project_id)).toEqual(LINES.map((text) => [null, text]));
   });
 
   it('视频合成 has no voices: every line stays exactly as written', async () => {

@@ -102,8 +102,7 @@ async function check(ctx: AppContext, userId: string, body: TranslationBody) {
   let cues: ReturnType<typeof parseDubbingSubtitles>['cues'] = [];
   if (body.subtitle_source === 'subtitle') {
     if (!body.subtitle) throw AppError.named('err_invalid_param', '请上传字幕文件');
-    // Without a dub nothing is spoken: the lines stay as written (no speaker labels read off them).
-    cues = parseDubbingSubtitles(body.subtitle.name, body.subtitle.text, { voiced: body.dub.enabled }).cues;
+    cues = parseDubbingSubtitles(body.subtitle.name, body.subtitle.text).cues;
     if (!cues.some((c) => c.text.trim()))
       throw AppError.named('err_video_without_subtitle', '字幕文件中没有文字');
   }
