@@ -68,7 +68,7 @@ test('a book is imported, edited, cast, synthesised, regenerated and exported as
   // Rename the second chapter, then merge it with the third.
   await chapters.nth(1).getByTestId('book-chapter-rename').click();
   await page.getByTestId('book-chapter-name').fill('第二章 公园午后');
-  await page.getByRole('button', { name: '保 存' }).click();
+  await page.getByRole('button', { name: '保存' }).click();
   await expect(chapters.nth(1).getByTestId('book-chapter-title')).toHaveText('第二章 公园午后');
   await chapters.nth(1).getByTestId('book-chapter-merge').click();
   await expect(chapters).toHaveCount(2);
