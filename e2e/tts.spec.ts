@@ -347,6 +347,30 @@ test('polyphone readings stay marks on their characters through edits, 多音字
   ]);
   expect(req.postDataJSON().text).toBe(wire);
   await expect(page.getByTestId('tts-result')).toHaveAttribute('data-phase', 'done', { timeout: 60_000 });
+
+  // Editing one sentence before regenerating it: its text as typed, its readings kept as marks.
+  const sentence = page.getByTestId('sentence').filter({ hasText: '行了长长的路' });
+  await sentence.getByTestId('sentence-regenerate').click();
+  const sentenceBox = page.locator('.vw-sentence-edit textarea');
+  const shown = await sentenceBox.inputValue();
+  expect(shown).toContain('行了长长的路');
+  expect(shown).not.toContain('<');
+  await sentenceBox.evaluate((a: HTMLTextAreaElement) => {
+    a.focus();
+    a.setSelectionRange(0, 0);
+  });
+  await page.keyboard.insertText('后来');
+  await expect(sentenceBox).toHaveValue(`后来${shown}`);
+  const [again] = await Promise.all([
+    page.waitForRequest((r) => r.url().includes('/v1/tts/regenerate_sentence')),
+    page.getByTestId('sentence-regenerate-confirm').click(),
+  ]);
+  const sentWire = wire.slice(wire.lastIndexOf('他的'));
+  expect(shown).toBe(sentWire.replace(/<[^>]+>/g, ''));
+  expect(again.postDataJSON().text).toBe(`后来${sentWire}`);
+  // The editor takes the item's new text, readings still marks on their characters.
+  await expect(box).toHaveValue(text.replace('他的', '后来他的'));
+  await expect(page.getByTestId('reading-mark')).toHaveCount(marks.length);
 });
 
 test('history shows the items; rename one', async () => {

@@ -109,7 +109,7 @@ export function PolyphoneView({
         content={
           <SpotEditor
             spot={spot}
-            words={(reading) => wordOptions(text, readings ?? [], spot, reading)}
+            words={(reading) => wordOptions(draft, readings ?? [], spot, reading)}
             onApply={async (reading, save) => {
               await onChoose(spot, reading, save);
               setOpenAt(null);

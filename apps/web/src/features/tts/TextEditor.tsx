@@ -8,6 +8,7 @@ import {
   type Ref,
   Suspense,
   useCallback,
+  useEffect,
   useRef,
   useState,
 } from 'react';
@@ -165,6 +166,11 @@ export function TextEditor({
       setLoadingReadings(false);
     }
   }, []);
+
+  // In 多音字 mode a text replaced from elsewhere (a history item) gets its own readings.
+  useEffect(() => {
+    if (polyMode && readings && readings.text !== text) void loadReadings(text);
+  }, [polyMode, readings, text, loadReadings]);
 
   const togglePoly = () => {
     if (polyMode) {

@@ -51,19 +51,22 @@ export interface WordOption {
  * the next Chinese character (their readings from the helper), and the character alone.
  */
 export function wordOptions(
-  plain: string,
+  draft: Draft,
   readings: readonly CharacterReading[],
   spot: Pick<Spot, 'at' | 'text'>,
   chosen: string,
 ): WordOption[] {
+  const { text } = draft;
   const byStart = new Map(readings.filter((r) => r.end - r.start === 1).map((r) => [r.start, r]));
-  const prev = byStart.get(spot.at - 1);
-  const next = byStart.get(spot.at + 1);
+  // A neighbour is read as its own mark says, else as the helper reads it.
+  const readingOf = (at: number) => readingAt(draft, at)?.pinyin ?? byStart.get(at)?.pinyin;
+  const prev = readingOf(spot.at - 1);
+  const next = readingOf(spot.at + 1);
   const out: WordOption[] = [];
-  if (prev && HAN.test(plain[spot.at - 1]))
-    out.push({ word: plain[spot.at - 1] + spot.text, pinyin: `${prev.pinyin} ${chosen}` });
-  if (next && HAN.test(plain[spot.at + 1]))
-    out.push({ word: spot.text + plain[spot.at + 1], pinyin: `${chosen} ${next.pinyin}` });
+  if (prev && HAN.test(text[spot.at - 1]))
+    out.push({ word: text[spot.at - 1] + spot.text, pinyin: `${prev} ${chosen}` });
+  if (next && HAN.test(text[spot.at + 1]))
+    out.push({ word: spot.text + text[spot.at + 1], pinyin: `${chosen} ${next}` });
   out.push({ word: spot.text, pinyin: chosen });
   return out;
 }

@@ -118,11 +118,16 @@ describe('polyphone selection', () => {
 
   it('offers the word with its neighbours for the dictionary, with their readings', () => {
     const [spot] = findSpots(draft, readings);
-    expect(wordOptions(text, readings, spot, 'hang2')).toEqual([
+    expect(wordOptions(draft, readings, spot, 'hang2')).toEqual([
       { word: '银行', pinyin: 'yin2 hang2' },
       { word: '行取', pinyin: 'hang2 qu3' },
       { word: '行', pinyin: 'hang2' },
     ]);
+    // A neighbour with a reading of its own is saved with that reading.
+    expect(wordOptions(setReading(draft, 4, 'qu1'), readings, spot, 'hang2')[1]).toEqual({
+      word: '行取',
+      pinyin: 'hang2 qu1',
+    });
     const c = choose(draft, spot, 'hang2', { word: '银行', pinyin: 'yin2 hang2' });
     expect(c.dictionary).toEqual({ word: '银行', pinyin: 'yin2 hang2' });
   });
