@@ -64,7 +64,8 @@ test('a new user answers the survey, gets the 3-day trial, then the preview exac
   await page.getByTestId('survey-next').click();
   await expect.poll(slideIndex).toBe('2');
   await activeSlide().getByTestId('survey-option').filter({ hasText: '哔哩哔哩' }).click();
-  await expect(page.getByTestId('survey-next')).toHaveText(/提\s*交/);
+  // As written: no space inserted into a two-character label (提 交).
+  await expect(page.getByTestId('survey-next')).toHaveText('提交');
 
   // Progress is kept per user: after a reload the answers are back and the view is on the last question.
   const saved = await page.evaluate((uid) => localStorage.getItem(`surveyPage${uid}`), auth.user_info.uid);
