@@ -5,12 +5,13 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from '@
 import { APP, operator, signInByCode } from './session.ts';
 
 /**
- * What a dub really says (issue 30 items 3, 4), in the editor of SRT配音 projects:
+ * What a dub really says (issue 30 items 2–4), in the editor of SRT配音 projects:
  * - a line the language model shortened shows its spoken text under the subtitle, marked; one that kept
  *   less than 60 % of its characters is flagged (删减过多, never 时长合适). 接受精简 clears the flag,
  *   保留原文 dubs the whole line again (faster, in a longer slot) and the spoken text is the subtitle.
  * - with 自动校验 on, a line the recognizer still does not hear after two regenerations is flagged
  *   (failure code 5, its credits refunded) while the task succeeds; the panel says which line and why.
+ * - the subtitle picker names only real speaker labels (主持人：, not 她说：), and none on 视频合成.
  * The recognizer is the fake OpenAI-compatible server: POST /__hear makes it hear one sentence.
  */
 test.describe.configure({ mode: 'serial' });
@@ -191,4 +192,34 @@ test('自动校验: a line the recognizer does not hear is flagged (code 5, refu
   await expect(page.getByTestId('dub-check-failed')).toContainText('第 2 句');
   await expect(page.getByTestId('dub-check-failed')).toContainText('积分已退还');
   await page.screenshot({ path: `${SHOTS}/5-check-flagged.png` });
+});
+
+test('the subtitle picker names only real speaker labels, and none where nothing is spoken (视频合成)', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vw-dub-names-'));
+  const file = path.join(dir, '采访.srt');
+  writeFileSync(
+    file,
+    srt([
+      ['00:00:00,300 --> 00:00:02,000', '主持人：欢迎来到今天的节目。'],
+      ['00:00:02,300 --> 00:00:04,000', '她说：我明天就回来。'],
+      ['00:00:04,300 --> 00:00:06,000', '一位乘客告诉我们：车晚点了两个小时。'],
+    ]),
+  );
+  await page.goto(`${APP}/video-translation/srt-dubbing`);
+  await page.getByRole('button', { name: /新\s*建/ }).click();
+  await page.getByTestId('dub-subtitle-input').setInputFiles(file);
+  const info = page.getByTestId('dub-subtitle-info');
+  await expect(info).toContainText('3 句');
+  await expect(info).toContainText('主持人');
+  await expect(info).not.toContainText('她说');
+  await expect(info).not.toContainText('乘客');
+
+  await page.goto(`${APP}/video-translation/synthesis`);
+  await page.getByTestId('project-new').click();
+  await expect(page.getByTestId('dub-new-synthesis')).toBeVisible();
+  await page.getByTestId('dub-subtitle-input').setInputFiles(file);
+  await expect(info).toContainText('3 句');
+  await expect(info).not.toContainText('主持人');
+  await page.screenshot({ path: `${SHOTS}/6-synthesis-subtitle.png`, fullPage: true });
+  rmSync(dir, { recursive: true, force: true });
 });

@@ -54,10 +54,13 @@ export function SubtitlePicker({
   value,
   onChange,
   testId = 'dub-subtitle',
+  speakers = true,
 }: {
   value: SubtitleFile | null;
   onChange: (f: SubtitleFile | null) => void;
   testId?: string;
+  /** Name the speakers found (not where nothing is spoken: 视频合成, the second language's lines). */
+  speakers?: boolean;
 }) {
   const id = useId();
   const { message } = useApp();
@@ -86,7 +89,7 @@ export function SubtitlePicker({
       {value && (
         <span className="vw-vt-muted" data-testid={`${testId}-info`}>
           {d.subtitleCues(value.cues)}
-          {value.speakers.length > 0 ? ` · ${value.speakers.join('、')}` : ''}
+          {speakers && value.speakers.length > 0 ? ` · ${value.speakers.join('、')}` : ''}
         </span>
       )}
     </div>
@@ -404,7 +407,7 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
       {(mode !== 'ai' || source === 'subtitle') && (
         <section className="vw-vt-step">
           <h3>{d.subtitleFile}</h3>
-          <SubtitlePicker value={subtitle} onChange={setSubtitle} />
+          <SubtitlePicker value={subtitle} onChange={setSubtitle} speakers={mode !== 'synthesis'} />
           {mode === 'srt' && (
             <>
               <p className="vw-vt-muted">{d.secondSubtitle}</p>
@@ -412,6 +415,7 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
                 value={secondSubtitle}
                 onChange={setSecondSubtitle}
                 testId="dub-second-subtitle"
+                speakers={false}
               />
             </>
           )}
