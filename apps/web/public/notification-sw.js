@@ -31,14 +31,16 @@ self.addEventListener('push', (event) => {
       body: data.body || '',
       icon: `${BASE}favicon.svg`,
       tag: data.task_id ? `task-${data.task_id}` : undefined,
-      data: { action: data.action, task_id: data.task_id },
+      data: { action: data.action, task_id: data.task_id, project_id: data.project_id },
     }),
   );
 });
 
 function targetOf(payload) {
-  if (payload && payload.action === 'video-edit' && payload.task_id) {
-    return `${BASE}video-translation/editor?id=${encodeURIComponent(payload.task_id)}`;
+  // The editor opens by project id (the task id only for messages from before it was sent).
+  const id = payload && (payload.project_id || payload.task_id);
+  if (payload && payload.action === 'video-edit' && id) {
+    return `${BASE}video-translation/editor?id=${encodeURIComponent(id)}`;
   }
   return BASE;
 }

@@ -6,6 +6,8 @@ import { http } from './http/client.ts';
 export interface NotificationClick {
   action?: string;
   task_id?: string;
+  /** The editor project of a video task: the editor opens by it. */
+  project_id?: string | null;
   id?: string;
 }
 
@@ -15,7 +17,7 @@ export const WORKER_URL = `${import.meta.env.BASE_URL}notification-sw.js?v=${NOT
 /** The in-app target of a notification click, or null when it has none. */
 export function notificationTarget(payload: NotificationClick | null | undefined): string | null {
   if (!payload) return null;
-  const id = payload.task_id ?? payload.id;
+  const id = payload.project_id || payload.task_id || payload.id;
   if (payload.action === 'video-edit' && id) return `/video-translation/editor?id=${encodeURIComponent(id)}`;
   return null;
 }

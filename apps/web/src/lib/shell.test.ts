@@ -59,6 +59,10 @@ describe('notification click', () => {
     expect(notificationTarget({ action: 'video-edit', task_id: 't 1' })).toBe(
       '/video-translation/editor?id=t%201',
     );
+    // the editor opens by project id: a message that carries one leads there
+    expect(notificationTarget({ action: 'video-edit', task_id: 'task_1', project_id: 'prj_1' })).toBe(
+      '/video-translation/editor?id=prj_1',
+    );
     expect(notificationTarget({ action: 'video-edit' })).toBeNull();
     expect(notificationTarget({ action: 'other', task_id: 'x' })).toBeNull();
   });

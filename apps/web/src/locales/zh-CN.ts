@@ -512,7 +512,11 @@ export const zhCN = {
     imageAlt: '视频翻译编辑器预览',
   },
   notifications: {
-    enable: '开启任务完成通知',
+    title: '任务通知',
+    empty: '还没有完成的任务',
+    succeeded: (title: string) => `「${title}」已完成`,
+    failed: (title: string) => `「${title}」处理失败`,
+    enable: '开启浏览器通知（关闭页面后也能收到）',
     enabled: '已开启任务完成通知',
     denied: '浏览器已禁止通知，请在浏览器设置中允许本站通知',
     unsupported: '当前浏览器不支持通知',

@@ -1,11 +1,10 @@
-import { BellOutlined, WechatOutlined } from '@ant-design/icons';
-import useApp from 'antd/es/app/useApp';
+import { WechatOutlined } from '@ant-design/icons';
 import { useEffect, useState } from 'react';
 import { HoverTip } from '@/components/HoverTip.tsx';
 import { Popover } from '@/components/ui/Popover.tsx';
 import { trackLinkClick } from '@/lib/analytics.ts';
-import { enableNotifications } from '@/lib/notifications.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
+import { NotificationBell } from './NotificationBell.tsx';
 import './social.css';
 
 const t = zhCN.social;
@@ -68,19 +67,8 @@ function BilibiliIcon() {
   );
 }
 
-/** The social-link bar of spec §2 (WeChat QR on hover, Xiaohongshu, Bilibili) and the notification switch. */
+/** The social-link bar of spec §2 (WeChat QR on hover, Xiaohongshu, Bilibili) and the notification bell. */
 export function SocialBar() {
-  const { message } = useApp();
-  const n = zhCN.notifications;
-  const allow = async () => {
-    try {
-      const result = await enableNotifications();
-      if (result === 'enabled') message.success(n.enabled);
-      else message.warning(result === 'denied' ? n.denied : n.unsupported);
-    } catch (e) {
-      message.warning(`${n.unsupported}：${(e as Error).message}`);
-    }
-  };
   return (
     <div className="vw-social" data-testid="social-bar">
       {/* The WeChat icon only shows the QR; a click does nothing else. */}
@@ -121,17 +109,7 @@ export function SocialBar() {
           <BilibiliIcon />
         </a>
       </HoverTip>
-      <HoverTip title={n.enable}>
-        <button
-          type="button"
-          className="vw-social-link"
-          aria-label={n.enable}
-          data-testid="enable-notifications"
-          onClick={() => void allow()}
-        >
-          <BellOutlined />
-        </button>
-      </HoverTip>
+      <NotificationBell />
     </div>
   );
 }
