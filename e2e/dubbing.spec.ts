@@ -28,6 +28,8 @@ let page: Page;
 let workDir: string;
 let clip: string;
 let srtFile: string;
+/** A clip with subtitles burned into the picture (the AI配音 flow warns about them). */
+let subtitled: string;
 let accessToken: string;
 let projectId: string;
 
@@ -59,6 +61,22 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   ]);
   srtFile = path.join(workDir, '节目.srt');
   writeFileSync(srtFile, SRT);
+  subtitled = path.join(workDir, '带字幕.mp4');
+  const cues = [
+    { text: '今天天气很好', start_ms: 200, end_ms: 1800, position: 'bottom' },
+    { text: '我们去公园散步', start_ms: 2100, end_ms: 3800, position: 'bottom' },
+  ];
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'make-subtitled-clip.ts'),
+      subtitled,
+      JSON.stringify(cues),
+    ],
+    { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'pipe' },
+  );
   page = await browser.newPage({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
 });
 
@@ -189,12 +207,39 @@ test('AI配音 and 视频合成 open their new flows (sources, uploads, options)
   await expect(page.getByTestId('dub-start')).toBeDisabled();
   await page.screenshot({ path: `${SHOTS}/6-ai-new.png`, fullPage: true });
 
+  // 我的素材 is offered, as in the other tools: the clip uploaded for SRT配音 is there.
+  const video = page.getByTestId('dub-video-step');
+  await video.getByTestId('dub-video-step-source').getByText('我的素材').click();
+  await video.getByTestId('dub-video-step-library').click();
+  await expect(page.locator('.ant-select-item-option', { hasText: 'dub-clip.mp4' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  // A video with burned-in subtitles: the flow says they stay on screen and offers to erase them.
+  await video.getByTestId('dub-video-step-source').getByText('上传视频').click();
+  await video.locator('input[type="file"]').setInputFiles(subtitled);
+  await expect(video.getByTestId('dub-video-step-file')).toContainText('带字幕.mp4', { timeout: 60_000 });
+  const notice = page.getByTestId('dub-burned-in');
+  await expect(notice).toHaveAttribute('data-found', 'true', { timeout: 60_000 });
+  await expect(notice).toContainText('画面中已有字幕');
+  await expect(notice).toContainText('不会去掉画面上的文字');
+  await page.screenshot({ path: `${SHOTS}/6b-ai-burned-in.png`, fullPage: true });
+  // 擦除原字幕 opens 字幕擦除's new flow on this video.
+  await page.getByTestId('dub-burned-in-erase').click();
+  await expect(page).toHaveURL(/\/video-translation\/erase$/);
+  await expect(page.getByTestId('erase-file')).toContainText('带字幕.mp4');
+
   await page.goto(`${APP}/video-translation/synthesis`);
   await expect(page.getByTestId('project-new')).toBeVisible();
   await page.getByTestId('project-new').click();
   await expect(page.getByTestId('dub-new-synthesis')).toBeVisible();
   await expect(page.getByTestId('dub-track-step')).toBeVisible();
   await expect(page.getByTestId('dub-music-step')).toBeVisible();
+  // 我的素材 here too: both videos uploaded so far.
+  const synthVideo = page.getByTestId('dub-video-step');
+  await synthVideo.getByTestId('dub-video-step-source').getByText('我的素材').click();
+  await synthVideo.getByTestId('dub-video-step-library').click();
+  await expect(page.locator('.ant-select-item-option', { hasText: 'dub-clip.mp4' })).toBeVisible();
+  await expect(page.locator('.ant-select-item-option', { hasText: '带字幕.mp4' })).toBeVisible();
+  await page.keyboard.press('Escape');
   await page.screenshot({ path: `${SHOTS}/7-synthesis-new.png`, fullPage: true });
 
   // The SRT配音 list shows the project made above.

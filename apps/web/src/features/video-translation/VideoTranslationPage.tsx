@@ -1,8 +1,8 @@
 import { PlusOutlined } from '@ant-design/icons';
-import type { ProjectView } from '@vw/contract';
+import type { MediaAsset, ProjectView } from '@vw/contract';
 import { Button, Tabs } from 'antd';
 import { useState } from 'react';
-import { Navigate, useNavigate, useParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { ProjectList } from './ProjectList.tsx';
 import { builtTools } from './tools.tsx';
@@ -10,9 +10,10 @@ import './video-tools.css';
 
 const t = zhCN.videoTools;
 
-/** One tool's tab: its project list, or its "new" flow. */
+/** One tool's tab: its project list, or its "new" flow (opened at once for a video another tool hands over). */
 function ToolTab({ tab }: { tab: (typeof builtTools)[number] }) {
-  const [creating, setCreating] = useState(false);
+  const handed = (useLocation().state as { asset?: MediaAsset } | null)?.asset;
+  const [creating, setCreating] = useState(!!handed);
   const [opened, setOpened] = useState<ProjectView | null>(null);
   const desc = tab.tab === 'stt' ? t.stt.desc : tab.desc;
   if (opened && tab.Result)
@@ -24,7 +25,7 @@ function ToolTab({ tab }: { tab: (typeof builtTools)[number] }) {
   if (creating)
     return (
       <section className="vw-card vw-vt-panel">
-        <tab.New onBack={() => setCreating(false)} />
+        <tab.New onBack={() => setCreating(false)} asset={handed} />
       </section>
     );
   return (

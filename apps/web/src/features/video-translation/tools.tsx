@@ -1,4 +1,4 @@
-import type { ProjectView } from '@vw/contract';
+import type { MediaAsset, ProjectView } from '@vw/contract';
 import type { TaskTool, VideoToolTab } from '@vw/contract/constants/tasks.ts';
 import { VIDEO_TOOL_TABS } from '@vw/contract/constants/tasks.ts';
 import type { ComponentType, ReactNode } from 'react';
@@ -16,7 +16,8 @@ import { TranslateNewProject } from './translate/TranslateNewProject.tsx';
 export interface VideoToolDef {
   tab: VideoToolTab;
   tool: TaskTool;
-  New: ComponentType<{ onBack: () => void }>;
+  /** `asset`: a video handed over by another tool (AI配音 → 擦除原字幕). */
+  New: ComponentType<{ onBack: () => void; asset?: MediaAsset }>;
   /** One line under the tab bar: what the tool does. */
   desc?: string;
   /** A tool whose result is not an editor project (erase): what 打开 shows instead of the editor. */

@@ -4,17 +4,15 @@ import type { TaskTool } from '@vw/contract/constants/tasks.ts';
 import { speakerPrefix, withoutDialogueDashes } from '@vw/contract/helpers/speakers.ts';
 import { Alert, Button, Checkbox, Segmented, Select } from 'antd';
 import useApp from 'antd/es/app/useApp';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatCredits } from '@/features/credits/format.ts';
 import { api } from '@/lib/api.ts';
 import { invalidateCall, useCall, useCallMutation } from '@/lib/query/hooks.ts';
-import { formatDuration } from '@/lib/tasks/format.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { useTask } from '@/lib/tasks/useTask.ts';
-import { formatBytes, UploadDropzone, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
-import { useUpload } from '@/lib/upload/useUpload.ts';
 import { editorPath } from '../stt/SttNewProject.tsx';
+import { VideoStep } from '../subtitles/shared.tsx';
 import { useToolAvailability } from '../useToolAvailability.ts';
 import { ProjectFlags } from './ProjectFlags.tsx';
 import { d } from './strings.ts';
@@ -96,64 +94,94 @@ export function SubtitlePicker({
   );
 }
 
-/** An uploaded asset, with the upload area until there is one. */
+/** A step that picks a file: uploaded here or taken from 我的素材 (the video tools' one picker). */
 function AssetStep({
   title,
-  accept,
+  kind,
   acceptLabel,
   asset,
   onAsset,
-  disabled,
+  disabled = false,
   testId,
   onBusy,
 }: {
-  /** Told while an upload is running (the start button waits for it). */
-  onBusy?: (busy: boolean) => void;
   title: string;
-  accept: string;
-  acceptLabel: string;
+  kind: 'video' | 'audio' | 'media';
+  acceptLabel?: string;
   asset: MediaAsset | null;
   onAsset: (a: MediaAsset | null) => void;
   disabled?: boolean;
   testId: string;
+  /** Told while an upload is running (the start button waits for it). */
+  onBusy?: (busy: boolean) => void;
 }) {
-  const upload = useUpload();
-  useEffect(() => {
-    onBusy?.(upload.active);
-  }, [upload.active, onBusy]);
   return (
     <section className="vw-vt-step" data-testid={testId}>
       <h3>{title}</h3>
-      <UploadLeaveGuard active={upload.active} />
-      {asset ? (
-        <div className="vw-vt-file" data-testid={`${testId}-file`}>
-          <strong>{asset.name}</strong>
-          <span className="vw-vt-muted">
-            {formatBytes(asset.size)}
-            {asset.duration_ms != null ? ` · ${formatDuration(asset.duration_ms / 1000)}` : ''}
-          </span>
-          <Button
-            size="small"
-            type="link"
-            onClick={() => {
-              upload.reset();
-              onAsset(null);
-            }}
-          >
-            {d.changeFile}
-          </Button>
-        </div>
-      ) : (
-        <UploadDropzone
-          accept={accept}
-          acceptLabel={acceptLabel}
-          upload={upload}
-          leaveGuard={false}
-          disabled={disabled}
-          onUploaded={onAsset}
-        />
-      )}
+      <VideoStep
+        asset={asset}
+        onAsset={onAsset}
+        disabled={disabled}
+        testId={testId}
+        kind={kind}
+        acceptLabel={acceptLabel}
+        onBusy={onBusy}
+      />
     </section>
+  );
+}
+
+const burnedIn = {
+  checking: '正在检查画面中是否已有字幕…',
+  found: '画面中已有字幕',
+  foundText:
+    'AI配音只替换声音，不会去掉画面上的文字：成片里原字幕仍会显示（再加字幕会与之重叠）。如需去掉，请先擦除原字幕；擦除后的视频会存入「我的素材」，再回到这里选择它。',
+  unknown:
+    '若画面中已有字幕，AI配音不会去掉它们，成片里仍会显示；可先擦除原字幕，再从「我的素材」选择擦除后的视频。',
+  erase: '擦除原字幕',
+};
+
+/**
+ * AI配音 keeps the picture, so subtitles burned into it stay on screen. The video is checked for
+ * them (the subtitle-band detection of 字幕提取); found, or when the check cannot run, the flow says
+ * so and offers 擦除原字幕 (字幕擦除 opens with this video).
+ */
+function BurnedInNotice({ asset }: { asset: MediaAsset }) {
+  const navigate = useNavigate();
+  const ready = asset.status === 'ready' && asset.has_video;
+  const detect = useCall(
+    api.ocrDetectRegions,
+    { body: { asset_id: asset.asset_id } },
+    { enabled: ready, staleTime: Number.POSITIVE_INFINITY, retry: false, suppressError: true },
+  );
+  if (!ready) return null;
+  if (detect.isFetching)
+    return (
+      <div className="vw-vt-muted" data-testid="dub-burned-in-checking">
+        {burnedIn.checking}
+      </div>
+    );
+  const found = detect.data ? detect.data.regions.length > 0 : null;
+  if (found === false) return null;
+  const erase = (
+    <Button
+      size="small"
+      onClick={() => navigate('/video-translation/erase', { state: { asset } })}
+      data-testid="dub-burned-in-erase"
+    >
+      {burnedIn.erase}
+    </Button>
+  );
+  return (
+    <Alert
+      type={found ? 'warning' : 'info'}
+      showIcon
+      data-testid="dub-burned-in"
+      data-found={!!found}
+      message={found ? burnedIn.found : burnedIn.unknown}
+      description={found ? burnedIn.foundText : undefined}
+      action={erase}
+    />
   );
 }
 
@@ -361,8 +389,7 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
       {mode !== 'srt' && (
         <AssetStep
           title={d.video}
-          accept="video/*"
-          acceptLabel="MP4、MOV、MKV、WEBM"
+          kind="video"
           asset={media}
           onAsset={setMedia}
           disabled={off}
@@ -370,6 +397,7 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
           onBusy={busyOf('dub-video-step')}
         />
       )}
+      {mode === 'ai' && media && <BurnedInNotice asset={media} />}
       {mode === 'ai' && (
         <section className="vw-vt-step">
           <h3>{d.source}</h3>
@@ -424,8 +452,7 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
       {mode === 'srt' && (
         <AssetStep
           title={d.media}
-          accept="audio/*,video/*"
-          acceptLabel="MP4、MOV、MKV、MP3、WAV、M4A"
+          kind="media"
           asset={media}
           onAsset={setMedia}
           disabled={off}
@@ -437,7 +464,7 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
         <>
           <AssetStep
             title={d.audioTrack}
-            accept="audio/*,video/*"
+            kind="media"
             acceptLabel="MP3、WAV、M4A、AAC"
             asset={track}
             onAsset={setTrack}
@@ -447,8 +474,7 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
           />
           <AssetStep
             title={d.music}
-            accept="audio/*"
-            acceptLabel="MP3、WAV、M4A、AAC"
+            kind="audio"
             asset={music}
             onAsset={setMusic}
             disabled={off}

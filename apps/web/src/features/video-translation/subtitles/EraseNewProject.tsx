@@ -48,11 +48,11 @@ export function EraseStarted({
  * subtitles are shown / the whole video / custom ranges → method → before/after of one frame →
  * estimate → `eraseCreate` / `watermarkRemoveCreate`, then progress and the result.
  */
-export function EraseNewProject({ onBack }: { onBack: () => void }) {
+export function EraseNewProject({ onBack, asset: handed }: { onBack: () => void; asset?: MediaAsset }) {
   const { message } = useApp();
   const [mode, setMode] = useState<Mode>('erase');
   const availability = useToolAvailability(mode);
-  const [asset, setAsset] = useState<MediaAsset | null>(null);
+  const [asset, setAsset] = useState<MediaAsset | null>(handed ?? null);
   const [atMs, setAtMs] = useState<number | null>(null);
   const [boxes, setBoxes] = useState<EditorBox[] | null>(null);
   const [rangeMode, setRangeMode] = useState<RangeMode>('subtitles');

@@ -14,28 +14,50 @@ import type { EditorBox } from './RegionEditor.tsx';
 export const VIDEO_ACCEPT = 'video/*';
 const ACCEPT_LABEL = 'MP4、MOV、MKV、WEBM、AVI、FLV';
 
+/** What a media step picks: a video, an audio file, or either (any file with sound). */
+type StepKind = 'video' | 'audio' | 'media';
+const KIND_TEXT: Record<StepKind, { noun: string; accept: string; acceptLabel: string }> = {
+  video: { noun: '视频', accept: VIDEO_ACCEPT, acceptLabel: ACCEPT_LABEL },
+  audio: { noun: '音频', accept: 'audio/*', acceptLabel: 'MP3、WAV、M4A、AAC' },
+  media: { noun: '音视频', accept: 'audio/*,video/*', acceptLabel: 'MP4、MOV、MKV、MP3、WAV、M4A' },
+};
+
 /**
- * Step 1 of both subtitle tools: a video — uploaded here, or one already in 我的素材 (the demo
- * account's sample video is there).
+ * The media picker of the video tools: a file uploaded here, or one already in 我的素材 (earlier
+ * uploads, results such as an erased video; the demo account's sample video is there).
  */
 export function VideoStep({
   asset,
   onAsset,
   disabled,
   testId,
+  kind = 'video',
+  accept,
+  acceptLabel,
+  onBusy,
 }: {
   asset: MediaAsset | null;
   onAsset: (a: MediaAsset | null) => void;
   disabled: boolean;
   testId: string;
+  kind?: StepKind;
+  /** The upload's accepted types, when not the kind's. */
+  accept?: string;
+  acceptLabel?: string;
+  /** Told while an upload runs (a start button waits for it). */
+  onBusy?: (busy: boolean) => void;
 }) {
   const upload = useUpload();
+  const text = KIND_TEXT[kind];
   const [source, setSource] = useState<'upload' | 'library'>('upload');
   const library = useCall(
     api.listMediaAssets,
-    { query: { kind: 'video', page: 1, page_size: 50 } },
+    { query: { ...(kind === 'media' ? {} : { kind }), page: 1, page_size: 50 } },
     { enabled: source === 'library', staleTime: 0 },
   );
+  useEffect(() => {
+    onBusy?.(upload.active);
+  }, [upload.active, onBusy]);
   // The asset is probed when the upload completes; while it is still processing, look again.
   const fresh = useCall(
     api.getMediaAsset,
@@ -67,7 +89,7 @@ export function VideoStep({
             onAsset(null);
           }}
         >
-          更换视频
+          更换{text.noun}
         </Button>
       </div>
     );
@@ -80,7 +102,7 @@ export function VideoStep({
           value={source}
           onChange={(v) => setSource(v as 'upload' | 'library')}
           options={[
-            { value: 'upload', label: '上传视频', icon: <CloudUploadOutlined /> },
+            { value: 'upload', label: `上传${text.noun}`, icon: <CloudUploadOutlined /> },
             { value: 'library', label: '我的素材', icon: <FolderOpenOutlined /> },
           ]}
           data-testid={`${testId}-source`}
@@ -88,8 +110,8 @@ export function VideoStep({
       )}
       {source === 'upload' || uploading ? (
         <UploadDropzone
-          accept={VIDEO_ACCEPT}
-          acceptLabel={ACCEPT_LABEL}
+          accept={accept ?? text.accept}
+          acceptLabel={acceptLabel ?? text.acceptLabel}
           upload={upload}
           leaveGuard={false}
           disabled={disabled}
@@ -97,11 +119,13 @@ export function VideoStep({
         />
       ) : (
         <Select<string>
-          placeholder={library.data?.list.length === 0 ? '还没有视频素材，请先上传' : '选择一个视频'}
+          placeholder={
+            library.data?.list.length === 0 ? `还没有${text.noun}素材，请先上传` : `选择一个${text.noun}`
+          }
           style={{ width: 420 }}
           loading={library.isFetching}
           options={(library.data?.list ?? [])
-            .filter((a) => a.has_video)
+            .filter((a) => (kind === 'video' ? a.has_video : a.has_audio))
             .map((a) => ({
               value: a.asset_id,
               label: `${a.name}${a.duration_ms != null ? ` · ${formatDuration(a.duration_ms / 1000)}` : ''}`,
