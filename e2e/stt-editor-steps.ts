@@ -194,3 +194,47 @@ export async function editorJourney(on: Page, projectId: string, shots: string):
   await expect(page.getByTestId('editor-download-entry')).toContainText('1/1');
   await page.screenshot({ path: `${shots}/5-exported.png` });
 }
+
+/**
+ * Text typed into a cue is saved as it is typed — no Enter, the box still focused: the status says
+ * 未保存 / 保存中… while that is true (the save is held back here until it has been seen), 已保存
+ * only once the server has it, and a failed save says so and what to do; a reload shows the text.
+ */
+export async function typingSavesJourney(on: Page, projectId: string, shots: string): Promise<void> {
+  page = on;
+  await page.goto(`${APP}/video-translation/editor?id=${encodeURIComponent(projectId)}`);
+  await expect(rows().first()).toBeVisible({ timeout: 20_000 });
+  await expect(saveStatus()).toHaveText('已保存');
+
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route('**/v1/projects/save', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const area = row(0).getByLabel('字幕文本');
+  const before = await area.inputValue();
+  await area.click();
+  await area.press('End');
+  await page.keyboard.type(' Thanks');
+  await expect(saveStatus()).toHaveText(/未保存|保存中/);
+  await expect(saveStatus()).toHaveText('保存中…', { timeout: 15_000 });
+  await page.screenshot({ path: `${shots}/6-saving.png` });
+  release();
+  await expect(saveStatus()).toHaveText('已保存', { timeout: 15_000 });
+  await expect(area).toBeFocused();
+  await page.unroute('**/v1/projects/save');
+
+  // A save that fails says so and what to do, then the automatic retry saves the text.
+  await page.route('**/v1/projects/save', (route) => route.abort());
+  await page.keyboard.type('!');
+  await expect(saveStatus()).toHaveText(/^保存失败：请检查网络.*自动重试/, { timeout: 15_000 });
+  await page.screenshot({ path: `${shots}/7-save-failed.png` });
+  await page.unroute('**/v1/projects/save');
+  await expect(saveStatus()).toHaveText('已保存', { timeout: 20_000 });
+
+  await page.reload();
+  await expect(row(0).getByLabel('字幕文本')).toHaveValue(`${before} Thanks!`, { timeout: 20_000 });
+}

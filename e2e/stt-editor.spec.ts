@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { APP, operator, signInByCode } from './session.ts';
-import { editorJourney, generateClip } from './stt-editor-steps.ts';
+import { editorJourney, generateClip, typingSavesJourney } from './stt-editor-steps.ts';
 
 /**
  * Speech to text into the subtitle editor (issue 13), in order on one page: a clip generated here
@@ -92,4 +92,9 @@ test('a generated clip is uploaded on the 语音转文字 tab and recognised thr
 test('the editor: edit, split, merge, drag, undo, then export SRT with the edited text and times', async () => {
   test.setTimeout(120_000);
   await editorJourney(page, projectId, SHOTS);
+});
+
+test('text typed into a cue (no Enter) is saved: 未保存 / 保存中… then 已保存, a failure says what to do, a reload keeps it', async () => {
+  test.setTimeout(120_000);
+  await typingSavesJourney(page, projectId, SHOTS);
 });

@@ -272,3 +272,44 @@ test('a notification click (video-edit with the task id) opens the editor on the
   await page.goto(`${APP}/video-translation/editor?id=${encodeURIComponent(taskId)}`);
   await expect(page.getByTestId('cue-row').nth(1).getByLabel('原文')).toHaveValue(CUES[1]!.text);
 });
+
+test('查找 finds 原文; 与下一条合并 merges 原文 and 译文; typed text is saved without Enter', async ({
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const rows = page.getByTestId('cue-row');
+  const status = page.getByTestId('save-status');
+  await expect(rows).toHaveCount(2, { timeout: 30_000 });
+  const before = targetCues(await getDoc(request));
+
+  // 公园 is only in the 原文 (the translation says Park).
+  await page.getByRole('button', { name: '查找替换' }).click();
+  await page.getByTestId('find-bar').getByLabel('查找', { exact: true }).fill('公园');
+  await expect(page.getByTestId('find-count')).toHaveText('第 1 / 1 个');
+  await page.getByTestId('find-bar').getByRole('button', { name: '关闭' }).click();
+
+  // Merging the two lines merges both languages: one line, one 原文.
+  await rows.nth(0).getByRole('button', { name: '与下一条合并' }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.nth(0).getByLabel('原文')).toHaveValue(`${CUES[0]!.text}${CUES[1]!.text}`);
+  await expect(rows.nth(0).getByLabel('译文')).toHaveValue(`${before[0]!.text} ${before[1]!.text}`);
+  await expect(status).toHaveText('已保存', { timeout: 15_000 });
+  const merged = await getDoc(request);
+  const source = merged.document.tracks.find((t) => t.kind === 'source')!.cues;
+  expect(source.map((c) => c.text)).toEqual([`${CUES[0]!.text}${CUES[1]!.text}`]);
+
+  // The merged 原文 is one line again, so it can be edited: typed, not confirmed with Enter.
+  const area = rows.nth(0).getByLabel('原文');
+  await area.click();
+  await area.press('End');
+  await page.keyboard.type('吧');
+  await expect(status).not.toHaveText('已保存');
+  await expect(status).toHaveText('已保存', { timeout: 15_000 });
+  await expect(area).toBeFocused();
+  await page.screenshot({ path: `${SHOTS}/7-merged.png` });
+  await page.reload();
+  await expect(page.getByTestId('cue-row').nth(0).getByLabel('原文')).toHaveValue(
+    `${CUES[0]!.text}${CUES[1]!.text}吧`,
+  );
+  await expect(page.getByTestId('cue-row')).toHaveCount(1);
+});

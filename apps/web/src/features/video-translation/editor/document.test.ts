@@ -373,7 +373,12 @@ describe('bilingual projects', () => {
           kind: 'translation',
           language: 'en',
           cues: [
-            { ...cue('t1', 0, 1000, 'Nice weather'), source_ids: ['s1'] },
+            {
+              ...cue('t1', 0, 1000, 'Nice weather'),
+              source_ids: ['s1'],
+              back_text: '天气好',
+              drift: { score: 0.9, flagged: false, method: 'embedding' },
+            },
             { ...cue('t2', 1200, 2000, 'To the park'), source_ids: ['s2'] },
             { ...cue('t3', 2500, 3000, 'Good'), source_ids: ['s3'] },
           ],
@@ -409,6 +414,9 @@ describe('bilingual projects', () => {
       ['t1', 'Nice weather To the park', ['s1']],
       ['t3', 'Good', ['s3']],
     ]);
+    // The back-translation was of the first line alone.
+    expect(track(r.doc, 'tgt')[0]!.back_text).toBeNull();
+    expect(track(r.doc, 'tgt')[0]!.drift).toBeUndefined();
     expect(track(r.doc, 'src').map((c) => [c.id, c.start_ms, c.end_ms, c.text])).toEqual([
       ['s1', 0, 2000, '今天天气很好我们去公园'],
       ['s3', 2500, 3000, '好'],

@@ -306,6 +306,11 @@ export function mergeWithNext(doc: ProjectDocument, cueId: string): OpResult {
     text: joinTexts(cue.text, after.text),
     speaker_id: cue.speaker_id ?? after.speaker_id,
   };
+  // The back-translation (and its drift) was of the first line alone.
+  if (merged.back_text != null || merged.drift) {
+    const { drift: _drift, ...rest } = merged;
+    merged = { ...rest, back_text: null };
+  }
   let base = doc;
   if (doc.translation) {
     const joined = mergeSourcesOf(doc, cue, after);

@@ -10,7 +10,7 @@ export const s = {
   saved: '已保存',
   saving: '保存中…',
   unsaved: '未保存',
-  saveFailed: '保存失败：请检查网络，几秒后自动重试（Ctrl+S 立即重试），修改在重试成功前不要关闭页面',
+  saveFailed: '保存失败：请检查网络，将自动重试（Ctrl+S 立即重试）',
   conflict: '版本冲突',
   conflictText: '为避免覆盖别处的修改，自动保存已暂停。重新加载将载入最新版本，本窗口未保存的修改会丢失。',
   reload: '重新加载',
