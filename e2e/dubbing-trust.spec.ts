@@ -114,6 +114,7 @@ test('a shortened line shows what is spoken; too short is flagged; 接受精简 
   await expect(rows.nth(1).getByTestId('cue-fit')).toHaveAttribute('data-status', 'cut');
   await expect(rows.nth(1).getByTestId('cue-fit')).toHaveText(/删减过多/);
   await expect(page.getByTestId('dub-cut-lines')).toContainText('第 2 句');
+  await expect(page.getByTestId('timeline-dub').nth(1)).toHaveClass(/is-cut/);
   await page.screenshot({ path: `${SHOTS}/1-cut-flagged.png` });
 
   // 接受精简: the flag goes (saved with the document), the spoken text stays shown.
@@ -191,6 +192,7 @@ test('自动校验: a line the recognizer does not hear is flagged (code 5, refu
   await expect(note).toContainText(`识别为「${SHORT}」`);
   await expect(page.getByTestId('dub-check-failed')).toContainText('第 2 句');
   await expect(page.getByTestId('dub-check-failed')).toContainText('积分已退还');
+  await expect(page.getByTestId('timeline-dub').nth(1)).toHaveClass(/is-mismatch/);
   await page.screenshot({ path: `${SHOTS}/5-check-flagged.png` });
 });
 

@@ -12,7 +12,7 @@ import {
 } from 'react';
 import { useActiveCueId, useEditor } from './context.tsx';
 import { clampMove, clampResize, type SubtitleCue, setCueTimes } from './document.ts';
-import { chosenTake, isStale } from './dub.ts';
+import { chosenTake, isStale, lineFlag } from './dub.ts';
 import { clickSelection } from './history.ts';
 import { speakerColor } from './SpeakersPanel.tsx';
 import { s } from './strings.ts';
@@ -361,7 +361,7 @@ export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
               return (
                 <div
                   key={`dub-${cue.id}`}
-                  className={`vw-ed-dubclip is-${cue.fit?.status ?? 'fits'}${dub && isStale(dub, cue) ? ' is-stale' : ''}`}
+                  className={`vw-ed-dubclip is-${lineFlag(cue) ?? cue.fit?.status ?? 'fits'}${dub && isStale(dub, cue) ? ' is-stale' : ''}`}
                   data-testid="timeline-dub"
                   data-cue-id={cue.id}
                   style={{
