@@ -217,6 +217,7 @@ export function taskRow(ownerId: string, now: number, over: Partial<TaskRow> & {
     project_id: null,
     created_at: now,
     started_at: null,
+    stage_started_at: null,
     finished_at: null,
     updated_at: now,
     ...over,

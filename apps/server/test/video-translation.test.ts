@@ -244,17 +244,21 @@ describe('视频翻译: translation, back-translation, cache', () => {
     expect(cues[2]!.drift!.score).toBeGreaterThan(cues[1]!.drift!.score);
   });
 
-  it('answers a second run of the same lines from the cache: no model requests', async () => {
-    const before = chat.requests.length;
+  it('asks the model again on 重新翻译 (the cache would answer what is already there)', async () => {
     const { document } = await project(projectId);
-    const texts = target(document).cues.map((c) => c.text);
+    const asked = translateRequests().length;
+    const before = chat.requests.length;
     const res = await post('/v1/video-translation/retranslate', { project_id: projectId });
     expect(res.body.code).toBe(0);
     expect(res.body.data.lines).toBe(3);
     expect((await finished(res.body.data.task_id)).status).toBe('succeeded');
-    expect(chat.requests.length).toBe(before);
+    expect(translateRequests().length).toBe(asked + 1);
     const after = await project(projectId);
-    expect(target(after.document).cues.map((c) => c.text)).toEqual(texts);
+    // The fake model answers as before; each line was translated again.
+    expect(target(after.document).cues.map((c) => c.text)).toEqual(target(document).cues.map((c) => c.text));
+    expect(target(after.document).cues.map((c) => c.text_rev)).toEqual(
+      target(document).cues.map((c) => (c.text_rev ?? 0) + 1),
+    );
     // A new preference is another key: the model is asked again.
     await post('/v1/video-translation/retranslate', {
       project_id: projectId,

@@ -468,6 +468,8 @@ export interface TasksTable {
   project_id: string | null;
   created_at: number;
   started_at: number | null;
+  /** When the current stage's run began (migration 025; the time left follows its pace). */
+  stage_started_at: number | null;
   finished_at: number | null;
   updated_at: number;
 }

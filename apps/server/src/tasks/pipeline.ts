@@ -46,6 +46,11 @@ export interface StageDef<I> {
    * A task failure other than 1 (refused content, language, mismatch) is final at once.
    */
   attempts?: number;
+  /**
+   * Whether a task of this input has the stage (default: always). A stage it does not have is not
+   * made, run, weighed or shown: a line action lists only the stages it runs.
+   */
+  when?(input: I): boolean;
   run(ctx: StageContext<I>): Promise<unknown>;
 }
 
@@ -94,6 +99,12 @@ export function definePipeline<I>(def: PipelineDef<I>): Pipeline<I> {
   }
   pipelines.set(def.tool, pipeline as Pipeline<unknown>);
   return pipeline;
+}
+
+/** The stages a task of this input has, in the pipeline's order. */
+export function stagesOf<I>(pipeline: Pick<PipelineDef<I>, 'stages'>, input: I): StageDef<I>[] {
+  const stages = pipeline.stages.filter((s) => !s.when || s.when(input));
+  return stages.length ? stages : pipeline.stages;
 }
 
 export function findPipeline(tool: string): Pipeline<unknown> | undefined {

@@ -10,7 +10,7 @@ import { emitTaskWebhook } from '../modules/apikeys/webhooks.service.ts';
 import { captureCredits, releaseCredits } from '../modules/credits/ledger.service.ts';
 import { notifyTaskFinished } from '../modules/notifications/notifications.service.ts';
 // pipeline.ts imports this module too; findPipeline is only called at run time, after both loaded.
-import { findPipeline, type Pipeline, type StageContext } from './pipeline.ts';
+import { findPipeline, type Pipeline, type StageContext, type StageDef, stagesOf } from './pipeline.ts';
 import {
   findItem,
   findStages,
@@ -35,10 +35,10 @@ export const ACTIVE_STATUSES = ['queued', 'running', 'paused'] as const;
 export const scratchDirOf = (ctx: AppContext, taskId: string) =>
   path.join(ctx.config.dataDir, 'scratch', 'tasks', taskId);
 
-/** Stage weights normalised to add up to 1. */
-export function stageWeights(pipeline: Pick<Pipeline<unknown>, 'stages'>): Map<string, number> {
-  const total = pipeline.stages.reduce((a, s) => a + Math.max(0, s.weight), 0) || 1;
-  return new Map(pipeline.stages.map((s) => [s.name, Math.max(0, s.weight) / total]));
+/** Weights of a task's stages, normalised to add up to 1. */
+export function stageWeights(stages: Pick<StageDef<unknown>, 'name' | 'weight'>[]): Map<string, number> {
+  const total = stages.reduce((a, s) => a + Math.max(0, s.weight), 0) || 1;
+  return new Map(stages.map((s) => [s.name, Math.max(0, s.weight) / total]));
 }
 
 /** Stores the event (with the task as it is now) and hands it to the streams. */
@@ -260,8 +260,9 @@ export async function runStage(
   if (firstUnfinishedStage(pipeline, rows)?.name !== stageName) return { skipped: true };
 
   const def = pipeline.stages.find((s) => s.name === stageName)!;
-  const weights = stageWeights(pipeline);
-  const doneWeight = pipeline.stages
+  const input = pipeline.input.parse(JSON.parse(task0.input));
+  const weights = stageWeights(stagesOf(pipeline, input));
+  const doneWeight = stagesOf(pipeline, input)
     .filter((s) => rows.find((r) => r.name === s.name)?.status === 'done')
     .reduce((a, s) => a + weights.get(s.name)!, 0);
   const now = ctx.clock.now();
@@ -273,6 +274,7 @@ export async function runStage(
       status: 'running',
       stage: stageName,
       started_at: task0.started_at ?? now,
+      stage_started_at: now,
       progress: Math.round(doneWeight * 1000) / 10,
       updated_at: now,
     },
@@ -306,7 +308,7 @@ export async function runStage(
 
   const stageCtx: StageContext<unknown> = {
     task,
-    input: pipeline.input.parse(JSON.parse(task.input)),
+    input,
     app: ctx,
     signal,
     scratchDir,
@@ -317,7 +319,7 @@ export async function runStage(
       if (f < 1 && at - lastProgress < PROGRESS_EVERY_MS) return;
       lastProgress = at;
       await updateStage(db, taskId, stageName, { progress: f });
-      const overall = Math.round((doneWeight + weights.get(stageName)! * f) * 1000) / 10;
+      const overall = Math.round((doneWeight + (weights.get(stageName) ?? 0) * f) * 1000) / 10;
       const row = await updateTask(db, taskId, { progress: overall, updated_at: ctx.clock.now() }, [
         'running',
       ]);
@@ -365,7 +367,8 @@ export async function runStage(
 
   let result: unknown;
   try {
-    result = await def.run(stageCtx);
+    // A task made before its stage had a `when` still has the row: the stage is passed over.
+    result = def.when && !def.when(input) ? { skipped: true } : await def.run(stageCtx);
   } catch (err) {
     if (job.signal.aborted && !cancel.signal.aborted) throw err; // shutdown: the job runs again elsewhere
     const current = await findTask(db, taskId);

@@ -8,7 +8,7 @@ import { limitAccount } from '../modules/accounts/account-limits.ts';
 import { handOverHold, newHoldLease, onAbandonedHold, TASK_HOLDS } from '../modules/credits/hold-leases.ts';
 import { holdCredits, releaseCredits } from '../modules/credits/ledger.service.ts';
 import type { TaskEventMessage } from './events.ts';
-import { findPipeline, type Pipeline } from './pipeline.ts';
+import { findPipeline, type Pipeline, stagesOf } from './pipeline.ts';
 import {
   ACTIVE_STATUSES,
   enqueueStage,
@@ -58,6 +58,7 @@ export async function createTask<I>(
 ): Promise<TaskRow> {
   const input = pipeline.input.parse(opts.input);
   await limitAccount(ctx, opts.ownerId, 'tasks');
+  const ownStages = stagesOf(pipeline, input);
   const id = newId('task');
   const amount = opts.credits?.amount ?? 0;
   const holdKey = opts.credits && amount > 0 ? `task:${id}` : null;
@@ -89,7 +90,7 @@ export async function createTask<I>(
     tool: pipeline.tool,
     title: opts.title,
     status: 'queued',
-    stage: pipeline.stages[0].name,
+    stage: ownStages[0]!.name,
     progress: 0,
     error_code: 0,
     error: null,
@@ -105,13 +106,14 @@ export async function createTask<I>(
     project_id: opts.projectId ?? null,
     created_at: now,
     started_at: null,
+    stage_started_at: null,
     finished_at: null,
     updated_at: now,
   };
-  const stages = pipeline.stages.map((s, seq) => ({
+  const stages = ownStages.map((s) => ({
     task_id: id,
     name: s.name,
-    seq,
+    seq: pipeline.stages.indexOf(s),
     status: 'pending' as const,
     progress: 0,
     attempts: 0,
@@ -166,8 +168,10 @@ onAbandonedHold(TASK_HOLDS, async (ctx, hold) => {
 /** The contract view. Stage states follow from the task row, so an event's snapshot shows the same. */
 export async function toTaskView(ctx: AppContext, row: TaskRow): Promise<TaskView> {
   const pipeline = findPipeline(row.tool);
-  const stageDefs = pipeline?.stages ?? [{ name: row.stage, label: row.stage, weight: 1 }];
-  const weights = pipeline ? stageWeights(pipeline) : new Map([[row.stage, 1]]);
+  const stageDefs = pipeline
+    ? stagesOf(pipeline, JSON.parse(row.input))
+    : [{ name: row.stage, label: row.stage, weight: 1 }];
+  const weights = stageWeights(stageDefs);
   const current = Math.max(
     0,
     stageDefs.findIndex((s) => s.name === row.stage),
@@ -206,11 +210,7 @@ export async function toTaskView(ctx: AppContext, row: TaskRow): Promise<TaskVie
     key: string;
     size: number;
   }>;
-  const now = ctx.clock.now();
-  const eta =
-    row.status === 'running' && row.started_at !== null && row.progress > 0 && row.progress < 100
-      ? Math.round((((now - row.started_at) / 1000) * (100 - row.progress)) / row.progress)
-      : null;
+  const eta = row.status === 'running' ? timeLeft(row, stages, ctx.clock.now()) : null;
   return {
     task_id: row.id,
     tool: row.tool as TaskTool,
@@ -246,6 +246,21 @@ export async function toTaskView(ctx: AppContext, row: TaskRow): Promise<TaskVie
   };
 }
 
+/**
+ * Seconds left, from the running stage's own pace (its run so far over its progress) applied to what
+ * is left of it and of the later stages by weight; null until the stage has moved.
+ */
+function timeLeft(row: TaskRow, stages: TaskStageView[], now: number): number | null {
+  const at = stages.findIndex((s) => s.name === row.stage);
+  const stage = stages[at];
+  const since = row.stage_started_at ?? null;
+  if (!stage || since === null || stage.progress <= 0 || stage.weight <= 0) return null;
+  const done = (stage.progress / 100) * stage.weight;
+  const perWeight = Math.max(0, now - since) / 1000 / done;
+  const left = stage.weight - done + stages.slice(at + 1).reduce((a, s) => a + s.weight, 0);
+  return Math.round(perWeight * left);
+}
+
 /** The owner's task row; err_not_found for anyone else's, so ids of others reveal nothing. */
 export async function getOwnedTask(ctx: AppContext, ownerId: string, taskId: string): Promise<TaskRow> {
   const row = await findTaskOfOwner(ctx.db, ownerId, taskId);
@@ -277,13 +292,22 @@ export async function cancelTask(ctx: AppContext, ownerId: string, taskId: strin
   return toTaskView(ctx, cancelled ?? (await getOwnedTask(ctx, ownerId, taskId)));
 }
 
-/** Runs a failed task again from its failed stage; finished stages keep their results. */
+const RETRYABLE = ['failed', 'cancelled'] as const;
+
+/**
+ * Runs a failed or cancelled task again from its first unfinished stage; finished stages keep their
+ * results. A cancelled stage still stopping (its row still running) is waited for: refused until then.
+ */
 export async function retryTask(ctx: AppContext, ownerId: string, taskId: string): Promise<TaskView> {
   const row = await getOwnedTask(ctx, ownerId, taskId);
   const pipeline = findPipeline(row.tool);
-  if (row.status !== 'failed' || !pipeline) throw AppError.named('err_task_not_retryable');
+  if (!(RETRYABLE as readonly string[]).includes(row.status) || !pipeline) {
+    throw AppError.named('err_task_not_retryable');
+  }
   const next = firstUnfinishedStage(pipeline, await findStages(ctx.db, taskId));
   if (!next) throw AppError.named('err_task_not_retryable');
+  if (next.row.status === 'running')
+    throw AppError.named('err_task_not_retryable', '任务正在停止，请稍后重试');
   // The first hold was released when the task failed: a retry holds again, under a key of its own.
   let holdKey = row.hold_key;
   if (row.credits_estimated > 0 && row.hold_key) {
@@ -324,7 +348,7 @@ export async function retryTask(ctx: AppContext, ownerId: string, taskId: string
       credits_captured: 0,
       updated_at: now,
     },
-    ['failed'],
+    [row.status],
   );
   if (!queued) {
     if (holdKey && holdKey !== row.hold_key) await releaseCredits(ctx, holdKey).catch(() => {});

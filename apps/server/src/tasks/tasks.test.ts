@@ -10,7 +10,15 @@ import type { TaskEvent } from '@vw/contract';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { call, createTestServer, fund, signIn, TEST_REDIS_URL, type TestServer } from '../../test/harness.ts';
+import {
+  call,
+  createTestServer,
+  fund,
+  signIn,
+  TEST_REDIS_URL,
+  type TestServer,
+  taskRow,
+} from '../../test/harness.ts';
 import { systemClock } from '../clock.ts';
 import { createJobQueue } from '../jobs/index.ts';
 import { createLogger } from '../logger.ts';
@@ -19,7 +27,7 @@ import { taskFinishedMessage } from '../modules/notifications/notifications.serv
 import { definePipeline } from './pipeline.ts';
 import { finishTask, taskFailure } from './runner.ts';
 import { taskSweepJob } from './tasks.jobs.ts';
-import { createTask } from './tasks.service.ts';
+import { createTask, toTaskView } from './tasks.service.ts';
 import { childFfmpegPipeline, itemsPipeline } from './test-fixtures/pipelines.ts';
 
 const log = createLogger('silent');
@@ -92,6 +100,34 @@ const pausePipeline = definePipeline({
   stages: [
     { name: 'recognise', label: '识别', lane: 'light', weight: 1, pauseAfter: 'check', run: async () => 1 },
     { name: 'finish', label: '完成', lane: 'light', weight: 1, run: async (ctx) => ctx.results.recognise },
+  ],
+});
+
+/** A first stage only some inputs have (as a line action's task has only its scope's stages). */
+const scopedRuns = { whole: 0, line: 0 };
+const scopedPipeline = definePipeline({
+  tool: 'test_scoped' as never,
+  input: z.object({ whole: z.boolean() }),
+  stages: [
+    {
+      name: 'whole',
+      label: '整体',
+      lane: 'light',
+      weight: 5,
+      when: (input) => input.whole,
+      run: async () => ++scopedRuns.whole,
+    },
+    { name: 'line', label: '单句', lane: 'light', weight: 1, run: async () => ++scopedRuns.line },
+  ],
+});
+
+/** A quick first stage and a slow last one (a render after skipped or cached stages). */
+const slowLastPipeline = definePipeline({
+  tool: 'test_slow_last' as never,
+  input: z.object({}),
+  stages: [
+    { name: 'quick', label: '快', lane: 'light', weight: 9, run: async () => 1 },
+    { name: 'render', label: '渲染', lane: 'light', weight: 1, run: async () => 1 },
   ],
 });
 
@@ -429,6 +465,86 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
       body: { task_id: task.id },
     });
     expect(again.body.data.detail[0].type).toBe('err_task_not_retryable');
+  });
+
+  it('retries a cancelled task from where it stopped, holding again and capturing once', async () => {
+    await server.ctx.jobs.startWorker({ concurrency: 2 });
+    const task = await createTask(server.ctx, pausePipeline, {
+      ownerId: alice.uid,
+      title: '取消后重试',
+      input: {},
+      credits: { tool: 'tts', amount: 30 },
+    });
+    await waitForStatus(server, task.id, 'paused');
+    const cancel = await call(server.app, 'POST', '/v1/tasks/cancel', {
+      token: alice.token,
+      body: { task_id: task.id },
+    });
+    expect(cancel.body.data.task.status).toBe('cancelled');
+    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 100, held: 0 });
+    const retried = await call(server.app, 'POST', '/v1/tasks/retry', {
+      token: alice.token,
+      body: { task_id: task.id },
+    });
+    expect(retried.body.code).toBe(0);
+    expect(retried.body.data.task).toMatchObject({ status: 'queued', error: null, credits_held: 30 });
+    const done = await waitForStatus(server, task.id, 'succeeded');
+    expect(done).toMatchObject({ credits_captured: 30 });
+    expect(await getBalance(server.ctx, alice.uid)).toEqual({ balance: 70, held: 0 });
+    const stages = await server.ctx.db
+      .selectFrom('task_stages')
+      .select(['name', 'result'])
+      .where('task_id', '=', task.id)
+      .orderBy('seq')
+      .execute();
+    // The finished stage kept its result; the one after the pause ran once.
+    expect(stages).toEqual([
+      { name: 'recognise', result: '1' },
+      { name: 'finish', result: '1' },
+    ]);
+  });
+
+  it('makes, runs, shows and weighs only the stages a task’s input has', async () => {
+    await server.ctx.jobs.startWorker({ concurrency: 2 });
+    Object.assign(scopedRuns, { whole: 0, line: 0 });
+    const line = await createTask(server.ctx, scopedPipeline, {
+      ownerId: alice.uid,
+      title: '单句',
+      input: { whole: false },
+    });
+    await waitForStatus(server, line.id, 'succeeded');
+    expect(scopedRuns).toEqual({ whole: 0, line: 1 });
+    const view = (await call(server.app, 'GET', `/v1/tasks/get?task_id=${line.id}`, { token: alice.token }))
+      .body.data.task;
+    expect(view.stages).toEqual([{ name: 'line', label: '单句', status: 'done', progress: 100, weight: 1 }]);
+    const whole = await createTask(server.ctx, scopedPipeline, {
+      ownerId: alice.uid,
+      title: '整体',
+      input: { whole: true },
+    });
+    await waitForStatus(server, whole.id, 'succeeded');
+    expect(scopedRuns).toEqual({ whole: 1, line: 2 });
+    const both = (await call(server.app, 'GET', `/v1/tasks/get?task_id=${whole.id}`, { token: alice.token }))
+      .body.data.task;
+    expect(both.stages.map((s: { name: string }) => s.name)).toEqual(['whole', 'line']);
+  });
+
+  it('estimates the time left from the running stage’s own pace', async () => {
+    const now = server.ctx.clock.now();
+    const row = taskRow(alice.uid, now, {
+      id: 'tsk_eta',
+      tool: slowLastPipeline.tool,
+      stage: 'render',
+      // The quick stage (9 of 10) took seconds; the render ran a minute and is half done.
+      progress: 95,
+      started_at: now - 65_000,
+      stage_started_at: now - 60_000,
+    });
+    const view = await toTaskView(server.ctx, row);
+    expect(view.stages.find((s) => s.name === 'render')?.progress).toBe(50);
+    expect(view.eta_seconds).toBe(60);
+    // Nothing to go on before the stage has moved.
+    expect((await toTaskView(server.ctx, { ...row, progress: 90 })).eta_seconds).toBeNull();
   });
 
   it('pauses at a pause point and goes on when resumed', async () => {

@@ -18,6 +18,17 @@ export async function priceTask(ctx: AppContext, tool: CreditTool, quantity: Tas
   return Math.max(rule.minimum, Math.ceil(amount / rule.unit) * rule.credits);
 }
 
+/**
+ * Credits of a line action (re-translating or re-dubbing some lines of a project): the tool's rate
+ * for those lines' own seconds, not rounded up to a started unit nor to a clip's floor; at least 1.
+ */
+export async function priceLines(ctx: AppContext, tool: CreditTool, ms: number): Promise<number> {
+  const rule = (await getSetting(ctx, 'pricing'))[tool] ?? runtimeSettings.pricing.default[tool];
+  if (!rule) throw AppError.named('err_invalid_param', `价格表中没有 ${tool}`);
+  if (rule.basis !== 'seconds') return priceTask(ctx, tool, { seconds: Math.ceil(ms / 1000) });
+  return Math.max(1, Math.ceil((ms / 1000 / rule.unit) * rule.credits));
+}
+
 export async function estimateTask(
   ctx: AppContext,
   userId: string,

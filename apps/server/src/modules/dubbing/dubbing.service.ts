@@ -11,9 +11,14 @@ import type { MediaAssetRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { findPipeline, type Pipeline } from '../../tasks/pipeline.ts';
 import { createTask } from '../../tasks/tasks.service.ts';
-import { priceTask } from '../credits/pricing.service.ts';
+import { priceLines, priceTask } from '../credits/pricing.service.ts';
 import { registerToolAvailability } from '../features/features.service.ts';
-import { attachTask, createProjectWithTask, readProjectDocument } from '../projects/projects.service.ts';
+import {
+  attachTask,
+  createProjectWithTask,
+  lineActionState,
+  readProjectDocument,
+} from '../projects/projects.service.ts';
 import { recognizerStatus } from '../stt/stt.asr.ts';
 import { getUsableVoice, getUserLevel } from '../tts/voices.service.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
@@ -257,14 +262,35 @@ export async function regenerate(ctx: AppContext, userId: string, body: Body<'du
   return startRegenerate(ctx, userId, { row, document }, body, pipeline as Pipeline<DubInput>);
 }
 
+/**
+ * Whether a regenerate may start now (refused while the project's task runs), and whether it makes
+ * takes only: while that task waits at a review pause it renders nothing and stays the project's task.
+ */
+export async function regenerateState(
+  ctx: AppContext,
+  userId: string,
+  row: { task_id: string | null },
+  scope: Body<'dubbingRegenerate'>['scope'],
+) {
+  const state = await lineActionState(ctx, userId, row);
+  if (state === 'paused' && scope === 'render') {
+    throw AppError.named('err_invalid_param', '项目正在等待校对：点「确认并继续」后会生成成片');
+  }
+  return state;
+}
+
 /** The regenerate task of a project whose ownership and tool were checked (视频翻译 runs it too). */
 export async function startRegenerate(
   ctx: AppContext,
   userId: string,
-  { row, document }: { row: { id: string; name: string; tool: string }; document: ProjectDocument },
+  {
+    row,
+    document,
+  }: { row: { id: string; name: string; tool: string; task_id: string | null }; document: ProjectDocument },
   body: Body<'dubbingRegenerate'>,
   pipeline: Pipeline<DubInput>,
 ) {
+  const paused = (await regenerateState(ctx, userId, row, body.scope)) === 'paused';
   assertBackground(ctx, document.dub?.background);
   const tool = row.tool;
   const cues = dubTrack(document)?.cues ?? [];
@@ -315,7 +341,11 @@ export async function startRegenerate(
     ]);
   }
   const pricedMs = lines.reduce((s, c) => s + (c.end_ms - c.start_ms), 0);
-  const credits = await priceTask(ctx, 'dubbing', { seconds: Math.ceil(pricedMs / 1000) });
+  // Lines cost their own seconds; a render alone costs the clip's floor.
+  const credits =
+    body.scope === 'render'
+      ? await priceTask(ctx, 'dubbing', { seconds: 0 })
+      : await priceLines(ctx, 'dubbing', pricedMs);
   const task = await createTask(ctx, pipeline, {
     ownerId: userId,
     title: row.name,
@@ -326,13 +356,15 @@ export async function startRegenerate(
       ...(body.outputs ? { outputs: body.outputs } : {}),
       // A one-click fix travels with the task and applies to this line's generation only.
       ...(body.scope === 'line' && body.fix ? { fix: FIXES[body.fix] } : {}),
+      ...(paused ? { takes_only: true } : {}),
       priced_ms: pricedMs,
     },
     inputAssetIds: document.dub?.media_asset_id ? [document.dub.media_asset_id] : [],
     projectId: row.id,
     credits: { tool: 'dubbing', amount: credits },
   });
-  await attachTask(ctx, userId, row.id, task.id);
+  // A re-dub that renders is the project's task (its outputs are the project's result).
+  if (!paused) await attachTask(ctx, userId, row.id, task.id);
   return { task_id: task.id, credits, lines: lines.length };
 }
 

@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import type { ProjectRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { findTaskOfOwner } from '../../tasks/tasks.repo.ts';
 import { deleteTasksOfProject } from '../../tasks/tasks.service.ts';
 import { findAssetOfOwner } from '../uploads/uploads.repo.ts';
 import { toAssetView } from '../uploads/uploads.service.ts';
@@ -254,6 +255,24 @@ export async function createProject(
 
 export async function attachTask(ctx: AppContext, ownerId: string, projectId: string, taskId: string) {
   await updateProject(ctx.db, ownerId, projectId, { task_id: taskId, updated_at: ctx.clock.now() });
+}
+
+/**
+ * Where the project's own task is, for a line action (a line re-translated, re-dubbed or checked):
+ * refused while the task runs (it writes the lines); 'paused' while it waits at a review pause — the
+ * action then changes its lines only and its task never becomes the project's, so the project stays
+ * paused (finished only when its own task is) and 确认并继续 goes on with that task.
+ */
+export async function lineActionState(
+  ctx: AppContext,
+  ownerId: string,
+  project: { task_id: string | null },
+): Promise<'paused' | 'idle'> {
+  const task = project.task_id ? await findTaskOfOwner(ctx.db, ownerId, project.task_id) : undefined;
+  if (task?.status === 'queued' || task?.status === 'running') {
+    throw AppError.named('err_task_running', '项目正在处理中：完成或暂停后再修改单句');
+  }
+  return task?.status === 'paused' ? 'paused' : 'idle';
 }
 
 /** The stored document of one of the owner's projects (a tool reads the rules it should follow). */

@@ -43,7 +43,9 @@ import { cacheGet, cacheSet, findSpeakerVoices, saveSpeakerVoices } from './vide
  * (drift flags; pause for review) → clone_voices (dub.clone_speakers: speakers cloned from the video)
  * → the dub stages of AI配音 speaking the translation track
  * (prepare → dub → render, where the render erases the original subtitles in the same encode).
- * Line actions run the same pipeline with another scope: the stages outside it return at once.
+ * Line actions run the same pipeline with another scope: their tasks have only the scope's stages.
+ * A line action while the project's task waits at a review pause changes lines only (`takes_only`: a
+ * re-dub makes the line's take; the paused task renders when it goes on).
  */
 
 const box = z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() });
@@ -74,6 +76,8 @@ export const translateInput = z.object({
   cue_id: z.string().optional(),
   outputs: z.array(DubOutput).optional(),
   fix: cueFix.optional(),
+  /** A re-dub while the project's task is paused for review: the takes, no render. */
+  takes_only: z.boolean().optional(),
   priced_ms: z.number().int().min(0),
 });
 export type TranslateInput = z.infer<typeof translateInput>;
@@ -107,6 +111,12 @@ function cacheOf(app: AppContext, ownerId: string): TranslationCache {
   };
 }
 
+/** 重新翻译 wants another translation: the model is asked again and its answer replaces the cached one. */
+const freshAnswers = (cache: TranslationCache): TranslationCache => ({
+  get: async () => undefined,
+  set: cache.set,
+});
+
 export function embedderOf(app: AppContext) {
   const { LLM_BASE_URL, LLM_API_KEY, LLM_EMBEDDING_MODEL } = app.config;
   if (!LLM_BASE_URL || !LLM_EMBEDDING_MODEL) return undefined;
@@ -134,12 +144,13 @@ function projectLabel(ctx: Ctx, model: string): string {
   return [read, `翻译 · ${model}`].filter(Boolean).join(' / ');
 }
 
-/** A stage run only in some scopes; the others return at once (their checkpoint says so). */
-function only(scopes: TranslateInput['scope'][], stage: StageDef<TranslateInput>): StageDef<TranslateInput> {
-  return {
-    ...stage,
-    run: (ctx) => (scopes.includes(ctx.input.scope) ? stage.run(ctx) : Promise.resolve({ skipped: true })),
-  };
+/** A stage only some scopes have (a line action's task lists, weighs and runs only its own). */
+function only(
+  scopes: TranslateInput['scope'][],
+  stage: StageDef<TranslateInput>,
+  unless?: (input: TranslateInput) => boolean,
+): StageDef<TranslateInput> {
+  return { ...stage, when: (input) => scopes.includes(input.scope) && !unless?.(input) };
 }
 
 const recognize: StageDef<TranslateInput> = {
@@ -365,6 +376,7 @@ const translate: StageDef<TranslateInput> = {
         translation: { ...settingsOf(d), summary: summary.slice(0, 4000) },
       }));
     }
+    const cache = cacheOf(ctx.app, ownerId);
     let requests = 0;
     let cached = 0;
     let repaired = 0;
@@ -380,7 +392,7 @@ const translate: StageDef<TranslateInput> = {
           glossary,
           summary,
           signal: ctx.signal,
-          cache: cacheOf(ctx.app, ownerId),
+          cache: ctx.input.scope === 'retranslate' ? freshAnswers(cache) : cache,
           onProgress: (n) => {
             ctx.progress((i + n) / total).catch(() => {});
           },
@@ -628,6 +640,6 @@ export const translatePipeline = definePipeline<TranslateInput>({
     only(['create'], cloneVoices),
     only(DUB_SCOPES, prepare!),
     only(DUB_SCOPES, dub!),
-    only(DUB_SCOPES, render!),
+    only(DUB_SCOPES, render!, (input) => Boolean(input.takes_only)),
   ],
 });

@@ -13,14 +13,14 @@ import { AppError } from '../../errors.ts';
 import type { Pipeline } from '../../tasks/pipeline.ts';
 import { createTask, resumeTask } from '../../tasks/tasks.service.ts';
 import { getBalance } from '../credits/ledger.service.ts';
-import { priceTask } from '../credits/pricing.service.ts';
+import { priceLines, priceTask } from '../credits/pricing.service.ts';
 import { dubbingDocument, parseDubbingSubtitles } from '../dubbing/dubbing.document.ts';
 import { chatClientOf } from '../dubbing/dubbing.line.ts';
 import type { DubInput } from '../dubbing/dubbing.pipeline.ts';
 import { readDubProject, updateDubDocument } from '../dubbing/dubbing.repo.ts';
-import { assertVoices, startRegenerate } from '../dubbing/dubbing.service.ts';
+import { assertVoices, regenerateState, startRegenerate } from '../dubbing/dubbing.service.ts';
 import { assertFeature, registerToolAvailability } from '../features/features.service.ts';
-import { attachTask, createProject, deleteProject } from '../projects/projects.service.ts';
+import { attachTask, createProject, deleteProject, lineActionState } from '../projects/projects.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { recognizerStatus } from '../stt/stt.asr.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
@@ -76,9 +76,7 @@ export async function languages(ctx: AppContext) {
     llm: {
       configured: llm,
       model: llm ? LLM_MODEL! : '',
-      reason: llm
-        ? ''
-        : '自动翻译暂未开放：识别后请在编辑器中手动翻译，其余步骤照常进行',
+      reason: llm ? '' : '自动翻译暂未开放：识别后请在编辑器中手动翻译，其余步骤照常进行',
     },
     embedding: { configured: Boolean(embedderOf(ctx)), model: embedderOf(ctx) ? LLM_EMBEDDING_MODEL! : '' },
     lip_sync: { available: Boolean(lip), reason: lip ? '' : LIPSYNC_MISSING },
@@ -260,18 +258,17 @@ async function lineTask(
 ) {
   const { row, document } = await translationProject(ctx, userId, projectId);
   if (!chatClientOf(ctx)) {
-    throw AppError.named(
-      'err_interface_unavailable',
-      '自动翻译暂未开放：请在编辑器中手动翻译',
-    );
+    throw AppError.named('err_interface_unavailable', '自动翻译暂未开放：请在编辑器中手动翻译');
   }
   const cues = targetTrack(document)?.cues ?? [];
   const known = new Set(cues.map((c) => c.id));
   if (cueIds?.some((id) => !known.has(id))) throw AppError.named('err_not_found', '句子不存在');
   const lines = cueIds ? cues.filter((c) => cueIds.includes(c.id)) : cues.filter((c) => !c.locked);
   if (lines.length === 0) throw AppError.named('err_invalid_param', '没有可处理的句子');
+  // Never the project's task: the project keeps following its own (a paused one stays paused).
+  await lineActionState(ctx, userId, row);
   const pricedMs = lines.reduce((s, c) => s + (c.end_ms - c.start_ms), 0);
-  const credits = await priceTask(ctx, 'video_translation', { seconds: Math.ceil(pricedMs / 1000) });
+  const credits = await priceLines(ctx, 'video_translation', pricedMs);
   const task = await createTask(ctx, translatePipeline, {
     ownerId: userId,
     title: row.name,
@@ -286,7 +283,6 @@ async function lineTask(
     projectId: row.id,
     credits: { tool: 'video_translation', amount: credits },
   });
-  await attachTask(ctx, userId, row.id, task.id);
   return { task_id: task.id, credits, lines: lines.length };
 }
 
@@ -302,6 +298,8 @@ export const backTranslateAgain = (
 /** Re-dub (dubbing's regenerate on the translation track), with this render's subtitles if given. */
 export async function redub(ctx: AppContext, userId: string, body: Body<'videoTranslationRedub'>) {
   const project = await translationProject(ctx, userId, body.project_id);
+  // Refused (running; a render at a review pause) before anything below changes the document.
+  await regenerateState(ctx, userId, project.row, body.scope);
   if (body.fix === 'slow_video' && project.document.translation?.erase_regions.length) {
     throw AppError.named('err_invalid_param', '擦除原字幕的项目不能放慢画面：请改用缩写、借用间隙或加速');
   }
