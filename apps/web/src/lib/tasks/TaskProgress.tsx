@@ -52,7 +52,7 @@ export interface TaskProgressProps {
 
 /**
  * A task's progress (design §9): stage, percent bar, elapsed time and time left, status in
- * Chinese; cancel (asks first) while it runs, retry when it failed, resume when it waits at a
+ * Chinese; cancel (asks first) while it runs, retry when it failed or was cancelled, resume when it waits at a
  * pause point. The changed task goes into the cache, so every view of it updates.
  */
 export function TaskProgress({ task, onCancel, onChange, compact }: TaskProgressProps) {
@@ -84,7 +84,7 @@ export function TaskProgress({ task, onCancel, onChange, compact }: TaskProgress
   });
   const body = { body: { task_id: task.task_id } };
   const percent = Math.max(0, Math.min(100, Math.round(task.progress)));
-  const left = remainingSeconds(task, now);
+  const left = remainingSeconds(task);
   const stage = stageLabel(task);
   const status = taskStatusNames[task.status];
 
@@ -155,10 +155,14 @@ export function TaskProgress({ task, onCancel, onChange, compact }: TaskProgress
           {failureText(task)}
         </div>
       )}
-      {task.status === 'paused' && <div className="vw-task-hint">{task.pause_point ?? t.pausedHint}</div>}
+      {task.status === 'paused' && (
+        <div className="vw-task-hint" data-testid="task-paused-hint">
+          {stage ? t.pausedAfter(stage) : t.pausedHint}
+        </div>
+      )}
       <div className="vw-task-actions">
         {cancelButton}
-        {task.status === 'failed' && (
+        {(task.status === 'failed' || task.status === 'cancelled') && (
           <Button
             size="small"
             loading={retry.isPending}

@@ -18,15 +18,13 @@ export function elapsedSeconds(task: TaskView, nowMs = Date.now()): number {
 }
 
 /**
- * Seconds left: the server's estimate when it has one, else the pace so far (elapsed × left/done)
- * once there is enough progress to go on; null while unknown or when the task is not running.
+ * Seconds left: the server's estimate (from the running stage's own pace); null while unknown or when
+ * the task is not running. The whole task's pace is no guide: quick early stages make a long render
+ * look nearly done.
  */
-export function remainingSeconds(task: TaskView, nowMs = Date.now()): number | null {
-  if (task.status !== 'running') return null;
-  if (task.eta_seconds != null) return Math.max(0, task.eta_seconds);
-  if (task.progress < 2 || task.started_time == null) return null;
-  const elapsed = elapsedSeconds(task, nowMs);
-  return (elapsed * (100 - task.progress)) / task.progress;
+export function remainingSeconds(task: TaskView): number | null {
+  if (task.status !== 'running' || task.eta_seconds == null) return null;
+  return Math.max(0, task.eta_seconds);
 }
 
 /** The Chinese label of the task's current stage ('' when it has none). */

@@ -45,16 +45,16 @@ describe('SSE parser', () => {
 });
 
 describe('time shown for a task', () => {
-  it('formats elapsed and remaining time, from the server estimate or the pace so far', () => {
+  it('formats elapsed time, and the time left from the server estimate only', () => {
     expect(formatDuration(75)).toBe('1:15');
     expect(formatDuration(3725)).toBe('1:02:05');
     const now = 1_000_000 * 1000;
-    const t = task({ started_time: 1_000_000 - 60, created_time: 1_000_000 - 90, progress: 25 });
+    const t = task({ started_time: 1_000_000 - 60, created_time: 1_000_000 - 90, progress: 97 });
     expect(elapsedSeconds(t, now)).toBe(60);
-    expect(remainingSeconds(t, now)).toBe(180);
-    expect(remainingSeconds({ ...t, eta_seconds: 42 }, now)).toBe(42);
-    expect(remainingSeconds({ ...t, progress: 1 }, now)).toBeNull();
-    expect(remainingSeconds({ ...t, status: 'queued' }, now)).toBeNull();
+    // 97 % after a minute is no promise of 2 s more (quick stages before a long render): unknown.
+    expect(remainingSeconds({ ...t, eta_seconds: null })).toBeNull();
+    expect(remainingSeconds({ ...t, eta_seconds: 42 })).toBe(42);
+    expect(remainingSeconds({ ...t, status: 'queued', eta_seconds: 42 })).toBeNull();
     expect(elapsedSeconds({ ...t, finished_time: 1_000_000 - 10 }, now)).toBe(50);
   });
 });
@@ -200,7 +200,7 @@ describe('TaskProgress', { timeout: 15_000 }, () => {
     expect(getCallData(api.getTask, { query: { task_id: 'tsk_1' } })?.task.status).toBe('cancelled');
   });
 
-  it('offers retry for a failed task with the failure text, resume for a paused one, nothing for a finished one', async () => {
+  it('offers retry for a failed or cancelled task, resume for a paused one, nothing for a finished one', async () => {
     const failed = show(
       task({ status: 'failed', error_code: 4, finished_time: Math.floor(Date.now() / 1000) }),
     );
@@ -210,8 +210,17 @@ describe('TaskProgress', { timeout: 15_000 }, () => {
     await waitFor(() => expect(server.count('/v1/tasks/retry')).toBe(1));
     failed.unmount();
 
-    const paused = show(task({ status: 'paused', pause_point: '请检查识别结果' }));
-    expect(screen.getByText('请检查识别结果')).toBeTruthy();
+    const cancelled = show(task({ status: 'cancelled', finished_time: Math.floor(Date.now() / 1000) }));
+    fireEvent.click(screen.getByTestId('task-retry'));
+    await waitFor(() => expect(server.count('/v1/tasks/retry')).toBe(2));
+    cancelled.unmount();
+
+    // The pause says which stage finished, in Chinese: never the pause point's identifier.
+    const paused = show(task({ status: 'paused', pause_point: 'recognition' }));
+    expect(screen.getByTestId('task-paused-hint').textContent).toBe(
+      '「识别语音」已完成，任务已暂停，请确认后继续',
+    );
+    expect(screen.queryByText(/recognition/)).toBeNull();
     fireEvent.click(screen.getByTestId('task-resume'));
     await waitFor(() => expect(server.count('/v1/tasks/resume')).toBe(1));
     paused.unmount();
