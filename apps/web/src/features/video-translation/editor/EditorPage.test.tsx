@@ -95,7 +95,20 @@ describe('editor workspace', { timeout: 40_000 }, () => {
     expect(save.mock.calls[1]![0]).toBe(4);
   });
 
-  it('Ctrl+S while typing commits the text and saves it', async () => {
+  it('text typed without Enter or leaving the box is saved; the status says 未保存 until it is', async () => {
+    const save = vi.fn<SaveFn>(async (version) => ({ version: version + 1 }));
+    setup(save);
+    const area = screen.getAllByLabelText('字幕文本')[0]! as HTMLTextAreaElement;
+    area.focus();
+    fireEvent.change(area, { target: { value: 'still typing' } });
+    expect(status()).toBe('未保存');
+    await waitFor(() => expect(status()).toBe('已保存'), { timeout: 4000 });
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(save.mock.calls[0]![1].tracks[0]!.cues[0]!.text).toBe('still typing');
+    expect(document.activeElement).toBe(area);
+  });
+
+  it('Ctrl+S while typing saves the text, the box keeps its focus', async () => {
     const save = vi.fn<SaveFn>(async (version) => ({ version: version + 1 }));
     setup(save);
     const area = screen.getAllByLabelText('字幕文本')[1]! as HTMLTextAreaElement;
@@ -104,6 +117,7 @@ describe('editor workspace', { timeout: 40_000 }, () => {
     fireEvent.keyDown(area, { key: 's', ctrlKey: true });
     await waitFor(() => expect(save).toHaveBeenCalledTimes(1), { timeout: 5000 });
     expect(save.mock.calls[0]![1].tracks[0]!.cues[1]!.text).toBe('typed, not committed');
+    expect(document.activeElement).toBe(area);
     await waitFor(() => expect(status()).toBe('已保存'), { timeout: 5000 });
   });
 

@@ -23,11 +23,8 @@ export function useShortcuts(editor: Editor, handlers: { save(): void; find(): v
       const key = e.key.toLowerCase();
       if (mod && key === 's') {
         e.preventDefault();
-        // A text being typed commits on blur: blur first, save once React has applied it.
-        if (isTyping(e.target) && e.target instanceof HTMLElement) {
-          e.target.blur();
-          setTimeout(() => h.save(), 0);
-        } else h.save();
+        // Text boxes write into the document as the user types: the box keeps its focus.
+        h.save();
         return;
       }
       if (mod && key === 'f') {
