@@ -47,7 +47,7 @@ export const s = {
   minus: '-0.1 秒',
   plus: '+0.1 秒',
   text: '字幕文本',
-  textPlaceholder: '输入字幕文本（Enter 确认，Shift+Enter 换行）',
+  textPlaceholder: '输入字幕文本（边输入边保存，Shift+Enter 换行）',
   split: '在光标处拆分',
   merge: '与下一条合并',
   remove: '删除',
@@ -105,7 +105,7 @@ export const s = {
     ['Alt+← / Alt+→', '所选字幕前移 / 后移 0.1 秒'],
     ['↑ / ↓', '选择上一条 / 下一条字幕'],
     ['Delete', '删除所选字幕'],
-    ['Enter / Shift+Enter', '确认文本 / 文本内换行'],
+    ['Enter / Shift+Enter', '结束编辑 / 文本内换行'],
     ['Ctrl+滚轮', '缩放时间轴'],
   ] as Array<[string, string]>,
 } as const;
