@@ -123,6 +123,17 @@ export function sourceTrack(doc: ProjectDocument) {
   return doc.tracks.find((t) => t.id === id) ?? doc.tracks.find((t) => t.kind === 'source');
 }
 
+/** A track's cues by id, made once per cue list (every row and every search looks lines up). */
+const byIdCache = new WeakMap<SubtitleCue[], Map<string, SubtitleCue>>();
+function byIdOf(cues: SubtitleCue[]): Map<string, SubtitleCue> {
+  let map = byIdCache.get(cues);
+  if (!map) {
+    map = new Map(cues.map((c) => [c.id, c]));
+    byIdCache.set(cues, map);
+  }
+  return map;
+}
+
 /**
  * The source lines a target line translates: its `source_ids`, or (a line added by hand) the source
  * lines it overlaps in time.
@@ -131,7 +142,7 @@ export function sourcesOf(doc: ProjectDocument, cue: SubtitleCue): SubtitleCue[]
   const src = sourceTrack(doc);
   if (!src || src.id === doc.translation?.target_track_id) return [];
   if (cue.source_ids?.length) {
-    const byId = new Map(src.cues.map((c) => [c.id, c]));
+    const byId = byIdOf(src.cues);
     return cue.source_ids.flatMap((id) => byId.get(id) ?? []);
   }
   return src.cues.filter((c) => c.start_ms < cue.end_ms && c.end_ms > cue.start_ms);
