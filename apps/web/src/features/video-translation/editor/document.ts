@@ -580,7 +580,6 @@ export function replaceAll(
     return text === c.text ? c : { ...c, text };
   };
   const cues = editCues(doc).map(replaced);
-  if (count === 0 && !doc.translation) return { doc, count };
   let out = count === 0 ? doc : withCues(doc, cues);
   // 原文 too, the lines shown beside the rows (as found).
   const src = doc.translation ? sourceTrack(doc) : undefined;
