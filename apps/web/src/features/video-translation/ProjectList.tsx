@@ -35,15 +35,30 @@ const STATUS_COLORS: Record<string, string> = {
   cancelled: 'default',
 };
 
-/** A project's status; while its task runs, the task's live progress. */
+/** A project's status; while its task runs, the task's live progress; 重试 when it failed or was cancelled. */
 function ProjectStatus({ project }: { project: ProjectView }) {
   const running = !isFinished(project) && project.status !== 'paused' && !!project.task_id;
   const { task } = useTask(running ? project.task_id : null);
+  const retry = useCallMutation(api.retryTask, { invalidates: [api.listProjects] });
   if (running && task) return <TaskProgress task={task} compact />;
+  const retryable = (project.status === 'failed' || project.status === 'cancelled') && project.task_id;
   return (
-    <Tag color={STATUS_COLORS[project.status]} data-testid="project-status">
-      {taskStatusNames[project.status]}
-    </Tag>
+    <>
+      <Tag color={STATUS_COLORS[project.status]} data-testid="project-status">
+        {taskStatusNames[project.status]}
+      </Tag>
+      {retryable && (
+        <Button
+          size="small"
+          type="link"
+          loading={retry.isPending}
+          onClick={() => retry.mutate({ body: { task_id: project.task_id! } })}
+          data-testid="project-retry"
+        >
+          {zhCN.tasks.retry}
+        </Button>
+      )}
+    </>
   );
 }
 

@@ -136,6 +136,11 @@ beforeEach(() => {
     '/v1/media/complete_upload': () => ({ asset }),
     '/v1/balance/credit/estimate': () => ({ credits: 12, balance: 100, sufficient: true }),
     '/v1/stt/create': () => createAnswer,
+    '/v1/tasks/retry': ({ body }) => {
+      const id = (body as { task_id: string }).task_id;
+      projects = projects.map((p) => (p.task_id === id ? { ...p, status: 'queued' } : p));
+      return { task: task({ task_id: id, status: 'queued' }) };
+    },
   });
 });
 afterEach(() => {
@@ -219,6 +224,25 @@ describe('/video-translation', { timeout: 20_000 }, () => {
     const done = rows.find((r) => r.textContent?.includes('周会录音'))!;
     expect(within(done).getByTestId('project-status').textContent).toBe('已完成');
     expect(done.textContent).toContain('1:35');
+  });
+
+  it('offers 重试 on a cancelled or failed project, none on a finished one', async () => {
+    projects = [
+      project({ project_id: 'prj_x', name: '取消的', status: 'cancelled', task_id: 'tsk_x' }),
+      project(),
+    ];
+    mount('/video-translation/stt');
+    await screen.findByText('取消的');
+    const rows = [...document.querySelectorAll<HTMLElement>('.ant-table-row')];
+    const cancelled = rows.find((r) => r.textContent?.includes('取消的'))!;
+    const done = rows.find((r) => r.textContent?.includes('周会录音'))!;
+    expect(within(done).queryByTestId('project-retry')).toBeNull();
+    fireEvent.click(within(cancelled).getByTestId('project-retry'));
+    await waitFor(() =>
+      expect(server.calls.find((c) => c.path === '/v1/tasks/retry')?.body).toEqual({ task_id: 'tsk_x' }),
+    );
+    // The list is read again: the project runs.
+    await waitFor(() => expect(screen.queryByTestId('project-retry')).toBeNull());
   });
 
   it('opens a project in the editor, queues its SRT in the download center, deletes after confirming', async () => {
