@@ -146,6 +146,70 @@ describe('speech to text (tool stt)', () => {
     expect(list.body.data.list[0]).toMatchObject({ project_id, status: 'succeeded', progress: 100 });
   });
 
+  it('asked for 中文 and hearing English: the task succeeds, and the result says the language differs', async () => {
+    const chinese = fake.answer;
+    fake.answer = {
+      task: 'transcribe',
+      language: 'english',
+      duration: 3.2,
+      text: 'Hello world. The weather is nice today.',
+      segments: [
+        { id: 0, seek: 0, start: 0.5, end: 1.6, text: ' Hello world.', tokens: [], temperature: 0 },
+        {
+          id: 1,
+          seek: 160,
+          start: 1.9,
+          end: 3.0,
+          text: ' The weather is nice today.',
+          tokens: [],
+          temperature: 0,
+        },
+      ],
+    };
+    try {
+      const created = await call(server.app, 'POST', '/v1/stt/create', {
+        token: alice,
+        body: { asset_id: asset.id, language: 'zh', name: '英文录音' },
+      });
+      const task = await finished(created.body.data.task_id);
+      expect(task.status).toBe('succeeded');
+      const opened = await call(
+        server.app,
+        'GET',
+        `/v1/projects/get?project_id=${created.body.data.project_id}`,
+        {
+          token: alice,
+        },
+      );
+      const [source] = opened.body.data.document.tracks;
+      expect(source.cues.map((c: { text: string }) => c.text.replace(/\s+/g, ' '))).toEqual([
+        'Hello world.',
+        'The weather is nice today.',
+      ]);
+      expect(source.language_notice).toBe(
+        '识别出的文字主要是拉丁字母（如英文），与所选的语言「中文」不一致：请确认音频的语言，或选择「自动检测」后重新识别。',
+      );
+
+      // The same English asked for as English (or 自动检测): no notice.
+      const asEnglish = await call(server.app, 'POST', '/v1/stt/create', {
+        token: alice,
+        body: { asset_id: asset.id, language: 'en', name: '英文录音 2' },
+      });
+      expect((await finished(asEnglish.body.data.task_id)).status).toBe('succeeded');
+      const english = await call(
+        server.app,
+        'GET',
+        `/v1/projects/get?project_id=${asEnglish.body.data.project_id}`,
+        {
+          token: alice,
+        },
+      );
+      expect(english.body.data.document.tracks[0].language_notice).toBeUndefined();
+    } finally {
+      fake.answer = chinese;
+    }
+  });
+
   it('fails the task and gives the credits back when the recognizer fails; the project stays empty', async () => {
     const before = (await getBalance(server.ctx, aliceId)).balance;
     fake.failWith = 400;

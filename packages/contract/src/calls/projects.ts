@@ -142,6 +142,8 @@ export const subtitleTrack = z.object({
   /** Language code, e.g. zh, en; 'auto' when unknown. */
   language: z.string().max(16),
   cues: z.array(subtitleCue).max(20_000),
+  /** Set by recognition when the text is not in the language the user asked for (shown in the editor). */
+  language_notice: z.string().max(300).optional(),
 });
 export type SubtitleTrack = z.infer<typeof subtitleTrack>;
 

@@ -9,6 +9,7 @@ import {
 } from '@vw/contract';
 import type { AsrSegment, Transcript } from '@vw/engines';
 import { speakerName } from './stt.asr.ts';
+import { languageNotice } from './stt.language.ts';
 
 /*
  * A transcript → the editor document of an stt project: one source track, speakers from the
@@ -41,7 +42,8 @@ function cuesOfSegment(segment: AsrSegment, rules: SubtitleRules, split: boolean
 export function transcriptToDocument(
   transcript: Pick<Transcript, 'language' | 'segments'>,
   base: ProjectDocument,
-  options: { splitCues: boolean },
+  /** `language`: what the user asked for ('auto' or a code): a different script is noticed, not failed. */
+  options: { splitCues: boolean; language?: string },
 ): ProjectDocument {
   const labels: string[] = [];
   const cues: SubtitleCue[] = [];
@@ -51,11 +53,18 @@ export function transcriptToDocument(
       cues.push({ id: `c${cues.length + 1}`, ...cue, speaker_id: segment.speaker ?? null });
     }
   }
+  const notice = languageNotice(options.language ?? 'auto', cues.map((c) => c.text).join('\n'));
   return {
     speakers: labels.map((id) => ({ id, name: speakerName(id) })),
     // The recognised track replaces an earlier source track; other tracks (translations) stay.
     tracks: [
-      { id: SOURCE_TRACK_ID, kind: 'source', language: transcript.language || 'auto', cues },
+      {
+        id: SOURCE_TRACK_ID,
+        kind: 'source',
+        language: transcript.language || 'auto',
+        cues,
+        ...(notice ? { language_notice: notice } : {}),
+      },
       ...base.tracks.filter((t) => t.id !== SOURCE_TRACK_ID),
     ],
     rules: base.rules,

@@ -106,7 +106,10 @@ export const sttPipeline = definePipeline<SttInput>({
         const transcript = ctx.results.recognize as Transcript;
         const { owner_id: ownerId } = ctx.task;
         const base = await readProjectDocument(ctx.app, ownerId, ctx.input.project_id);
-        const document = transcriptToDocument(transcript, base, { splitCues: ctx.input.split_cues });
+        const document = transcriptToDocument(transcript, base, {
+          splitCues: ctx.input.split_cues,
+          language: ctx.input.language,
+        });
         await writeToolResult(ctx.app, ownerId, ctx.input.project_id, document, engineLabel(transcript));
         const cues = document.tracks.find((t) => t.id === SOURCE_TRACK_ID)!.cues;
         const srt = Buffer.from(toSrt(cues), 'utf8');
@@ -121,7 +124,13 @@ export const sttPipeline = definePipeline<SttInput>({
           key,
           size: srt.length,
         });
-        return { cues: cues.length, speakers: document.speakers.length, language: transcript.language };
+        const notice = document.tracks.find((t) => t.id === SOURCE_TRACK_ID)!.language_notice ?? null;
+        return {
+          cues: cues.length,
+          speakers: document.speakers.length,
+          language: transcript.language,
+          notice,
+        };
       },
     },
   ],

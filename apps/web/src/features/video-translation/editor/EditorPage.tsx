@@ -153,6 +153,8 @@ export function EditorWorkspace({
     if (await autosave.flush()) leave();
     else modal.confirm({ title: s.leaveUnsaved, okText: s.back, cancelText: s.cancel, onOk: leave });
   };
+  // Recognition heard another language than the one asked for (kept on the source track).
+  const languageNotice = data.document.tracks.find((t) => t.kind === 'source')?.language_notice;
   const busy =
     data.project.status === 'queued' ||
     data.project.status === 'running' ||
@@ -263,6 +265,9 @@ export function EditorWorkspace({
       )}
       {isTranslation && data.project.status === 'paused' && (
         <ReviewBanner projectId={projectId} taskId={data.project.task_id} flush={autosave.flush} />
+      )}
+      {languageNotice && (
+        <Alert banner type="warning" message={languageNotice} data-testid="language-notice" />
       )}
       {data.media?.status === 'processing' && !peaks && (
         <Alert banner type="info" message={s.mediaProcessing} />
