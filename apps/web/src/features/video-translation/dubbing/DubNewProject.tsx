@@ -131,16 +131,6 @@ function AssetStep({
   );
 }
 
-const burnedIn = {
-  checking: '正在检查画面中是否已有字幕…',
-  found: '画面中已有字幕',
-  foundText:
-    'AI配音只替换声音，不会去掉画面上的文字：成片里原字幕仍会显示（再加字幕会与之重叠）。如需去掉，请先擦除原字幕；擦除后的视频会存入「我的素材」，再回到这里选择它。',
-  unknown:
-    '若画面中已有字幕，AI配音不会去掉它们，成片里仍会显示；可先擦除原字幕，再从「我的素材」选择擦除后的视频。',
-  erase: '擦除原字幕',
-};
-
 /**
  * AI配音 keeps the picture, so subtitles burned into it stay on screen. The video is checked for
  * them (the subtitle-band detection of 字幕提取); found, or when the check cannot run, the flow says
@@ -158,7 +148,7 @@ function BurnedInNotice({ asset }: { asset: MediaAsset }) {
   if (detect.isFetching)
     return (
       <div className="vw-vt-muted" data-testid="dub-burned-in-checking">
-        {burnedIn.checking}
+        {d.burnedIn.checking}
       </div>
     );
   const found = detect.data ? detect.data.regions.length > 0 : null;
@@ -169,7 +159,7 @@ function BurnedInNotice({ asset }: { asset: MediaAsset }) {
       onClick={() => navigate('/video-translation/erase', { state: { asset } })}
       data-testid="dub-burned-in-erase"
     >
-      {burnedIn.erase}
+      {d.burnedIn.erase}
     </Button>
   );
   return (
@@ -178,8 +168,8 @@ function BurnedInNotice({ asset }: { asset: MediaAsset }) {
       showIcon
       data-testid="dub-burned-in"
       data-found={!!found}
-      message={found ? burnedIn.found : burnedIn.unknown}
-      description={found ? burnedIn.foundText : undefined}
+      message={found ? d.burnedIn.found : d.burnedIn.unknown}
+      description={found ? d.burnedIn.foundText : undefined}
       action={erase}
     />
   );
