@@ -109,6 +109,14 @@ export {
   type VoiceActivityDetector,
 } from './sherpa/vad.ts';
 export {
+  LATIN_LEXICON,
+  type NormalizedText,
+  normalizeText,
+  readsAsChinese,
+  type SpanKind,
+  type SpokenSpan,
+} from './text/normalize.ts';
+export {
   findPolyphoneModel,
   type PolyphoneModel,
   pinyinReadings,

@@ -328,3 +328,81 @@ export function wrapText(text: string, max: number): string {
   if (rest.length) lines.push(rest.join('').trim());
   return lines.filter(Boolean).join('\n');
 }
+
+/**
+ * Subtitles from synthesised speech (TTS, audiobooks): the words with the times they are spoken
+ * (the engine's, or a sentence's measured span shared out by what is said) cut into cues by the
+ * rules. Clauses are the units: one too long for a cue is cut into even parts at word boundaries
+ * (never a one-word tail), then clauses are packed into cues, a sentence end closing a cue that
+ * holds half a line. Each cue then stays up for the minimum duration and its reading time where
+ * the next cue leaves room, `min_gap_ms` before it.
+ */
+export function speechCues(input: TimedWord[], rules: CueRules): TimedText[] {
+  const words = input.filter((w) => w.text.trim());
+  const limit = rules.max_chars_per_line * rules.max_lines;
+  const charsOf = (part: TimedWord[]) => length(joinWords(part.map((w) => w.text)));
+  const spanOf = (part: TimedWord[]) => part.at(-1)!.end_ms - part[0]!.start_ms;
+  const fits = (part: TimedWord[]) => charsOf(part) <= limit && spanOf(part) <= rules.max_duration_ms;
+
+  // Clauses, each cut into even parts when it does not fit one cue.
+  const parts: TimedWord[][] = [];
+  let clause: TimedWord[] = [];
+  const closeClause = () => {
+    if (!clause.length) return;
+    const n = Math.max(
+      1,
+      Math.ceil(charsOf(clause) / limit),
+      Math.ceil(spanOf(clause) / rules.max_duration_ms),
+    );
+    let from = 0;
+    for (let k = 1; k <= n; k++) {
+      // The word boundary nearest the k-th even cut (in time and characters), the last part takes the rest.
+      let to = clause.length;
+      if (k < n) {
+        const target = clause[0]!.start_ms + (spanOf(clause) * k) / n;
+        to = from + 1;
+        while (to < clause.length - 1 && clause[to]!.end_ms <= target) to++;
+        while (to > from + 1 && !fits(clause.slice(from, to))) to--;
+      }
+      parts.push(clause.slice(from, to));
+      from = to;
+      if (from >= clause.length) break;
+    }
+    if (from < clause.length) parts.push(clause.slice(from));
+    clause = [];
+  };
+  for (const w of words) {
+    clause.push(w);
+    const t = w.text.trim();
+    if (SENTENCE_END.test(t) || CLAUSE_END.test(t)) closeClause();
+  }
+  closeClause();
+
+  // Parts packed into cues.
+  const cues: TimedText[] = [];
+  let cue: TimedWord[] = [];
+  const closeCue = () => {
+    if (!cue.length) return;
+    cues.push({
+      start_ms: cue[0]!.start_ms,
+      end_ms: Math.max(cue[0]!.start_ms, cue.at(-1)!.end_ms),
+      text: wrapText(joinWords(cue.map((w) => w.text)), rules.max_chars_per_line),
+    });
+    cue = [];
+  };
+  for (const part of parts) {
+    if (cue.length && !fits([...cue, ...part])) closeCue();
+    cue.push(...part);
+    if (SENTENCE_END.test(cue.at(-1)!.text.trim()) && charsOf(cue) >= rules.max_chars_per_line / 2)
+      closeCue();
+  }
+  closeCue();
+
+  return cues.map((c, i) => {
+    const next = cues[i + 1];
+    const latest = next ? next.start_ms - rules.min_gap_ms : Number.POSITIVE_INFINITY;
+    const toRead = (readingLength(c.text) / rules.max_cps) * 1000;
+    const wanted = Math.max(c.end_ms, c.start_ms + rules.min_duration_ms, c.start_ms + toRead);
+    return { ...c, end_ms: Math.round(Math.max(c.start_ms, Math.min(wanted, latest))) };
+  });
+}

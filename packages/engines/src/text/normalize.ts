@@ -142,8 +142,8 @@ const UNITS: Array<[string, string]> = [
   ['k', '千'],
 ];
 const UNIT_MAP = new Map(UNITS);
-const escape = (s: string) => s.replace(/[/.*+?^${}()|[\]\\]/g, '\\$&');
-const UNIT_ALT = UNITS.map(([u]) => escape(u))
+const escapeRe = (s: string) => s.replace(/[/.*+?^${}()|[\]\\]/g, '\\$&');
+const UNIT_ALT = UNITS.map(([u]) => escapeRe(u))
   .sort((a, b) => b.length - a.length)
   .join('|');
 
@@ -173,7 +173,6 @@ interface Rule {
   read(m: RegExpExecArray, before: string): string | null;
 }
 
-const NOT_AFTER_DIGIT = String.raw`(?<![\d.,])`;
 const rule = (kind: SpanKind, source: string, read: Rule['read']): Rule => ({
   kind,
   re: new RegExp(source, 'y'),
@@ -203,7 +202,7 @@ const RULES: Rule[] = [
   ),
   rule(
     'percent',
-    String.raw`(${NUM})%?${DASH}(${NUM})%`,
+    `(${NUM})%?${DASH}(${NUM})%`,
     (m) => `百分之${readNumber(m[1])}到百分之${readNumber(m[2])}`,
   ),
   rule(
@@ -330,7 +329,7 @@ export function normalizeText(text: string, options: NormalizeOptions = {}): Nor
       for (const r of RULES) {
         r.re.lastIndex = i;
         const m = r.re.exec(half);
-        if (!m || !m[0]) continue;
+        if (!m?.[0]) continue;
         const spoken = r.read(m, half.slice(Math.max(0, i - 8), i));
         if (spoken === null) continue;
         hit = { kind: r.kind, start: i, end: i + m[0].length, text: text.slice(i, i + m[0].length), spoken };

@@ -129,7 +129,10 @@ export async function synthesizeParagraph(
     labels.add(voice.label);
     const dictionary = voice.inlinePinyin ? entriesUsedBy(await casting.userDictionary(), segment.text) : {};
     if (i > 0) parts.push(gap);
-    for (const unit of planSentences(escapeMarkup(segment.text), voice.inlinePinyin)) {
+    for (const unit of planSentences(escapeMarkup(segment.text), voice.inlinePinyin, {
+      language: voice.language,
+      words: dictionary,
+    })) {
       const result = await ctx.engines.synthesize(
         { segments: unit.segments, voice: voice.voice, language: voice.language, dictionary },
         { signal },

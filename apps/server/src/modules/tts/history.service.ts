@@ -24,7 +24,7 @@ import {
   findHistoryPage,
   updateHistory,
 } from './tts.repo.ts';
-import { audioKey, type SynthesisPlan, srtOf, synthesizeUnit } from './tts.service.ts';
+import { audioKey, readingOf, type SynthesisPlan, srtOf, synthesizeUnit } from './tts.service.ts';
 import { planSentences } from './tts.text.ts';
 import { getUsableVoice } from './voices.service.ts';
 
@@ -285,9 +285,9 @@ export async function regenerateSentence(
   const newText = input.text ?? target.text;
   const characters = countTtsCharacters(newText);
   if (characters === 0) throw AppError.named('err_invalid_param', '没有要合成的文字');
-  const units = planSentences(newText, plan.inlinePinyin);
   // The current dictionary (a fixed polyphone is the usual reason to regenerate).
   plan.dictionary = plan.inlinePinyin ? entriesUsedBy(await getDictionary(ctx, userId), newText) : {};
+  const units = planSentences(newText, plan.inlinePinyin, readingOf(plan));
 
   const price = await priceTask(ctx, 'tts', { characters });
   const holdKey = `tts:${row.id}:s${input.sentence_index}:${ctx.clock.now()}`;
@@ -349,11 +349,17 @@ export async function regenerateSentence(
         end_ms: s.end_ms + shiftMs,
       };
     });
-    const all = planSentences(text, plan.inlinePinyin);
+    const all = planSentences(text, plan.inlinePinyin, readingOf(plan));
     const srt = Buffer.from(
       srtOf(
-        next.map((s) => ({ plain: all.find((u) => u.start === s.start)?.plain ?? s.text })),
+        next.map(
+          (s) =>
+            all.find((u) => u.start === s.start) ?? {
+              pieces: [...s.text].map((ch) => ({ text: ch, weight: /[\s\p{P}]/u.test(ch) ? 0 : 1 })),
+            },
+        ),
         next,
+        plan.language,
       ),
       'utf8',
     );

@@ -5,7 +5,14 @@ import { bufferToSamples, createMp3Encoder, isEngineError, pcmToBuffer, wavHeade
 import { z } from 'zod';
 import { definePipeline, taskFailure } from '../../tasks/index.ts';
 import { findHistoryById, updateHistory } from './tts.repo.ts';
-import { audioKey, failureOf, finishSynthesis, type SynthesisPlan, synthesizeUnit } from './tts.service.ts';
+import {
+  audioKey,
+  failureOf,
+  finishSynthesis,
+  readingOf,
+  type SynthesisPlan,
+  synthesizeUnit,
+} from './tts.service.ts';
 import { planSentences } from './tts.text.ts';
 
 const CONTENT_TYPES = { mp3: 'audio/mpeg', wav: 'audio/wav' } as const;
@@ -52,7 +59,7 @@ export const ttsPipeline = definePipeline({
         const db = ctx.app.db;
         const row = await historyOf(ctx.input.history_id, db);
         const plan = JSON.parse(row.options) as SynthesisPlan;
-        const units = planSentences(row.text, plan.inlinePinyin);
+        const units = planSentences(row.text, plan.inlinePinyin, readingOf(plan));
         await updateHistory(db, row.id, {
           status: 'running',
           sentences_total: units.length,
@@ -94,7 +101,7 @@ export const ttsPipeline = definePipeline({
         const { app, signal } = ctx;
         const row = await historyOf(ctx.input.history_id, app.db);
         const plan = JSON.parse(row.options) as SynthesisPlan;
-        const units = planSentences(row.text, plan.inlinePinyin);
+        const units = planSentences(row.text, plan.inlinePinyin, readingOf(plan));
         const { sentences } = ctx.results.synthesize as { sentences: SentenceAudio[] };
         const rate = sentences[0].sample_rate;
         const lengths = sentences.map((s) => s.samples);

@@ -4,12 +4,16 @@ import {
   countTtsCharacters,
   FREE_LEVEL,
   md5,
+  speechCues,
   stripTtsMarkup,
+  subtitleRulesFor,
+  type TimedWord,
   TTS_HEADERS,
   TTS_SYNC_MAX_CHARS,
   TtsFailureCode,
   type TtsSentence,
   taskFailureMessages,
+  toSrt,
   ttsCacheKey,
   ttsMaxChars,
 } from '@vw/contract';
@@ -22,7 +26,6 @@ import {
   type PronunciationDictionary,
   pcmToBuffer,
   resolveEspeakVoice,
-  toSrt,
   wavHeader,
 } from '@vw/engines';
 import { z } from 'zod';
@@ -65,6 +68,9 @@ export interface SynthesisPlan {
 }
 
 const CONTENT_TYPES = { mp3: 'audio/mpeg', wav: 'audio/wav' } as const;
+
+/** How a stored plan reads its text (language for the normaliser, the user's words). */
+export const readingOf = (plan: SynthesisPlan) => ({ language: plan.language, words: plan.dictionary });
 
 export const audioKey = (row: Pick<TtsHistoryRow, 'user_id' | 'id'>, ext: string, version = '') =>
   `tts/${row.user_id}/${row.id}${version}.${ext}`;
@@ -161,7 +167,7 @@ export async function generateSpeech(
   }
 
   const plan: SynthesisPlan = { voice: voice.engineVoice, language, dictionary, inlinePinyin };
-  const units = planSentences(input.text, inlinePinyin);
+  const units = planSentences(input.text, inlinePinyin, { language, words: dictionary });
   const price = await priceTask(ctx, 'tts', { characters });
   const now = ctx.clock.now();
   const row: TtsHistoryRow = {
@@ -344,10 +350,70 @@ function sentencesOf(
   });
 }
 
-export function srtOf(units: Pick<SentenceUnit, 'plain'>[], sentences: TtsSentence[]): string {
-  return toSrt(
-    sentences.map((s, i) => ({ startMs: s.start_ms, endMs: s.end_ms, text: units[i]?.plain ?? s.text })),
-  );
+const WORDS = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/**
+ * The words of the spoken sentences with the times they are said: each sentence's measured span,
+ * less its pauses, shared out by what is said for each piece (so 1234 gets the time of its seven
+ * syllables); pieces join into words (学习|新的|技能) so cues are cut between words; punctuation
+ * rides on the word before it, an opening quote on the word after.
+ */
+export function spokenWords(
+  units: Array<Pick<SentenceUnit, 'pieces'>>,
+  sentences: TtsSentence[],
+): TimedWord[] {
+  const words: TimedWord[] = [];
+  units.forEach((unit, i) => {
+    const s = sentences[i];
+    if (!s) return;
+    const paused = unit.pieces.reduce((a, p) => a + ('pauseMs' in p ? p.pauseMs : 0), 0);
+    const weight = unit.pieces.reduce((a, p) => a + ('weight' in p ? p.weight : 0), 0);
+    const perWeight = weight > 0 ? Math.max(0, s.end_ms - s.start_ms - paused) / weight : 0;
+    const said = unit.pieces.map((p) => ('text' in p ? p.text : '')).join('');
+    const bounds = new Set([...WORDS.segment(said)].map((g) => g.index));
+    let at = s.start_ms;
+    let offset = 0;
+    let opening = '';
+    let inWord = false;
+    for (const p of unit.pieces) {
+      if ('pauseMs' in p) {
+        at += p.pauseMs;
+        inWord = false;
+        continue;
+      }
+      const pos = offset;
+      offset += p.text.length;
+      if (p.weight === 0) {
+        inWord = false;
+        if (!p.text.trim()) continue;
+        if (/^[\p{Ps}\p{Pi}]$/u.test(p.text) || !words.length) opening += p.text;
+        else words[words.length - 1].text += p.text;
+        continue;
+      }
+      const end = at + p.weight * perWeight;
+      const last = words.at(-1);
+      if (inWord && last && !bounds.has(pos)) {
+        last.text += p.text;
+        last.end_ms = end;
+      } else {
+        words.push({ text: opening + p.text, start_ms: at, end_ms: end });
+        opening = '';
+      }
+      inWord = true;
+      at = end;
+    }
+    if (opening && words.length) words[words.length - 1].text += opening;
+  });
+  return words;
+}
+
+/** The SRT of a synthesis: cues cut and timed by the subtitle rules of its language. */
+export function srtOf(
+  units: Array<Pick<SentenceUnit, 'pieces'>>,
+  sentences: TtsSentence[],
+  language: string,
+): string {
+  return toSrt(speechCues(spokenWords(units, sentences), subtitleRulesFor(language)));
 }
 
 /**
@@ -460,7 +526,8 @@ export async function finishSynthesis(
   size: number,
 ) {
   const sentences = sentencesOf(row, units, lengths, rate);
-  const srt = Buffer.from(srtOf(units, sentences), 'utf8');
+  const plan = JSON.parse(row.options) as SynthesisPlan;
+  const srt = Buffer.from(srtOf(units, sentences, plan.language), 'utf8');
   const srtKey = audioKey(row, 'srt');
   await ctx.storage.put(srtKey, srt, 'application/x-subrip');
   const total = lengths.reduce((a, b) => a + b, 0);

@@ -1,5 +1,11 @@
 import { parseTtsMarkup } from '@vw/contract';
-import { type Segment, splitSentences } from '@vw/engines';
+import {
+  normalizeText,
+  type PronunciationDictionary,
+  readsAsChinese,
+  type Segment,
+  splitSentences,
+} from '@vw/engines';
 
 /** One unit of synthesis: a sentence of the text (pauses folded in), the unit a long task resumes at. */
 export interface SentenceUnit {
@@ -11,7 +17,24 @@ export interface SentenceUnit {
   plain: string;
   /** What the engine gets: text and pauses; pinyin overrides written inline for Mandarin espeak voices. */
   segments: Segment[];
+  /**
+   * The shown text in the order it is spoken, each piece weighted by how much is said for it (a
+   * number written 1234 is said in 7 syllables): subtitles share a sentence's time out by these.
+   */
+  pieces: SpokenPiece[];
 }
+
+export type SpokenPiece = { text: string; weight: number } | { pauseMs: number };
+
+/** How the text is read: Chinese voices get numbers, dates, units and Latin words written out. */
+export interface ReadingOptions {
+  language?: string;
+  /** The user's dictionary: Latin words in it are said as written there. */
+  words?: PronunciationDictionary;
+}
+
+/** Syllables a reading takes: a hanzi each, a Latin letter run or a digit each. */
+const weightOf = (spoken: string) => (spoken.match(/\p{Script=Han}|[A-Za-z]+|\d/gu) ?? []).length;
 
 const PAUSE = '\uE000';
 /** Longest sentence handed to an engine in one call (engines cut longer ones at commas as well). */
@@ -23,7 +46,11 @@ export const MAX_SENTENCE_CHARS = 200;
  * reads pinyin as written), otherwise the enclosed text is read as it is. A sentence of pauses only
  * joins its neighbour, so every unit has something to say.
  */
-export function planSentences(text: string, inlinePinyin: boolean): SentenceUnit[] {
+export function planSentences(
+  text: string,
+  inlinePinyin: boolean,
+  reading: ReadingOptions = {},
+): SentenceUnit[] {
   let plain = '';
   const from: number[] = [];
   const to: number[] = [];
@@ -51,11 +78,20 @@ export function planSentences(text: string, inlinePinyin: boolean): SentenceUnit
     }
   }
 
+  // Normalised spans by where they start in the plain text (the reading layer; the text stays).
+  const spoken = new Map(
+    (readsAsChinese(reading.language, plain) ? normalizeText(plain, { words: reading.words }).spans : []).map(
+      (s) => [s.start, s],
+    ),
+  );
+
   const units: SentenceUnit[] = [];
   let carry: Segment[] = [];
+  let carryPieces: SpokenPiece[] = [];
   let carryStart: number | undefined;
   for (const s of splitSentences(plain, MAX_SENTENCE_CHARS)) {
     const segments: Segment[] = [...carry];
+    const pieces: SpokenPiece[] = [...carryPieces];
     let words = '';
     let shown = '';
     const flush = () => {
@@ -67,32 +103,46 @@ export function planSentences(text: string, inlinePinyin: boolean): SentenceUnit
       if (pause !== undefined) {
         flush();
         segments.push({ pauseMs: pause });
+        pieces.push({ pauseMs: pause });
         continue;
       }
-      const reading = inlinePinyin ? readings.get(i) : undefined;
-      if (reading && i + reading.length <= s.end) {
-        words += ` ${reading.pinyin} `;
-        shown += plain.slice(i, i + reading.length);
-        i += reading.length - 1;
+      const marked = readings.get(i);
+      const span = spoken.get(i);
+      if (marked && inlinePinyin && i + marked.length <= s.end) {
+        words += ` ${marked.pinyin} `;
+        shown += plain.slice(i, i + marked.length);
+        for (const ch of plain.slice(i, i + marked.length)) pieces.push({ text: ch, weight: 1 });
+        i += marked.length - 1;
+        continue;
+      }
+      if (span && !marked && span.end <= s.end) {
+        words += /[A-Za-z]/.test(span.spoken) ? ` ${span.spoken} ` : span.spoken;
+        shown += span.text;
+        pieces.push({ text: span.text, weight: weightOf(span.spoken) });
+        i = span.end - 1;
         continue;
       }
       words += plain[i];
       shown += plain[i];
+      pieces.push({ text: plain[i], weight: /[\s\p{P}]/u.test(plain[i]) ? 0 : 1 });
     }
     flush();
     const start = carryStart ?? from[s.start];
     if (!segments.some((g) => 'text' in g && g.text.trim())) {
       carry = segments;
+      carryPieces = pieces;
       carryStart = start;
       continue;
     }
     carry = [];
+    carryPieces = [];
     carryStart = undefined;
-    units.push({ index: units.length, start, end: to[s.end - 1], plain: shown.trim(), segments });
+    units.push({ index: units.length, start, end: to[s.end - 1], plain: shown.trim(), segments, pieces });
   }
   if (carry.length && units.length) {
     const last = units[units.length - 1];
     last.segments.push(...carry);
+    last.pieces.push(...carryPieces);
     last.end = text.length;
   }
   return units;

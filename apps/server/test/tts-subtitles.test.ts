@@ -1,0 +1,108 @@
+import { checkCues, DEFAULT_SUBTITLE_RULES, parseSubtitles, readingLength } from '@vw/contract';
+import type { EngineRegistry } from '@vw/engines';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findHistoryById } from '../src/modules/tts/tts.repo.ts';
+import { runSynthesisTask } from '../src/modules/tts/tts.service.ts';
+import { call, createTestServer, fund, signIn, type TestServer } from './harness.ts';
+
+let server: TestServer;
+let alice: string;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  const a = await signIn(server.app, '13900000091');
+  alice = a.secure_tokens.access_token;
+  await fund(server, a.user_info.uid, 10_000);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Records the texts handed to the engines. */
+function recording(inner: EngineRegistry) {
+  const texts: string[] = [];
+  const wrapped: EngineRegistry = {
+    ...inner,
+    list: () => inner.list(),
+    has: (id) => inner.has(id),
+    get: (id) => inner.get(id),
+    async synthesize(request, options) {
+      texts.push(request.segments.map((s) => ('text' in s ? s.text : '')).join(''));
+      return inner.synthesize(request, options);
+    },
+  };
+  return { wrapped, texts };
+}
+
+async function read(key: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of await server.ctx.storage.read(key)) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+// Long sentences (60+ characters, one over 14 s when spoken) with numbers and Latin words.
+const clause = (i: number) => `第${i}部分讲的是城市里的年轻人如何在工作之余学习新的技能`;
+const long = Array.from({ length: 4 }, (_, i) => clause(i + 1)).join('，');
+const TEXT = `${long}。2024年3月5日，AI公司发布了售价¥199的新产品，销量增长了12.5%。好。${long}！`;
+
+/** Runs a long-text task of TEXT here and answers its row and what the engines were given. */
+async function synthesise() {
+  const started = await call(server.app, 'POST', '/v1/tts/generate', {
+    token: alice,
+    body: { text: TEXT, voice_id: 'espeak-zh-xiaowen', speed: 1, mode: 'task' },
+  });
+  expect(started.body.code).toBe(0);
+  const real = server.ctx.engines;
+  const heard = recording(real);
+  server.ctx.engines = heard.wrapped;
+  try {
+    await runSynthesisTask(server.ctx, started.body.data.history_id);
+  } finally {
+    server.ctx.engines = real;
+  }
+  const row = await findHistoryById(server.ctx.db, started.body.data.history_id);
+  expect(row?.status).toBe('succeeded');
+  return { row: row!, heard: heard.texts.join('') };
+}
+
+describe('a TTS job', () => {
+  it('hands every engine the normalised reading and keeps the written text', async () => {
+    const { row, heard } = await synthesise();
+    expect(heard).toContain('二〇二四年三月五日');
+    expect(heard).toContain('A I');
+    expect(heard).toContain('一百九十九元');
+    expect(heard).toContain('百分之十二点五');
+    expect(heard).not.toMatch(/\d/);
+    expect(row.text).toBe(TEXT);
+  });
+
+  it('writes an SRT that follows the subtitle rules, cut at punctuation and between words, showing what was written', async () => {
+    expect([...long].length).toBeGreaterThan(60);
+    const { row } = await synthesise();
+    const cues = parseSubtitles(await read(row.srt_key!));
+    expect(cues.length).toBeGreaterThan(6);
+    const issues = checkCues(cues, DEFAULT_SUBTITLE_RULES);
+    expect(
+      issues.flatMap((list, i) => list.map((issue) => `${i + 1} ${cues[i].text}: ${issue.message}`)),
+    ).toEqual([]);
+    // The subtitles show what was written, all of it, in order.
+    const shown = cues.map((c) => c.text.replace(/\n/g, '')).join('');
+    expect(shown.replace(/\s/g, '')).toBe(TEXT.replace(/\s/g, ''));
+    // Cues end at punctuation; a clause too long for one cue is cut in even parts between words.
+    const words = [...new Intl.Segmenter('zh', { granularity: 'word' }).segment(TEXT)];
+    const wordEnds = new Set(words.map((w) => w.index + w.segment.length));
+    let at = 0;
+    cues.forEach((c, i) => {
+      const written = c.text.replace(/\n/g, '');
+      at = TEXT.indexOf(written, at) + written.length;
+      if (/[，。！？]$/.test(written) || i === cues.length - 1) return;
+      expect(wordEnds.has(at)).toBe(true);
+      expect(readingLength(written)).toBeGreaterThanOrEqual(4);
+      expect(cues[i + 1].text).toMatch(/[，。！？]$/);
+    });
+    // The cues cover the audio: the last one ends no earlier than the speech.
+    expect(cues.at(-1)!.end_ms).toBeGreaterThanOrEqual(
+      row.duration_ms - DEFAULT_SUBTITLE_RULES.min_gap_ms - 1,
+    );
+  });
+});
