@@ -168,9 +168,11 @@ onAbandonedHold(TASK_HOLDS, async (ctx, hold) => {
 /** The contract view. Stage states follow from the task row, so an event's snapshot shows the same. */
 export async function toTaskView(ctx: AppContext, row: TaskRow): Promise<TaskView> {
   const pipeline = findPipeline(row.tool);
-  const stageDefs = pipeline
-    ? stagesOf(pipeline, JSON.parse(row.input))
-    : [{ name: row.stage, label: row.stage, weight: 1 }];
+  const input = pipeline?.input.safeParse(JSON.parse(row.input));
+  const stageDefs =
+    pipeline && input?.success
+      ? stagesOf(pipeline, input.data)
+      : (pipeline?.stages ?? [{ name: row.stage, label: row.stage, weight: 1 }]);
   const weights = stageWeights(stageDefs);
   const current = Math.max(
     0,
