@@ -6,6 +6,7 @@ import {
   joinWords,
   parseSubtitles,
   readingLength,
+  speechCues,
   splitIntoCues,
   srtTime,
   type TimedWord,
@@ -310,5 +311,63 @@ describe('splitIntoCues', () => {
       [100, 900],
       [1000, 1200],
     ]);
+  });
+});
+
+describe('speechCues (subtitles from synthesised speech)', () => {
+  /** Continuous speech: each character a word of `msPerChar`, no pauses. */
+  const spoken = (text: string, msPerChar: number, at = 0): TimedWord[] =>
+    [...text].map((ch, i) => ({ text: ch, start_ms: at + i * msPerChar, end_ms: at + (i + 1) * msPerChar }));
+  /** Punctuation rides on the character before it, as the server builds words. */
+  const words = (text: string, msPerChar: number) => {
+    const out: TimedWord[] = [];
+    for (const w of spoken(text, msPerChar)) {
+      if (/\p{P}/u.test(w.text) && out.length) out[out.length - 1]!.text += w.text;
+      else out.push(w);
+    }
+    return out;
+  };
+
+  it('cuts a 60-character sentence spoken over 14 s into cues that pass every rule', () => {
+    const sentence = `${'城市里的年轻人如何学习新的技能'.repeat(2)}，${'我们一起来看看他们的故事'.repeat(2)}。`;
+    const ms = 14_000 / [...sentence].length;
+    const cues = speechCues(words(sentence, ms), rules);
+    expect(cues.length).toBeGreaterThanOrEqual(2);
+    expect(checkCues(cues, rules).flat()).toEqual([]);
+    expect(cues.map((c) => c.text.replace(/\n/g, '')).join('')).toBe(sentence);
+  });
+
+  it('cuts at the comma rather than at the character limit', () => {
+    const text = '今天我们讨论的话题是城市生活，年轻人在工作之余如何学习新的技能和知识。';
+    const cues = speechCues(words(text, 200), rules);
+    expect(cues[0]!.text.replace(/\n/g, '')).toBe('今天我们讨论的话题是城市生活，');
+  });
+
+  it('cuts a clause over 7 s into even parts, never a short tail', () => {
+    const clause = '第一部分讲的是城市里的年轻人如何在工作之余学习新的技能。';
+    const cues = speechCues(words(clause, 330), rules);
+    expect(cues).toHaveLength(2);
+    const [a, b] = cues.map((c) => readingLength(c.text));
+    expect(Math.abs(a! - b!)).toBeLessThanOrEqual(2);
+    expect(checkCues(cues, rules).flat()).toEqual([]);
+  });
+
+  it('joins a short sentence to the next and holds cues for a second, a gap before the next', () => {
+    const cues = speechCues(words('好。我们开始吧。', 150), rules);
+    expect(cues).toHaveLength(1);
+    expect(cues[0]!.end_ms - cues[0]!.start_ms).toBeGreaterThanOrEqual(rules.min_duration_ms);
+    const two = speechCues(
+      [
+        ...words('这是第一句比较长的话语内容。', 250),
+        ...words('这是第二句。', 250).map((w) => ({
+          ...w,
+          start_ms: w.start_ms + 3500,
+          end_ms: w.end_ms + 3500,
+        })),
+      ],
+      rules,
+    );
+    expect(two).toHaveLength(2);
+    expect(two[1]!.start_ms - two[0]!.end_ms).toBeGreaterThanOrEqual(rules.min_gap_ms);
   });
 });

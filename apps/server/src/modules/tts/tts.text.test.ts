@@ -19,3 +19,27 @@ describe('planSentences', () => {
     expect(units[0].segments).toEqual([{ text: '你好。' }, { pauseMs: 1000 }]);
   });
 });
+
+describe('planSentences: the reading layer', () => {
+  it('hands a Chinese voice the normalised reading, keeps the written text shown and weighs what is said', () => {
+    const [unit] = planSentences('共1234人用AI。', false, { language: 'zh' });
+    expect(unit.plain).toBe('共1234人用AI。');
+    expect(unit.segments).toEqual([{ text: '共一千二百三十四人用 A I 。' }]);
+    expect(unit.pieces).toEqual([
+      { text: '共', weight: 1 },
+      { text: '1234', weight: 7 },
+      { text: '人', weight: 1 },
+      { text: '用', weight: 1 },
+      { text: 'AI', weight: 2 },
+      { text: '。', weight: 0 },
+    ]);
+  });
+
+  it('leaves other languages and marked readings alone', () => {
+    expect(planSentences('I have 2 cats.', false, { language: 'en-US' })[0].segments).toEqual([
+      { text: 'I have 2 cats.' },
+    ]);
+    const marked = planSentences('第<phoneme ph="di4">2</phoneme>个', true, { language: 'zh' })[0];
+    expect(marked.segments).toEqual([{ text: '第 di4 个' }]);
+  });
+});

@@ -49,7 +49,7 @@ export const MAX_SENTENCE_CHARS = 200;
 export function planSentences(
   text: string,
   inlinePinyin: boolean,
-  reading: ReadingOptions = {},
+  options: ReadingOptions = {},
 ): SentenceUnit[] {
   let plain = '';
   const from: number[] = [];
@@ -78,11 +78,14 @@ export function planSentences(
     }
   }
 
-  // Normalised spans by where they start in the plain text (the reading layer; the text stays).
+  // Normalised spans by where they start in the plain text (the reading layer; the text stays);
+  // text the user marked with a reading is read as marked.
+  const marked = (s: { start: number; end: number }) =>
+    [...readings].some(([at, r]) => at < s.end && at + r.length > s.start);
   const spoken = new Map(
-    (readsAsChinese(reading.language, plain) ? normalizeText(plain, { words: reading.words }).spans : []).map(
-      (s) => [s.start, s],
-    ),
+    (readsAsChinese(options.language, plain) ? normalizeText(plain, { words: options.words }).spans : [])
+      .filter((s) => !marked(s))
+      .map((s) => [s.start, s]),
   );
 
   const units: SentenceUnit[] = [];
@@ -106,16 +109,16 @@ export function planSentences(
         pieces.push({ pauseMs: pause });
         continue;
       }
-      const marked = readings.get(i);
+      const reading = inlinePinyin ? readings.get(i) : undefined;
       const span = spoken.get(i);
-      if (marked && inlinePinyin && i + marked.length <= s.end) {
-        words += ` ${marked.pinyin} `;
-        shown += plain.slice(i, i + marked.length);
-        for (const ch of plain.slice(i, i + marked.length)) pieces.push({ text: ch, weight: 1 });
-        i += marked.length - 1;
+      if (reading && i + reading.length <= s.end) {
+        words += ` ${reading.pinyin} `;
+        shown += plain.slice(i, i + reading.length);
+        for (const ch of plain.slice(i, i + reading.length)) pieces.push({ text: ch, weight: 1 });
+        i += reading.length - 1;
         continue;
       }
-      if (span && !marked && span.end <= s.end) {
+      if (span && span.end <= s.end) {
         words += /[A-Za-z]/.test(span.spoken) ? ` ${span.spoken} ` : span.spoken;
         shown += span.text;
         pieces.push({ text: span.text, weight: weightOf(span.spoken) });
