@@ -26,6 +26,15 @@ function useNow(running: boolean): number {
   return now;
 }
 
+/** The server's estimate counted down between its updates (each update brings a fresh one). */
+function useTimeLeft(task: TaskView, now: number): number | null {
+  const left = remainingSeconds(task);
+  const [since, setSince] = useState({ left, at: Date.now() });
+  useEffect(() => setSince({ left, at: Date.now() }), [left]);
+  if (left == null || since.left !== left) return left;
+  return Math.max(0, left - Math.floor((now - since.at) / 1000));
+}
+
 const STATUS_TONE: Record<TaskView['status'], 'normal' | 'active' | 'success' | 'exception'> = {
   queued: 'normal',
   running: 'active',
@@ -84,7 +93,7 @@ export function TaskProgress({ task, onCancel, onChange, compact }: TaskProgress
   });
   const body = { body: { task_id: task.task_id } };
   const percent = Math.max(0, Math.min(100, Math.round(task.progress)));
-  const left = remainingSeconds(task);
+  const left = useTimeLeft(task, now);
   const stage = stageLabel(task);
   const status = taskStatusNames[task.status];
 
@@ -146,7 +155,8 @@ export function TaskProgress({ task, onCancel, onChange, compact }: TaskProgress
         <span data-testid="task-elapsed">{t.elapsed(formatDuration(elapsedSeconds(task, now)))}</span>
         {task.status === 'running' && (
           <span data-testid="task-remaining">
-            {left == null ? t.remainingUnknown : t.remaining(formatDuration(left))}
+            {/* Run out while still running: the next update estimates again. */}
+            {!left ? t.remainingUnknown : t.remaining(formatDuration(left))}
           </span>
         )}
       </div>

@@ -188,6 +188,13 @@ describe('TaskProgress', { timeout: 15_000 }, () => {
     expect(screen.getByTestId('task-remaining').textContent).toBe('预计剩余 2:05');
   });
 
+  it('counts the estimate down between updates', async () => {
+    show(task({ eta_seconds: 125 }));
+    await waitFor(() => expect(screen.getByTestId('task-remaining').textContent).toBe('预计剩余 2:04'), {
+      timeout: 3000,
+    });
+  });
+
   it('cancels only after the confirmation, and reports the cancelled task', async () => {
     const onCancel = vi.fn();
     show(task(), onCancel);
