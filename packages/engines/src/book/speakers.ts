@@ -2,53 +2,64 @@ import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './typ
 
 /**
  * Dialogue and who says it. Quotes are “…”, 「…」 (『…』 inside them stays part of the quote) and
- * straight "…" pairs. The speaker comes from the narration next to the quote: 张三笑着说：“…” or
- * “…”李四问道。 A pronoun (他/她) stands for the last named character of that gender; a quote-only
- * paragraph in a two-person exchange goes to the one who spoke two turns before.
+ * straight "…" pairs; a short quote without sentence punctuation that no speech verb introduces (a term,
+ * a nickname, an inscription: 叫他“囚徒”) is not speech and stays in the narration.
+ *
+ * The speaker comes from the narration next to the quote: 张三笑着说：“…” / “…”李四问道。 / “…”阿Q
+ * 站起来 (an action of a named character right after the quote). Names are learnt from the whole text
+ * first: the clause subjects next to quotes that recur in the text, never verbs or clause fragments.
+ * A pronoun (他/她/伊) or a missing subject (…，又说道：“…”) stands for the nearest suitable named
+ * character before it in the paragraph, else in the narration before. A description (老人缓缓说道,
+ * 一个喝酒的人说道) is the character it names when one name ends with it (那秀才 → 赵秀才), else a minor
+ * role of its own; crowds (有人, 众人, 他们) stay unnamed. A speech verb ending a paragraph (…说：) gives the
+ * speaker of the quote that opens the next one, and bare quotes in an exchange alternate between the two
+ * who spoke last.
  */
 
 const QUOTE = /“([^”]*)”|「([^」]*)」|"([^"]*)"/gu;
 const VERBS =
-  '笑道|笑着说|冷笑道|怒道|喝道|叹道|骂道|哭道|问道|答道|回答道|回答|喊道|叫道|嚷道|低声道|轻声道|说道|大喊|大叫|追问|反问|说|道|问|喊|叫|嚷|答|叹|骂|笑';
-const VERB_AT_END = new RegExp(`(?:${VERBS})[了着]?[：:，,]?\\s*$`, 'u');
-const AFTER = new RegExp(`^\\s*[，,]?\\s*([^，,。！？“”「」"\\s]{1,12}?)(?:${VERBS})`, 'u');
-const COLON_ONLY = /([\u4e00-\u9fa5]{2,4})\s*[：:]\s*$/u;
-const NOT_NAME = new Set(
-  '我 你 我们 你们 他们 她们 大家 有人 众人 对方 那人 这人 自己 一 又 也 就 便 却 只 然后 于是 接着 忽然 突然 随即 此时 这时 那时'.split(
-    ' ',
-  ),
+  '心里想|心下想道|暗想|想道|想|笑道|笑着说|冷笑道|怒道|喝道|叹道|骂道|哭道|问道|答道|回答道|喊道|叫道|嚷道|低声道|轻声道|说道|大喊|大叫|追问|反问|说|道|问|喊|叫|嚷|答|叹|骂|笑|唱';
+const VERB_AT_END = new RegExp(
+  `(?:(?:${VERBS})[了着]?|(?:说|道|叫|喊|嚷|答应)了?一[句声])[：:，,]?\\s*$`,
+  'u',
 );
+/** A speech verb with its listener: [subject]问他： / 对他说： / 向黛玉道：. */
+const TO_LISTENER =
+  /(?:问|告诉|嘱咐|吩咐|骂|对着|对|向|朝|冲|跟|指着)([\p{Script=Han}A-Za-zＡ-Ｚａ-ｚ]{1,4}?)(?:的鼻子|的鼻尖)?(?:说道|说|道|嚷道|笑道)?[：:，,]?\s*$/u;
+/** The clause right after a quote, up to its speech verb or its first stop: “…”李四问道 / “…”阿Q站起来. */
+const AFTER_CLAUSE = /^\s*[，,]?\s*([^，,。！？!?；;：:“”「」"\s]{1,16})/u;
+const AFTER_VERB = new RegExp(`^(.{1,12}?)(?:${VERBS})`, 'u');
+/** Words that are never a speaker's name. */
+const SPEECHY =
+  /[说道问答叫喊嚷骂笑哭叹想看听见望走跑坐站拿把被将对向跟和与从就便也都又还却才只不没很是在了着过的地得么呢吗罢吧啊呀声下后前来去起出进用取心因忙仍旧知觉]/u;
+/** Adverbs and place words that start clauses and recur, never names. */
+const NOT_NAME =
+  /^(?:自己|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|(.)\1)/u;
+/** Titles that make a recurring word a name by themselves: 柳妈, 四婶, 祥林嫂, 曹公子, 周瑞家的. */
+const TITLED = /^[\p{Script=Han}]{1,3}?(?:嫂|婶|叔|妈|姥姥|奶奶|爷|公子|先生|老太|家的)$/u;
 // Connectives before the subject: 于是张三 → 张三.
-const LEAD = /^(?:于是|然后|接着|这时|那时|此时|随即|忽然|突然|只见|只听|听见|便|又|也|就|却|才)+/u;
+const LEAD =
+  /^(?:于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
-  '一边 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 望着 点点头 点头 摇摇头 摇头 抬起头 抬头 低下头 低头 回头 转身 站起 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 连忙 急忙 赶紧 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 地 着 了'.split(
+  '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 一'.split(
     ' ',
   );
+/** Unnamed voices: a crowd or somebody the text does not name. */
+const CROWD =
+  /^(?:有人|有的|所有|众人|大家|人们|他们|她们|伊们|你们|我们|咱们|旁人|别人|人家|众|诸人|村人|看客|闲人|大众|人群)(?![中里之])/u;
+/** Nouns that make a description a person: 老人, 喝酒的人, 丫鬟… (the last one wins: 那个小丫头). */
+const PERSON =
+  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|先生|母亲|父亲|夫人|大人|官|兵|人)$/u;
+const DETERMINER = /^有?(?:那|这|一|两|几)?(?:个|位|名|群|些|班)?/u;
+const PRONOUNS: Record<string, Gender> = { 他: 'male', 她: 'female', 伊: 'female' };
 
-/** The subject at the start of a clause: connectives dropped, cut at the first adverbial or verb. */
-function subjectOf(clause: string, known: Set<string>): string | null {
-  let n = (clause.split('的').pop() ?? clause).trim().replace(LEAD, '');
-  if (/有人|众人|大家|人群/u.test(n)) return null;
-  for (const name of known) if (n.startsWith(name)) return name;
-  let cut = n.length;
-  for (const m of MARKERS) {
-    const i = n.indexOf(m);
-    if (i > 0 && i < cut) cut = i;
-  }
-  n = n.slice(0, cut);
-  if (!/^[\u4e00-\u9fa5]{1,4}$/u.test(n) || NOT_NAME.has(n)) return null;
-  if (n.length === 1 && !PRONOUNS[n]) return null;
-  return n;
-}
-
-const PRONOUNS: Record<string, Gender> = { 他: 'male', 她: 'female' };
 const MALE_TITLES =
-  /(先生|公子|少爷|老爷|大爷|大哥|哥哥|哥|弟弟|弟|叔|伯|爷爷|爷|父亲|父|爸爸|爸|兄|王爷|师兄|师弟|大人|和尚|老头|男孩|少年|皇帝|国王|王子|老汉|书生)$/u;
+  /(先生|公子|少爷|老爷|大爷|大哥|哥哥|哥|弟弟|弟|叔|伯|爷爷|爷|父亲|父|爸爸|爸|兄|王爷|师兄|师弟|大人|和尚|老头|男孩|少年|皇帝|国王|王子|老汉|书生|秀才|举人|掌柜)$/u;
 const FEMALE_TITLES =
-  /(小姐|夫人|太太|女士|姑娘|姐姐|姐|妹妹|妹|娘子|娘|婆婆|婆|嫂子|嫂|姑姑|姑|姨|妈妈|妈|母亲|母|奶奶|师姐|师妹|公主|皇后|王后|丫头|丫鬟|女孩|少女|老太)$/u;
+  /(小姐|夫人|太太|女士|姑娘|姐姐|姐|妹妹|妹|娘子|娘|婆婆|婆|嫂子|嫂|姑姑|姑|姨|妈妈|妈|母亲|母|奶奶|师姐|师妹|公主|皇后|王后|丫头|丫鬟|女孩|少女|老太|尼姑|媳妇|女人)$/u;
 const FEMALE_CHARS = new Set([
-  ...'娟婷丽芳娜静敏燕艳霞玲雪梅琳莉兰凤萍红月蓉媛瑶璐琪倩颖妍嫣薇婉娇姗妮娥嫦莺燕蕾菲娅晶芸秀珍翠英',
+  ...'娟婷丽芳娜静敏燕艳霞玲雪梅琳莉兰凤萍红月蓉媛瑶璐琪倩颖妍嫣薇婉娇姗妮娥嫦莺燕蕾菲娅晶芸秀珍翠英黛钗',
 ]);
 const MALE_CHARS = new Set([...'强刚伟军勇杰峰斌涛辉龙虎雄鹏彪豪武磊浩坤健栋宏飞鑫毅威超亮庆松柏']);
 
@@ -56,40 +67,225 @@ interface Quote {
   start: number;
   end: number;
   text: string;
+  /** False for a term or an inscription in quote marks: it stays narration. */
+  speech: boolean;
 }
+
+const stripQuotes = (s: string) => s.replace(QUOTE, '');
+/** Quotes replaced by a full stop, so the sentence before a quote ends where the last quote did. */
+const quotesAsStops = (s: string) => s.replace(QUOTE, '。');
+const NAME_CHARS = /^[\p{Script=Han}A-Za-zＡ-Ｚａ-ｚ]+$/u;
+const startsWithVerb = new RegExp(`^(?:${VERBS})`, 'u');
 
 function findQuotes(p: string): Quote[] {
   const out: Quote[] = [];
   for (const m of p.matchAll(QUOTE)) {
-    out.push({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, text: m[1] ?? m[2] ?? m[3] ?? '' });
+    const start = m.index ?? 0;
+    const text = m[1] ?? m[2] ?? m[3] ?? '';
+    const before = p.slice(0, start);
+    const introduced = VERB_AT_END.test(before) || /[：:]\s*$/u.test(before) || !before.trim();
+    const sentence = /[。！？!?…—～~]/u.test(text) || text.length > 12;
+    out.push({ start, end: start + m[0].length, text, speech: introduced || sentence });
   }
   return out;
 }
 
-/** The speaker named in the narration before (same sentence) or after a quote, or a pronoun. */
-function speakerNear(before: string, after: string, known: Set<string>): string | null {
+/**
+ * Names learnt from the text: the longest start of a narration clause (two to four characters, no verb
+ * or particle in it) that recurs in the text and is followed there by nothing, an adverbial or a verb
+ * (孔乙己低声说道 is evidence, 孔乙己睁大眼睛 is not). Evidence next to a quote counts once, elsewhere
+ * it takes two.
+ */
+export function learnNames(paragraphs: string[]): Set<string> {
+  const text = paragraphs.map(stripQuotes).join('\n');
+  const counts = new Map<string, number>();
+  const count = (s: string) => {
+    let n = counts.get(s);
+    if (n === undefined) {
+      n = text.split(s).length - 1;
+      counts.set(s, n);
+    }
+    return n;
+  };
+  const evidence = new Map<string, number>();
+  const consider = (clause: string, weight: number) => {
+    const c = clause.trim().replace(LEAD, '');
+    if (!c || CROWD.test(c) || PRONOUNS[c[0]] || c[0] === '我' || c[0] === '你') return;
+    const titled = /^[\p{Script=Han}]{1,3}家的/u.exec(c)?.[0]; // 周瑞家的道
+    if (titled && count(titled) >= 2) {
+      evidence.set(titled, (evidence.get(titled) ?? 0) + 2);
+      return;
+    }
+    for (let len = Math.min(4, c.length); len >= 2; len--) {
+      const p = c.slice(0, len);
+      const rest = c.slice(len);
+      // A name does not end inside an adverb: 四婶慌忙的说 is 四婶.
+      if (MARKERS.some((m) => m.length > 1 && (p.slice(-1) + rest).startsWith(m))) continue;
+      if (SPEECHY.test(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m))) continue;
+      if (!NAME_CHARS.test(p) || /^[一两几有没不是个独间偶]|一$/u.test(p) || count(p) < 2) continue;
+      if (rest === '' || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
+        evidence.set(p, (evidence.get(p) ?? 0) + weight);
+        return;
+      }
+      // Next to a quote the longest recurring start will do (公孙高辞让了一通之后，…问道) unless a
+      // shorter start recurs much more (墨子知道 → 墨子).
+      const shorter = count(p.slice(0, -1));
+      if (
+        TITLED.test(p) ||
+        (weight === 2 && !SPEECHY.test(rest[0] ?? '') && (len === 2 || count(p) * 2 >= shorter))
+      ) {
+        evidence.set(p, (evidence.get(p) ?? 0) + 2);
+        return;
+      }
+    }
+    // Said once, right before its verb (林黛玉听了，冷笑道 / 小明对妈妈说): the shortest start followed by
+    // an adverbial or a verb.
+    if (weight < 2) return;
+    for (let len = 2; len <= Math.min(4, c.length); len++) {
+      const p = c.slice(0, len);
+      const rest = c.slice(len);
+      if (SPEECHY.test(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m)) || !NAME_CHARS.test(p))
+        continue;
+      if (/^[一两几有没不是个独间偶]/u.test(p)) return;
+      if ((!rest && len <= 3) || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
+        evidence.set(p, (evidence.get(p) ?? 0) + 2);
+        return;
+      }
+    }
+  };
+
+  for (const p of paragraphs) {
+    for (const q of findQuotes(p)) {
+      if (!q.speech) continue;
+      const sentence =
+        quotesAsStops(p.slice(0, q.start))
+          .split(/[。！？!?…]/u)
+          .pop() ?? '';
+      const v = VERB_AT_END.exec(sentence);
+      // The clauses a speech verb's subject is looked for in first (the last and the first) count fully.
+      const parts = v ? sentence.slice(0, v.index).split(/[，,；;]/u) : [];
+      for (const [i, clause] of parts.entries()) consider(clause, i === 0 || i === parts.length - 1 ? 2 : 1);
+      const a = AFTER_CLAUSE.exec(p.slice(q.end));
+      if (a) consider(a[1], 2);
+    }
+    // A paragraph ending with …问道： introduces the next one's quote.
+    const tail =
+      quotesAsStops(p)
+        .split(/[。！？!?…]/u)
+        .pop() ?? '';
+    if (/[：:]\s*$/u.test(tail)) {
+      const parts = tail.replace(VERB_AT_END, '').split(/[，,；;]/u);
+      for (const [i, clause] of parts.entries()) consider(clause, i === 0 || i === parts.length - 1 ? 2 : 1);
+    }
+    for (const clause of stripQuotes(p).split(/[，,。！？!?；;：:…]/u)) consider(clause, 1);
+  }
+  const names = new Set([...evidence].filter(([, n]) => n >= 2).map(([name]) => name));
+  // A name that is only ever the start of a longer one is dropped (孔乙 inside 孔乙己).
+  for (const n of [...names]) {
+    for (const m of names) if (m !== n && m.startsWith(n) && count(m) === count(n)) names.delete(n);
+  }
+  return names;
+}
+
+type Subject =
+  | { kind: 'name'; name: string }
+  | { kind: 'pronoun'; gender: Gender }
+  | { kind: 'crowd' }
+  /** A speech verb without a subject: the character the sentence is about. */
+  | { kind: 'zero' }
+  | { kind: 'none' };
+
+/** A description ending with a person noun (喝酒的人, 穿红绫袄的丫鬟 → 丫鬟), determiners dropped. */
+function description(clause: string): string | null {
+  let n = clause.replace(DETERMINER, '');
+  if (PRONOUNS[n[0]] && n[1] === '的') n = n.slice(2); // 他的母亲 → 母亲
+  const m = new RegExp(`^.*?(${PERSON.source.replace(/^\(\?:/u, '').replace(/\)\$$/u, '')})`, 'u').exec(n);
+  if (!m) return null;
+  let d = m[0];
+  const rest = n.slice(d.length);
+  // 人, 官, 兵 only in subject position: followed by nothing, an adverbial or a verb (一个喝酒的人说道,
+  // not 是一件人生).
+  const single = /^[人官兵]$/u.test(m[1]);
+  if (single && rest && !MARKERS.some((x) => rest.startsWith(x)) && !startsWithVerb.test(rest)) return null;
+  // A verb phrase before 的 is a modifier (喝酒的人); without 的 the words must be a noun (小丫头).
+  const head = d.includes('的') ? d.slice(d.lastIndexOf('的') + 1) : d;
+  const prefix = d.slice(0, d.length - m[1].length);
+  if (
+    !d.includes('的') &&
+    (prefix.length > 2 || /[有没到听看见做打是]/u.test(prefix) || SPEECHY.test(prefix))
+  )
+    return null;
+  if (/^(?:看|见|听|问|向|对|只|是|把|被|和|跟|与)/u.test(d)) return null;
+  if (d.length > 6) d = head;
+  if (d.length > 6 || /^[的地]/u.test(d) || !NAME_CHARS.test(d)) return null;
+  return d;
+}
+
+/** The subject at the start of a clause: connectives dropped, a known name, a pronoun or a description. */
+function subjectOf(clause: string, names: Set<string>): Subject {
+  const n = clause
+    .trim()
+    .replace(/^[—…\s]+/u, '')
+    .replace(LEAD, '');
+  if (!n || n.startsWith('自己')) return { kind: 'none' };
+  if (CROWD.test(n) || n.includes('有人') || /^(?:[那这]|一个)人|^一个$/u.test(n)) return { kind: 'crowd' };
+  if (PRONOUNS[n[0]] && n[1] !== '们' && n[1] !== '的') return { kind: 'pronoun', gender: PRONOUNS[n[0]] };
+  if (n[0] === '我' && n[1] !== '们' && n[1] !== '的') return { kind: 'name', name: '我' };
+  let known = '';
+  for (const name of names) if (n.startsWith(name) && name.length > known.length) known = name;
+  if (known && (n[known.length] !== '的' || known.endsWith('家的'))) return { kind: 'name', name: known };
+  const d = description(n);
+  if (!d) return { kind: 'none' };
+  if (d === '人' || n.startsWith(`${d}们`)) return { kind: 'crowd' }; // 孩子们道
+  // The description names a known character: 那秀才 → 赵秀才, 尼姑 → 小尼姑, 七斤嫂子 → 七斤嫂.
+  const linked = [...names].filter((name) => name.endsWith(d) || d.startsWith(name));
+  return { kind: 'name', name: linked.length === 1 ? linked[0] : d };
+}
+
+/** Speaker and listener named in the narration before (same sentence) or after a quote. */
+function speakerNear(
+  before: string,
+  after: string,
+  names: Set<string>,
+): { subject: Subject; listener: Subject | null; action: boolean } {
   const sentence = before.split(/[。！？!?…]/u).pop() ?? '';
+  const lastClause = sentence.replace(/[：:]\s*$/u, '');
+  const to = TO_LISTENER.exec(sentence);
+  const listener = to ? subjectOf(to[1], names) : null;
   const v = VERB_AT_END.exec(sentence);
-  if (v) {
-    const clauses = sentence.slice(0, v.index).split(/[，,]/u);
-    // 张三笑着说： / 林黛玉听了，冷笑道： (the subject of the sentence's first clause).
-    const n =
-      subjectOf(clauses[clauses.length - 1], known) ??
-      (clauses.length > 1 ? subjectOf(clauses[0], known) : null);
-    if (n) return n;
+  const colon = /[：:]\s*$/u.test(sentence);
+  if (v || colon || (to && /[，,]\s*$/u.test(sentence))) {
+    const cut = to ? sentence.slice(0, to.index) : v ? sentence.slice(0, v.index) : lastClause;
+    // 张三笑着说： / 林黛玉听了，冷笑道： — the nearest clause with a subject, back to the sentence's
+    // start; a crowd only when no one is named (众人不解其语，黛玉便忖度着…，因答道：).
+    // The clause right before the verb decides when it has a subject, a crowd included (有的叫道).
+    let crowd: Subject | null = null;
+    const parts = cut.split(/[，,；;]/u).reverse();
+    // A pivot right before a subjectless verb: 看见他的女人非常高兴，问他说 — she asks.
+    const pivot = /^(?:看见|只见|见)(.+)/u.exec(parts[1] ?? '');
+    if (pivot && subjectOf(parts[0], names).kind === 'none') {
+      const s = subjectOf(pivot[1], names);
+      if (s.kind === 'name') return { subject: s, listener, action: false };
+    }
+    for (const [i, part] of parts.entries()) {
+      const s = subjectOf(part, names);
+      if (s.kind === 'crowd' && i > 0) crowd ??= s;
+      else if (s.kind !== 'none') return { subject: s, listener, action: false };
+    }
+    if (crowd) return { subject: crowd, listener, action: false };
+    if (v || to) return { subject: { kind: 'zero' }, listener, action: false }; // …，又说道：
   }
-  const c = COLON_ONLY.exec(sentence);
-  if (c) {
-    const n = subjectOf(c[1], known);
-    if (n) return n;
-  }
-  const clauseAfter = after.split(/[。！？!?“「"]/u)[0] ?? '';
-  const a = AFTER.exec(clauseAfter);
+  const a = AFTER_CLAUSE.exec(after);
   if (a) {
-    const n = subjectOf(a[1], known);
-    if (n) return n;
+    const withVerb = AFTER_VERB.exec(a[1]);
+    const s = subjectOf(withVerb ? withVerb[1] : a[1], names);
+    // Without a speech verb only a character's own action counts: “…”阿Q站起来.
+    if (withVerb ? s.kind !== 'none' : s.kind === 'name' || s.kind === 'pronoun') {
+      const to2 = TO_LISTENER.exec(withVerb ? withVerb[0] : '');
+      return { subject: s, listener: to2 ? subjectOf(to2[1], names) : null, action: !withVerb };
+    }
   }
-  return null;
+  return { subject: { kind: 'none' }, listener: null, action: false };
 }
 
 function guessGender(fullName: string, paragraphs: string[]): Gender {
@@ -100,16 +296,16 @@ function guessGender(fullName: string, paragraphs: string[]): Gender {
   const last = name[name.length - 1];
   if (FEMALE_CHARS.has(last) || (name.length > 1 && FEMALE_CHARS.has(name[name.length - 2]))) score -= 1;
   if (MALE_CHARS.has(last)) score += 1;
-  // 他/她 within the next few characters after the name in narration.
+  // 他/她/伊 within the next few characters after the name in narration.
   for (const quoted of paragraphs) {
-    const p = quoted.replace(QUOTE, '');
+    const p = stripQuotes(quoted);
     let from = 0;
     for (;;) {
       const i = p.indexOf(name, from);
       if (i < 0) break;
       const window = p.slice(i + name.length, i + name.length + 24);
       const he = (window.match(/他(?!们)/g) ?? []).length;
-      const she = (window.match(/她(?!们)/g) ?? []).length;
+      const she = (window.match(/[她伊](?!们)/g) ?? []).length;
       score += Math.sign(he - she);
       from = i + name.length;
     }
@@ -117,68 +313,221 @@ function guessGender(fullName: string, paragraphs: string[]): Gender {
   return score > 0 ? 'male' : score < 0 ? 'female' : 'unknown';
 }
 
-export function attributeSpeakers(paragraphs: string[]): AttributedText {
-  const result: AttributedText['paragraphs'] = [];
-  const counts = new Map<string, number>();
-  const genders = new Map<string, Gender>();
-  // Recent quote speakers (for alternation) and the last named character of each gender (for 他/她).
-  const turns: Array<string | null> = [];
-  const lastOf: Partial<Record<Gender, string>> = {};
+/** Words before a name that make it an object rather than who acts. */
+const OBJECT_BEFORE = /(?:听得|听见|看见|看着|望着|见了|对|向|和|跟|给|把|被|同|与|问|叫)$/u;
+type Said = { speaker: string | null; speech: boolean };
+/** How far back (in characters of narration) a pronoun's referent is looked for. */
+const CONTEXT_CHARS = 400;
+/** A narration paragraph up to this long inside an exchange does not end it. */
+const ASIDE_CHARS = 80;
 
+/**
+ * Per paragraph, per quote (in the order of `findQuotes`): its speaker, or null (unnamed, or not
+ * speech); `speech` tells which quotes are dialogue at all.
+ */
+export function quoteSpeakers(edition: string[]): Said[][] {
+  // Note marks of annotated editions (墨子〔４〕, 赛神②) are not part of names.
+  const paragraphs = edition.map((p) => p.replace(/〔[^〕]{1,4}〕|[①-⑳⑴-⒇㈠-㈩]/gu, ''));
+  const names = learnNames(paragraphs);
+  const genders = new Map<string, Gender>();
   const genderOf = (name: string): Gender => {
     let g = genders.get(name);
     if (!g) {
-      g = guessGender(name, paragraphs);
+      g = name === '我' ? 'unknown' : guessGender(name, paragraphs);
       genders.set(name, g);
     }
     return g;
   };
+  /** Whether a character can be the referent of a pronoun of gender `g` (`strict`: known to be). */
+  const fits = (name: string, g: Gender, strict = false) =>
+    name !== '我' &&
+    (g === 'unknown' ||
+      (strict ? genderOf(name) === g : genderOf(name) !== (g === 'male' ? 'female' : 'male')));
+  /**
+   * Who a pronoun or a missing subject stands for: the subject of the nearest clause before it that
+   * has one and fits, else the nearest named character mentioned. Null when that subject is a crowd.
+   */
+  const referent = (
+    text: string,
+    g: Gender,
+    not: string | null,
+    strict = false,
+  ): string | null | undefined => {
+    const clauses = text.split(/[，,。！？!?；;：:…]/u).reverse();
+    for (const clause of clauses) {
+      const s = subjectOf(clause, names);
+      if (s.kind === 'crowd' && g === 'unknown' && !not) return null;
+      if (s.kind === 'name' && s.name !== not && fits(s.name, g, strict) && names.has(s.name)) return s.name;
+    }
+    let best: { end: number; name: string } | null = null;
+    for (const name of new Set([...names, ...genders.keys()])) {
+      // The last mention that is not an object (听得桩家的歌唱, 对阿Q说).
+      let at = text.lastIndexOf(name);
+      while (at > 0 && OBJECT_BEFORE.test(text.slice(Math.max(0, at - 2), at)))
+        at = text.lastIndexOf(name, at - 1);
+      if (at < 0 || name === not || !fits(name, g, strict)) continue;
+      const end = at + name.length;
+      if (!best || end > best.end || (end === best.end && name.length > best.name.length))
+        best = { end, name };
+    }
+    return best?.name;
+  };
 
+  // A story told by 我 (who then also speaks): the narration says 我 often.
+  const narration = paragraphs.map(stripQuotes).join('');
+  const firstPerson = (narration.match(/我(?!们)/gu)?.length ?? 0) * 200 > narration.length;
+  const out: Said[][] = [];
+  /** The exchange so far: who spoke each line, to whom, and whether it was a crowd (有人, 他们). */
+  let turns: Array<{ speaker: string | null; listener: string | null; crowd: boolean }> = [];
+  /** The narration of the paragraphs before (quotes as stops), where a pronoun's referent may be. */
+  let context = '';
+  let pending: string | null = null;
   for (const p of paragraphs) {
     const quotes = findQuotes(p);
-    const segments: SpeechSegment[] = [];
-    let at = 0;
-    const narrationOnly = p.replace(QUOTE, '').replace(/[\s，。！？、：；…—,.!?:;]/gu, '');
+    const row: Said[] = [];
+    /** A subject as a name; `not` is the speaker when resolving the listener (对他说: 他 is not me). */
+    const resolve = (s: Subject | null, before: string, not: string | null = null): string | null => {
+      if (!s || s.kind === 'crowd' || s.kind === 'none') return null;
+      if (s.kind === 'name') return s.name;
+      // A character known to be of the pronoun's gender first, then one not known to be of the other;
+      // 他 also stands for women in older texts (红楼梦), so at last anyone.
+      const g = s.kind === 'pronoun' ? s.gender : 'unknown';
+      const tries: Array<[Gender, boolean]> =
+        g === 'unknown'
+          ? [['unknown', false]]
+          : [[g, true], [g, false], ...(g === 'male' ? [['unknown', false] as [Gender, boolean]] : [])];
+      for (const [gender, strict] of tries) {
+        // The paragraph so far first, then the narration before it.
+        const n = referent(before, gender, not, strict);
+        if (n !== undefined && (n !== null || !strict)) return n;
+        const c = referent(context, gender, not, strict);
+        if (c) return c;
+      }
+      return null;
+    };
+    let lastEnd = 0;
     for (const [k, q] of quotes.entries()) {
-      const narr = p.slice(at, q.start);
-      if (/[\p{L}\p{N}]/u.test(narr)) segments.push({ kind: 'narration', text: narr.trim(), speaker: null });
-      const before = p.slice(0, q.start).replace(QUOTE, '');
-      const after = p.slice(q.end, quotes[k + 1]?.start ?? p.length);
-      let speaker = speakerNear(before, after, new Set(counts.keys()));
-      const seg: SpeechSegment = { kind: 'quote', text: q.text, speaker: null };
-      if (speaker && PRONOUNS[speaker]) {
-        const g = PRONOUNS[speaker];
-        speaker = lastOf[g] ?? null;
+      if (!q.speech) {
+        row.push({ speaker: null, speech: false });
+        continue;
       }
-      if (!speaker && quotes.length === 1 && !narrationOnly && turns.length >= 2) {
-        // A bare quote in an exchange: the person who spoke two turns ago answers back.
-        const [a, b] = turns.slice(-2);
-        if (a && b && a !== b) speaker = a;
+      const before = quotesAsStops(p.slice(0, q.start));
+      const next = quotes.slice(k + 1).find((x) => x.speech);
+      const after = p.slice(q.end, next?.start ?? p.length);
+      const near = speakerNear(before, after, names);
+      const bare = !/[\p{L}\p{N}]/u.test(stripQuotes(p.slice(lastEnd, q.start)));
+      const last = turns[turns.length - 1];
+      let speaker = resolve(near.subject, before);
+      // A new paragraph is a new turn: 她 after the other one's line (“…”她含胡的回答) is not that one.
+      if (near.subject.kind === 'pronoun' && k === 0 && bare && last?.speaker === speaker) {
+        const other = turns
+          .slice(0, -1)
+          .reverse()
+          .find(
+            (t) =>
+              t.speaker &&
+              t.speaker !== speaker &&
+              fits(t.speaker, near.subject.kind === 'pronoun' ? near.subject.gender : 'unknown'),
+          );
+        if (other) speaker = other.speaker;
       }
-      if (speaker) {
-        seg.speaker = speaker;
-        counts.set(speaker, (counts.get(speaker) ?? 0) + 1);
-        const g = genderOf(speaker);
-        if (g !== 'unknown') lastOf[g] = speaker;
+      // 他 right after a line said to him is the one spoken to (掌柜…对他说，“…”但他这回…).
+      if (
+        near.subject.kind === 'pronoun' &&
+        last?.listener &&
+        last.listener !== '我' &&
+        speaker === last.speaker
+      )
+        speaker = last.listener;
+      // An action of the one who just spoke introduces the next line, not an answer to themself:
+      // “…”“什么清白？…”孔乙己便涨红了脸，争辩道，“…”.
+      let subject = near.subject;
+      const leadsOn = !!next && /[，,：:]\s*$/u.test(stripQuotes(after));
+      if ((near.action || leadsOn || k > 0) && after.trim() && bare && last && speaker === last.speaker) {
+        speaker = null;
+        subject = { kind: 'none' };
       }
-      if (k === quotes.length - 1 || quotes.length === 1) turns.push(seg.speaker);
-      segments.push(seg);
+      const listener = resolve(near.listener, before, speaker);
+      if (subject.kind === 'none' && k > 0 && !bare) {
+        // Narration between two quotes of a paragraph names who goes on: “…”七爷说到这里，…，“…”.
+        speaker = referent(stripQuotes(p.slice(lastEnd, q.start)), 'unknown', null) ?? null;
+      } else if (
+        subject.kind === 'none' &&
+        k === 0 &&
+        pending &&
+        !/[\p{L}\p{N}]/u.test(p.slice(0, q.start))
+      ) {
+        speaker = pending; // …说：  /  “…”
+      } else if (subject.kind === 'none' && bare && last) {
+        // A bare quote in an exchange: the one spoken to answers, else the one who spoke two turns ago.
+        // The other party: the last one in the exchange who is not the last speaker (a crowd stays unnamed).
+        const prior = turns
+          .slice(0, -1)
+          .reverse()
+          .find((t) => t.speaker !== last.speaker && (t.speaker || t.crowd));
+        if (last.listener && last.listener !== last.speaker) speaker = last.listener;
+        else if (prior) speaker = last.speaker ? prior.speaker : null;
+        else if (last.speaker && last.speaker !== '我' && firstPerson) speaker = '我'; // answering the narrator
+      }
+      if (speaker) genderOf(speaker);
+      row.push({ speaker, speech: true });
+      turns.push({
+        speaker,
+        listener: listener !== speaker ? listener : null,
+        crowd: subject.kind === 'crowd',
+      });
+      lastEnd = q.end;
+    }
+    // A speech verb closing the paragraph announces the next paragraph's first quote.
+    const tail = p.slice(quotes.length ? quotes[quotes.length - 1].end : 0);
+    pending = null;
+    if (/[：:]\s*$/u.test(tail))
+      pending = resolve(speakerNear(quotesAsStops(p), '', names).subject, quotesAsStops(p));
+    const narration = stripQuotes(p);
+    // A paragraph of narration alone, unless a short aside, ends an exchange.
+    if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS) turns = [];
+    if (/[\p{L}\p{N}]/u.test(narration)) context = (context + quotesAsStops(p)).slice(-CONTEXT_CHARS);
+    out.push(row);
+  }
+  return out;
+}
+
+export function attributeSpeakers(paragraphs: string[]): AttributedText {
+  const speakers = quoteSpeakers(paragraphs);
+  const result: AttributedText['paragraphs'] = [];
+  const counts = new Map<string, number>();
+  for (const [i, p] of paragraphs.entries()) {
+    const segments: SpeechSegment[] = [];
+    let narration = '';
+    let at = 0;
+    const flush = () => {
+      if (/[\p{L}\p{N}]/u.test(narration))
+        segments.push({ kind: 'narration', text: narration.trim(), speaker: null });
+      narration = '';
+    };
+    for (const [k, q] of findQuotes(p).entries()) {
+      const { speaker, speech } = speakers[i][k];
+      if (!speech) {
+        narration += p.slice(at, q.end); // a term in quote marks is read as narration, marks kept
+        at = q.end;
+        continue;
+      }
+      narration += p.slice(at, q.start);
+      flush();
+      segments.push({ kind: 'quote', text: q.text, speaker });
+      if (speaker) counts.set(speaker, (counts.get(speaker) ?? 0) + 1);
       at = q.end;
     }
-    const tail = p.slice(at);
-    if (/[\p{L}\p{N}]/u.test(tail)) segments.push({ kind: 'narration', text: tail.trim(), speaker: null });
-    // Named characters in narration also feed the pronoun memory (张三走了进来。他说：“…”).
-    for (const name of counts.keys()) {
-      if (p.includes(name)) {
-        const g = genderOf(name);
-        if (g !== 'unknown') lastOf[g] = name;
-      }
-    }
+    narration += p.slice(at);
+    flush();
     result.push({ segments });
   }
-
   const characters: BookCharacter[] = [...counts.entries()]
-    .map(([name, lines]) => ({ name, lines, gender: genderOf(name) }))
+    .map(([name, lines]) => ({
+      name,
+      lines,
+      gender: name === '我' ? 'unknown' : guessGender(name, paragraphs),
+    }))
     .sort((a, b) => b.lines - a.lines || a.name.localeCompare(b.name, 'zh'));
   return { paragraphs: result, characters };
 }
