@@ -192,7 +192,7 @@ test('渲染导出 renders again; the MP4 and the SRT are downloaded', async () 
   await page.screenshot({ path: `${SHOTS}/5-exported.png` });
 });
 
-test('AI配音 and 视频合成 open their new flows (sources, uploads, options)', async () => {
+test('AI配音 and 视频合成 open their new flows (sources, uploads, options)', async ({ request }) => {
   await page.goto(`${APP}/video-translation/dubbing`);
   await page.getByRole('button', { name: /新\s*建/ }).click();
   await expect(page.getByTestId('dub-new-ai')).toBeVisible();
@@ -221,7 +221,28 @@ test('AI配音 and 视频合成 open their new flows (sources, uploads, options)
   await expect(notice).toHaveAttribute('data-found', 'true', { timeout: 60_000 });
   await expect(notice).toContainText('画面中已有字幕');
   await expect(notice).toContainText('不会去掉画面上的文字');
+  // 画面字幕识别 is the chosen source above: erasing first would leave it nothing to read.
+  await expect(notice).toContainText('擦除后就读不到了');
   await page.screenshot({ path: `${SHOTS}/6b-ai-burned-in.png`, fullPage: true });
+  // The way the note gives: a 字幕提取 project of this video is offered under 已有字幕项目.
+  const post = async <T>(route: string, data: unknown) => {
+    const res = await request.post(route, { data, headers: { Authorization: `Bearer ${accessToken}` } });
+    const body = (await res.json()) as { code: number; msg?: string; data: T };
+    expect(body.code, body.msg).toBe(0);
+    return body.data;
+  };
+  const assets = await call<{ list: Array<{ asset_id: string; name: string }> }>(
+    request,
+    '/v1/media/list?kind=video&page=1&page_size=50',
+  );
+  const assetId = assets.list.find((a) => a.name === '带字幕.mp4')!.asset_id;
+  const { regions } = await post<{ regions: unknown[] }>('/v1/ocr/detect-regions', { asset_id: assetId });
+  await post('/v1/ocr/create', { asset_id: assetId, regions, name: '带字幕-识别' });
+  await page.getByTestId('dub-source').getByText('已有字幕项目').click();
+  await page.getByTestId('dub-source-project').click();
+  await expect(page.locator('.ant-select-item-group', { hasText: '字幕提取' })).toBeVisible();
+  await expect(page.locator('.ant-select-item-option', { hasText: '带字幕-识别' })).toBeVisible();
+  await page.keyboard.press('Escape');
   // 擦除原字幕 opens 字幕擦除's new flow on this video.
   await page.getByTestId('dub-burned-in-erase').click();
   await expect(page).toHaveURL(/\/video-translation\/erase$/);

@@ -136,7 +136,7 @@ function AssetStep({
  * them (the subtitle-band detection of 字幕提取); found, or when the check cannot run, the flow says
  * so and offers 擦除原字幕 (字幕擦除 opens with this video).
  */
-function BurnedInNotice({ asset }: { asset: MediaAsset }) {
+function BurnedInNotice({ asset, ocrSource }: { asset: MediaAsset; ocrSource: boolean }) {
   const navigate = useNavigate();
   const ready = asset.status === 'ready' && asset.has_video;
   const detect = useCall(
@@ -169,7 +169,14 @@ function BurnedInNotice({ asset }: { asset: MediaAsset }) {
       data-testid="dub-burned-in"
       data-found={!!found}
       message={found ? d.burnedIn.found : d.burnedIn.unknown}
-      description={found ? d.burnedIn.foundText : undefined}
+      description={
+        found || ocrSource ? (
+          <>
+            {found && <div>{d.burnedIn.foundText}</div>}
+            {ocrSource && <div>{d.burnedIn.ocrNote}</div>}
+          </>
+        ) : undefined
+      }
       action={erase}
     />
   );
@@ -254,11 +261,24 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
   );
   const anyUploading = Object.values(uploading).some(Boolean);
 
-  const sourceProjects = useCall(
+  // Subtitle projects to speak: 语音转文字 and 字幕提取 (the server takes either).
+  const projectsOn = { enabled: mode === 'ai' && source === 'project', suppressError: true };
+  const sttProjects = useCall(
     api.listProjects,
     { query: { tool: 'stt', page: 1, page_size: 50 } },
-    { enabled: mode === 'ai' && source === 'project', suppressError: true },
+    projectsOn,
   );
+  const ocrProjects = useCall(
+    api.listProjects,
+    { query: { tool: 'ocr', page: 1, page_size: 50 } },
+    projectsOn,
+  );
+  const sourceProjects = [
+    { label: d.projectTools.stt, list: sttProjects.data?.list ?? [] },
+    { label: d.projectTools.ocr, list: ocrProjects.data?.list ?? [] },
+  ]
+    .filter((g) => g.list.length > 0)
+    .map((g) => ({ label: g.label, options: g.list.map((p) => ({ value: p.project_id, label: p.name })) }));
 
   // The estimate: the media's length, else the subtitles' last end (SRT配音 without media).
   const lastEnd = subtitle ? lastCueEndMs(subtitle.text) : 0;
@@ -387,7 +407,7 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
           onBusy={busyOf('dub-video-step')}
         />
       )}
-      {mode === 'ai' && media && <BurnedInNotice asset={media} />}
+      {mode === 'ai' && media && <BurnedInNotice asset={media} ocrSource={source === 'ocr'} />}
       {mode === 'ai' && (
         <section className="vw-vt-step">
           <h3>{d.source}</h3>
@@ -417,7 +437,8 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
               placeholder={d.sourceProject}
               value={sourceProject}
               onChange={setSourceProject}
-              options={(sourceProjects.data?.list ?? []).map((p) => ({ value: p.project_id, label: p.name }))}
+              options={sourceProjects}
+              data-testid="dub-source-project"
             />
           )}
         </section>
