@@ -1,17 +1,22 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { Jieba } from '@node-rs/jieba';
 import { addDict, convert, pinyin, polyphonic } from 'pinyin-pro';
 import type { DictionaryEntry, PinyinReading } from '../book/types.ts';
 
 /**
  * Polyphones in context. pinyin-pro's built-in dictionary is small, so its defaults read 还书 as hai2,
- * 说得对 as de2, 有空 as kong1. Readings are chosen in four layers, later layers winning:
- *   1. pinyin-pro with the "modern" word dictionary of @pinyin-pro/data (word segmentation);
+ * 说得对 as de2, 有空 as kong1. Readings are chosen in layers, later layers winning:
+ *   1. pinyin-pro with the "modern" word dictionary of @pinyin-pro/data;
  *   2. a pluggable model (e.g. a g2pW ONNX export) when one is registered;
- *   3. the phrase table below (longest phrase covering the character wins) and per-character
- *      context rules (还 at the end of a clause, V得 complements, 你得…, 数一数, 有空 …);
- *   4. the user's pronunciation dictionary (longest word first), which always wins.
+ *   3. words: the sentence is cut into words by jieba (@node-rs/jieba), and a polyphone inside a word
+ *      takes the word's reading — the phrase table below, a long dictionary word, or the word itself.
+ *      Phrases and dictionary words only count where they match whole words, so 项目的 is 项目 + 的
+ *      (not 目的 dì) and 有空气 is 有 + 空气;
+ *   4. per-character context rules for a polyphone that is a word on its own (还 at the end of a
+ *      clause, V得 complements, 你得…, 倒 before a verb, 的 particle …);
+ *   5. the user's pronunciation dictionary (longest word first), which always wins.
  */
 
 type WordDict = Record<string, [string, number]>;
@@ -31,6 +36,36 @@ function ensureDictionary(): void {
 }
 function isWord(w: string): boolean {
   return w.length > 1 && w in WORDS;
+}
+
+/** jieba with its own dictionary (MIT, shipped in the npm package; no HMM guessing of unknown words). */
+let jieba: Jieba | undefined;
+function segmenter(): Jieba {
+  if (!jieba) {
+    const require = createRequire(import.meta.url);
+    const { Jieba } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
+    const { dict } = require('@node-rs/jieba/dict') as typeof import('@node-rs/jieba/dict');
+    jieba = Jieba.withDict(dict);
+  }
+  return jieba;
+}
+
+/** A word of the sentence: [start, end) in characters (code points) and jieba's part-of-speech tag. */
+type Span = [number, number, string];
+type Spans = Span[];
+
+/** For each character (code point), the word it belongs to. */
+export function wordSpans(text: string): Spans {
+  const chars = [...text];
+  const spans: Spans = [];
+  for (const { word, tag } of segmenter().tag(text, false)) {
+    const start = spans.length;
+    const end = start + [...word].length;
+    for (let i = start; i < end; i++) spans.push([start, end, tag]);
+  }
+  // jieba keeps every character; should it ever not, each character is its own word.
+  if (spans.length !== chars.length) return chars.map((_, i) => [i, i + 1, '']);
+  return spans;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -523,21 +558,86 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['露面', 'lou4 -'],
   ['露脸', 'lou4 -'],
   ['模样', 'mu2 yang4'],
+  // 长 zhǎng: senior by age or generation (长辈, 家长 and 族长 are dictionary words)
+  ['年长', '- zhang3'],
+  ['长者', 'zhang3 -'],
+  ['长一辈', 'zhang3 - -'],
+  ['一觉醒来', '- jiao4 - -'],
+  // 只得 "have to" is zhǐdé, not the modal děi
+  ['只得', '- de2'],
+  ['遇着', '- zhao2'],
+  ['深恶', '- wu4'],
+  ['不足数', '- - shu3'],
+  ['折了本', 'she2 - -'],
+  ['尽可', 'jin3 -'],
+  ['尽可能', 'jin3 - -'],
+  ['尽可以', 'jin3 - -'],
+  // verbs: 挨 ái (suffer), 切 qiē (cut), 钻 zuān (squeeze in), 载 zài (carry)
+  ['挨饿', 'ai2 -'],
+  ['挨打', 'ai2 -'],
+  ['挨骂', 'ai2 -'],
+  ['挨冻', 'ai2 -'],
+  ['切细', 'qie1 -'],
+  ['切开', 'qie1 -'],
+  ['切碎', 'qie1 -'],
+  ['切成', 'qie1 -'],
+  ['切菜', 'qie1 -'],
+  ['乱钻', '- zuan1'],
+  ['钻进', 'zuan1 -'],
+  ['钻出', 'zuan1 -'],
+  ['装载', '- zai4'],
+  ['烟卷', '- juan3'],
+  ['喝不住', 'he4 - -'],
+  ['薄待', 'bo2 -'],
+  ['强装', 'qiang3 -'],
+  ['强笑', 'qiang3 -'],
+  ['曲曲折折', 'qu1 qu1 zhe2 zhe2'],
+  ['闷葫芦', 'men4 - -'],
+  ['闷胡卢', 'men4 - -'],
+  // X为 "become, be taken as": wéi
+  ['定为', '- wei2'],
+  ['分为', '- wei2'],
+  ['列为', '- wei2'],
+  ['化为', '- wei2'],
+  ['变为', '- wei2'],
+  ['名为', '- wei2'],
+  ['封为', '- wei2'],
+  ['沦为', '- wei2'],
+  ['誉为', '- wei2'],
+  ['以供', '- gong1'],
+  ['供人', 'gong1 -'],
+  ['吆喝', '- he5'],
+  ['铺地锦', 'pu1 - -'],
+  ['科斗', '- dou3'],
+  ['辟易', 'bi4 -'],
+  ['划桨', 'hua2 -'],
+  ['重行', 'chong2 -'],
+  ['满载', '- zai4'],
 ];
 
 const PHRASES = new Map<string, string[]>(PHRASE_LIST.map(([w, r]) => [w, r.split(' ')]));
 const MAX_PHRASE = Math.max(...PHRASE_LIST.map(([w]) => w.length));
 
 /**
- * The longer of the table phrase and the dictionary word (three characters or more) covering i:
- * 长篇小说 beats the 部长 that pinyin-pro's segmentation saw in 一部长篇小说. A tie goes to the table.
+ * Whether chars [s, e) may be read as one phrase: it must not cut through a dictionary word (项目的 is
+ * not 目的), though it may cut a jieba word the dictionary does not know (欠债还钱 holds 还钱).
  */
-function longestReading(chars: string[], i: number): string | undefined {
+function aligned(chars: string[], spans: Spans, s: number, e: number): boolean {
+  const cuts = (w: Span) => isWord(chars.slice(w[0], w[1]).join(''));
+  return (spans[s][0] === s || !cuts(spans[s])) && (spans[e - 1][1] === e || !cuts(spans[e - 1]));
+}
+
+/**
+ * The reading of the phrase covering i: the longer of the table phrase and the dictionary word (three
+ * characters or more), neither cutting through a word.
+ * 长篇小说 beats the 部长 of 一部长篇小说; a tie goes to the table.
+ */
+function wordReading(chars: string[], i: number, spans: Spans): string | undefined {
   let best: { len: number; reading: string } | undefined;
   for (let len = Math.min(MAX_PHRASE, chars.length); len >= 2 && !best; len--) {
     for (let s = Math.max(0, i - len + 1); s <= i && s + len <= chars.length; s++) {
       const r = PHRASES.get(chars.slice(s, s + len).join(''));
-      if (r && r[i - s] !== '-') {
+      if (r && r[i - s] !== '-' && aligned(chars, spans, s, s + len)) {
         best = { len, reading: r[i - s] };
         break;
       }
@@ -545,14 +645,24 @@ function longestReading(chars: string[], i: number): string | undefined {
   }
   for (let len = 6; len >= 3 && len > (best?.len ?? 0); len--) {
     for (let s = Math.max(0, i - len + 1); s <= i && s + len <= chars.length; s++) {
-      const entry = WORDS[chars.slice(s, s + len).join('')];
-      if (!entry) continue;
-      const syllables = entry[0].split(' ');
-      if (syllables.length !== len) continue;
-      return numbered(syllables[i - s]);
+      const reading = dictionaryReading(chars, s, s + len, i);
+      if (reading && aligned(chars, spans, s, s + len)) return reading;
     }
   }
   return best?.reading;
+}
+
+/** The dictionary reading of the jieba word holding i (two characters or more). */
+function segmentReading(chars: string[], i: number, spans: Spans): string | undefined {
+  const [s, e] = spans[i];
+  return e - s >= 2 ? dictionaryReading(chars, s, e, i) : undefined;
+}
+
+/** The reading of character i in the dictionary word chars[s, e), if that is a word. */
+function dictionaryReading(chars: string[], s: number, e: number, i: number): string | undefined {
+  const entry = WORDS[chars.slice(s, e).join('')];
+  const syllables = entry?.[0].split(' ');
+  return syllables?.length === e - s ? numbered(syllables[i - s]) : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -561,7 +671,7 @@ function longestReading(chars: string[], i: number): string | undefined {
 
 const HAN = /\p{Script=Han}/u;
 const PRONOUN = new Set([...'你我他她它们咱']);
-const MODAL_BEFORE_DEI = new Set([...'你我他她它们咱就也都还总必又才倒可非事准只天']);
+const MODAL_BEFORE_DEI = new Set([...'你我他她它们咱就也都还总必又才倒可非事准只天须']);
 // 得 followed by these starts a dé word or a "got" sentence: 他得了第一, 得到, 得知.
 const DE2_AFTER = new Set([...'到知出罪手分奖意逞病益救胜势宠体失力空闲过']);
 const END = new Set([...'。，、；：？！…）」』”’"\'.,;:?!) \n']);
@@ -572,9 +682,10 @@ const ADVERBIAL = new Set(
 );
 const SPEECH_VERB = new Set([...'说道问喊叫笑答哭看走跑点望想回']);
 
-type Rule = (chars: string[], i: number) => string | undefined;
+type Rule = (chars: string[], i: number, spans: Spans) => string | undefined;
 
 const DEMONSTRATIVE = new Set([...'这那哪每各某一两几多此该本']);
+const NUMERAL = /^[0-9一二两三四五六七八九十百千万几]$/u;
 
 function clauseBefore(c: string[], i: number): string {
   const before = c.slice(0, i).join('');
@@ -586,7 +697,7 @@ const FIRST: Record<string, Rule> = {
   // 好好学习, 好好想想: reduplicated 好 is hǎo.
   好: (c, i) => (c[i + 1] === '好' || c[i - 1] === '好' ? 'hao3' : undefined),
   // 这种花, 一种方法 (kind) — 种 after a demonstrative or numeral is zhǒng.
-  种: (c, i) => (DEMONSTRATIVE.has(c[i - 1] ?? '') ? 'zhong3' : undefined),
+  种: (c, i) => (DEMONSTRATIVE.has(c[i - 1] ?? '') || NUMERAL.test(c[i - 1] ?? '') ? 'zhong3' : undefined),
   // V着 + 一件/两个…: the aspect particle.
   着: (c, i) => (/[一两件个条双只把]/.test(c[i + 1] ?? '') && HAN.test(c[i - 1] ?? '') ? 'zhe5' : undefined),
 };
@@ -634,13 +745,20 @@ const RULES: Record<string, Rule> = {
     if ('有没抽得'.includes(at(c, i - 1))) return 'kong4';
     return undefined;
   },
-  长: (c, i) => ('高胖满出着'.includes(at(c, i + 1)) ? 'zhang3' : undefined),
+  长: (c, i, spans) => {
+    if ('高胖满出着辈'.includes(at(c, i + 1))) return 'zhang3';
+    // X长 as a noun jieba knows but the reading dictionary does not (局长, 站长): the head of X.
+    const [s, e, tag] = spans[i];
+    return e - s === 2 && e === i + 1 && tag === 'n' ? 'zhang3' : undefined;
+  },
   种: (c, i) => (HAN.test(at(c, i + 1)) && !isWord(c.slice(i, i + 2).join('')) ? 'zhong4' : undefined),
   处: (c, i) => (at(c, i + 1) === '得' ? 'chu3' : undefined),
   假: (c, i) => (at(c, i - 1) === '天' && isEnd(c, i + 1) ? 'jia4' : undefined),
   将: (c, i) => (PRONOUN.has(at(c, i - 1)) ? 'jiang1' : undefined),
   干: (c, i) => {
     if (at(c, i + 1) === '了') return isEnd(c, i + 2) ? 'gan1' : 'gan4';
+    // 干不了 / 干得好: the verb with a complement.
+    if ('不得'.includes(at(c, i + 1)) && !isWord(c.slice(i, i + 2).join(''))) return 'gan4';
     // 干这行 / 干那件事 / 干什么: the verb before a demonstrative or question word.
     if ('这那啥嘛吗'.includes(at(c, i + 1)) && HAN.test(at(c, i - 1))) return 'gan4';
     return undefined;
@@ -652,7 +770,8 @@ const RULES: Record<string, Rule> = {
   },
   了: (c, i) => {
     const prev = at(c, i - 1);
-    if (prev === '不' && HAN.test(at(c, i - 2)) && !wordAround(c, i)) return 'liao3';
+    // V不了 (can't): 吃不了, 侍候不了长衫主顾, 免不了 — the potential complement is liǎo.
+    if (prev === '不' && HAN.test(at(c, i - 2))) return 'liao3';
     // 办得了吗 / 去得了。 (but 他得了第一名)
     if (
       prev === '得' &&
@@ -664,11 +783,21 @@ const RULES: Record<string, Rule> = {
     if (prev === '明' && !isWord(c.slice(i - 2, i).join(''))) return 'liao3';
     return undefined;
   },
-  地: (c, i) => {
+  地: (c, i, spans) => {
     const prev2 = c.slice(Math.max(0, i - 2), i).join('');
     const prev3 = c.slice(Math.max(0, i - 3), i).join('');
-    if (isWord(c.slice(i - 2, i + 1).join('')) || isWord(c.slice(i - 1, i + 1).join(''))) return undefined;
+    // 暗暗地, 慢慢地: a reduplicated adverb, even where 暗地 is a word.
     if (prev2.length === 2 && prev2[0] === prev2[1] && HAN.test(prev2[0])) return 'de5';
+    // 地 on its own after an adjective, adverb or idiom jieba knows (简单地, 慷慨地, 这样地): the particle.
+    const before = i > 0 ? spans[i - 1] : undefined;
+    if (spans[i][1] - spans[i][0] === 1 && before && before[1] - before[0] >= 2) {
+      const word = c.slice(before[0], i).join('');
+      if (/^(a|ad|an|b|d|z|i|l)$/.test(before[2]) || ['这样', '那样', '怎样'].includes(word)) return 'de5';
+      // …and before a verb (怨愤地吁一口气), unless a numeral or pronoun makes it a plot of land (那块地卖了).
+      const after = spans[i + 1];
+      if (after?.[2].startsWith('v') && !/^(m|mq|q|r)$/.test(before[2])) return 'de5';
+    }
+    if (isWord(c.slice(i - 2, i + 1).join('')) || isWord(c.slice(i - 1, i + 1).join(''))) return undefined;
     if (ADVERBIAL.has(prev2) || ADVERBIAL.has(prev3) || prev2.endsWith('然')) return 'de5';
     if (SPEECH_VERB.has(at(c, i + 1)) && isWord(prev2)) return 'de5';
     return undefined;
@@ -677,10 +806,15 @@ const RULES: Record<string, Rule> = {
   觉: (c, i) => (c.slice(Math.max(0, i - 4), i).includes('睡') ? 'jiao4' : undefined),
   调: (c, i) => ('到往任离'.includes(at(c, i + 1)) ? 'diao4' : undefined),
   传: (c, i) => (at(c, i + 1) === '》' ? 'zhuan4' : undefined),
-  背: (c, i) =>
-    '着起上'.includes(at(c, i + 1)) && !PRONOUN.has(at(c, i + 2)) && !isWord(c.slice(i, i + 2).join(''))
+  背: (c, i) => {
+    // 背了一件东西: carrying, the verb with a counted object.
+    if (at(c, i + 1) === '了' && NUMERAL.test(at(c, i + 2))) return 'bei1';
+    return '着起上'.includes(at(c, i + 1)) &&
+      !PRONOUN.has(at(c, i + 2)) &&
+      !isWord(c.slice(i, i + 2).join(''))
       ? 'bei1'
-      : undefined,
+      : undefined;
+  },
   教: (c, i) => (PRONOUN.has(at(c, i + 1)) || '给会'.includes(at(c, i + 1)) ? 'jiao1' : undefined),
   当: (c, i) =>
     at(c, i - 1) === '大' &&
@@ -697,9 +831,54 @@ const RULES: Record<string, Rule> = {
   落: (c, i) => {
     return at(c, i + 1) === '在' && clauseBefore(c, i).includes('把') ? 'la4' : undefined;
   },
+  // 倒 dào (on the contrary, rather) as an adverb before a verb or adjective; dǎo (fall) before 在/下/了.
+  倒: (c, i, spans) => {
+    if (spans[i][1] - spans[i][0] > 1) return undefined;
+    if ('水茶酒杯'.includes(at(c, i + 1))) return 'dao4';
+    return '也是觉很反几不没并正还要有像真可会显比向该应'.includes(at(c, i + 1)) ? 'dao4' : undefined;
+  },
+  // 吓 as an interjection (吓，不是好东西) is hè; the verb (吓跑, 吓了一跳) is xià.
+  吓: (c, i) =>
+    isEnd(c, i + 1) && (i === 0 || END.has(at(c, i - 1)) || '“‘「『'.includes(at(c, i - 1)))
+      ? 'he4'
+      : undefined,
+  // 载 zài as a verb of carrying: 载去, 载给, 载着.
+  载: (c, i) => ('去给来着走回到客人货重满'.includes(at(c, i + 1)) ? 'zai4' : undefined),
+  // 铺 pū as the verb (铺在地上, 铺开); the shop 铺子/店铺 is pù.
+  铺: (c, i) => ('在上开好着满平了成些'.includes(at(c, i + 1)) ? 'pu1' : undefined),
+  // 冠 guàn as a verb: 冠于全球, 冠以, 冠姓.
+  冠: (c, i) => ('于以姓名'.includes(at(c, i + 1)) ? 'guan4' : undefined),
+  // 笼 lǒng as the verb (笼上一层灰色, 笼罩); the cage 笼子 is lóng.
+  笼: (c, i) => ('上着住罩'.includes(at(c, i + 1)) ? 'long3' : undefined),
+  // 挨 ái (suffer, endure): 挨了打, 挨骂; āi (next to) takes a place or person: 挨八三坐着.
+  挨: (c, i) => ('了打骂饿冻揍过'.includes(at(c, i + 1)) ? 'ai2' : undefined),
+  // 撇 piē (cast aside): 撇掉, 撇开, 撇下.
+  撇: (c, i) => ('掉开下了'.includes(at(c, i + 1)) ? 'pie1' : undefined),
+  // 钻 zuān, the verb, wherever it is not part of a word like 钻石 or 电钻.
+  钻: (c, i) => (wordAround(c, i) ? undefined : 'zuan1'),
+  // 只 zhǐ (only) is the adverb wherever it is a word on its own; after a numeral or demonstrative
+  // (一只, 这只) it is the measure word zhī.
+  只: (c, i, spans) => {
+    if (NUMERAL.test(at(c, i - 1)) || DEMONSTRATIVE.has(at(c, i - 1))) return 'zhi1';
+    return spans[i][1] - spans[i][0] === 1 && HAN.test(at(c, i + 1)) ? 'zhi3' : undefined;
+  },
+  // 为…所 (passive): 不为世间所知 — wéi.
+  为: (c, i) => {
+    const rest = c.slice(i + 1).join('');
+    const end = rest.search(/[，。！？；：]/);
+    return (end < 0 ? rest : rest.slice(0, end)).includes('所') ? 'wei2' : undefined;
+  },
+  // 喝 hè (shout): 喝住, 喝道, 喝令, 喝彩.
+  喝: (c, i) => ('住道令斥彩采问'.includes(at(c, i + 1)) ? 'he4' : undefined),
+  // 一场 of a bout or an episode is cháng: 哭了一场。相识一场，一场大雨; a show or match is chǎng.
+  场: (c, i) =>
+    NUMERAL.test(at(c, i - 1)) && (isEnd(c, i + 1) || '雨病梦空灾风雪'.includes(at(c, i + 1)))
+      ? 'chang2'
+      : undefined,
+  // 杆 gǎn as the measure word: 一杆秤, 两杆枪.
+  杆: (c, i) => (NUMERAL.test(at(c, i - 1)) ? 'gan3' : undefined),
   冲: (c, i) => ('很太挺真'.includes(at(c, i - 1)) ? 'chong4' : undefined),
   扇: (c, i) => ('风火了他她我你'.includes(at(c, i + 1)) ? 'shan1' : undefined),
-  倒: (c, i) => ('水茶酒杯'.includes(at(c, i + 1)) ? 'dao4' : undefined),
   缝: (c, i) => ('在正'.includes(at(c, i - 1)) && HAN.test(at(c, i + 1)) ? 'feng2' : undefined),
 };
 
@@ -792,8 +971,13 @@ export function pinyinReadings(text: string, dictionary?: DictionaryEntry[]): Pi
       if (predicted[n]) out[i].pinyin = numbered(predicted[n]);
     });
   }
+  const spans = poly.length ? wordSpans(text) : [];
   for (const i of poly) {
-    const r = FIRST[chars[i]]?.(chars, i) ?? longestReading(chars, i) ?? RULES[chars[i]]?.(chars, i);
+    const r =
+      FIRST[chars[i]]?.(chars, i, spans) ??
+      wordReading(chars, i, spans) ??
+      RULES[chars[i]]?.(chars, i, spans) ??
+      segmentReading(chars, i, spans);
     if (r) out[i].pinyin = r;
   }
 
