@@ -259,8 +259,10 @@ test('AI配音 and 视频合成 open their new flows (sources, uploads, options)
   await synthVideo.getByTestId('dub-video-step-source').getByText('我的素材').click();
   await synthVideo.getByTestId('dub-video-step-library').click();
   await expect(page.locator('.ant-select-item-option', { hasText: 'dub-clip.mp4' })).toBeVisible();
-  await expect(page.locator('.ant-select-item-option', { hasText: '带字幕.mp4' })).toBeVisible();
-  await page.keyboard.press('Escape');
+  await page.locator('.ant-select-item-option', { hasText: '带字幕.mp4' }).click();
+  await expect(synthVideo.getByTestId('dub-video-step-file')).toContainText('带字幕.mp4');
+  // Burning subtitles over burned-in ones: the same notice here.
+  await expect(page.getByTestId('dub-burned-in')).toHaveAttribute('data-found', 'true', { timeout: 60_000 });
   await page.screenshot({ path: `${SHOTS}/7-synthesis-new.png`, fullPage: true });
 
   // The SRT配音 list shows the project made above.

@@ -132,9 +132,9 @@ function AssetStep({
 }
 
 /**
- * AI配音 keeps the picture, so subtitles burned into it stay on screen. The video is checked for
- * them (the subtitle-band detection of 字幕提取); found, or when the check cannot run, the flow says
- * so and offers 擦除原字幕 (字幕擦除 opens with this video).
+ * Dubbing and synthesis keep the picture, so subtitles burned into it stay on screen. The video is
+ * checked for them (the subtitle-band detection of 字幕提取); found, or when the check cannot run, the
+ * flow says so and offers 擦除原字幕 (字幕擦除 opens with this video).
  */
 function BurnedInNotice({ asset, ocrSource }: { asset: MediaAsset; ocrSource: boolean }) {
   const navigate = useNavigate();
@@ -407,7 +407,9 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
           onBusy={busyOf('dub-video-step')}
         />
       )}
-      {mode === 'ai' && media && <BurnedInNotice asset={media} ocrSource={source === 'ocr'} />}
+      {mode !== 'srt' && media && (
+        <BurnedInNotice asset={media} ocrSource={mode === 'ai' && source === 'ocr'} />
+      )}
       {mode === 'ai' && (
         <section className="vw-vt-step">
           <h3>{d.source}</h3>
@@ -471,6 +473,7 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
           onBusy={busyOf('dub-media-step')}
         />
       )}
+      {mode === 'srt' && media && <BurnedInNotice asset={media} ocrSource={false} />}
       {mode === 'synthesis' && (
         <>
           <AssetStep
