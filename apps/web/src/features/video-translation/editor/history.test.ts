@@ -35,6 +35,25 @@ describe('editor history', () => {
     expect(isDirty(loaded)).toBe(false);
   });
 
+  it('edits with the same coalesce key (one typing) are one undo step; each still bumps the revision', () => {
+    const type = (st: typeof loaded, value: string, key: string) =>
+      editorReducer(st, { type: 'edit', doc: setCueText(st.doc!, 'a', value), coalesce: key });
+    let s = type(loaded, '一', 'text:1');
+    s = type(s, '一二', 'text:1');
+    s = type(s, '一二三', 'text:1');
+    expect(s.past).toHaveLength(1);
+    expect(s.revision).toBe(3);
+    s = type(s, '四', 'text:2'); // another focus of the box: a step of its own
+    expect(s.past).toHaveLength(2);
+    s = editorReducer(s, { type: 'undo' });
+    expect(text(s)).toBe('一二三');
+    s = type(s, '一二三五', 'text:2'); // after an undo the key starts a new step
+    expect(s.past).toHaveLength(2);
+    s = editorReducer(s, { type: 'undo' });
+    s = editorReducer(s, { type: 'undo' });
+    expect(text(s)).toBe('甲');
+  });
+
   it('every edit can be undone and redone; a new edit clears the redo stack', () => {
     let s = editorReducer(loaded, { type: 'edit', doc: setCueText(base, 'a', '一') });
     s = editorReducer(s, { type: 'edit', doc: setCueText(s.doc!, 'a', '二') });
