@@ -136,6 +136,16 @@ describe('polyphones in context', () => {
       ['哭了一场。', '场', 'chang2'],
       ['一场电影。', '场', 'chang3'],
       ['这是第三种办法。', '种', 'zhong3'],
+      ['羿倒久已习惯的了。', '倒', 'dao4'],
+      // 以X为Y
+      ['大概是物以希为贵罢。', '为', 'wei2'],
+      // 禁 jīn (bear), 数 inside a noun, 垂着手
+      ['宋是小国，怎禁得这么一攻。', '禁', 'jin1'],
+      ['请全数到会。', '数', 'shu4'],
+      ['都在宅门外垂着手站着。', '着', 'zhe5'],
+      ['他着手准备。', '着', 'zhuo2'],
+      // rules looking before the first character see nothing there (中国 at the start stays zhōng)
+      ['中国留学生会馆的门房里有几本书买。', '中', 'zhong1'],
       // V不了 (can't) is liǎo
       ['这么多菜我吃不了。', '了', 'liao3'],
       ['怕侍候不了长衫主顾。', '了', 'liao3'],

@@ -612,6 +612,17 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['辟易', 'bi4 -'],
   ['划桨', 'hua2 -'],
   ['重行', 'chong2 -'],
+  ['攒成', 'cuan2 -'],
+  ['朝花夕拾', 'zhao1 - - -'],
+  ['朝食', 'zhao1 -'],
+  ['睡相', '- xiang4'],
+  ['要数', '- shu3'],
+  ['辟头', 'pi1 -'],
+  ['连累', '- lei3'],
+  ['家将', '- jiang4'],
+  ['出闷气', '- men4 -'],
+  ['释闷', '- men4'],
+  ['空担', '- dan4'],
   ['满载', '- zai4'],
 ];
 
@@ -699,10 +710,17 @@ const FIRST: Record<string, Rule> = {
   // 这种花, 一种方法 (kind) — 种 after a demonstrative or numeral is zhǒng.
   种: (c, i) => (DEMONSTRATIVE.has(c[i - 1] ?? '') || NUMERAL.test(c[i - 1] ?? '') ? 'zhong3' : undefined),
   // V着 + 一件/两个…: the aspect particle.
-  着: (c, i) => (/[一两件个条双只把]/.test(c[i + 1] ?? '') && HAN.test(c[i - 1] ?? '') ? 'zhe5' : undefined),
+  着: (c, i) => {
+    if (/[一两件个条双只把]/.test(c[i + 1] ?? '') && HAN.test(c[i - 1] ?? '')) return 'zhe5';
+    // 垂着手, 背着手: a verb holding the hands, not 着手 (set about).
+    return c[i + 1] === '手' && '垂背拉握牵搓拍摇挥插抄拱扶甩'.includes(c[i - 1] ?? '\0')
+      ? 'zhe5'
+      : undefined;
+  },
 };
 
-const at = (chars: string[], i: number) => chars[i] ?? '';
+// Out of range is '\0', never '', which every string `includes`.
+const at = (chars: string[], i: number) => chars[i] ?? '\0';
 const isEnd = (chars: string[], i: number) => i >= chars.length || END.has(chars[i]);
 const wordAround = (chars: string[], i: number) =>
   isWord(chars.slice(i, i + 2).join('')) || isWord(chars.slice(i - 1, i + 1).join(''));
@@ -730,12 +748,14 @@ const RULES: Record<string, Rule> = {
     if (HAN.test(prev) && !PRONOUN.has(prev) && HAN.test(next)) return 'de5';
     return undefined;
   },
-  数: (c, i) => {
+  数: (c, i, spans) => {
     if (at(c, i + 1) === '一' && at(c, i + 2) === '数') return 'shu3';
     if (at(c, i - 1) === '一' && at(c, i - 2) === '数') return 'shu3';
     // 数一下 / 数一遍 / 数两遍: counting, a verb with a verbal measure.
     if (/[一两三几]/u.test(at(c, i + 1)) && /[下遍次回]/u.test(at(c, i + 2))) return 'shu3';
     if (isWord(c.slice(i, i + 2).join(''))) return undefined;
+    // Inside a noun jieba knows (全数, 人数): the number, shù.
+    if (spans[i][1] - spans[i][0] >= 2 && spans[i][2] === 'n') return 'shu4';
     if ('了着过遍到完'.includes(at(c, i + 1))) return 'shu3';
     if ('在去来再你我他她'.includes(at(c, i - 1))) return 'shu3';
     return undefined;
@@ -835,7 +855,9 @@ const RULES: Record<string, Rule> = {
   倒: (c, i, spans) => {
     if (spans[i][1] - spans[i][0] > 1) return undefined;
     if ('水茶酒杯'.includes(at(c, i + 1))) return 'dao4';
-    return '也是觉很反几不没并正还要有像真可会显比向该应'.includes(at(c, i + 1)) ? 'dao4' : undefined;
+    if ('也是觉很反几不没并正还要有像真可会显比向该应'.includes(at(c, i + 1))) return 'dao4';
+    // …or before any adverb jieba knows (倒久已习惯).
+    return spans[i + 1]?.[2] === 'd' ? 'dao4' : undefined;
   },
   // 吓 as an interjection (吓，不是好东西) is hè; the verb (吓跑, 吓了一跳) is xià.
   吓: (c, i) =>
@@ -862,17 +884,22 @@ const RULES: Record<string, Rule> = {
     if (NUMERAL.test(at(c, i - 1)) || DEMONSTRATIVE.has(at(c, i - 1))) return 'zhi1';
     return spans[i][1] - spans[i][0] === 1 && HAN.test(at(c, i + 1)) ? 'zhi3' : undefined;
   },
-  // 为…所 (passive): 不为世间所知 — wéi.
-  为: (c, i) => {
+  // 为…所 (passive): 不为世间所知 — wéi; so is 以X为Y (物以希为贵), 以 being a preposition there.
+  为: (c, i, spans) => {
+    for (let k = i - 1; k >= 0 && !END.has(c[k]); k--)
+      if (c[k] === '以' && spans[k][1] - spans[k][0] === 1) return 'wei2';
     const rest = c.slice(i + 1).join('');
     const end = rest.search(/[，。！？；：]/);
     return (end < 0 ? rest : rest.slice(0, end)).includes('所') ? 'wei2' : undefined;
   },
+  // 禁 jīn (bear): 禁不住, 怎禁得, 禁得起.
+  禁: (c, i) => ('得住起'.includes(at(c, i + 1)) ? 'jin1' : undefined),
   // 喝 hè (shout): 喝住, 喝道, 喝令, 喝彩.
   喝: (c, i) => ('住道令斥彩采问'.includes(at(c, i + 1)) ? 'he4' : undefined),
   // 一场 of a bout or an episode is cháng: 哭了一场。相识一场，一场大雨; a show or match is chǎng.
   场: (c, i) =>
-    NUMERAL.test(at(c, i - 1)) && (isEnd(c, i + 1) || '雨病梦空灾风雪'.includes(at(c, i + 1)))
+    (NUMERAL.test(at(c, i - 1)) || (at(c, i - 1) === '大' && NUMERAL.test(at(c, i - 2)))) &&
+    (isEnd(c, i + 1) || '雨病梦空灾风雪'.includes(at(c, i + 1)))
       ? 'chang2'
       : undefined,
   // 杆 gǎn as the measure word: 一杆秤, 两杆枪.
