@@ -31,15 +31,15 @@ const AFTER_CLAUSE = /^\s*[，,]?\s*([^，,。！？!?；;：:“”「」"\s]{1
 const AFTER_VERB = new RegExp(`^(.{1,12}?)(?:${VERBS})`, 'u');
 /** Words that are never a speaker's name. */
 const SPEECHY =
-  /[说道问答叫喊嚷骂笑哭叹想看听见望走跑坐站拿把被将对向跟和与从就便也都又还却才只不没很是在了着过的地得么呢吗罢吧啊呀声下后前来去起出进用取心因忙仍旧知觉]/u;
+  /[说道问答叫喊嚷骂笑哭叹想看听见望走跑坐站拿把被将对向跟和与从就便也都又还却只不没很是在了着过的地得么呢吗罢吧啊呀声下后前来去起出进用取心因忙仍旧知觉]/u;
 /** Adverbs and place words that start clauses and recur, never names. */
 const NOT_NAME =
-  /^(?:自己|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|(.)\1)/u;
+  /^(?:自己|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|假使|倘若|倘使|要是|晚上|早上|早晨|夜里|上午|下午|中午|(.)\1)/u;
 /** Titles that make a recurring word a name by themselves: 柳妈, 四婶, 祥林嫂, 曹公子, 周瑞家的. */
 const TITLED = /^[\p{Script=Han}]{1,3}?(?:嫂|婶|叔|妈|姥姥|奶奶|爷|公子|先生|老太|家的)$/u;
 // Connectives before the subject: 于是张三 → 张三.
 const LEAD =
-  /^(?:于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
+  /^(?:于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
   '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 一'.split(
@@ -108,7 +108,8 @@ export function learnNames(paragraphs: string[]): Set<string> {
     return n;
   };
   const evidence = new Map<string, number>();
-  const consider = (clause: string, weight: number) => {
+  /** `weight` 2 next to a quote, 1 elsewhere; `once` for the clause right before a speech verb. */
+  const consider = (clause: string, weight: number, once = false) => {
     const c = clause.trim().replace(LEAD, '');
     if (!c || CROWD.test(c) || PRONOUNS[c[0]] || c[0] === '我' || c[0] === '你') return;
     const titled = /^[\p{Script=Han}]{1,3}家的/u.exec(c)?.[0]; // 周瑞家的道
@@ -116,11 +117,20 @@ export function learnNames(paragraphs: string[]): Set<string> {
       evidence.set(titled, (evidence.get(titled) ?? 0) + 2);
       return;
     }
+    // A titled name right before its verb counts even when said once: 七斤嫂看见七斤回来，便问他说.
+    for (let len = Math.min(4, c.length); once && len >= 2; len--) {
+      const p = c.slice(0, len);
+      if (TITLED.test(p) && NAME_CHARS.test(p) && !SPEECHY.test(p)) {
+        evidence.set(p, (evidence.get(p) ?? 0) + 2);
+        return;
+      }
+    }
     for (let len = Math.min(4, c.length); len >= 2; len--) {
       const p = c.slice(0, len);
       const rest = c.slice(len);
-      // A name does not end inside an adverb: 四婶慌忙的说 is 四婶.
+      // A name does not end inside an adverb (四婶慌忙的说 is 四婶) nor before its own title (赵秀才).
       if (MARKERS.some((m) => m.length > 1 && (p.slice(-1) + rest).startsWith(m))) continue;
+      if (rest && PERSON.test(p + rest[0]) && count(p + rest[0]) === count(p)) continue;
       if (SPEECHY.test(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m))) continue;
       if (!NAME_CHARS.test(p) || /^[一两几有没不是个独间偶]|一$/u.test(p) || count(p) < 2) continue;
       if (rest === '' || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
@@ -129,24 +139,22 @@ export function learnNames(paragraphs: string[]): Set<string> {
       }
       // Next to a quote the longest recurring start will do (公孙高辞让了一通之后，…问道) unless a
       // shorter start recurs much more (墨子知道 → 墨子).
-      const shorter = count(p.slice(0, -1));
-      if (
-        TITLED.test(p) ||
-        (weight === 2 && !SPEECHY.test(rest[0] ?? '') && (len === 2 || count(p) * 2 >= shorter))
-      ) {
+      const relaxed = weight === 2 && !SPEECHY.test(rest[0] ?? '') && !/^[的里上中外内边]/u.test(rest);
+      if (TITLED.test(p) || (relaxed && (len === 2 || count(p) * 2 >= count(p.slice(0, 2))))) {
         evidence.set(p, (evidence.get(p) ?? 0) + 2);
         return;
       }
     }
     // Said once, right before its verb (林黛玉听了，冷笑道 / 小明对妈妈说): the shortest start followed by
     // an adverbial or a verb.
-    if (weight < 2) return;
+    if (!once) return;
     for (let len = 2; len <= Math.min(4, c.length); len++) {
       const p = c.slice(0, len);
       const rest = c.slice(len);
       if (SPEECHY.test(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m)) || !NAME_CHARS.test(p))
         continue;
       if (/^[一两几有没不是个独间偶]/u.test(p)) return;
+      if (rest && PERSON.test(p + rest[0])) continue;
       if ((!rest && len <= 3) || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
         evidence.set(p, (evidence.get(p) ?? 0) + 2);
         return;
@@ -164,9 +172,10 @@ export function learnNames(paragraphs: string[]): Set<string> {
       const v = VERB_AT_END.exec(sentence);
       // The clauses a speech verb's subject is looked for in first (the last and the first) count fully.
       const parts = v ? sentence.slice(0, v.index).split(/[，,；;]/u) : [];
-      for (const [i, clause] of parts.entries()) consider(clause, i === 0 || i === parts.length - 1 ? 2 : 1);
+      for (const [i, clause] of parts.entries())
+        consider(clause, i === 0 || i === parts.length - 1 ? 2 : 1, i === 0 || i === parts.length - 1);
       const a = AFTER_CLAUSE.exec(p.slice(q.end));
-      if (a) consider(a[1], 2);
+      if (a) consider(a[1], 2, AFTER_VERB.test(a[1]));
     }
     // A paragraph ending with …问道： introduces the next one's quote.
     const tail =
@@ -175,11 +184,31 @@ export function learnNames(paragraphs: string[]): Set<string> {
         .pop() ?? '';
     if (/[：:]\s*$/u.test(tail)) {
       const parts = tail.replace(VERB_AT_END, '').split(/[，,；;]/u);
-      for (const [i, clause] of parts.entries()) consider(clause, i === 0 || i === parts.length - 1 ? 2 : 1);
+      for (const [i, clause] of parts.entries())
+        consider(clause, i === 0 || i === parts.length - 1 ? 2 : 1, i === 0 || i === parts.length - 1);
     }
-    for (const clause of stripQuotes(p).split(/[，,。！？!?；;：:…]/u)) consider(clause, 1);
+    // In a paragraph with dialogue, who each sentence starts with may be the one a 他/她 stands for:
+    // 小芳走进院子，放下篮子。她笑着说：“…”
+    const dialogue = findQuotes(p).some((q) => q.speech);
+    for (const sentence of stripQuotes(p).split(/[。！？!?…]/u)) {
+      const [first, ...others] = sentence.split(/[，,；;：:]/u);
+      consider(first, dialogue ? 2 : 1, dialogue);
+      for (const clause of others) consider(clause, 1);
+    }
   }
-  const names = new Set([...evidence].filter(([, n]) => n >= 2).map(([name]) => name));
+  // Places are not people: 未庄, 城里.
+  const names = new Set(
+    [...evidence]
+      .filter(([name, n]) => n >= 2 && !/[里庄村镇城店屋堂院街]$/u.test(name))
+      .map(([name]) => name),
+  );
+  // A name that is only ever the start of a longer one is dropped (孔乙 inside 孔乙己), and so is a
+  // name plus a word (阿Q这回) when the name alone is far more frequent, unless a title ends it (七斤嫂).
+  for (const n of [...names]) {
+    for (const m of names) {
+      if (m !== n && n.startsWith(m) && !TITLED.test(n) && count(n) * 3 < count(m)) names.delete(n);
+    }
+  }
   // A name that is only ever the start of a longer one is dropped (孔乙 inside 孔乙己).
   for (const n of [...names]) {
     for (const m of names) if (m !== n && m.startsWith(n) && count(m) === count(n)) names.delete(n);
@@ -233,7 +262,11 @@ function subjectOf(clause: string, names: Set<string>): Subject {
   if (n[0] === '我' && n[1] !== '们' && n[1] !== '的') return { kind: 'name', name: '我' };
   let known = '';
   for (const name of names) if (n.startsWith(name) && name.length > known.length) known = name;
-  if (known && (n[known.length] !== '的' || known.endsWith('家的'))) return { kind: 'name', name: known };
+  if (known && (n[known.length] !== '的' || known.endsWith('家的'))) {
+    // A bare title (秀才) names the one character whose name ends with it (赵秀才).
+    const fuller = [...names].filter((name) => name !== known && name.endsWith(known));
+    return { kind: 'name', name: PERSON.test(known) && fuller.length === 1 ? fuller[0] : known };
+  }
   const d = description(n);
   if (!d) return { kind: 'none' };
   if (d === '人' || n.startsWith(`${d}们`)) return { kind: 'crowd' }; // 孩子们道
@@ -381,7 +414,8 @@ export function quoteSpeakers(edition: string[]): Said[][] {
   let turns: Array<{ speaker: string | null; listener: string | null; crowd: boolean }> = [];
   /** The narration of the paragraphs before (quotes as stops), where a pronoun's referent may be. */
   let context = '';
-  let pending: string | null = null;
+  /** Who a paragraph ending with …问他说： announces as the next quote's speaker, and to whom. */
+  let pending: { speaker: string | null; listener: string | null } | null = null;
   for (const p of paragraphs) {
     const quotes = findQuotes(p);
     const row: Said[] = [];
@@ -447,7 +481,7 @@ export function quoteSpeakers(edition: string[]): Said[][] {
         speaker = null;
         subject = { kind: 'none' };
       }
-      const listener = resolve(near.listener, before, speaker);
+      let listener = resolve(near.listener, before, speaker);
       if (subject.kind === 'none' && k > 0 && !bare) {
         // Narration between two quotes of a paragraph names who goes on: “…”七爷说到这里，…，“…”.
         speaker = referent(stripQuotes(p.slice(lastEnd, q.start)), 'unknown', null) ?? null;
@@ -457,7 +491,7 @@ export function quoteSpeakers(edition: string[]): Said[][] {
         pending &&
         !/[\p{L}\p{N}]/u.test(p.slice(0, q.start))
       ) {
-        speaker = pending; // …说：  /  “…”
+        ({ speaker, listener } = pending); // …说：  /  “…”
       } else if (subject.kind === 'none' && bare && last) {
         // A bare quote in an exchange: the one spoken to answers, else the one who spoke two turns ago.
         // The other party: the last one in the exchange who is not the last speaker (a crowd stays unnamed).
@@ -468,6 +502,12 @@ export function quoteSpeakers(edition: string[]): Said[][] {
         if (last.listener && last.listener !== last.speaker) speaker = last.listener;
         else if (prior) speaker = last.speaker ? prior.speaker : null;
         else if (last.speaker && last.speaker !== '我' && firstPerson) speaker = '我'; // answering the narrator
+      }
+      // A minor role that names a character already speaking is that character: 那秀才 → 赵秀才.
+      if (speaker && !names.has(speaker)) {
+        const role = speaker;
+        const same = [...genders.keys()].filter((n) => n !== role && n.endsWith(role));
+        if (same.length === 1) speaker = same[0];
       }
       if (speaker) genderOf(speaker);
       row.push({ speaker, speech: true });
@@ -481,8 +521,11 @@ export function quoteSpeakers(edition: string[]): Said[][] {
     // A speech verb closing the paragraph announces the next paragraph's first quote.
     const tail = p.slice(quotes.length ? quotes[quotes.length - 1].end : 0);
     pending = null;
-    if (/[：:]\s*$/u.test(tail))
-      pending = resolve(speakerNear(quotesAsStops(p), '', names).subject, quotesAsStops(p));
+    if (/[：:]\s*$/u.test(tail)) {
+      const near = speakerNear(quotesAsStops(p), '', names);
+      const speaker = resolve(near.subject, quotesAsStops(p));
+      pending = { speaker, listener: resolve(near.listener, quotesAsStops(p), speaker) };
+    }
     const narration = stripQuotes(p);
     // A paragraph of narration alone, unless a short aside, ends an exchange.
     if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS) turns = [];
