@@ -4,11 +4,12 @@ import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import type { ComplianceEntry, LoudnessPreset } from '@vw/contract';
-import { toSrt } from '@vw/contract';
+import { speechCues, subtitleRulesFor, toSrt } from '@vw/contract';
 import { runFfmpeg, spawnMedia } from '@vw/engines';
 import { Zip, ZipPassThrough } from 'fflate';
 import type { AppContext } from '../../context.ts';
-import { BOOK_SAMPLE_RATE } from './audiobook.synth.ts';
+import { planSentences, spokenWords } from '../tts/tts.text.ts';
+import { BOOK_SAMPLE_RATE, escapeMarkup } from './audiobook.synth.ts';
 
 /** Rate of everything exported (ACX asks for 44.1 kHz). */
 export const EXPORT_SAMPLE_RATE = 44_100;
@@ -512,11 +513,18 @@ export function toLrc(cues: Array<{ start_ms: number; text: string }>, title: st
   );
 }
 
+/**
+ * Read-along subtitles of a chapter by the subtitle rules: each paragraph's measured time shared out
+ * by what is said for its text (numbers by their syllables), cut at clauses and between words.
+ */
 export function toChapterSrt(cues: LaidParagraph[]): string {
-  return toSrt(
-    cues.map((c) => ({ start_ms: c.start_ms, end_ms: c.end_ms, text: c.text })),
-    { singleLine: true },
-  );
+  const words = cues.flatMap((c) => {
+    const chinese = /\p{Script=Han}/u.test(c.text);
+    const units = planSentences(escapeMarkup(c.text), false, { language: chinese ? 'zh' : 'en' });
+    return spokenWords([{ pieces: units.flatMap((u) => u.pieces) }], [c]);
+  });
+  const chinese = cues.some((c) => /\p{Script=Han}/u.test(c.text));
+  return toSrt(speechCues(words, subtitleRulesFor(chinese ? 'zh' : 'en')));
 }
 
 /** A ZIP of files on disk, stored (MP3 is compressed already), streamed to `out`. */

@@ -159,7 +159,7 @@ export async function synthesizeParagraph(
 }
 
 /** Book text is plain text: angle brackets must not read as TTS markup. */
-function escapeMarkup(text: string): string {
+export function escapeMarkup(text: string): string {
   return text.replaceAll('<', '＜').replaceAll('>', '＞');
 }
 

@@ -7,7 +7,6 @@ import {
   speechCues,
   stripTtsMarkup,
   subtitleRulesFor,
-  type TimedWord,
   TTS_HEADERS,
   TTS_SYNC_MAX_CHARS,
   TtsFailureCode,
@@ -42,7 +41,7 @@ import { getSetting } from '../settings/settings.service.ts';
 import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
 import { ttsPipeline } from './tts.pipeline.ts';
 import { findCachedHistory, findHistoryById, insertHistory, updateHistory } from './tts.repo.ts';
-import { planSentences, type SentenceUnit } from './tts.text.ts';
+import { planSentences, type SentenceUnit, spokenWords } from './tts.text.ts';
 import { getUsableVoice, getUserLevel } from './voices.service.ts';
 
 export interface TtsRequest {
@@ -348,63 +347,6 @@ function sentencesOf(
       end_ms: ms(at, rate),
     };
   });
-}
-
-const WORDS = new Intl.Segmenter('zh', { granularity: 'word' });
-
-/**
- * The words of the spoken sentences with the times they are said: each sentence's measured span,
- * less its pauses, shared out by what is said for each piece (so 1234 gets the time of its seven
- * syllables); pieces join into words (学习|新的|技能) so cues are cut between words; punctuation
- * rides on the word before it, an opening quote on the word after.
- */
-export function spokenWords(
-  units: Array<Pick<SentenceUnit, 'pieces'>>,
-  sentences: TtsSentence[],
-): TimedWord[] {
-  const words: TimedWord[] = [];
-  units.forEach((unit, i) => {
-    const s = sentences[i];
-    if (!s) return;
-    const paused = unit.pieces.reduce((a, p) => a + ('pauseMs' in p ? p.pauseMs : 0), 0);
-    const weight = unit.pieces.reduce((a, p) => a + ('weight' in p ? p.weight : 0), 0);
-    const perWeight = weight > 0 ? Math.max(0, s.end_ms - s.start_ms - paused) / weight : 0;
-    const said = unit.pieces.map((p) => ('text' in p ? p.text : '')).join('');
-    const bounds = new Set([...WORDS.segment(said)].map((g) => g.index));
-    let at = s.start_ms;
-    let offset = 0;
-    let opening = '';
-    let inWord = false;
-    for (const p of unit.pieces) {
-      if ('pauseMs' in p) {
-        at += p.pauseMs;
-        inWord = false;
-        continue;
-      }
-      const pos = offset;
-      offset += p.text.length;
-      if (p.weight === 0) {
-        inWord = false;
-        if (!p.text.trim()) continue;
-        if (/^[\p{Ps}\p{Pi}]$/u.test(p.text) || !words.length) opening += p.text;
-        else words[words.length - 1].text += p.text;
-        continue;
-      }
-      const end = at + p.weight * perWeight;
-      const last = words.at(-1);
-      if (inWord && last && !bounds.has(pos)) {
-        last.text += p.text;
-        last.end_ms = end;
-      } else {
-        words.push({ text: opening + p.text, start_ms: at, end_ms: end });
-        opening = '';
-      }
-      inWord = true;
-      at = end;
-    }
-    if (opening && words.length) words[words.length - 1].text += opening;
-  });
-  return words;
 }
 
 /** The SRT of a synthesis: cues cut and timed by the subtitle rules of its language. */
