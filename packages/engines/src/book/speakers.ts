@@ -35,8 +35,15 @@ const SPEECHY =
 /** Adverbs and place words that start clauses and recur, never names. */
 const NOT_NAME =
   /^(?:自己|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|假使|倘若|倘使|要是|晚上|早上|早晨|夜里|上午|下午|中午|(.)\1)/u;
+/** Common surnames (a name said only once must start with one, or with 阿/小/老, or end with a title). */
+const SURNAME =
+  /^[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤邢薛鲁柳祥闰宏]/u;
+/** Time words and conjunctions start clauses, not names (当墨子走得临近时, 半日, 自言自语). */
+const NOT_START = /^[一两几半有没不是个独间偶当时倘即好傍越里人自竭争此其每各某]/u;
+/** A name said only once does not start with a number either (三四人, 二十多岁的人); 七斤 recurs. */
+const NUMBER_START = /^[二三四五六七八九十百千]/u;
 /** Titles that make a recurring word a name by themselves: 柳妈, 四婶, 祥林嫂, 曹公子, 周瑞家的. */
-const TITLED = /^[\p{Script=Han}]{1,3}?(?:嫂|婶|叔|妈|姥姥|奶奶|爷|公子|先生|老太|家的)$/u;
+const TITLED = /^[\p{Script=Han}]{1,3}?(?:嫂|婶|叔|妈|姥姥|奶奶|爷|少爷|公子|先生|老太|家的)$/u;
 // Connectives before the subject: 于是张三 → 张三.
 const LEAD =
   /^(?:于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
@@ -47,7 +54,7 @@ const MARKERS =
   );
 /** Unnamed voices: a crowd or somebody the text does not name. */
 const CROWD =
-  /^(?:有人|有的|所有|众人|大家|人们|他们|她们|伊们|你们|我们|咱们|旁人|别人|人家|众|诸人|村人|看客|闲人|大众|人群)(?![中里之])/u;
+  /^(?:有人|有的|所有|众人|大家|人们|他们|她们|伊们|你们|我们|咱们|旁人|别人|人家|众|诸人|村人|看客|闲人|大众|人群|些人)(?![中里之])/u;
 /** Nouns that make a description a person: 老人, 喝酒的人, 丫鬟… (the last one wins: 那个小丫头). */
 const PERSON =
   /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|先生|母亲|父亲|夫人|大人|官|兵|人)$/u;
@@ -118,7 +125,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
       return;
     }
     // A titled name right before its verb counts even when said once: 七斤嫂看见七斤回来，便问他说.
-    for (let len = Math.min(4, c.length); once && len >= 2; len--) {
+    for (let len = Math.min(5, c.length); once && len >= 2; len--) {
       const p = c.slice(0, len);
       if (TITLED.test(p) && NAME_CHARS.test(p) && !SPEECHY.test(p)) {
         evidence.set(p, (evidence.get(p) ?? 0) + 2);
@@ -132,7 +139,8 @@ export function learnNames(paragraphs: string[]): Set<string> {
       if (MARKERS.some((m) => m.length > 1 && (p.slice(-1) + rest).startsWith(m))) continue;
       if (rest && PERSON.test(p + rest[0]) && count(p + rest[0]) === count(p)) continue;
       if (SPEECHY.test(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m))) continue;
-      if (!NAME_CHARS.test(p) || /^[一两几有没不是个独间偶]|一$/u.test(p) || count(p) < 2) continue;
+      if (!NAME_CHARS.test(p) || NOT_START.test(p) || /一$/u.test(p) || count(p) < 2) continue;
+      if (c.startsWith(`${p}了${p[0]}`)) continue; // 端相了端相: a verb said twice
       if (rest === '' || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
         evidence.set(p, (evidence.get(p) ?? 0) + weight);
         return;
@@ -153,9 +161,15 @@ export function learnNames(paragraphs: string[]): Set<string> {
       const rest = c.slice(len);
       if (SPEECHY.test(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m)) || !NAME_CHARS.test(p))
         continue;
-      if (/^[一两几有没不是个独间偶]/u.test(p)) return;
+      if (NOT_START.test(p) || NUMBER_START.test(p)) return;
       if (rest && PERSON.test(p + rest[0])) continue;
-      if ((!rest && len <= 3) || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
+      // With nothing between it and the verb (贾母道) it must look like a name: a surname, 阿/小/老 or a title.
+      const nameLike = SURNAME.test(p) || /^[阿小老]/u.test(p) || TITLED.test(p) || PERSON.test(p);
+      if (
+        (!rest && len <= 3 && nameLike) ||
+        MARKERS.some((m) => rest.startsWith(m)) ||
+        startsWithVerb.test(rest)
+      ) {
         evidence.set(p, (evidence.get(p) ?? 0) + 2);
         return;
       }

@@ -1,0 +1,51 @@
+/**
+ * Dialogue attribution of the audiobook casting (who is speaking) on the hand-labelled passages of
+ * public-domain fiction: accuracy on the tuning part and on the held-out part, and how many of the
+ * characters found are speakers the labels name (the rest are printed, to be judged by eye).
+ * `npm run bench:speakers` (also part of `npm run bench:chinese`)
+ */
+import {
+  type LabelledPassage,
+  SPEAKERS_HELDOUT,
+  SPEAKERS_TUNING,
+} from '../../../packages/engines/src/book/speakers.fixture.ts';
+import { measureSpeakers } from '../../../packages/engines/src/book/speakers.measure.ts';
+import { attributeSpeakers } from '../../../packages/engines/src/book/speakers.ts';
+
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+for (const [name, set] of [
+  ['tuning part', SPEAKERS_TUNING],
+  ['held-out part', SPEAKERS_HELDOUT],
+] as const) {
+  const m = measureSpeakers(set);
+  console.log(`attribution, ${name}: ${m.right}/${m.total} quotes right = ${pct(m.accuracy)}`);
+  for (const p of set) {
+    const one = measureSpeakers([p]);
+    console.log(`  ${p.source}: ${one.right}/${one.total} = ${pct(one.accuracy)}`);
+  }
+}
+
+/** Characters found in a passage, and those among them that its labels name as speakers. */
+function characters(p: LabelledPassage) {
+  const norm = (s: string) => s.normalize('NFKC');
+  const labelled = new Set(p.speakers.split(/[ |]/u).map(norm));
+  const found = attributeSpeakers(p.paragraphs).characters.map((c) => c.name);
+  return { found, unlabelled: found.filter((n) => !labelled.has(norm(n))) };
+}
+
+let found = 0;
+let unlabelled = 0;
+for (const p of [...SPEAKERS_TUNING, ...SPEAKERS_HELDOUT]) {
+  const c = characters(p);
+  found += c.found.length;
+  unlabelled += c.unlabelled.length;
+  if (p.source.includes('阿Q正传'))
+    console.log(
+      `characters in ${p.source}: ${c.found.join(' ')} (not labelled: ${c.unlabelled.join(' ') || 'none'})`,
+    );
+  else if (c.unlabelled.length) console.log(`  not labelled in ${p.source}: ${c.unlabelled.join(' ')}`);
+}
+console.log(
+  `characters found that the labels name as speakers: ${found - unlabelled}/${found} = ${pct((found - unlabelled) / found)}`,
+);
