@@ -623,6 +623,15 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['出闷气', '- men4 -'],
   ['释闷', '- men4'],
   ['空担', '- dan4'],
+  ['倒不如', 'dao4 - -'],
+  ['重又', 'chong2 -'],
+  ['率师', 'shuai4 -'],
+  ['率兵', 'shuai4 -'],
+  ['率军', 'shuai4 -'],
+  ['不安分', '- - fen4'],
+  ['背着手', 'bei4 - -'],
+  ['斗大', 'dou3 -'],
+  ['金创', '- chuang1'],
   ['满载', '- zai4'],
 ];
 
@@ -780,7 +789,7 @@ const RULES: Record<string, Rule> = {
     // 干不了 / 干得好: the verb with a complement.
     if ('不得'.includes(at(c, i + 1)) && !isWord(c.slice(i, i + 2).join(''))) return 'gan4';
     // 干这行 / 干那件事 / 干什么: the verb before a demonstrative or question word.
-    if ('这那啥嘛吗'.includes(at(c, i + 1)) && HAN.test(at(c, i - 1))) return 'gan4';
+    if ('这那啥嘛吗你我他她'.includes(at(c, i + 1)) && HAN.test(at(c, i - 1))) return 'gan4';
     return undefined;
   },
   着: (c, i) => {
@@ -853,9 +862,10 @@ const RULES: Record<string, Rule> = {
   },
   // 倒 dào (on the contrary, rather) as an adverb before a verb or adjective; dǎo (fall) before 在/下/了.
   倒: (c, i, spans) => {
-    if (spans[i][1] - spans[i][0] > 1) return undefined;
+    // Inside a dictionary word (倒霉, 颠倒) the word decides.
+    if (spans[i][1] - spans[i][0] > 1 && isWord(c.slice(spans[i][0], spans[i][1]).join(''))) return undefined;
     if ('水茶酒杯'.includes(at(c, i + 1))) return 'dao4';
-    if ('也是觉很反几不没并正还要有像真可会显比向该应'.includes(at(c, i + 1))) return 'dao4';
+    if ('也是觉很反几不没并正还要有像真可会显比向该应使'.includes(at(c, i + 1))) return 'dao4';
     // …or before any adverb jieba knows (倒久已习惯).
     return spans[i + 1]?.[2] === 'd' ? 'dao4' : undefined;
   },
@@ -894,6 +904,8 @@ const RULES: Record<string, Rule> = {
   },
   // 禁 jīn (bear): 禁不住, 怎禁得, 禁得起.
   禁: (c, i) => ('得住起'.includes(at(c, i + 1)) ? 'jin1' : undefined),
+  // 撒 sǎ (scatter): 撒得满地, 撒在, 撒了一地; sā is in words (撒谎, 撒娇).
+  撒: (c, i) => (!wordAround(c, i) && '得在了满下到上遍开'.includes(at(c, i + 1)) ? 'sa3' : undefined),
   // 喝 hè (shout): 喝住, 喝道, 喝令, 喝彩.
   喝: (c, i) => ('住道令斥彩采问'.includes(at(c, i + 1)) ? 'he4' : undefined),
   // 一场 of a bout or an episode is cháng: 哭了一场。相识一场，一场大雨; a show or match is chǎng.
