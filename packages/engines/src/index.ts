@@ -115,6 +115,7 @@ export {
   readsAsChinese,
   type SpanKind,
   type SpokenSpan,
+  spokenText,
 } from './text/normalize.ts';
 export {
   findPolyphoneModel,

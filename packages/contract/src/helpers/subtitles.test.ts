@@ -3,6 +3,7 @@ import { DEFAULT_SUBTITLE_RULES } from '../calls/projects.ts';
 import {
   checkCue,
   checkCues,
+  fitCues,
   joinWords,
   parseSubtitles,
   readingLength,
@@ -369,5 +370,23 @@ describe('speechCues (subtitles from synthesised speech)', () => {
     );
     expect(two).toHaveLength(2);
     expect(two[1]!.start_ms - two[0]!.end_ms).toBeGreaterThanOrEqual(rules.min_gap_ms);
+  });
+});
+
+describe('fitCues (subtitle files of dubbed lines)', () => {
+  it('cuts a dubbed line too long for one cue over its own time and keeps lines that fit', () => {
+    const long = '今天我们讨论的话题是城市生活，年轻人在工作之余如何学习新的技能和知识，以及他们的未来。';
+    const short = { start_ms: 15_000, end_ms: 17_000, text: '谢谢大家。' };
+    const out = fitCues([{ start_ms: 0, end_ms: 14_000, text: long }, short], rules);
+    expect(out.length).toBeGreaterThanOrEqual(3);
+    expect(out.at(-1)).toEqual(short);
+    expect(checkCues(out, rules).flat()).toEqual([]);
+    expect(
+      out
+        .slice(0, -1)
+        .map((c) => c.text.replace(/\n/g, ''))
+        .join(''),
+    ).toBe(long);
+    expect(Math.max(...out.slice(0, -1).map((c) => c.end_ms))).toBeLessThanOrEqual(14_000);
   });
 });

@@ -406,3 +406,40 @@ export function speechCues(input: TimedWord[], rules: CueRules): TimedText[] {
     return { ...c, end_ms: Math.round(Math.max(c.start_ms, Math.min(wanted, latest))) };
   });
 }
+
+const WORDS = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** A text spoken evenly between two times, as words (punctuation riding on the word before it). */
+export function spreadWords(text: string, start_ms: number, end_ms: number): TimedWord[] {
+  const pieces = [...WORDS.segment(text)].map((s) => s.segment);
+  const weight = (p: string) => readingLength(p);
+  const total = pieces.reduce((a, p) => a + weight(p), 0);
+  const per = total > 0 ? (end_ms - start_ms) / total : 0;
+  const words: TimedWord[] = [];
+  let at = start_ms;
+  for (const p of pieces) {
+    if (!weight(p)) {
+      if (p.trim() && words.length) words[words.length - 1]!.text += p;
+      continue;
+    }
+    words.push({ text: p, start_ms: at, end_ms: at + weight(p) * per });
+    at += weight(p) * per;
+  }
+  return words;
+}
+
+/**
+ * Cues of speech whose times the audio fixes (dubbed lines): a cue too long for the rules (characters
+ * or duration) is cut by `speechCues` over its own time; cues that fit are kept as they are.
+ */
+export function fitCues(cues: TimedText[], rules: CueRules): TimedText[] {
+  const limit = rules.max_chars_per_line * rules.max_lines;
+  return cues.flatMap((cue) => {
+    const text = joinWords(cue.text.split(/\s*\n\s*/));
+    if (length(text) <= limit && cue.end_ms - cue.start_ms <= rules.max_duration_ms) return [cue];
+    return speechCues(spreadWords(text, cue.start_ms, cue.end_ms), rules).map((c) => ({
+      ...c,
+      end_ms: Math.min(c.end_ms, cue.end_ms),
+    }));
+  });
+}

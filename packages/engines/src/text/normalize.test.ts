@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latinParts, normalizeText, readsAsChinese } from './normalize.ts';
+import { latinParts, normalizeText, readsAsChinese, spokenText } from './normalize.ts';
 
 const said = (text: string, words?: Record<string, string>) =>
   normalizeText(text, { words }).spoken.replace(/\s+/g, ' ').trim();
@@ -86,5 +86,12 @@ describe('normalizeText: the written text stays', () => {
     expect(readsAsChinese('zh', 'x')).toBe(true);
     expect(readsAsChinese('en-US', '中文')).toBe(false);
     expect(readsAsChinese(undefined, '中文')).toBe(true);
+  });
+});
+
+describe('spokenText', () => {
+  it('reads for Chinese voices only', () => {
+    expect(spokenText('第2个AI', 'zh').replace(/\s+/g, ' ').trim()).toBe('第二个 A I');
+    expect(spokenText('2 AI agents', 'en')).toBe('2 AI agents');
   });
 });

@@ -403,3 +403,8 @@ export function readsAsChinese(language: string | undefined, text: string): bool
   if (language) return /^(zh|cmn|yue)\b/i.test(language);
   return /\p{Script=Han}/u.test(text);
 }
+
+/** What an engine is handed for a text in a language: the normalised reading for Chinese, else the text. */
+export function spokenText(text: string, language?: string, options: NormalizeOptions = {}): string {
+  return readsAsChinese(language, text) ? normalizeText(text, options).spoken : text;
+}

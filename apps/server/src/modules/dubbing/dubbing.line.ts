@@ -16,6 +16,7 @@ import {
   type FitResult,
   fitLine,
   pcmToBuffer,
+  spokenText,
   textUnits,
   wavHeader,
 } from '@vw/engines';
@@ -113,7 +114,12 @@ export async function dubLine(job: LineJob): Promise<{ take: CueTake; engines: s
   let n = 0;
   const synthesize = async (text: string) => {
     const result = await ctx.engines.synthesize(
-      { segments: [{ text }], voice: usable.engineVoice, language: usable.row.language },
+      {
+        // The reading a Chinese voice says (numbers, dates, Latin words), the line's text unchanged.
+        segments: [{ text: spokenText(text, usable.row.language) }],
+        voice: usable.engineVoice,
+        language: usable.row.language,
+      },
       { signal },
     );
     const file = path.join(job.workDir, `${cue.id}-tts-${n++}.wav`);

@@ -6,8 +6,10 @@ import {
   DubOutput,
   type DubSettings,
   dubSettings,
+  fitCues,
   type ProjectDocument,
   type SubtitleCue,
+  subtitleRulesFor,
   type TaskTool,
   toSrt,
   toVtt,
@@ -459,6 +461,11 @@ async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool, hooks:
   const spoken = cues
     .filter((c) => c.text.trim() !== '')
     .map((c) => ({ start_ms: at(c.start_ms), end_ms: at(c.end_ms), text: chosenTake(c)?.text ?? c.text }));
+  // Subtitle files by the rules: a dubbed line too long for one cue is cut over its own time.
+  const subtitles = fitCues(
+    spoken,
+    subtitleRulesFor(spoken.some((c) => /\p{Script=Han}/u.test(c.text)) ? 'zh' : 'en'),
+  );
   // Bilingual: the translation track's lines (in the output timeline) as each subtitle's second line.
   const second = secondLines(document)?.map((c) => ({
     ...c,
@@ -534,14 +541,14 @@ async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool, hooks:
     await writeStems({
       dub: dubWav,
       ...(background ? { background } : {}),
-      extra: [...stemExtras, { name: 'subtitles.srt', text: toSrt(spoken) }],
+      extra: [...stemExtras, { name: 'subtitles.srt', text: toSrt(subtitles) }],
       out: zip,
     });
     await output(zip, `${title}-分轨.zip`, 'file', 'zip', 'application/zip');
   }
   if (outputs.has('srt'))
-    await text(toSrt(spoken), `${title}.srt`, 'srt', 'application/x-subrip; charset=utf-8');
-  if (outputs.has('vtt')) await text(toVtt(spoken), `${title}.vtt`, 'vtt', 'text/vtt; charset=utf-8');
+    await text(toSrt(subtitles), `${title}.srt`, 'srt', 'application/x-subrip; charset=utf-8');
+  if (outputs.has('vtt')) await text(toVtt(subtitles), `${title}.vtt`, 'vtt', 'text/vtt; charset=utf-8');
   if (outputs.has('ass')) {
     await text(
       toAss(spoken, settings.subtitle_style, second),
