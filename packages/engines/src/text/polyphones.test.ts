@@ -108,6 +108,7 @@ describe('polyphones in context', () => {
       // 为…所 passive
       ['不为世间所知。', '为', 'wei2'],
       ['为人民服务。', '为', 'wei4'],
+      ['我们为所有人服务。', '为', 'wei4'],
       // 地 after an adjective or before a verb is the particle; the ground otherwise
       ['雇一名女工简单地过活。', '地', 'de5'],
       ['他慷慨地站起来。', '地', 'de5'],

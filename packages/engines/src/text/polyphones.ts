@@ -894,13 +894,13 @@ const RULES: Record<string, Rule> = {
     if (NUMERAL.test(at(c, i - 1)) || DEMONSTRATIVE.has(at(c, i - 1))) return 'zhi1';
     return spans[i][1] - spans[i][0] === 1 && HAN.test(at(c, i + 1)) ? 'zhi3' : undefined;
   },
-  // 为…所 (passive): 不为世间所知 — wéi; so is 以X为Y (物以希为贵), 以 being a preposition there.
-  为: (c, i, spans) => {
-    for (let k = i - 1; k >= 0 && !END.has(c[k]); k--)
-      if (c[k] === '以' && spans[k][1] - spans[k][0] === 1) return 'wei2';
-    const rest = c.slice(i + 1).join('');
-    const end = rest.search(/[，。！？；：]/);
-    return (end < 0 ? rest : rest.slice(0, end)).includes('所') ? 'wei2' : undefined;
+  // 为…所 (passive): 不为世间所知 — wéi; so is 以X为Y (物以希为贵). 以 and 所 count only outside
+  // dictionary words (所有, 可以).
+  为: (c, i) => {
+    for (let k = i - 1; k >= 0 && !END.has(c[k]); k--) if (c[k] === '以' && !wordAround(c, k)) return 'wei2';
+    for (let k = i + 1; k < c.length && !END.has(c[k]); k++)
+      if (c[k] === '所' && !wordAround(c, k)) return 'wei2';
+    return undefined;
   },
   // 禁 jīn (bear): 禁不住, 怎禁得, 禁得起.
   禁: (c, i) => ('得住起'.includes(at(c, i + 1)) ? 'jin1' : undefined),
