@@ -82,6 +82,12 @@ describe('polyphones in context', () => {
     expect(reading('欠债还钱，天经地义。', '还')).toBe('huan2');
   });
 
+  it('重 meaning again in words software uses is chóng', () => {
+    for (const text of ['本周我们重构了数据层。', '请重启服务器。', '重置密码。', '失败后自动重试。'])
+      expect(reading(text, '重'), text).toBe('chong2');
+    expect(reading('这个箱子很重。', '重')).toBe('zhong4');
+  });
+
   it('长 meaning senior by age or generation is zhǎng', () => {
     for (const text of ['要尊敬长辈。', '他是族长。', '请家长签字。', '他是一位年长的人。', '长者先行。'])
       expect(reading(text, '长'), text).toBe('zhang3');
@@ -153,6 +159,9 @@ describe('polyphones in context', () => {
       ['他着手准备。', '着', 'zhuo2'],
       // rules looking before the first character see nothing there (中国 at the start stays zhōng)
       ['中国留学生会馆的门房里有几本书买。', '中', 'zhong1'],
+      // 量 liàng after a noun or verb (the amount), liáng as the verb
+      ['服务器的负载量在晚上会下降。', '量', 'liang4'],
+      ['护士给他量体温。', '量', 'liang2'],
       // V不了 (can't) is liǎo
       ['这么多菜我吃不了。', '了', 'liao3'],
       ['怕侍候不了长衫主顾。', '了', 'liao3'],

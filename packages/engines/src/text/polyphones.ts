@@ -216,6 +216,17 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['重庆', 'chong2 -'],
   ['重阳', 'chong2 -'],
   ['重围', 'chong2 -'],
+  // 重 again, as software speaks: 重构, 重启, 重置 …
+  ['重构', 'chong2 -'],
+  ['重启', 'chong2 -'],
+  ['重置', 'chong2 -'],
+  ['重装', 'chong2 -'],
+  ['重试', 'chong2 -'],
+  ['重命名', 'chong2 - -'],
+  ['重连', 'chong2 -'],
+  ['重发', 'chong2 -'],
+  ['重排', 'chong2 -'],
+  ['重现', 'chong2 -'],
   // 为
   ['选为', '- wei2'],
   ['称为', '- wei2'],
@@ -901,6 +912,15 @@ const RULES: Record<string, Rule> = {
     for (let k = i + 1; k < c.length && !END.has(c[k]); k++)
       if (c[k] === '所' && !wordAround(c, k)) return 'wei2';
     return undefined;
+  },
+  // 量 liàng as the amount after a noun or verb (负载量, 下载量); liáng (measure) is the verb.
+  量: (_c, i, spans) => {
+    const [s, e, tag] = spans[i];
+    // …ending a noun jieba knows (负载量)
+    if (e - s >= 3 && e === i + 1 && tag === 'n') return 'liang4';
+    const before = i > 0 ? spans[i - 1] : undefined;
+    if (e - s !== 1 || !before || before[1] - before[0] < 2) return undefined;
+    return /^(n|v|vn)$/.test(before[2]) ? 'liang4' : undefined;
   },
   // 禁 jīn (bear): 禁不住, 怎禁得, 禁得起.
   禁: (c, i) => ('得住起'.includes(at(c, i + 1)) ? 'jin1' : undefined),
