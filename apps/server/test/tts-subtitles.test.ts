@@ -106,3 +106,19 @@ describe('a TTS job', () => {
     );
   });
 });
+
+describe('the readings view', () => {
+  it('shows how numbers and Latin words will be read, with where they are in the text', async () => {
+    const text = '2024年，AI公司卖出2台iPhone 15。';
+    const res = await call(server.app, 'POST', '/v1/tts/readings', { token: alice, body: { text } });
+    expect(res.body.code).toBe(0);
+    expect(res.body.data.spoken).toEqual([
+      { kind: 'year', start: 0, end: 4, text: '2024', spoken: '二〇二四' },
+      { kind: 'word', start: 6, end: 8, text: 'AI', spoken: 'A I' },
+      { kind: 'number', start: 12, end: 13, text: '2', spoken: '两' },
+      { kind: 'word', start: 14, end: 20, text: 'iPhone', spoken: 'iPhone' },
+      { kind: 'number', start: 21, end: 23, text: '15', spoken: '十五' },
+    ]);
+    for (const s of res.body.data.spoken) expect(text.slice(s.start, s.end)).toBe(s.text);
+  });
+});

@@ -458,6 +458,18 @@ export const characterReading = z.object({
 });
 export type CharacterReading = z.infer<typeof characterReading>;
 
+/** How a number, date, unit or Latin word of the text is read by Chinese voices (the text stays as written). */
+export const spokenReading = z.object({
+  kind: z.string(),
+  /** UTF-16 offsets in the plain text sent. */
+  start: z.number().int(),
+  end: z.number().int(),
+  text: z.string(),
+  /** What is said: 2024年 → 二〇二四年, AI → A I (spelled). */
+  spoken: z.string(),
+});
+export type SpokenReading = z.infer<typeof spokenReading>;
+
 export const getReadings = defineCall({
   operationId: 'getPolyphoneReadings',
   method: 'POST',
@@ -466,5 +478,5 @@ export const getReadings = defineCall({
   tags: ['tts'],
   auth: 'user',
   body: z.object({ text: z.string().min(1).max(5000) }),
-  data: z.object({ readings: z.array(characterReading) }),
+  data: z.object({ readings: z.array(characterReading), spoken: z.array(spokenReading) }),
 });

@@ -1,5 +1,5 @@
 import { type CharacterReading, type DictionaryEntry, isPinyin, MAX_DICTIONARY_ENTRIES } from '@vw/contract';
-import { mandarinReadings, type PronunciationDictionary } from '@vw/engines';
+import { mandarinReadings, normalizeText, type PronunciationDictionary } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 
@@ -90,4 +90,9 @@ export async function findReadings(ctx: Ctx, userId: string, text: string): Prom
     candidates: r.candidates.includes(r.pinyin) ? r.candidates : [r.pinyin, ...r.candidates],
     from_dictionary: Object.keys(dictionary).length > 0 && base.get(r.start) !== r.pinyin,
   }));
+}
+
+/** How the text's numbers, dates, units and Latin words are read (the view shows them to correct). */
+export function spokenReadings(text: string) {
+  return normalizeText(text).spans.map((s) => ({ ...s, spoken: s.spoken.trim() }));
 }

@@ -6,6 +6,7 @@ import {
   deleteDictionaryEntry,
   findDictionary,
   findReadings,
+  spokenReadings,
   upsertDictionaryEntry,
 } from './dictionary.service.ts';
 import {
@@ -97,5 +98,6 @@ export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): 
   }));
   registerCall(app, ttsCalls.getReadings, async ({ user, body }) => ({
     readings: await findReadings(ctx, user.uid, body.text),
+    spoken: spokenReadings(body.text),
   }));
 }
