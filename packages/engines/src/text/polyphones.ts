@@ -894,7 +894,18 @@ const RULES: Record<string, Rule> = {
   // 笼 lǒng as the verb (笼上一层灰色, 笼罩); the cage 笼子 is lóng.
   笼: (c, i) => ('上着住罩'.includes(at(c, i + 1)) ? 'long3' : undefined),
   // 挨 ái (suffer, endure): 挨了打, 挨骂; āi (next to) takes a place or person: 挨八三坐着.
-  挨: (c, i) => ('了打骂饿冻揍过'.includes(at(c, i + 1)) ? 'ai2' : undefined),
+  挨: (c, i, spans) => {
+    if ('了打骂饿冻揍过'.includes(at(c, i + 1))) return 'ai2';
+    // 挨到 + a time (一直挨到现在, 挨到天亮): enduring until then.
+    const after = at(c, i + 1) === '到' ? spans[i + 2] : undefined;
+    return after && /^(t|m|mq)$/.test(after[2]) ? 'ai2' : undefined;
+  },
+  // 供 gōng (provide for) before someone who then does something: 供人寄存, 供君王娱乐.
+  供: (_c, i, spans) => {
+    const next = spans[i + 1];
+    if (spans[i][1] - spans[i][0] !== 1 || !next || !/^(n|nr|nz|r)$/.test(next[2])) return undefined;
+    return spans[next[1]]?.[2].startsWith('v') ? 'gong1' : undefined;
+  },
   // 撇 piē (cast aside): 撇掉, 撇开, 撇下.
   撇: (c, i) => ('掉开下了'.includes(at(c, i + 1)) ? 'pie1' : undefined),
   // 钻 zuān, the verb, wherever it is not part of a word like 钻石 or 电钻.
