@@ -4,6 +4,8 @@
  * `npm run bench:polyphones`
  */
 import { performance } from 'node:perf_hooks';
+import { NORMALIZE_HELDOUT } from '../../../packages/engines/src/text/normalize.fixture.ts';
+import { measureNormalizer } from '../../../packages/engines/src/text/normalize.measure.ts';
 import {
   POLYPHONE_HELDOUT,
   POLYPHONE_HELDOUT_2,
@@ -61,3 +63,10 @@ console.log(`dictionary load: ${loadMs.toFixed(0)} ms, resident memory +${loadRs
 console.log(
   `throughput: ${text} characters in ${ms.toFixed(0)} ms = ${Math.round(text / (ms / 1000))} characters/s`,
 );
+
+// Text normalisation (numbers, dates, money, units, Latin words) on its held-out cases.
+const norm = measureNormalizer(NORMALIZE_HELDOUT);
+console.log(
+  `normaliser held-out cases (57/60 = 95.0 % on first measurement): ${norm.right}/${norm.total} = ${pct(norm.accuracy)}`,
+);
+for (const w of norm.wrong) console.log(`  wrong: ${w.written} → ${w.got} ≠ ${w.expected}`);

@@ -31,6 +31,9 @@ describe('normalizeText: one test per rule', () => {
     ['code digit by digit', '订单号20240305001', '订单号二零二四零三零五零零一'],
     ['arithmetic', '2+3=5', '二加三等于五'],
     ['full-width digits', '１２３元', '一百二十三元'],
+    ['a span of years, said as years', '2019-2020赛季', '二〇一九到二〇二〇赛季'],
+    ['below zero: 零下 for temperatures, 负 otherwise', '-5℃，-3kg', '零下五摄氏度，负三公斤'],
+    ['and more', '阅读量10万+', '阅读量十万加'],
   ])('%s: %s', (_rule, input, expected) => {
     expect(said(input).replace(/ /g, '')).toBe(expected.replace(/ /g, ''));
   });

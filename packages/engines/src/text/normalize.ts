@@ -219,15 +219,20 @@ const RULES: Rule[] = [
   rule('fraction', String.raw`(\d+)/(\d+)(?![\d/])`, (m) =>
     Number(m[2]) === 0 ? null : `${readInteger(m[2])}分之${readInteger(m[1])}`,
   ),
+  // A span of years (2024-2025赛季) is said as years.
+  rule('range', String.raw`((?:19|20)\d{2})${DASH}((?:19|20)\d{2})(?!\d)`, (m) =>
+    Number(m[2]) > Number(m[1]) ? `${readDigits(m[1])}到${readDigits(m[2])}` : null,
+  ),
   rule('range', String.raw`(${NUM})${DASH}(${NUM})(?:\s?(${UNIT_ALT})(?![A-Za-z]))?`, (m) => {
     const unit = m[3] ? (UNIT_MAP.get(m[3]) ?? m[3]) : '';
     return `${readNumber(m[1])}到${readNumber(m[2])}${unit}`;
   }),
-  rule(
-    'unit',
-    String.raw`(${NUM})\s?(${UNIT_ALT})(?![A-Za-z])`,
-    (m) => `${readNumber(m[1])}${UNIT_MAP.get(m[2])}`,
-  ),
+  rule('unit', String.raw`([-−](?=\d))?(${NUM})\s?(${UNIT_ALT})(?![A-Za-z])`, (m, before) => {
+    const unit = UNIT_MAP.get(m[3])!;
+    // Below zero is 零下 for temperatures, 负 for other quantities.
+    const below = m[1] && !/[A-Za-z\d]\s?$/.test(before) ? (/度$/.test(unit) ? '零下' : '负') : '';
+    return `${below}${readNumber(m[2])}${unit}`;
+  }),
   rule('ordinal', String.raw`第\s?(\d+)`, (m) => `第${readInteger(m[1])}`),
   rule('number', String.raw`([-−](?=\d))?(${NUM})`, (m, before) => {
     const n = m[2];
@@ -245,6 +250,8 @@ const RULES: Rule[] = [
     (m) => ({ '+': '加', '×': '乘', '÷': '除以', '=': '等于' })[m[0]]!,
   ),
   rule('symbol', String.raw`(?<=[A-Za-z]\s?)&(?=\s?[A-Za-z])`, () => '和'),
+  // 10万+ (ten thousand and more) is said 十万加.
+  rule('symbol', String.raw`(?<=[\d万亿千百]\s?)\+(?!\s?\d)`, () => '加'),
 ];
 
 // A lone 2 before a measure word is 两 (两个, 两本); elsewhere 二.
