@@ -577,6 +577,32 @@ describe('audiobook import of an ordinary hard-wrapped TXT', () => {
   });
 });
 
+describe('audiobook casting of a story told like 《阿Q正传》', () => {
+  // Speech verbs after clause fragments (临死时说, 并说, 不回答) and a pronoun after a sentence about a
+  // named character: the cast is the people only, and 他 is the one the paragraph is about.
+  const STORY = [
+    '第一章 优胜记略',
+    '阿Q没有家，住在未庄的土谷祠里。',
+    '“你算是什么东西！”阿Q瞪着眼睛说。',
+    '王胡并不回答，只是笑。阿Q又问：“你笑什么？”',
+    '“笑你。”王胡说。',
+    '小D走进酒店，放下一碗酒。他笑着说：“阿Q，你又输了。”',
+    '阿Q临死时说：“过了二十年又是一个……”',
+  ].join('\n');
+
+  it('casts only people, and a pronoun speaker is the character the paragraph is about', async () => {
+    const r = await importBytes(bob.token, Buffer.from(STORY, 'utf8'), '阿Q.txt');
+    expect(r.body.code).toBe(0);
+    const workId = r.body.data.work.work_id;
+    const detail = (await get(bob.token, `/v1/audiobook/get?work_id=${workId}`)).body.data;
+    expect(detail.characters.map((c: { name: string }) => c.name).sort()).toEqual(['小D', '王胡', '阿Q']);
+    const speakers = (await paragraphsOf(bob.token, workId, detail.chapters[0].chapter_id)).map((p) =>
+      p.segments.filter((s) => s.kind === 'quote').map((s) => s.speaker),
+    );
+    expect(speakers).toEqual([[], ['阿Q'], ['阿Q'], ['王胡'], ['小D'], ['阿Q']]);
+  });
+});
+
 describe('audiobook synthesis after a killed worker', () => {
   const children: ChildProcess[] = [];
   // A server of its own: real time from the start, no scheduled jobs of the tests above.
