@@ -166,6 +166,14 @@ describe('polyphones in context', () => {
       // 量 liàng after a noun or verb (the amount), liáng as the verb
       ['服务器的负载量在晚上会下降。', '量', 'liang4'],
       ['护士给他量体温。', '量', 'liang2'],
+      // 种种, breeds: zhǒng; 种的 after a noun is no planting
+      ['生物具有种种本能。', '种', 'zhong3'],
+      ['被征服于汉人种的生活美了。', '种', 'zhong3'],
+      // 得以 is déyǐ, X得多 (much more) the complement
+      ['还有使天才得以生长的民众。', '得', 'de2'],
+      ['这实在比细腰蜂所做的要难得多。', '得', 'de5'],
+      // 只 after 该 is the adverb
+      ['和尚本应该只管自己念经。', '只', 'zhi3'],
       // V不了 (can't) is liǎo
       ['这么多菜我吃不了。', '了', 'liao3'],
       ['怕侍候不了长衫主顾。', '了', 'liao3'],

@@ -643,6 +643,12 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['背着手', 'bei4 - -'],
   ['斗大', 'dou3 -'],
   ['金创', '- chuang1'],
+  ['种种', 'zhong3 zhong3'],
+  ['断种', '- zhong3'],
+  ['罢了', '- le5'],
+  ['累坠', 'lei2 -'],
+  ['累赘', 'lei2 -'],
+  ['重加', 'chong2 -'],
   ['满载', '- zai4'],
 ];
 
@@ -704,7 +710,7 @@ const HAN = /\p{Script=Han}/u;
 const PRONOUN = new Set([...'你我他她它们咱']);
 const MODAL_BEFORE_DEI = new Set([...'你我他她它们咱就也都还总必又才倒可非事准只天须']);
 // 得 followed by these starts a dé word or a "got" sentence: 他得了第一, 得到, 得知.
-const DE2_AFTER = new Set([...'到知出罪手分奖意逞病益救胜势宠体失力空闲过']);
+const DE2_AFTER = new Set([...'到知出罪手分奖意逞病益救胜势宠体失力空闲过以']);
 const END = new Set([...'。，、；：？！…）」』”’"\'.,;:?!) \n']);
 const ADVERBIAL = new Set(
   '高兴 认真 飞快 慢慢 悄悄 轻轻 静静 默默 大声 小声 努力 仔细 耐心 热情 紧紧 渐渐 深深 不断 逐渐 迅速 愉快 激动 兴奋 好奇 狠狠 轻声 缓缓 微微 淡淡 冷冷 得意 疑惑 惊讶 生气 平静 温柔 无奈 满意 骄傲 自豪 坚定 大步 快速 用力 拼命 痛快 小心 轻易 偷偷 慢吞吞 急忙 匆匆 高声 低声 开心 伤心 难过 热烈 顺利 稳稳 牢牢 远远 早早 好好 清楚 明显 主动 积极 自动 彻底 完全 不停 冷静'.split(
@@ -725,6 +731,8 @@ function clauseBefore(c: string[], i: number): string {
 }
 
 const FIRST: Record<string, Rule> = {
+  // 好得多, 难得多 (much more): the complement 得, even where 难得 is a word.
+  得: (c, i) => (c[i + 1] === '多' && (isEnd(c, i + 2) || '了的'.includes(c[i + 2])) ? 'de5' : undefined),
   // 好好学习, 好好想想: reduplicated 好 is hǎo.
   好: (c, i) => (c[i + 1] === '好' || c[i - 1] === '好' ? 'hao3' : undefined),
   // 这种花, 一种方法 (kind) — 种 after a demonstrative or numeral is zhǒng.
@@ -791,7 +799,11 @@ const RULES: Record<string, Rule> = {
     const [s, e, tag] = spans[i];
     return e - s === 2 && e === i + 1 && tag === 'n' ? 'zhang3' : undefined;
   },
-  种: (c, i) => (HAN.test(at(c, i + 1)) && !isWord(c.slice(i, i + 2).join('')) ? 'zhong4' : undefined),
+  // 种 zhòng (plant) before its object; 种的 after a noun is the breed (汉人种的生活).
+  种: (c, i) =>
+    HAN.test(at(c, i + 1)) && at(c, i + 1) !== '的' && !isWord(c.slice(i, i + 2).join(''))
+      ? 'zhong4'
+      : undefined,
   处: (c, i) => (at(c, i + 1) === '得' ? 'chu3' : undefined),
   假: (c, i) => (at(c, i - 1) === '天' && isEnd(c, i + 1) ? 'jia4' : undefined),
   将: (c, i) => (PRONOUN.has(at(c, i - 1)) ? 'jiang1' : undefined),
@@ -913,7 +925,7 @@ const RULES: Record<string, Rule> = {
   // 只 zhǐ (only) is the adverb wherever it is a word on its own; after a numeral or demonstrative
   // (一只, 这只) it is the measure word zhī.
   只: (c, i, spans) => {
-    if (NUMERAL.test(at(c, i - 1)) || DEMONSTRATIVE.has(at(c, i - 1))) return 'zhi1';
+    if (NUMERAL.test(at(c, i - 1)) || '这那哪每各某此'.includes(at(c, i - 1))) return 'zhi1';
     return spans[i][1] - spans[i][0] === 1 && HAN.test(at(c, i + 1)) ? 'zhi3' : undefined;
   },
   // 为…所 (passive): 不为世间所知 — wéi; so is 以X为Y (物以希为贵). 以 and 所 count only outside
