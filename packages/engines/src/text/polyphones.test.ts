@@ -166,6 +166,8 @@ describe('polyphones in context', () => {
       // 量 liàng after a noun or verb (the amount), liáng as the verb
       ['服务器的负载量在晚上会下降。', '量', 'liang4'],
       ['护士给他量体温。', '量', 'liang2'],
+      ['我们开始量吧。', '量', 'liang2'],
+      ['下载量翻了一倍。', '量', 'liang4'],
       // 种种, breeds: zhǒng; 种的 after a noun is no planting
       ['生物具有种种本能。', '种', 'zhong3'],
       ['被征服于汉人种的生活美了。', '种', 'zhong3'],

@@ -227,6 +227,19 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['重发', 'chong2 -'],
   ['重排', 'chong2 -'],
   ['重现', 'chong2 -'],
+  // X量, an amount: liàng
+  ['下载量', '- - liang4'],
+  ['访问量', '- - liang4'],
+  ['阅读量', '- - liang4'],
+  ['播放量', '- - liang4'],
+  ['点击量', '- - liang4'],
+  ['浏览量', '- - liang4'],
+  ['交易量', '- - liang4'],
+  ['计算量', '- - liang4'],
+  ['吞吐量', '- - liang4'],
+  ['调用量', '- diao4 liang4'],
+  ['请求量', '- - liang4'],
+  ['使用量', '- - liang4'],
   // 为
   ['选为', '- wei2'],
   ['称为', '- wei2'],
@@ -888,7 +901,7 @@ const RULES: Record<string, Rule> = {
     // Inside a dictionary word (倒霉, 颠倒) the word decides.
     if (spans[i][1] - spans[i][0] > 1 && isWord(c.slice(spans[i][0], spans[i][1]).join(''))) return undefined;
     if ('水茶酒杯'.includes(at(c, i + 1))) return 'dao4';
-    if ('也是觉很反几不没并正还要有像真可会显比向该应使'.includes(at(c, i + 1))) return 'dao4';
+    if ('也是觉很反几不没并正还要有像真可会显比该应使'.includes(at(c, i + 1))) return 'dao4';
     // …or before any adverb jieba knows (倒久已习惯).
     return spans[i + 1]?.[2] === 'd' ? 'dao4' : undefined;
   },
@@ -936,14 +949,14 @@ const RULES: Record<string, Rule> = {
       if (c[k] === '所' && !wordAround(c, k)) return 'wei2';
     return undefined;
   },
-  // 量 liàng as the amount after a noun or verb (负载量, 下载量); liáng (measure) is the verb.
+  // 量 liàng as the amount after a noun (负载量, 参数量); liáng (measure) is the verb.
   量: (_c, i, spans) => {
     const [s, e, tag] = spans[i];
     // …ending a noun jieba knows (负载量)
     if (e - s >= 3 && e === i + 1 && tag === 'n') return 'liang4';
     const before = i > 0 ? spans[i - 1] : undefined;
     if (e - s !== 1 || !before || before[1] - before[0] < 2) return undefined;
-    return /^(n|v|vn)$/.test(before[2]) ? 'liang4' : undefined;
+    return /^(n|vn)$/.test(before[2]) && !spans[i + 1]?.[2].startsWith('v') ? 'liang4' : undefined;
   },
   // 禁 jīn (bear): 禁不住, 怎禁得, 禁得起.
   禁: (c, i) => ('得住起'.includes(at(c, i + 1)) ? 'jin1' : undefined),
