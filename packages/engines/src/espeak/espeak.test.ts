@@ -41,9 +41,13 @@ describe('Mandarin goes through pinyin', () => {
     ]);
   });
 
-  it('passes digits and Latin words through and sends pitch as SSML prosody', () => {
+  it('passes digits through, reads Latin words with the English voice and sends pitch as SSML prosody', () => {
     expect(toEspeakInput('我有3个iPhone', { voice: 'cmn-latn-pinyin', pitch: -2 })).toBe(
-      '<speak><prosody pitch="-2st">wo3 you3 3 ge4 iPhone</prosody></speak>',
+      '<speak><prosody pitch="-2st">wo3 you3 3 ge4 <voice xml:lang="en">iPhone</voice><voice xml:lang="cmn-latn-pinyin"></voice></prosody></speak>',
+    );
+    // Pinyin written inline (a tone digit after it) stays with the Mandarin voice.
+    expect(toEspeakInput('他 xing2 走了', { voice: 'cmn-latn-pinyin' })).toBe(
+      '<speak>ta1  xing2 zou3 le5</speak>',
     );
   });
 
@@ -89,6 +93,15 @@ describe('espeak engine', () => {
       '银行在前面。',
       '我们行走了三公里！',
     ]);
+  });
+
+  it('speaks Latin words in a Mandarin sentence with the English voice, timings still mapped to the text', async () => {
+    const text = '欢迎关注 RED tech 频道。';
+    const out = await say(text);
+    expectSaneTimings(out.timings, out.durationMs);
+    const words = out.timings.filter((t) => t.kind === 'word');
+    for (const w of words) expect(text.slice(w.start, w.end)).toBe(w.text);
+    expect(words.map((w) => w.text)).toEqual(expect.arrayContaining(['RED', 'tech', '频', '道']));
   });
 
   it('lengthens the audio by the pause', async () => {

@@ -169,17 +169,35 @@ export function buildEspeakInput(text: string, options: EspeakInputOptions): Esp
     }
   };
 
+  // The pinyin voice would read an English word by pinyin rules (tech → "te ts.h"): Latin words go
+  // to espeak's English voice (the persona's variant is kept) and back. Pinyin written inline
+  // (xing2, a tone digit after it) stays with the Mandarin voice.
+  let switched = 0;
+  const emitMixed = (from: number, to: number) => {
+    let at = from;
+    for (const m of text.slice(from, to).matchAll(/[A-Za-z]+(?:['’][A-Za-z]+)*(?![\dA-Za-z])/g)) {
+      const start = from + m.index;
+      emitPlain(at, start);
+      emit('<voice xml:lang="en">');
+      emitPlain(start, start + m[0].length);
+      emit(`</voice><voice xml:lang="${MANDARIN_VOICE}">`);
+      switched++;
+      at = start + m[0].length;
+    }
+    emitPlain(at, to);
+  };
+
   if (isMandarinVoice(options.voice)) {
     let at = 0;
     for (const s of mandarinSyllables(text, options.dictionary)) {
-      emitPlain(at, s.start);
+      emitMixed(at, s.start);
       // Syllables are space-separated words for espeak, which gives one word event per syllable.
       if (chars.length && chars[chars.length - 1] !== ' ') emit(' ');
       emit(s.pinyin, [s.start, s.end]);
       emit(' ');
       at = s.end;
     }
-    emitPlain(at, text.length);
+    emitMixed(at, text.length);
   } else emitPlain(0, text.length);
 
   // Trim in code points: espeak counts positions in code points, not UTF-16 units.
@@ -188,7 +206,7 @@ export function buildEspeakInput(text: string, options: EspeakInputOptions): Esp
   const body = chars.slice(lead).join('').trimEnd();
   const pitch = options.pitch ? `<prosody pitch="${options.pitch > 0 ? '+' : ''}${options.pitch}st">` : '';
   const prefix = `<speak>${pitch}`;
-  const ssml = `${prefix}${body}${pitch ? '</prosody>' : ''}</speak>`;
+  const ssml = `${prefix}${body}${'</voice>'.repeat(switched)}${pitch ? '</prosody>' : ''}</speak>`;
 
   return {
     ssml,
