@@ -51,7 +51,7 @@ describe('normalizeText: Latin words', () => {
   });
   it('splits mixed forms: WebGPU → Web + spelled GPU, REDtech → RED + tech', () => {
     expect(said('WebGPU')).toBe('Web G P U');
-    expect(said('REDtech报道')).toBe('RED tech 报道');
+    expect(said('REDtech报道')).toBe('red tech 报道');
     expect(latinParts('HTMLParser')).toEqual(['HTML', 'Parser']);
   });
   it('reads a model number after a name digit by digit, a version as a number', () => {

@@ -41,7 +41,7 @@ export interface NormalizedText {
 
 /**
  * Latin words and how a Chinese voice says them. Letters separated by spaces are spelled; anything
- * else is read as a word. AI is spelled (A-I): that is how it is said in Chinese speech (人工智能 is
+ * else is read as a word (lower case, so no engine spells a capitalised word: RED → red). AI is spelled (A-I): that is how it is said in Chinese speech (人工智能 is
  * the word, "AI" the letters) — a user who wants it read otherwise adds it to the dictionary.
  */
 export const LATIN_LEXICON: Readonly<Record<string, string>> = {
@@ -52,10 +52,10 @@ export const LATIN_LEXICON: Readonly<Record<string, string>> = {
   macOS: 'mac O S',
   WiFi: 'wifi',
   'Wi-Fi': 'wifi',
-  NASA: 'NASA',
-  NATO: 'NATO',
-  RED: 'RED',
-  OPEC: 'OPEC',
+  NASA: 'nasa',
+  NATO: 'nato',
+  RED: 'red',
+  OPEC: 'opec',
   ChatGPT: 'chat G P T',
   OpenAI: 'open A I',
   DeepSeek: 'deep seek',
