@@ -95,6 +95,7 @@ describe('polyphones in context', () => {
     // X长 that jieba knows as a noun: the head of X.
     expect(reading('局长来时，请给我请假。', '长')).toBe('zhang3');
     expect(reading('胡子这么长了！', '长')).toBe('chang2');
+    expect(reading('白铜斗六尺多长的烟管。', '长')).toBe('chang2');
     expect(reading('他擅长画画。', '长')).toBe('chang2');
   });
 

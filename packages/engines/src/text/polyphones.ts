@@ -808,9 +808,12 @@ const RULES: Record<string, Rule> = {
   },
   长: (c, i, spans) => {
     if ('高胖满出着辈'.includes(at(c, i + 1))) return 'zhang3';
-    // X长 as a noun jieba knows but the reading dictionary does not (局长, 站长): the head of X.
+    // X长 as a noun jieba knows but the reading dictionary does not (局长, 站长): the head of X — not
+    // 多长, 很长 (how long, very long).
     const [s, e, tag] = spans[i];
-    return e - s === 2 && e === i + 1 && tag === 'n' ? 'zhang3' : undefined;
+    return e - s === 2 && e === i + 1 && tag === 'n' && !'多很太好更最真挺那这'.includes(c[s])
+      ? 'zhang3'
+      : undefined;
   },
   // 种 zhòng (plant) before its object; 种的 after a noun is the breed (汉人种的生活).
   种: (c, i) =>
