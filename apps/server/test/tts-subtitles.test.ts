@@ -46,10 +46,10 @@ const long = Array.from({ length: 4 }, (_, i) => clause(i + 1)).join('，');
 const TEXT = `${long}。2024年3月5日，AI公司发布了售价¥199的新产品，销量增长了12.5%。好。${long}！`;
 
 /** Runs a long-text task of TEXT here and answers its row and what the engines were given. */
-async function synthesise() {
+async function synthesise(text = TEXT) {
   const started = await call(server.app, 'POST', '/v1/tts/generate', {
     token: alice,
-    body: { text: TEXT, voice_id: 'espeak-zh-xiaowen', speed: 1, mode: 'task' },
+    body: { text, voice_id: 'espeak-zh-xiaowen', speed: 1, mode: 'task' },
   });
   expect(started.body.code).toBe(0);
   const real = server.ctx.engines;
@@ -120,5 +120,28 @@ describe('the readings view', () => {
       { kind: 'number', start: 21, end: 23, text: '15', spoken: '十五' },
     ]);
     for (const s of res.body.data.spoken) expect(text.slice(s.start, s.end)).toBe(s.text);
+  });
+});
+
+describe('the user’s dictionary for Latin words', () => {
+  it('decides how a Latin word is read, in the readings view and by the engines; a bad reading is refused', async () => {
+    const upsert = (word: string, pinyin: string) =>
+      call(server.app, 'POST', '/v1/tts/dictionary/upsert', { token: alice, body: { word, pinyin } });
+    expect((await upsert('REDtech', 'red tech')).body.code).toBe(0);
+    expect((await upsert('AI', 'ai')).body.code).toBe(0);
+    const refused = await upsert('GPU', 'ji4 pi1');
+    expect(refused.body.code).not.toBe(0);
+    expect(refused.body.msg).toContain('外文词的读法');
+
+    const text = 'REDtech报道AI新闻。';
+    const res = await call(server.app, 'POST', '/v1/tts/readings', { token: alice, body: { text } });
+    expect(res.body.data.spoken.map((s: { text: string; spoken: string }) => [s.text, s.spoken])).toEqual([
+      ['REDtech', 'red tech'],
+      ['AI', 'ai'],
+    ]);
+    const { heard } = await synthesise(text);
+    expect(heard.replace(/\s+/g, ' ')).toContain('red tech 报道 ai 新闻');
+    for (const word of ['REDtech', 'AI'])
+      await call(server.app, 'POST', '/v1/tts/dictionary/delete', { token: alice, body: { word } });
   });
 });

@@ -43,8 +43,9 @@ function prepare(dictionary: PronunciationDictionary): Map<string, string> {
   let map = normalized.get(dictionary);
   if (!map) {
     // Longest words first so 银行卡 wins over 银行.
+    // Latin words' readings are the normaliser's (text/normalize.ts), not pinyin.
     const words = Object.keys(dictionary)
-      .filter((w) => w && dictionary[w]?.trim())
+      .filter((w) => w && dictionary[w]?.trim() && /\p{Script=Han}/u.test(w))
       .sort((a, b) => b.length - a.length);
     map = new Map(words.map((w) => [w, normalizePinyin(dictionary[w])]));
     normalized.set(dictionary, map);

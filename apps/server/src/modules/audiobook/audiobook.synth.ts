@@ -10,7 +10,7 @@ import {
   resolveEspeakVoice,
 } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
-import { entriesUsedBy, getDictionary } from '../tts/dictionary.service.ts';
+import { getDictionary, planDictionary } from '../tts/dictionary.service.ts';
 import { planSentences } from '../tts/tts.text.ts';
 import { getUsableVoice } from '../tts/voices.service.ts';
 
@@ -127,7 +127,7 @@ export async function synthesizeParagraph(
   for (const [i, segment] of segments.entries()) {
     const voice = await casting.resolve(casting.voiceIdOf(paragraph, segment));
     labels.add(voice.label);
-    const dictionary = voice.inlinePinyin ? entriesUsedBy(await casting.userDictionary(), segment.text) : {};
+    const dictionary = planDictionary(await casting.userDictionary(), segment.text, voice.inlinePinyin);
     if (i > 0) parts.push(gap);
     for (const unit of planSentences(escapeMarkup(segment.text), voice.inlinePinyin, {
       language: voice.language,

@@ -30,17 +30,43 @@ export function entriesUsedBy(dictionary: PronunciationDictionary, text: string)
   return Object.fromEntries(Object.entries(dictionary).filter(([word]) => text.includes(word)));
 }
 
+/** A Latin word of the dictionary (REDtech, AI): its entry says how any Chinese voice reads it. */
+const LATIN_WORD = /^[A-Za-z][A-Za-z'’-]*$/;
+
+/**
+ * The entries a synthesis plan carries: all those the text uses for a voice that takes pinyin,
+ * the Latin words' readings for every other voice (the normaliser applies them).
+ */
+export function planDictionary(
+  dictionary: PronunciationDictionary,
+  text: string,
+  inlinePinyin: boolean,
+): PronunciationDictionary {
+  const used = entriesUsedBy(dictionary, text);
+  return inlinePinyin ? used : Object.fromEntries(Object.entries(used).filter(([w]) => LATIN_WORD.test(w)));
+}
+
 export async function upsertDictionaryEntry(
   ctx: Ctx,
   userId: string,
   input: { word: string; pinyin: string },
 ): Promise<DictionaryEntry> {
-  const pinyin = input.pinyin.trim().toLowerCase().replace(/\s+/g, ' ');
+  const latin = LATIN_WORD.test(input.word);
+  // A Latin word's reading is what is said, as typed: letters apart are spelled (A I), words read (red tech).
+  const pinyin = latin
+    ? input.pinyin.trim().replace(/\s+/g, ' ')
+    : input.pinyin.trim().toLowerCase().replace(/\s+/g, ' ');
   const chars = [...input.word];
-  if (!isPinyin(pinyin) || !/^\p{Script=Han}+$/u.test(input.word)) {
+  if (latin) {
+    if (!/^[A-Za-z][A-Za-z' -]*$/.test(pinyin)) {
+      throw AppError.named(
+        'err_invalid_param',
+        '外文词的读法请用字母或英文单词，如 AI → A I（逐个字母读）或 ai（读作一个词）',
+      );
+    }
+  } else if (!isPinyin(pinyin) || !/^\p{Script=Han}+$/u.test(input.word)) {
     throw AppError.named('err_invalid_param', '请输入汉字词语和带声调数字的拼音，如 银行 → yin2 hang2');
-  }
-  if (pinyin.split(' ').length !== chars.length) {
+  } else if (pinyin.split(' ').length !== chars.length) {
     throw AppError.named('err_invalid_param', '拼音音节数应与字数相同');
   }
   const now = ctx.clock.now();
@@ -92,7 +118,8 @@ export async function findReadings(ctx: Ctx, userId: string, text: string): Prom
   }));
 }
 
-/** How the text's numbers, dates, units and Latin words are read (the view shows them to correct). */
-export function spokenReadings(text: string) {
-  return normalizeText(text).spans.map((s) => ({ ...s, spoken: s.spoken.trim() }));
+/** How the text's numbers, dates, units and Latin words are read, the user's words applied (the view shows them to correct). */
+export async function spokenReadings(ctx: Ctx, userId: string, text: string) {
+  const words = planDictionary(await getDictionary(ctx, userId), text, false);
+  return normalizeText(text, { words }).spans.map((s) => ({ ...s, spoken: s.spoken.trim() }));
 }

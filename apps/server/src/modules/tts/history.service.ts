@@ -12,7 +12,7 @@ import { deleteTask } from '../../tasks/tasks.service.ts';
 import { keepHoldLease, newHoldLease } from '../credits/hold-leases.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
-import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
+import { getDictionary, planDictionary } from './dictionary.service.ts';
 import {
   deleteFinishedSentences,
   deleteHistoryRows,
@@ -286,7 +286,7 @@ export async function regenerateSentence(
   const characters = countTtsCharacters(newText);
   if (characters === 0) throw AppError.named('err_invalid_param', '没有要合成的文字');
   // The current dictionary (a fixed polyphone is the usual reason to regenerate).
-  plan.dictionary = plan.inlinePinyin ? entriesUsedBy(await getDictionary(ctx, userId), newText) : {};
+  plan.dictionary = planDictionary(await getDictionary(ctx, userId), newText, plan.inlinePinyin);
   const units = planSentences(newText, plan.inlinePinyin, readingOf(plan));
 
   const price = await priceTask(ctx, 'tts', { characters });

@@ -98,6 +98,6 @@ export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): 
   }));
   registerCall(app, ttsCalls.getReadings, async ({ user, body }) => ({
     readings: await findReadings(ctx, user.uid, body.text),
-    spoken: spokenReadings(body.text),
+    spoken: await spokenReadings(ctx, user.uid, body.text),
   }));
 }

@@ -38,7 +38,7 @@ import { keepHoldLease, newHoldLease, onAbandonedHold } from '../credits/hold-le
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
-import { entriesUsedBy, getDictionary } from './dictionary.service.ts';
+import { getDictionary, planDictionary } from './dictionary.service.ts';
 import { ttsPipeline } from './tts.pipeline.ts';
 import { findCachedHistory, findHistoryById, insertHistory, updateHistory } from './tts.repo.ts';
 import { planSentences, type SentenceUnit, spokenWords } from './tts.text.ts';
@@ -125,7 +125,7 @@ export async function generateSpeech(
   const language = voice.row.language;
   const inlinePinyin = isMandarinPlan(voice.engineVoice, language);
   const plain = stripTtsMarkup(input.text);
-  const dictionary = inlinePinyin ? entriesUsedBy(await getDictionary(ctx, userId), plain) : {};
+  const dictionary = planDictionary(await getDictionary(ctx, userId), plain, inlinePinyin);
   const cacheKey = ttsCacheKey({
     text_md5: textMd5,
     voice_id: voice.row.voice_id,
