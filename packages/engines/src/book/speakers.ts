@@ -294,7 +294,7 @@ function speakerNear(
   before: string,
   after: string,
   names: Set<string>,
-): { subject: Subject; listener: Subject | null; action: boolean } {
+): { subject: Subject; listener: Subject | null } {
   const sentence = before.split(/[。！？!?…]/u).pop() ?? '';
   const lastClause = sentence.replace(/[：:]\s*$/u, '');
   const to = TO_LISTENER.exec(sentence);
@@ -312,15 +312,15 @@ function speakerNear(
     const pivot = /^(?:看见|只见|见)(.+)/u.exec(parts[1] ?? '');
     if (pivot && subjectOf(parts[0], names).kind === 'none') {
       const s = subjectOf(pivot[1], names);
-      if (s.kind === 'name') return { subject: s, listener, action: false };
+      if (s.kind === 'name') return { subject: s, listener };
     }
     for (const [i, part] of parts.entries()) {
       const s = subjectOf(part, names);
       if (s.kind === 'crowd' && i > 0) crowd ??= s;
-      else if (s.kind !== 'none') return { subject: s, listener, action: false };
+      else if (s.kind !== 'none') return { subject: s, listener };
     }
-    if (crowd) return { subject: crowd, listener, action: false };
-    if (v || to) return { subject: { kind: 'zero' }, listener, action: false }; // …，又说道：
+    if (crowd) return { subject: crowd, listener };
+    if (v || to) return { subject: { kind: 'zero' }, listener }; // …，又说道：
   }
   const a = AFTER_CLAUSE.exec(after);
   if (a) {
@@ -329,10 +329,10 @@ function speakerNear(
     // Without a speech verb only a character's own action counts: “…”阿Q站起来.
     if (withVerb ? s.kind !== 'none' : s.kind === 'name' || s.kind === 'pronoun') {
       const to2 = TO_LISTENER.exec(withVerb ? withVerb[0] : '');
-      return { subject: s, listener: to2 ? subjectOf(to2[1], names) : null, action: !withVerb };
+      return { subject: s, listener: to2 ? subjectOf(to2[1], names) : null };
     }
   }
-  return { subject: { kind: 'none' }, listener: null, action: false };
+  return { subject: { kind: 'none' }, listener: null };
 }
 
 function guessGender(fullName: string, paragraphs: string[]): Gender {
@@ -466,6 +466,10 @@ export function quoteSpeakers(edition: string[]): Said[][] {
       const bare = !/[\p{L}\p{N}]/u.test(stripQuotes(p.slice(lastEnd, q.start)));
       const last = turns[turns.length - 1];
       let speaker = resolve(near.subject, before);
+      // 她说，“…” after her own line in the paragraph: still her.
+      const previous = row.findLast((r) => r.speech)?.speaker;
+      if (near.subject.kind === 'pronoun' && previous && fits(previous, near.subject.gender))
+        speaker = previous;
       // A new paragraph is a new turn: 她 after the other one's line (“…”她含胡的回答) is not that one.
       if (near.subject.kind === 'pronoun' && k === 0 && bare && last?.speaker === speaker) {
         const other = turns
@@ -487,11 +491,10 @@ export function quoteSpeakers(edition: string[]): Said[][] {
         speaker === last.speaker
       )
         speaker = last.listener;
-      // An action of the one who just spoke introduces the next line, not an answer to themself:
-      // “…”“什么清白？…”孔乙己便涨红了脸，争辩道，“…”.
+      // Within a paragraph, the one who just spoke does not answer themself: the narration after the
+      // line introduces the next one (“…”“什么清白？…”孔乙己便涨红了脸，争辩道，“…”).
       let subject = near.subject;
-      const leadsOn = !!next && /[，,：:]\s*$/u.test(stripQuotes(after));
-      if ((near.action || leadsOn || k > 0) && after.trim() && bare && last && speaker === last.speaker) {
+      if (k > 0 && after.trim() && bare && last && speaker === last.speaker) {
         speaker = null;
         subject = { kind: 'none' };
       }
@@ -515,8 +518,15 @@ export function quoteSpeakers(edition: string[]): Said[][] {
           .find((t) => t.speaker !== last.speaker && (t.speaker || t.crowd));
         if (last.listener && last.listener !== last.speaker) speaker = last.listener;
         else if (prior) speaker = last.speaker ? prior.speaker : null;
-        else if (last.speaker && last.speaker !== '我' && firstPerson) speaker = '我'; // answering the narrator
+        else if (last.speaker && last.speaker !== '我' && firstPerson)
+          speaker = '我'; // answering the narrator
+        // Nobody else spoke yet: the one the narration before was about (…公输般正捏着曲尺。“…”“他姓什么？”).
+        else if (last.speaker) speaker = referent(context, 'unknown', last.speaker) ?? null;
       }
+      // A line that calls someone by name (“祥林嫂，你放着罢！”) is said to them.
+      const called = /^([^，,！!？?。…\s]{2,4})[，,！!]/u.exec(q.text)?.[1];
+      if (!listener && called && called !== speaker && (names.has(called) || genders.has(called)))
+        listener = called;
       // A minor role that names a character already speaking is that character: 那秀才 → 赵秀才.
       if (speaker && !names.has(speaker)) {
         const role = speaker;
