@@ -57,7 +57,7 @@ const CROWD =
   /^(?:有人|有的|所有|众人|大家|人们|他们|她们|伊们|你们|我们|咱们|旁人|别人|人家|众|诸人|村人|看客|闲人|大众|人群|些人)(?![中里之])/u;
 /** Nouns that make a description a person: 老人, 喝酒的人, 丫鬟… (the last one wins: 那个小丫头). */
 const PERSON =
-  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|先生|母亲|父亲|夫人|大人|官|兵|人)$/u;
+  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|店主|店家|老板|门丁|门房|车夫|船夫|短工|长工|大汉|客人|学生|士兵|先生|母亲|父亲|夫人|大人|官|兵|人)$/u;
 const DETERMINER = /^有?(?:那|这|一|两|几)?(?:个|位|名|群|些|班)?/u;
 const PRONOUNS: Record<string, Gender> = { 他: 'male', 她: 'female', 伊: 'female' };
 
@@ -115,6 +115,8 @@ export function learnNames(paragraphs: string[]): Set<string> {
     return n;
   };
   const evidence = new Map<string, number>();
+  /** Starts seen next to a quote at least once: narration alone does not make a speaker's name. */
+  const nearQuote = new Set<string>();
   /** `weight` 2 next to a quote, 1 elsewhere; `once` for the clause right before a speech verb. */
   const consider = (clause: string, weight: number, once = false) => {
     const c = clause.trim().replace(LEAD, '');
@@ -122,6 +124,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
     const titled = /^[\p{Script=Han}]{1,3}家的/u.exec(c)?.[0]; // 周瑞家的道
     if (titled && count(titled) >= 2) {
       evidence.set(titled, (evidence.get(titled) ?? 0) + 2);
+      nearQuote.add(titled);
       return;
     }
     // A titled name right before its verb counts even when said once: 七斤嫂看见七斤回来，便问他说.
@@ -129,6 +132,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
       const p = c.slice(0, len);
       if (TITLED.test(p) && NAME_CHARS.test(p) && !SPEECHY.test(p)) {
         evidence.set(p, (evidence.get(p) ?? 0) + 2);
+        nearQuote.add(p);
         return;
       }
     }
@@ -143,6 +147,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
       if (c.startsWith(`${p}了${p[0]}`)) continue; // 端相了端相: a verb said twice
       if (rest === '' || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
         evidence.set(p, (evidence.get(p) ?? 0) + weight);
+        if (weight === 2) nearQuote.add(p);
         return;
       }
       // Next to a quote the longest recurring start will do (公孙高辞让了一通之后，…问道) unless a
@@ -150,6 +155,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
       const relaxed = weight === 2 && !SPEECHY.test(rest[0] ?? '') && !/^[的里上中外内边]/u.test(rest);
       if (TITLED.test(p) || (relaxed && (len === 2 || count(p) * 2 >= count(p.slice(0, 2))))) {
         evidence.set(p, (evidence.get(p) ?? 0) + 2);
+        nearQuote.add(p);
         return;
       }
     }
@@ -171,6 +177,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
         startsWithVerb.test(rest)
       ) {
         evidence.set(p, (evidence.get(p) ?? 0) + 2);
+        nearQuote.add(p);
         return;
       }
     }
@@ -213,7 +220,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
   // Places are not people: 未庄, 城里.
   const names = new Set(
     [...evidence]
-      .filter(([name, n]) => n >= 2 && !/[里庄村镇城店屋堂院街]$/u.test(name))
+      .filter(([name, n]) => n >= 2 && nearQuote.has(name) && !/[里庄村镇城店屋堂院街]$/u.test(name))
       .map(([name]) => name),
   );
   // A name that is only ever the start of a longer one is dropped (孔乙 inside 孔乙己), and so is a
@@ -402,6 +409,10 @@ export function quoteSpeakers(edition: string[]): Said[][] {
   ): string | null | undefined => {
     const clauses = text.split(/[，,。！？!?；;：:…]/u).reverse();
     for (const clause of clauses) {
+      // Someone the narration introduces (开门出来的却是一个横眉怒目的门丁。他…喝道).
+      const introduced = /是(?:一个|一位|个)(.+)$/u.exec(clause);
+      const role = introduced && description(introduced[1]);
+      if (role && role !== '人' && role !== not && g !== 'unknown' && fits(role, g, strict)) return role;
       const s = subjectOf(clause, names);
       if (s.kind === 'crowd' && g === 'unknown' && !not) return null;
       if (s.kind === 'name' && s.name !== not && fits(s.name, g, strict) && names.has(s.name)) return s.name;
