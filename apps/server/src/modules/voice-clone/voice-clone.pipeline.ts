@@ -11,6 +11,7 @@ import {
   pickReferenceClips,
   type ReferenceClip,
   type SampleCheck,
+  spokenText,
   type VoiceProfile,
   withStandardEngine,
 } from '@vw/engines';
@@ -276,7 +277,7 @@ export async function synthesizePreview(
 ): Promise<string> {
   try {
     const result = await ctx.engines.synthesize({
-      segments: [{ text: opts.text }],
+      segments: [{ text: spokenText(opts.text, opts.language) }],
       voice: opts.candidate.voice,
       language: opts.language,
     });
