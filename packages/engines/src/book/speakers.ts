@@ -345,7 +345,7 @@ function speakerNear(
 function guessGender(fullName: string, paragraphs: string[]): Gender {
   const name = fullName.replace(/儿$/u, '');
   let score = 0;
-  if (MALE_TITLES.test(name)) score += 3;
+  if (MALE_TITLES.test(name) || (/^老/u.test(name) && SURNAME.test(name.slice(1)))) score += 3; // 老王, 老张
   if (FEMALE_TITLES.test(name)) score -= 3;
   const last = name[name.length - 1];
   if (FEMALE_CHARS.has(last) || (name.length > 1 && FEMALE_CHARS.has(name[name.length - 2]))) score -= 1;
