@@ -105,11 +105,21 @@ function findQuotes(p: string): Quote[] {
  */
 export function learnNames(paragraphs: string[]): Set<string> {
   const text = paragraphs.map(stripQuotes).join('\n');
+  // Where each pair of characters occurs, so counting a longer string only looks there (a whole novel
+  // has hundreds of thousands of characters and thousands of candidates).
+  const pairs = new Map<string, number[]>();
+  for (let i = 0; i + 1 < text.length; i++) {
+    const key = text.slice(i, i + 2);
+    const at = pairs.get(key);
+    if (at) at.push(i);
+    else pairs.set(key, [i]);
+  }
   const counts = new Map<string, number>();
   const count = (s: string) => {
     let n = counts.get(s);
     if (n === undefined) {
-      n = text.split(s).length - 1;
+      const at = pairs.get(s.slice(0, 2)) ?? [];
+      n = s.length === 2 ? at.length : at.filter((i) => text.startsWith(s, i)).length;
       counts.set(s, n);
     }
     return n;
@@ -271,6 +281,18 @@ function description(clause: string): string | null {
   return d;
 }
 
+const firstIndex = new WeakMap<Set<string>, Map<string, string[]>>();
+/** Names by their first character (a clause is matched against a few, not all of a novel's). */
+function byFirst(names: Set<string>): Map<string, string[]> {
+  let index = firstIndex.get(names);
+  if (!index) {
+    index = new Map();
+    for (const name of names) index.set(name[0], [...(index.get(name[0]) ?? []), name]);
+    firstIndex.set(names, index);
+  }
+  return index;
+}
+
 /** The subject at the start of a clause: connectives dropped, a known name, a pronoun or a description. */
 function subjectOf(clause: string, names: Set<string>): Subject {
   const n = clause
@@ -282,7 +304,8 @@ function subjectOf(clause: string, names: Set<string>): Subject {
   if (PRONOUNS[n[0]] && n[1] !== '们' && n[1] !== '的') return { kind: 'pronoun', gender: PRONOUNS[n[0]] };
   if (n[0] === '我' && n[1] !== '们' && n[1] !== '的') return { kind: 'name', name: '我' };
   let known = '';
-  for (const name of names) if (n.startsWith(name) && name.length > known.length) known = name;
+  for (const name of byFirst(names).get(n[0]) ?? [])
+    if (n.startsWith(name) && name.length > known.length) known = name;
   if (known && (n[known.length] !== '的' || known.endsWith('家的'))) {
     // A bare title (秀才) names the one character whose name ends with it (赵秀才).
     const fuller = [...names].filter((name) => name !== known && name.endsWith(known));
@@ -418,7 +441,10 @@ export function quoteSpeakers(edition: string[]): Said[][] {
       if (s.kind === 'name' && s.name !== not && fits(s.name, g, strict) && names.has(s.name)) return s.name;
     }
     let best: { end: number; name: string } | null = null;
-    for (const name of new Set([...names, ...genders.keys()])) {
+    // Only the names whose first character occurs in the text are looked for.
+    const candidates = new Set(genders.keys());
+    for (const ch of new Set(text)) for (const name of byFirst(names).get(ch) ?? []) candidates.add(name);
+    for (const name of candidates) {
       // The last mention that is not an object (听得桩家的歌唱, 对阿Q说).
       let at = text.lastIndexOf(name);
       while (at > 0 && OBJECT_BEFORE.test(text.slice(Math.max(0, at - 2), at)))
