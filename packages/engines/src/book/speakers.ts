@@ -5,15 +5,14 @@ import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './typ
  * straight "…" pairs; a short quote without sentence punctuation that no speech verb introduces (a term,
  * a nickname, an inscription: 叫他“囚徒”) is not speech and stays in the narration.
  *
- * The speaker comes from the narration next to the quote: 张三笑着说：“…” / “…”李四问道。 / “…”阿Q
- * 站起来 (an action of a named character right after the quote). Names are learnt from the whole text
- * first: the clause subjects next to quotes that recur in the text, never verbs or clause fragments.
- * A pronoun (他/她/伊) or a missing subject (…，又说道：“…”) stands for the nearest suitable named
- * character before it in the paragraph, else in the narration before. A description (老人缓缓说道,
- * 一个喝酒的人说道) is the character it names when one name ends with it (那秀才 → 赵秀才), else a minor
- * role of its own; crowds (有人, 众人, 他们) stay unnamed. A speech verb ending a paragraph (…说：) gives the
- * speaker of the quote that opens the next one, and bare quotes in an exchange alternate between the two
- * who spoke last.
+ * Names are learnt from the whole text first (`learnNames`): clause subjects next to quotes, never
+ * verbs, adverbs, places or clause fragments. The speaker comes from the narration next to the quote:
+ * 张三笑着说：“…” / “…”李四问道。 / “…”阿Q站起来 (an action of a named character right after it). A
+ * pronoun (他/她/伊) or a missing subject (…，又说道：“…”) stands for the nearest suitable character
+ * before it in the paragraph, else in the narration before. A description (一个喝酒的人说道) is the
+ * character whose name ends with it (那秀才 → 赵秀才), else a minor role of its own; crowds (有人, 众人,
+ * 他们) stay unnamed. A paragraph ending with …说： announces the next quote's speaker, and bare quotes
+ * in an exchange go to the one spoken to, else to the other party.
  */
 
 const QUOTE = /“([^”]*)”|「([^」]*)」|"([^"]*)"/gu;
@@ -37,7 +36,7 @@ const NOT_NAME =
   /^(?:自己|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|假使|倘若|倘使|要是|晚上|早上|早晨|夜里|上午|下午|中午|(.)\1)/u;
 /** Common surnames (a name said only once must start with one, or with 阿/小/老, or end with a title). */
 const SURNAME =
-  /^[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤邢薛鲁柳祥闰宏]/u;
+  /^[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤邢鲁柳]/u;
 /** Time words and conjunctions start clauses, not names (当墨子走得临近时, 半日, 自言自语). */
 const NOT_START = /^[一两几半有没不是个独间偶当时倘即好傍越里人自竭争此其每各某]/u;
 /** A name said only once does not start with a number either (三四人, 二十多岁的人); 七斤 recurs. */
