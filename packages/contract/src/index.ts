@@ -75,6 +75,7 @@ export type {
   HistoryItem,
   LanguageIcon,
   Model,
+  SpokenReading,
   TtsFormat,
   TtsGenerateBody,
   TtsSentence,

@@ -354,6 +354,7 @@ export const zhCN = {
     polyphoneDone: '完成校正',
     polyphoneHint: '点击带下划线的多音字选择读音；已校正的字以紫色标出',
     polyphoneNone: '文本中没有可校正的多音字',
+    spokenHint: '数字、日期和外文词按上方的读法朗读；外文词的读法可在发音词典中修改（如 AI → ai）',
     polyphoneLoading: '正在分析读音…',
     polyphoneTitle: (ch: string) => `「${ch}」的读音`,
     polyphoneSave: '同时保存到我的发音词典',

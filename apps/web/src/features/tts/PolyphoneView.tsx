@@ -1,4 +1,4 @@
-import type { CharacterReading } from '@vw/contract';
+import type { CharacterReading, SpokenReading } from '@vw/contract';
 import { Button, Checkbox, Popover, Radio, Spin } from 'antd';
 import { Fragment, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { zhCN } from '@/locales/zh-CN.ts';
@@ -79,12 +79,15 @@ function SpotEditor({
 export function PolyphoneView({
   draft,
   readings,
+  spoken = [],
   loading,
   onChoose,
 }: {
   draft: Draft;
   /** The helper's readings for the draft's text; null while they load. */
   readings: CharacterReading[] | null;
+  /** How its numbers, dates and Latin words will be read (the text stays as written). */
+  spoken?: SpokenReading[];
   loading: boolean;
   onChoose: (spot: Spot, reading: string, save: WordOption | null) => Promise<void>;
 }) {
@@ -142,8 +145,20 @@ export function PolyphoneView({
         </span>,
       );
   };
+  const spokenAt = new Map(spoken.map((s) => [s.start, s]));
   for (let at = 0; at < text.length; ) {
     pausesUpTo(at);
+    const said = spokenAt.get(at);
+    if (said && said.end <= text.length && text.slice(at, said.end) === said.text) {
+      nodes.push(
+        <ruby key={`s${at}`} className="vw-spoken" data-testid="spoken-reading" data-spoken={said.spoken}>
+          {said.text}
+          <rt>{said.spoken}</rt>
+        </ruby>,
+      );
+      at = said.end;
+      continue;
+    }
     const ch = String.fromCodePoint(text.codePointAt(at) ?? 0);
     nodes.push(renderChar(ch, at));
     at += ch.length;
@@ -163,6 +178,7 @@ export function PolyphoneView({
           t.polyphoneHint
         )}
       </div>
+      {spoken.length > 0 && <div className="vw-polyphone-hint">{t.spokenHint}</div>}
       <div className="vw-polyphone-text">{nodes}</div>
     </div>
   );

@@ -1,5 +1,5 @@
 import { BookOutlined, ClearOutlined, FieldTimeOutlined, FontColorsOutlined } from '@ant-design/icons';
-import type { CharacterReading } from '@vw/contract';
+import type { CharacterReading, SpokenReading } from '@vw/contract';
 import useApp from 'antd/es/app/useApp';
 import {
   type KeyboardEvent,
@@ -35,6 +35,8 @@ const READINGS_MAX = 5000;
 interface Readings {
   text: string;
   list: CharacterReading[];
+  /** How numbers, dates and Latin words will be read. */
+  spoken: SpokenReading[];
 }
 
 /**
@@ -153,15 +155,15 @@ export function TextEditor({
   const loadReadings = useCallback(async (source: string) => {
     const plain = source.slice(0, READINGS_MAX);
     if (!plain.trim()) {
-      setReadings({ text: source, list: [] });
+      setReadings({ text: source, list: [], spoken: [] });
       return;
     }
     setLoadingReadings(true);
     try {
       const d = await request(api.getReadings, { body: { text: plain } });
-      setReadings({ text: source, list: d.readings });
+      setReadings({ text: source, list: d.readings, spoken: d.spoken });
     } catch {
-      setReadings({ text: source, list: [] });
+      setReadings({ text: source, list: [], spoken: [] });
     } finally {
       setLoadingReadings(false);
     }
@@ -261,6 +263,7 @@ export function TextEditor({
           <PolyphoneView
             draft={draft}
             readings={readings?.text === text ? readings.list : null}
+            spoken={readings?.text === text ? readings.spoken : []}
             loading={loadingReadings}
             onChoose={onChoose}
           />
