@@ -100,7 +100,8 @@ function findQuotes(p: string): Quote[] {
  * Names learnt from the text: the longest start of a narration clause (two to four characters, no verb
  * or particle in it) that recurs in the text and is followed there by nothing, an adverbial or a verb
  * (孔乙己低声说道 is evidence, 孔乙己睁大眼睛 is not). Evidence next to a quote counts once, elsewhere
- * it takes two.
+ * it takes two, and a name must have been seen next to a quote; said only once, right before its verb,
+ * it must look like a name (a surname, 阿/小/老, a title: 林黛玉听了，冷笑道 / 七斤嫂…问他说).
  */
 export function learnNames(paragraphs: string[]): Set<string> {
   const text = paragraphs.map(stripQuotes).join('\n');
