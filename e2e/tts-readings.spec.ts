@@ -9,7 +9,7 @@ import { APP, shootFull, storeSession } from './session.ts';
 const SHOTS = 'test-results/tts';
 const DEMO = { account: '13800000000', password: 'demo12345' };
 
-test('多音字 mode shows the normalised reading of numbers and Latin words; the text stays as typed', async ({
+test('多音字 mode shows the normalised reading of numbers and Latin words, a Latin word’s reading is corrected there; the text stays as typed', async ({
   page,
   request,
 }) => {
@@ -40,6 +40,23 @@ test('多音字 mode shows the normalised reading of numbers and Latin words; th
   // Polyphones are still offered next to the readings.
   await expect(page.locator('[data-testid="polyphone-spot"][data-char="行"]')).toBeVisible();
   await shootFull(page, `${SHOTS}/tts-spoken-readings.png`);
+
+  // Correct a Latin word's reading: kept in the dictionary, shown at once, the text unchanged.
+  const token = body.data.secure_tokens.access_token;
+  try {
+    await spoken.nth(1).click();
+    const editor = page.getByTestId('word-reading-editor');
+    await expect(editor.getByTestId('word-reading-input')).toHaveValue('A I');
+    await editor.getByTestId('word-reading-input').fill('ai');
+    await editor.getByTestId('word-reading-save').click();
+    await expect(spoken.nth(1)).toHaveAttribute('data-spoken', 'ai');
+    await shootFull(page, `${SHOTS}/tts-word-reading.png`);
+  } finally {
+    await request.post('/v1/tts/dictionary/delete', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { word: 'AI' },
+    });
+  }
   await page.getByTestId('polyphone-toggle').click();
   await expect(box).toHaveValue(text);
 });

@@ -1,5 +1,5 @@
 import type { CharacterReading, SpokenReading } from '@vw/contract';
-import { Button, Checkbox, Popover, Radio, Spin } from 'antd';
+import { Button, Checkbox, Input, Popover, Radio, Spin } from 'antd';
 import { Fragment, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { zhCN } from '@/locales/zh-CN.ts';
 import type { Draft } from './draft.ts';
@@ -72,6 +72,48 @@ function SpotEditor({
   );
 }
 
+/** A Latin word's reading, kept in the dictionary: letters apart are spelled, joined they are a word. */
+function WordReadingEditor({
+  reading,
+  onSave,
+}: {
+  reading: SpokenReading;
+  onSave: (word: string, said: string) => Promise<void>;
+}) {
+  const [said, setSaid] = useState(reading.spoken);
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="vw-spot-editor" data-testid="word-reading-editor">
+      <Input
+        value={said}
+        onChange={(e) => setSaid(e.target.value)}
+        maxLength={60}
+        data-testid="word-reading-input"
+      />
+      <div className="vw-spot-hint">{t.wordReadingHint}</div>
+      <div className="vw-spot-actions">
+        <Button
+          type="primary"
+          size="small"
+          loading={busy}
+          disabled={!said.trim()}
+          data-testid="word-reading-save"
+          onClick={async () => {
+            setBusy(true);
+            try {
+              await onSave(reading.text, said.trim());
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          {t.wordReadingSave}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 /**
  * The text as characters: polyphones underlined with the reading that will be spoken above them;
  * click one to choose another reading (and optionally keep it in the dictionary).
@@ -82,6 +124,7 @@ export function PolyphoneView({
   spoken = [],
   loading,
   onChoose,
+  onSaveWord,
 }: {
   draft: Draft;
   /** The helper's readings for the draft's text; null while they load. */
@@ -90,6 +133,8 @@ export function PolyphoneView({
   spoken?: SpokenReading[];
   loading: boolean;
   onChoose: (spot: Spot, reading: string, save: WordOption | null) => Promise<void>;
+  /** Keeps a Latin word's reading in the user's dictionary. */
+  onSaveWord?: (word: string, said: string) => Promise<void>;
 }) {
   const { text } = draft;
   const spots = useMemo(() => findSpots(draft, readings ?? []), [draft, readings]);
@@ -150,11 +195,43 @@ export function PolyphoneView({
     pausesUpTo(at);
     const said = spokenAt.get(at);
     if (said && said.end <= text.length && text.slice(at, said.end) === said.text) {
-      nodes.push(
-        <ruby key={`s${at}`} className="vw-spoken" data-testid="spoken-reading" data-spoken={said.spoken}>
+      const ruby = (
+        <ruby
+          key={`s${at}`}
+          className={`vw-spoken ${said.kind === 'word' && onSaveWord ? 'is-editable' : ''}`}
+          data-testid="spoken-reading"
+          data-spoken={said.spoken}
+        >
           {said.text}
           <rt>{said.spoken}</rt>
-        </ruby>,
+        </ruby>
+      );
+      // Word popovers are told apart from polyphone spots by a negative key (the loop moves `at` on).
+      const slot = -at - 1;
+      nodes.push(
+        said.kind === 'word' && onSaveWord ? (
+          <Popover
+            key={`w${slot}`}
+            trigger="click"
+            open={openAt === slot}
+            onOpenChange={(o) => setOpenAt(o ? slot : null)}
+            title={t.wordReadingTitle(said.text)}
+            destroyOnHidden
+            content={
+              <WordReadingEditor
+                reading={said}
+                onSave={async (word, value) => {
+                  await onSaveWord(word, value);
+                  setOpenAt(null);
+                }}
+              />
+            }
+          >
+            {ruby}
+          </Popover>
+        ) : (
+          ruby
+        ),
       );
       at = said.end;
       continue;

@@ -195,6 +195,17 @@ export function TextEditor({
     if (c.dictionary) await loadReadings(text);
   };
 
+  const onSaveWord = async (word: string, said: string) => {
+    try {
+      await request(api.upsertDictionary, { body: { word, pinyin: said } });
+    } catch (err) {
+      message.error((err as Error).message);
+      return;
+    }
+    message.success(t.wordReadingSaved(word, said));
+    await loadReadings(text);
+  };
+
   const presetItems = BREAK_PRESETS_MS.map((ms) => ({
     key: String(ms),
     label: t.pauseSeconds(ms / 1000),
@@ -266,6 +277,7 @@ export function TextEditor({
             spoken={readings?.text === text ? readings.spoken : []}
             loading={loadingReadings}
             onChoose={onChoose}
+            onSaveWord={onSaveWord}
           />
         </Suspense>
       ) : (
