@@ -43,8 +43,10 @@ export const MAX_SENTENCE_CHARS = 200;
 /**
  * Splits marked-up text into sentence units. Pauses become silence segments inside their sentence;
  * `<phoneme>` readings are spoken inline as tone-numbered pinyin when `inlinePinyin` (espeak Mandarin
- * reads pinyin as written), otherwise the enclosed text is read as it is. A sentence of pauses only
- * joins its neighbour, so every unit has something to say.
+ * reads pinyin as written), otherwise the enclosed text is read as it is. For a Chinese voice the
+ * engine gets the normalised reading of numbers, dates, units and Latin words (text/normalize.ts);
+ * `plain` keeps what was written. A sentence of pauses only joins its neighbour, so every unit has
+ * something to say.
  */
 export function planSentences(
   text: string,
