@@ -373,6 +373,26 @@ describe('speechCues (subtitles from synthesised speech)', () => {
   });
 });
 
+describe('speechCues: a short sentence before a long one', () => {
+  it('takes the next cue’s first words rather than flash for half a second', () => {
+    // 好。 in 0.4 s, then a 31-character sentence over 6.5 s: one cue alone, too long to join 好。.
+    const clause = '第一部分讲的是城市里的年轻人如何在工作之余学习新的知识和好技能';
+    expect([...clause].length).toBe(31);
+    const words: TimedWord[] = [
+      { text: '好。', start_ms: 0, end_ms: 400 },
+      ...[...clause].map((ch, i) => ({
+        text: i === 30 ? `${ch}。` : ch,
+        start_ms: 450 + i * 210,
+        end_ms: 450 + (i + 1) * 210,
+      })),
+    ];
+    const cues = speechCues(words, rules);
+    expect(checkCues(cues, rules).flat()).toEqual([]);
+    expect(cues[0]!.text.startsWith('好。')).toBe(true);
+    expect(cues.map((c) => c.text.replace(/\n/g, '')).join('')).toBe(`好。${clause}。`);
+  });
+});
+
 describe('fitCues (subtitle files of dubbed lines)', () => {
   it('cuts a dubbed line too long for one cue over its own time and keeps lines that fit', () => {
     const long = '今天我们讨论的话题是城市生活，年轻人在工作之余如何学习新的技能和知识，以及他们的未来。';

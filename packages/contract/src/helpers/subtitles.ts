@@ -379,15 +379,10 @@ export function speechCues(input: TimedWord[], rules: CueRules): TimedText[] {
   closeClause();
 
   // Parts packed into cues.
-  const cues: TimedText[] = [];
+  const groups: TimedWord[][] = [];
   let cue: TimedWord[] = [];
   const closeCue = () => {
-    if (!cue.length) return;
-    cues.push({
-      start_ms: cue[0]!.start_ms,
-      end_ms: Math.max(cue[0]!.start_ms, cue.at(-1)!.end_ms),
-      text: wrapText(joinWords(cue.map((w) => w.text)), rules.max_chars_per_line),
-    });
+    if (cue.length) groups.push(cue);
     cue = [];
   };
   for (const part of parts) {
@@ -397,6 +392,30 @@ export function speechCues(input: TimedWord[], rules: CueRules): TimedText[] {
       closeCue();
   }
   closeCue();
+
+  // A cue the next leaves no time to stay up (好。 before a long sentence) joins a neighbour when
+  // they fit together, else borrows the next cue's first words.
+  const tooShort = (g: TimedWord[], next?: TimedWord[]) =>
+    (next ? next[0]!.start_ms - rules.min_gap_ms : Number.POSITIVE_INFINITY) - g[0]!.start_ms <
+    rules.min_duration_ms;
+  for (let i = 0; i < groups.length; i++) {
+    const [prev, g, next] = [groups[i - 1], groups[i]!, groups[i + 1]];
+    if (!tooShort(g, next)) continue;
+    if (prev && fits([...prev, ...g])) {
+      groups.splice(i - 1, 2, [...prev, ...g]);
+      i -= 2;
+    } else if (next && fits([...g, ...next])) {
+      groups.splice(i, 2, [...g, ...next]);
+      i -= 1;
+    } else {
+      while (next && next.length > 1 && tooShort(g, next) && fits([...g, next[0]!])) g.push(next.shift()!);
+    }
+  }
+  const cues: TimedText[] = groups.map((g) => ({
+    start_ms: g[0]!.start_ms,
+    end_ms: Math.max(g[0]!.start_ms, g.at(-1)!.end_ms),
+    text: wrapText(joinWords(g.map((w) => w.text)), rules.max_chars_per_line),
+  }));
 
   return cues.map((c, i) => {
     const next = cues[i + 1];

@@ -355,7 +355,13 @@ export async function regenerateSentence(
         next.map(
           (s) =>
             all.find((u) => u.start === s.start) ?? {
-              pieces: [...s.text].map((ch) => ({ text: ch, weight: /[\s\p{P}]/u.test(ch) ? 0 : 1 })),
+              pieces: [...s.text].map((ch) => ({
+                text: ch,
+                weight: /[\s\p{P}]/u.test(ch) ? 0 : 1,
+                segment: 0,
+                from: 0,
+                to: 0,
+              })),
             },
         ),
         next,

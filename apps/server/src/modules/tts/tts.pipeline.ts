@@ -13,7 +13,7 @@ import {
   type SynthesisPlan,
   synthesizeUnit,
 } from './tts.service.ts';
-import { planSentences } from './tts.text.ts';
+import { type PieceTimes, planSentences } from './tts.text.ts';
 
 const CONTENT_TYPES = { mp3: 'audio/mpeg', wav: 'audio/wav' } as const;
 
@@ -22,6 +22,8 @@ interface SentenceAudio {
   key: string;
   sample_rate: number;
   samples: number;
+  /** When each piece was said (the engine's word timings), for the subtitles. */
+  times?: PieceTimes;
 }
 
 const input = z.object({ history_id: z.string() });
@@ -78,7 +80,7 @@ export const ttsPipeline = definePipeline({
               { bytes: pcmToBuffer(pcm) },
               { name: `${unit.index}.pcm`, contentType: 'application/octet-stream' },
             );
-            return { key, sample_rate: pcm.sampleRate, samples: pcm.samples.length };
+            return { key, sample_rate: pcm.sampleRate, samples: pcm.samples.length, times: pcm.times };
           });
           sentences.push(audio);
           const done = sentences.length;
@@ -123,7 +125,8 @@ export const ttsPipeline = definePipeline({
             stored.end();
           }
           const { size } = await storing;
-          await finishSynthesis(app, row, units, lengths, rate, key, size);
+          const times = sentences.map((s) => s.times);
+          await finishSynthesis(app, row, units, lengths, rate, key, size, times);
         } catch (err) {
           stored.destroy(err as Error);
           await storing.catch(() => {});

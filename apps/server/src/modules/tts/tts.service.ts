@@ -41,7 +41,7 @@ import { getSetting } from '../settings/settings.service.ts';
 import { getDictionary, planDictionary } from './dictionary.service.ts';
 import { ttsPipeline } from './tts.pipeline.ts';
 import { findCachedHistory, findHistoryById, insertHistory, updateHistory } from './tts.repo.ts';
-import { planSentences, type SentenceUnit, spokenWords } from './tts.text.ts';
+import { type PieceTimes, pieceTimes, planSentences, type SentenceUnit, spokenWords } from './tts.text.ts';
 import { getUsableVoice, getUserLevel } from './voices.service.ts';
 
 export interface TtsRequest {
@@ -303,14 +303,17 @@ export function failureOf(err: unknown): { code: number; message: string } {
   return { code: TtsFailureCode.GenerationFailed, message: '生成语音失败' };
 }
 
-/** One sentence unit through the engine: 16-bit mono PCM. */
+/** A unit's audio and when each of its pieces was said. */
+type SpokenAudio = Pcm & { times: PieceTimes };
+
+/** One sentence unit through the engine: 16-bit mono PCM and when each piece was said (word timings). */
 export async function synthesizeUnit(
   ctx: AppContext,
   plan: SynthesisPlan,
   row: Pick<TtsHistoryRow, 'speed' | 'pitch' | 'volume'>,
   unit: SentenceUnit,
   signal?: AbortSignal,
-): Promise<Pcm> {
+): Promise<SpokenAudio> {
   const result = await ctx.engines.synthesize(
     {
       segments: unit.segments,
@@ -323,7 +326,7 @@ export async function synthesizeUnit(
     },
     { signal },
   );
-  return { samples: result.samples, sampleRate: result.sampleRate };
+  return { samples: result.samples, sampleRate: result.sampleRate, times: pieceTimes(unit, result.timings) };
 }
 
 const ms = (samples: number, rate: number) => (samples / rate) * 1000;
@@ -354,8 +357,9 @@ export function srtOf(
   units: Array<Pick<SentenceUnit, 'pieces'>>,
   sentences: TtsSentence[],
   language: string,
+  times: Array<PieceTimes | undefined> = [],
 ): string {
-  return toSrt(speechCues(spokenWords(units, sentences), subtitleRulesFor(language)));
+  return toSrt(speechCues(spokenWords(units, sentences, times), subtitleRulesFor(language)));
 }
 
 /**
@@ -370,7 +374,7 @@ async function streamSynthesis(
   units: SentenceUnit[],
   lease?: { stop(): void },
 ): Promise<GenerateOutcome> {
-  let first: Pcm;
+  let first: SpokenAudio;
   try {
     first = await synthesizeUnit(ctx, plan, row, units[0]);
   } catch (err) {
@@ -405,7 +409,7 @@ async function continueStream(
   row: TtsHistoryRow,
   plan: SynthesisPlan,
   units: SentenceUnit[],
-  first: Pcm,
+  first: SpokenAudio,
   out: PassThrough,
 ): Promise<void> {
   const rate = first.sampleRate;
@@ -419,6 +423,7 @@ async function continueStream(
   };
 
   const lengths: number[] = [];
+  const times: PieceTimes[] = [];
   try {
     if (row.format === 'mp3') {
       const encoder = createMp3Encoder({ sampleRate: rate });
@@ -432,20 +437,24 @@ async function continueStream(
         if (i > 0) pcm = await synthesizeUnit(ctx, plan, row, units[i]);
         await encoder.write(pcm.samples);
         lengths.push(pcm.samples.length);
+        times.push(pcm.times);
       }
       await encoder.end();
       await ended;
     } else {
-      const parts: Pcm[] = [first];
+      const parts = [first];
       for (let i = 1; i < units.length; i++) parts.push(await synthesizeUnit(ctx, plan, row, units[i]));
-      for (const p of parts) lengths.push(p.samples.length);
+      for (const p of parts) {
+        lengths.push(p.samples.length);
+        times.push(p.times);
+      }
       const total = lengths.reduce((a, b) => a + b, 0);
       emit(wavHeader(total * 2, rate));
       for (const p of parts) emit(pcmToBuffer(p));
     }
     stored.end();
     const { size } = await storing;
-    await finishSynthesis(ctx, row, units, lengths, rate, key, size);
+    await finishSynthesis(ctx, row, units, lengths, rate, key, size, times);
     out.end();
   } catch (err) {
     ctx.log.error({ err, history: row.id }, 'streamed synthesis failed');
@@ -466,10 +475,12 @@ export async function finishSynthesis(
   rate: number,
   key: string,
   size: number,
+  /** When each unit's pieces were said, from the engine's word timings (subtitles cut by them). */
+  times: Array<PieceTimes | undefined> = [],
 ) {
   const sentences = sentencesOf(row, units, lengths, rate);
   const plan = JSON.parse(row.options) as SynthesisPlan;
-  const srt = Buffer.from(srtOf(units, sentences, plan.language), 'utf8');
+  const srt = Buffer.from(srtOf(units, sentences, plan.language, times), 'utf8');
   const srtKey = audioKey(row, 'srt');
   await ctx.storage.put(srtKey, srt, 'application/x-subrip');
   const total = lengths.reduce((a, b) => a + b, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planSentences } from './tts.text.ts';
+import { pieceTimes, planSentences, spokenWords } from './tts.text.ts';
 
 describe('planSentences', () => {
   it('keeps offsets into the marked-up text, folds pauses in and writes pinyin inline', () => {
@@ -25,7 +25,7 @@ describe('planSentences: the reading layer', () => {
     const [unit] = planSentences('共1234人用AI。', false, { language: 'zh' });
     expect(unit.plain).toBe('共1234人用AI。');
     expect(unit.segments).toEqual([{ text: '共一千二百三十四人用 A I 。' }]);
-    expect(unit.pieces).toEqual([
+    expect(unit.pieces.map((p) => ('text' in p ? { text: p.text, weight: p.weight } : p))).toEqual([
       { text: '共', weight: 1 },
       { text: '1234', weight: 7 },
       { text: '人', weight: 1 },
@@ -41,5 +41,34 @@ describe('planSentences: the reading layer', () => {
     ]);
     const marked = planSentences('第<phoneme ph="di4">2</phoneme>个', true, { language: 'zh' })[0];
     expect(marked.segments).toEqual([{ text: '第 di4 个' }]);
+  });
+});
+
+describe('spokenWords', () => {
+  it('times words by the engine’s word timings when it reports them, else shares the sentence out', () => {
+    const [unit] = planSentences('银行有1234人。', true, { language: 'zh' });
+    const text = (unit.segments[0] as { text: string }).text;
+    // Word timings as an engine reports them: offsets in the segment's text, ms from the unit start.
+    const at = (s: string) => text.indexOf(s);
+    const timings = [
+      { kind: 'word', segment: 0, start: at('银'), end: at('银') + 1, startMs: 0, endMs: 300 },
+      { kind: 'word', segment: 0, start: at('行'), end: at('行') + 1, startMs: 300, endMs: 500 },
+      { kind: 'word', segment: 0, start: at('有'), end: at('有') + 1, startMs: 500, endMs: 700 },
+      { kind: 'word', segment: 0, start: at('一千'), end: at('一千') + 2, startMs: 700, endMs: 1000 },
+      { kind: 'word', segment: 0, start: at('二百'), end: at('四') + 1, startMs: 1000, endMs: 2400 },
+      { kind: 'word', segment: 0, start: at('人'), end: at('人') + 1, startMs: 2400, endMs: 2600 },
+    ];
+    const sentence = { start_ms: 1000, end_ms: 3800 };
+    const timed = spokenWords([unit], [sentence], [pieceTimes(unit, timings)]);
+    expect(timed.map((w) => [w.text, w.start_ms, w.end_ms])).toEqual([
+      ['银行', 1000, 1500],
+      ['有', 1500, 1700],
+      ['1234', 1700, 3400],
+      ['人。', 3400, 3600],
+    ]);
+    // Without timings: the sentence's 2.8 s shared by what is said (11 syllables, 7 of them 1234's).
+    const shared = spokenWords([unit], [sentence]);
+    expect(shared.map((w) => w.text)).toEqual(['银行', '有', '1234', '人。']);
+    expect(shared[2].end_ms - shared[2].start_ms).toBeCloseTo((7 * 2800) / 11, 5);
   });
 });

@@ -24,7 +24,16 @@ export interface SentenceUnit {
   pieces: SpokenPiece[];
 }
 
-export type SpokenPiece = { text: string; weight: number } | { pauseMs: number };
+/**
+ * A written piece and where its reading sits in the engine's request (segment index and offsets
+ * in that segment's text), so the engine's word timings find it; or a pause.
+ */
+export type SpokenPiece =
+  | { text: string; weight: number; segment: number; from: number; to: number }
+  | { pauseMs: number };
+
+/** When each piece of a unit was said (ms from the unit's start), from the engine's word timings. */
+export type PieceTimes = Array<[number, number] | null>;
 
 /** How the text is read: Chinese voices get numbers, dates, units and Latin words written out. */
 export interface ReadingOptions {
@@ -99,6 +108,17 @@ export function planSentences(
     const pieces: SpokenPiece[] = [...carryPieces];
     let words = '';
     let shown = '';
+    // A piece spoken as `said`, appended to the segment being built (its index once flushed).
+    const say = (text: string, weight: number, said: string) => {
+      pieces.push({
+        text,
+        weight,
+        segment: segments.length,
+        from: words.length,
+        to: words.length + said.length,
+      });
+      words += said;
+    };
     const flush = () => {
       if (words) segments.push({ text: words });
       words = '';
@@ -114,22 +134,33 @@ export function planSentences(
       const reading = inlinePinyin ? readings.get(i) : undefined;
       const span = spoken.get(i);
       if (reading && i + reading.length <= s.end) {
-        words += ` ${reading.pinyin} `;
+        const chars = [...plain.slice(i, i + reading.length)];
+        const syllables = reading.pinyin.split(' ');
+        // One syllable per character when they match, else the word shares its reading.
+        chars.forEach((ch, k) => {
+          say(
+            ch,
+            1,
+            syllables.length === chars.length ? ` ${syllables[k]}` : k === 0 ? ` ${reading.pinyin}` : '',
+          );
+        });
+        words += ' ';
         shown += plain.slice(i, i + reading.length);
-        for (const ch of plain.slice(i, i + reading.length)) pieces.push({ text: ch, weight: 1 });
         i += reading.length - 1;
         continue;
       }
       if (span && span.end <= s.end) {
-        words += /[A-Za-z]/.test(span.spoken) ? ` ${span.spoken} ` : span.spoken;
+        say(
+          span.text,
+          weightOf(span.spoken),
+          /[A-Za-z]/.test(span.spoken) ? ` ${span.spoken} ` : span.spoken,
+        );
         shown += span.text;
-        pieces.push({ text: span.text, weight: weightOf(span.spoken) });
         i = span.end - 1;
         continue;
       }
-      words += plain[i];
+      say(plain[i], /[\s\p{P}]/u.test(plain[i]) ? 0 : 1, plain[i]);
       shown += plain[i];
-      pieces.push({ text: plain[i], weight: /[\s\p{P}]/u.test(plain[i]) ? 0 : 1 });
     }
     flush();
     const start = carryStart ?? from[s.start];
@@ -146,8 +177,9 @@ export function planSentences(
   }
   if (carry.length && units.length) {
     const last = units[units.length - 1];
+    const shift = last.segments.length;
     last.segments.push(...carry);
-    last.pieces.push(...carryPieces);
+    last.pieces.push(...carryPieces.map((p) => ('segment' in p ? { ...p, segment: p.segment + shift } : p)));
     last.end = text.length;
   }
   return units;
@@ -164,11 +196,18 @@ const WORDS = new Intl.Segmenter('zh', { granularity: 'word' });
 export function spokenWords(
   units: Array<Pick<SentenceUnit, 'pieces'>>,
   sentences: Array<Pick<TtsSentence, 'start_ms' | 'end_ms'>>,
+  /** The engine's times of each unit's pieces, when it reports word timings. */
+  times: Array<PieceTimes | undefined> = [],
 ): TimedWord[] {
   const words: TimedWord[] = [];
   units.forEach((unit, i) => {
     const s = sentences[i];
     if (!s) return;
+    // The engine's own times when every spoken piece has one, else the weighted share.
+    const own = times[i];
+    const timed =
+      own?.length === unit.pieces.length &&
+      unit.pieces.every((p, k) => !('weight' in p) || p.weight === 0 || own[k] !== null);
     const paused = unit.pieces.reduce((a, p) => a + ('pauseMs' in p ? p.pauseMs : 0), 0);
     const weight = unit.pieces.reduce((a, p) => a + ('weight' in p ? p.weight : 0), 0);
     const perWeight = weight > 0 ? Math.max(0, s.end_ms - s.start_ms - paused) / weight : 0;
@@ -193,13 +232,15 @@ export function spokenWords(
         else words[words.length - 1].text += p.text;
         continue;
       }
-      const end = at + p.weight * perWeight;
+      const k = unit.pieces.indexOf(p);
+      const start = timed ? Math.max(at, s.start_ms + own![k]![0]) : at;
+      const end = timed ? Math.max(start, s.start_ms + own![k]![1]) : at + p.weight * perWeight;
       const last = words.at(-1);
       if (inWord && last && !bounds.has(pos)) {
         last.text += p.text;
         last.end_ms = end;
       } else {
-        words.push({ text: opening + p.text, start_ms: at, end_ms: end });
+        words.push({ text: opening + p.text, start_ms: start, end_ms: end });
         opening = '';
       }
       inWord = true;
@@ -208,4 +249,25 @@ export function spokenWords(
     if (opening && words.length) words[words.length - 1].text += opening;
   });
   return words;
+}
+
+/** Each piece's time in the unit from the engine's word timings (offsets in the request's segments). */
+export function pieceTimes(
+  unit: Pick<SentenceUnit, 'pieces'>,
+  timings: Array<{
+    kind: string;
+    segment: number;
+    start: number;
+    end: number;
+    startMs: number;
+    endMs: number;
+  }>,
+): PieceTimes {
+  const words = timings.filter((t) => t.kind === 'word');
+  return unit.pieces.map((p) => {
+    if (!('segment' in p) || p.to <= p.from) return null;
+    const hits = words.filter((w) => w.segment === p.segment && w.start < p.to && w.end > p.from);
+    if (!hits.length) return null;
+    return [Math.min(...hits.map((w) => w.startMs)), Math.max(...hits.map((w) => w.endMs))];
+  });
 }
