@@ -48,7 +48,6 @@ export * from './audio/subtitles.ts';
 export * from './audio/wav.ts';
 export { detectChapters } from './book/chapters.ts';
 export { decodeText, importBook } from './book/import.ts';
-export { normalizeForSpeech } from './book/normalize.ts';
 export { attributeSpeakers } from './book/speakers.ts';
 export * from './book/types.ts';
 export * from './clone/index.ts';

@@ -15,7 +15,6 @@ import {
 } from './book.fixture.ts';
 import { detectChapters } from './chapters.ts';
 import { importBook } from './import.ts';
-import { normalizeForSpeech } from './normalize.ts';
 import { attributeSpeakers } from './speakers.ts';
 import { BookImportError } from './types.ts';
 
@@ -433,28 +432,5 @@ describe('hard-wrapped TXT with front and back matter', () => {
       ['第一章', undefined],
       ['后记', 'afterword'],
     ]);
-  });
-});
-
-describe('normalizeForSpeech', () => {
-  it.each([
-    ['2024年3月5日上午8:05出发', '二〇二四年三月五日上午八点零五分出发'],
-    ['2024-12-25', '二〇二四年十二月二十五日'],
-    ['9:00开会', '九点整开会'],
-    ['气温25℃，湿度60%', '气温二十五摄氏度，湿度百分之六十'],
-    ['增长-3.2%', '增长负百分之三点二'],
-    ['他跑了3.5km', '他跑了三点五公里'],
-    ['速度120km/h', '速度一百二十公里每小时'],
-    ['电话13812345678', '电话一三八一二三四五六七八'],
-    ['价格¥199.9', '价格一百九十九点九元'],
-    ['我买了2个苹果，共3~5斤', '我买了两个苹果，共三到五斤'],
-    ['１２３ＡＢＣ！', '一百二十三ABC！'],
-    ['1/3的人', '三分之一的人'],
-    ['1,234,567元', '一百二十三万四千五百六十七元'],
-    ['第10章有105页、20010字', '第十章有一百零五页、两万零一十字'],
-    ['2+3=5', '二加三等于五'],
-    ['R&D', 'R和D'],
-  ])('%s → %s', (input, expected) => {
-    expect(normalizeForSpeech(input)).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-import { readDigits, readInteger } from '../book/normalize.ts';
+import { readDigits, readInteger } from './numbers.ts';
 
 /*
  * Text normalisation for Chinese voices: a reading layer, never a rewrite of the user's text. It

@@ -3,7 +3,6 @@ import {
   type EngineVoice,
   encodeWav,
   isMandarinVoice,
-  normalizeForSpeech,
   type Pcm,
   type PronunciationDictionary,
   resamplePcm,
@@ -98,11 +97,12 @@ export class Casting {
   }
 }
 
-/** What one paragraph says, segment by segment, in the words the engine should read. */
+/**
+ * The segments of a paragraph that say something. Numbers, dates and Latin words are read by the
+ * one reading layer inside planSentences (for Chinese voices), so the written text stays as written.
+ */
 export function spokenSegments(segments: BookSegment[]): BookSegment[] {
-  return segments
-    .map((s) => ({ ...s, text: normalizeForSpeech(s.text).trim() }))
-    .filter((s) => s.text.length > 0);
+  return segments.map((s) => ({ ...s, text: s.text.trim() })).filter((s) => s.text.length > 0);
 }
 
 export function paragraphText(segments: BookSegment[]): string {
