@@ -12,7 +12,7 @@ import {
   resamplePcm,
   shiftPitch,
 } from './ffmpeg.ts';
-import { createMp3Encoder } from './mp3-encoder.ts';
+import { createMp3Encoder, stopMp3Threads } from './mp3-encoder.ts';
 import { srtTime, toSrt, toVtt } from './subtitles.ts';
 import {
   applyGainDb,
@@ -172,6 +172,50 @@ describe('ffmpeg', () => {
     await expect(blocked).rejects.toMatchObject({ code: 'aborted' });
     expect(encoder.output.destroyed).toBe(true);
     await expect(encoder.end()).rejects.toMatchObject({ code: 'aborted' });
+  });
+
+  it('encodes several MP3 streams at once, each whole, and leaves the caller its samples', async () => {
+    const lengths = [700, 1300, 2100, 400];
+    const encoded = await Promise.all(
+      lengths.map(async (ms) => {
+        const encoder = createMp3Encoder({ sampleRate: 22_050 });
+        const parts: Buffer[] = [];
+        encoder.output.on('data', (c: Buffer) => parts.push(c));
+        const pcm = tone(ms);
+        // Sentence by sentence, as the server writes, with the caller reading its samples after.
+        for (let i = 0; i < 3; i++) {
+          await encoder.write(pcm.samples);
+          expect(pcm.samples.length).toBe(Math.round((ms / 1000) * 22_050));
+          expect(pcm.samples[100]).toBe(tone(ms).samples[100]);
+        }
+        await encoder.end();
+        return Buffer.concat(parts);
+      }),
+    );
+    for (const [i, mp3] of encoded.entries()) {
+      const probe = await probeAudioBuffer(mp3);
+      expect(probe.durationMs).toBeGreaterThan(lengths[i] * 3 - 60);
+      expect(probe.durationMs).toBeLessThan(lengths[i] * 3 + 120);
+    }
+  });
+
+  it('fails an open MP3 stream cleanly when its encoder thread dies, and the next stream encodes', async () => {
+    const encoder = createMp3Encoder({ sampleRate: 22_050 });
+    encoder.output.resume();
+    await encoder.write(tone(500).samples);
+    await stopMp3Threads();
+    await expect(encoder.write(tone(500).samples)).rejects.toMatchObject({ code: 'media_failed' });
+    await expect(encoder.end()).rejects.toMatchObject({ code: 'media_failed' });
+    expect(encoder.output.destroyed).toBe(true);
+
+    const next = createMp3Encoder({ sampleRate: 22_050 });
+    const parts: Buffer[] = [];
+    next.output.on('data', (c: Buffer) => parts.push(c));
+    await next.write(tone(1000).samples);
+    await next.end();
+    const probe = await probeAudioBuffer(Buffer.concat(parts));
+    expect(probe.durationMs).toBeGreaterThan(950);
+    expect(probe.durationMs).toBeLessThan(1150);
   });
 
   it('refuses what it cannot read with a media error', async () => {

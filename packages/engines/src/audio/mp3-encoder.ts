@@ -1,45 +1,88 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
-import { createEncoder, type WasmMediaEncoder } from 'wasm-media-encoders';
+import { Worker } from 'node:worker_threads';
 import { EngineError } from '../errors.ts';
 
 /**
- * MP3 encoding in this process: LAME compiled to WebAssembly (wasm-media-encoders). Starting
- * Debian's ffmpeg costs about 60 ms of CPU (its dynamic linker resolving 200 libraries) while LAME
- * encodes 3 s of speech in about 15 ms, so a short synthesis spent most of its CPU starting ffmpeg;
- * under load that decided how fast every other call was answered.
+ * MP3 encoding in worker threads of this process: LAME compiled to WebAssembly (mp3-worker.ts).
+ * Starting Debian's ffmpeg costs about 60 ms of CPU (its dynamic linker resolving 200 libraries)
+ * while LAME encodes 3 s of speech in about 15 ms, so a short synthesis spent most of its CPU starting
+ * ffmpeg. The threads stay up between streams, and a long text is encoded on another core while its
+ * next sentence is synthesised (on the event loop's core encoding made long texts 2.5× slower).
  */
 
-/** Input is encoded this many samples at a time, yielding in between: no long stall of the event loop. */
+/** Samples sent to the thread per message. */
 const CHUNK_SAMPLES = 16_384;
-/** Encoded bytes the output may hold unread before write() waits (the consumer is slow: a store). */
+/** Chunks a stream may have in the thread at once: bounds the bytes that arrive after the output is full. */
+const IN_FLIGHT = 4;
+/** Seconds of audio write() accepts ahead of the encoder before it waits. */
+const QUEUE_SECONDS = 10;
+/** Encoded bytes the output may hold unread before encoding pauses (the consumer is slow: a store). */
 const OUTPUT_HIGH_WATER = 1024 * 1024;
-/** Finished LAME instances kept for the next stream (an instance costs ~2 ms to make). */
-const SPARES = 8;
-
-let compiled: WebAssembly.Module | null = null;
-const spares: WasmMediaEncoder<'audio/mpeg'>[] = [];
-
-async function takeLame(): Promise<WasmMediaEncoder<'audio/mpeg'>> {
-  const spare = spares.pop();
-  if (spare) return spare;
-  compiled ??= new WebAssembly.Module(
-    readFileSync(createRequire(import.meta.url).resolve('wasm-media-encoders/wasm/mp3')),
-  );
-  return createEncoder('audio/mpeg', compiled);
-}
+/** Never more threads than the 2 cores of the smallest supported server. */
+const MAX_THREADS = Math.max(1, Math.min(2, availableParallelism()));
 
 export interface AudioEncoder {
   /** Encoded bytes: consume them while writing (pipe them to the response or the store). */
   readonly output: Readable;
-  /** Encodes samples; waits while much encoded output is unread (backpressure). */
+  /** Queues samples for encoding; waits while much is queued or much encoded output is unread. */
   write(samples: Int16Array): Promise<void>;
   /** Flushes the last frames and ends the output. */
   end(): Promise<void>;
 }
 
+interface Reply {
+  id: number;
+  bytes?: Uint8Array;
+  encoded?: true;
+  ended?: true;
+  error?: string;
+}
+
+interface Thread {
+  worker: Worker;
+  alive: boolean;
+  streams: Map<number, { receive(msg: Reply): void; fail(err: Error): void }>;
+}
+
+const threads: Thread[] = [];
+let nextId = 1;
+
 const aborted = () => new EngineError('aborted', '音频处理已取消', 'audio processing aborted');
+const failed = (reason: string) =>
+  new EngineError('media_failed', '生成 MP3 失败，请重试', `MP3 encoder thread: ${reason}`);
+
+function spawn(): Thread {
+  const worker = new Worker(new URL('./mp3-worker.ts', import.meta.url));
+  worker.unref();
+  const thread: Thread = { worker, alive: true, streams: new Map() };
+  threads.push(thread);
+  worker.on('message', (msg: Reply) => thread.streams.get(msg.id)?.receive(msg));
+  const crashed = (reason: string) => {
+    if (!thread.alive) return;
+    thread.alive = false;
+    threads.splice(threads.indexOf(thread), 1);
+    const streams = [...thread.streams.values()];
+    thread.streams.clear();
+    for (const stream of streams) stream.fail(failed(reason));
+  };
+  worker.on('error', (err) => crashed(err.message));
+  worker.on('exit', (code) => crashed(`exited with code ${code}`));
+  return thread;
+}
+
+/** An idle thread, else a new one while under the limit, else the least busy. */
+function threadForStream(): Thread {
+  const idle = threads.find((t) => t.streams.size === 0);
+  if (idle) return idle;
+  if (threads.length < MAX_THREADS) return spawn();
+  return threads.reduce((a, b) => (b.streams.size < a.streams.size ? b : a));
+}
+
+/** Ends the encoder threads; streams still open fail. For shutdown (and tests of that failure). */
+export async function stopMp3Threads(): Promise<void> {
+  await Promise.all(threads.map((t) => t.worker.terminate()));
+}
 
 /**
  * A 64 kbps CBR MP3 stream fed sentence by sentence, so a server sends bytes while later sentences
@@ -48,57 +91,100 @@ const aborted = () => new EngineError('aborted', '音频处理已取消', 'audio
 export function createMp3Encoder(options: { sampleRate: number; signal?: AbortSignal }): AudioEncoder {
   const { sampleRate, signal } = options;
   const output = new PassThrough({ highWaterMark: OUTPUT_HIGH_WATER });
-  // An abort is reported by write() and end(); a reader without an error listener must not crash.
+  // A failure is reported by write() and end(); a reader without an error listener must not crash.
   output.on('error', () => {});
-  const ready = takeLame().then((lame) => {
-    lame.configure({ channels: 1, sampleRate, bitrate: 64 });
-    return lame;
-  });
-  ready.catch(() => {}); // reported by write() and end()
-  const onAbort = () => output.destroy(aborted());
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
-  const check = () => {
-    if (output.destroyed) throw aborted();
+  const id = nextId++;
+  const thread = threadForStream();
+  const queue: Int16Array[] = [];
+  let queued = 0;
+  let inFlight = 0;
+  let ending = false;
+  let endSent = false;
+  let finished = false;
+  let failure: Error | null = null;
+  const waiters = new Set<() => void>();
+  const changed = () => {
+    for (const wake of waiters) wake();
+    waiters.clear();
+  };
+  const until = async (done: () => boolean) => {
+    while (!failure && !done()) await new Promise<void>((resolve) => waiters.add(resolve));
+    if (failure) throw failure;
   };
 
-  const push = async (bytes: Uint8Array) => {
-    // The encoder reuses its buffer: copy before handing the bytes on.
-    if (bytes.length === 0 || output.write(Buffer.from(bytes))) return;
-    await new Promise<void>((resolve, reject) => {
-      const done = (err?: Error) => {
-        output.off('drain', done);
-        output.off('close', closed);
-        if (err) reject(err);
-        else resolve();
-      };
-      const closed = () => done(aborted());
-      output.once('drain', done);
-      output.once('close', closed);
-    });
+  const detach = () => {
+    thread.streams.delete(id);
+    if (thread.alive && !finished) thread.worker.postMessage({ type: 'drop', id });
+    if (thread.streams.size === 0) thread.worker.unref();
+    signal?.removeEventListener('abort', onAbort);
+    output.off('drain', pump);
   };
+  const fail = (err: Error) => {
+    if (failure || finished) return;
+    failure = err;
+    detach();
+    output.destroy(err);
+    changed();
+  };
+  const onAbort = () => fail(aborted());
+
+  // Sends queued chunks while the output has room; the end once everything is encoded.
+  function pump() {
+    while (!failure && queue.length && inFlight < IN_FLIGHT && !output.writableNeedDrain) {
+      const chunk = queue.shift() as Int16Array;
+      queued -= chunk.length;
+      inFlight++;
+      thread.worker.postMessage({ type: 'encode', id, samples: chunk }, [chunk.buffer as ArrayBuffer]);
+    }
+    if (!failure && ending && !endSent && !queue.length && inFlight === 0) {
+      endSent = true;
+      thread.worker.postMessage({ type: 'end', id });
+    }
+    changed();
+  }
+
+  thread.streams.set(id, {
+    fail,
+    receive(msg) {
+      if (failure) return;
+      if (msg.error !== undefined) return fail(failed(msg.error));
+      if (msg.bytes?.length)
+        output.write(Buffer.from(msg.bytes.buffer, msg.bytes.byteOffset, msg.bytes.length));
+      if (msg.encoded) inFlight--;
+      if (msg.ended) {
+        finished = true;
+        detach();
+        output.end();
+      }
+      pump();
+    },
+  });
+  thread.worker.ref(); // an open stream keeps the process waiting for its bytes
+  thread.worker.postMessage({ type: 'open', id, sampleRate });
+  output.on('drain', pump);
+  // The consumer gave up on the output: stop encoding.
+  output.once('close', () => fail(aborted()));
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
 
   return {
     output,
     async write(samples) {
-      const lame = await ready;
+      if (failure) throw failure;
+      // Copies: the caller keeps its samples, the thread takes each copy without another.
       for (let at = 0; at < samples.length; at += CHUNK_SAMPLES) {
-        check();
-        const chunk = samples.subarray(at, at + CHUNK_SAMPLES);
-        const floats = new Float32Array(chunk.length);
-        for (let i = 0; i < chunk.length; i++) floats[i] = chunk[i] / 32768;
-        await push(lame.encode([floats]));
-        if (at + CHUNK_SAMPLES < samples.length) await new Promise((resolve) => setImmediate(resolve));
+        const chunk = samples.slice(at, at + CHUNK_SAMPLES);
+        queue.push(chunk);
+        queued += chunk.length;
       }
+      pump();
+      await until(() => queued <= sampleRate * QUEUE_SECONDS);
     },
     async end() {
-      const lame = await ready;
-      check();
-      await push(lame.finalize());
-      // Back to the spares only once finished; an abandoned stream's instance is dropped.
-      if (spares.length < SPARES) spares.push(lame);
-      signal?.removeEventListener('abort', onAbort);
-      output.end();
+      if (failure) throw failure;
+      ending = true;
+      pump();
+      await until(() => finished);
     },
   };
 }
