@@ -20,7 +20,7 @@ await engine.synthesize({ segments: [{ text: '预热一下。' }], voice });
 
 // Encode while synthesising, as the server does for long texts.
 const started = performance.now();
-const encoder = createMp3Encoder({ sampleRate: 22_050 });
+const encoder = createMp3Encoder({ sampleRate: 22_050, long: true });
 const mp3Parts: Buffer[] = [];
 encoder.output.on('data', (c: Buffer) => mp3Parts.push(c));
 let firstChunkMs = 0;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -197,6 +198,48 @@ describe('ffmpeg', () => {
       expect(probe.durationMs).toBeGreaterThan(lengths[i] * 3 - 60);
       expect(probe.durationMs).toBeLessThan(lengths[i] * 3 + 120);
     }
+  });
+
+  it('encodes a long MP3 stream with ffmpeg: whole, and the caller keeps its samples', async () => {
+    const encoder = createMp3Encoder({ sampleRate: 22_050, long: true });
+    const parts: Buffer[] = [];
+    encoder.output.on('data', (c: Buffer) => parts.push(c));
+    const pcm = tone(500);
+    for (let i = 0; i < 4; i++) await encoder.write(pcm.samples);
+    expect(pcm.samples.length).toBe(11_025);
+    await encoder.end();
+    const probe = await probeAudioBuffer(Buffer.concat(parts));
+    expect(probe.codec).toBe('mp3');
+    expect(probe.sampleRate).toBe(22_050);
+    expect(probe.durationMs).toBeGreaterThan(1950);
+    expect(probe.durationMs).toBeLessThan(2150);
+  });
+
+  it('stops a long MP3 stream when its signal aborts', async () => {
+    const abort = new AbortController();
+    const encoder = createMp3Encoder({ sampleRate: 22_050, signal: abort.signal, long: true });
+    encoder.output.resume();
+    await encoder.write(tone(500).samples);
+    abort.abort();
+    await expect(encoder.end()).rejects.toMatchObject({ code: 'aborted' });
+    await expect(encoder.write(tone(500).samples)).rejects.toMatchObject({ code: 'aborted' });
+    expect(encoder.output.destroyed).toBe(true);
+  });
+
+  it('fails a long MP3 stream cleanly when its ffmpeg dies', async () => {
+    // 16 kHz tells this stream's ffmpeg from other tests' running at the same time.
+    const encoder = createMp3Encoder({ sampleRate: 16_000, long: true });
+    encoder.output.resume();
+    await encoder.write(tone(500, 16_000).samples);
+    const ffmpegs = execFileSync('ps', ['--ppid', String(process.pid), '-o', 'pid=,args='])
+      .toString()
+      .split('\n')
+      .filter((line) => line.includes('-flush_packets') && line.includes('-ar 16000'));
+    expect(ffmpegs).toHaveLength(1);
+    process.kill(Number.parseInt(ffmpegs[0], 10), 'SIGKILL');
+    await expect(encoder.end()).rejects.toMatchObject({ code: 'media_failed' });
+    await expect(encoder.write(tone(500, 16_000).samples)).rejects.toMatchObject({ code: 'media_failed' });
+    expect(encoder.output.destroyed).toBe(true);
   });
 
   it('fails an open MP3 stream cleanly when its encoder thread dies, and the next stream encodes', async () => {

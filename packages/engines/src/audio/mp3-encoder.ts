@@ -2,13 +2,14 @@ import { availableParallelism } from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '../errors.ts';
+import { startMp3Process } from './ffmpeg.ts';
 
 /**
- * MP3 encoding in worker threads of this process: LAME compiled to WebAssembly (mp3-worker.ts).
- * Starting Debian's ffmpeg costs about 60 ms of CPU (its dynamic linker resolving 200 libraries)
- * while LAME encodes 3 s of speech in about 15 ms, so a short synthesis spent most of its CPU starting
- * ffmpeg. The threads stay up between streams, and a long text is encoded on another core while its
- * next sentence is synthesised (on the event loop's core encoding made long texts 2.5× slower).
+ * MP3 encoding of short streams in worker threads of this process: LAME compiled to WebAssembly
+ * (mp3-worker.ts). Starting Debian's ffmpeg costs about 60 ms of CPU (its dynamic linker resolving
+ * 200 libraries) while LAME encodes 3 s of speech in about 15 ms, so a short synthesis spent most of
+ * its CPU starting ffmpeg. The threads stay up between streams and encode on a core the event loop
+ * does not use. Long streams go to ffmpeg (native LAME at quality 7, about twice as fast).
  */
 
 /** Samples sent to the thread per message. */
@@ -84,12 +85,50 @@ export async function stopMp3Threads(): Promise<void> {
   await Promise.all(threads.map((t) => t.worker.terminate()));
 }
 
+/** PCM a long stream's ffmpeg may have queued on its stdin before write() waits. */
+const PROCESS_QUEUE_BYTES = 4 * 1024 * 1024;
+
 /**
  * A 64 kbps CBR MP3 stream fed sentence by sentence, so a server sends bytes while later sentences
- * are still being synthesised. Mono 16-bit PCM at `sampleRate` in.
+ * are still being synthesised. Mono 16-bit PCM at `sampleRate` in. A `long` stream (minutes of
+ * speech) is encoded by ffmpeg's native LAME, which the WebAssembly build on one thread cannot keep
+ * up with; a short one in a thread here, where starting ffmpeg would cost more than encoding.
  */
-export function createMp3Encoder(options: { sampleRate: number; signal?: AbortSignal }): AudioEncoder {
-  const { sampleRate, signal } = options;
+export function createMp3Encoder(options: {
+  sampleRate: number;
+  signal?: AbortSignal;
+  long?: boolean;
+}): AudioEncoder {
+  return options.long ? processEncoder(options) : threadEncoder(options);
+}
+
+function processEncoder({ sampleRate, signal }: { sampleRate: number; signal?: AbortSignal }): AudioEncoder {
+  const { child, done } = startMp3Process(sampleRate, signal);
+  let failure: Error | null = null;
+  done.catch((err: Error) => {
+    failure = err;
+    child.stdout.destroy(err);
+  });
+  child.stdout.on('error', () => {}); // reported by write() and end()
+  return {
+    output: child.stdout,
+    async write(samples) {
+      if (failure) throw failure;
+      // A copy: the caller keeps its samples while they wait in the pipe.
+      const bytes = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
+      if (child.stdin.write(Buffer.from(bytes)) || child.stdin.writableLength < PROCESS_QUEUE_BYTES) return;
+      await Promise.race([new Promise((resolve) => child.stdin.once('drain', resolve)), done]);
+      if (failure) throw failure;
+    },
+    async end() {
+      if (failure) throw failure;
+      child.stdin.end();
+      await done;
+    },
+  };
+}
+
+function threadEncoder({ sampleRate, signal }: { sampleRate: number; signal?: AbortSignal }): AudioEncoder {
   const output = new PassThrough({ highWaterMark: OUTPUT_HIGH_WATER });
   // A failure is reported by write() and end(); a reader without an error listener must not crash.
   output.on('error', () => {});

@@ -9,6 +9,7 @@ import {
   audioKey,
   failureOf,
   finishSynthesis,
+  longMp3,
   readingOf,
   type SynthesisPlan,
   synthesizeUnit,
@@ -113,7 +114,7 @@ export const ttsPipeline = definePipeline({
         storing.catch(() => {});
         try {
           if (row.format === 'mp3') {
-            const encoder = createMp3Encoder({ sampleRate: rate, signal });
+            const encoder = createMp3Encoder({ sampleRate: rate, signal, long: longMp3(row) });
             encoder.output.pipe(stored);
             for (const s of sentences) {
               await encoder.write(bufferToSamples(await buffer(await app.storage.read(s.key))));

@@ -68,6 +68,9 @@ export interface SynthesisPlan {
 
 const CONTENT_TYPES = { mp3: 'audio/mpeg', wav: 'audio/wav' } as const;
 
+/** From about a minute of speech on, MP3 is encoded by ffmpeg: native LAME keeps up with synthesis. */
+export const longMp3 = (row: Pick<TtsHistoryRow, 'characters'>) => row.characters >= 300;
+
 /** How a stored plan reads its text (language for the normaliser, the user's words). */
 export const readingOf = (plan: SynthesisPlan) => ({ language: plan.language, words: plan.dictionary });
 
@@ -426,7 +429,7 @@ async function continueStream(
   const times: PieceTimes[] = [];
   try {
     if (row.format === 'mp3') {
-      const encoder = createMp3Encoder({ sampleRate: rate });
+      const encoder = createMp3Encoder({ sampleRate: rate, long: longMp3(row) });
       encoder.output.on('data', emit);
       const ended = new Promise<void>((resolve, reject) => {
         encoder.output.once('end', resolve);
