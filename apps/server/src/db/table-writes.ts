@@ -8,6 +8,7 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
+import type { Db } from './database.ts';
 
 /**
  * Tells in-process caches that a table was written: every INSERT, UPDATE and DELETE built with
@@ -74,3 +75,38 @@ export const tableWritesPlugin: KyselyPlugin = {
     return Promise.resolve(result);
   },
 };
+
+/**
+ * A read-through cache of values that may be a moment old, per database: any write to `table` in
+ * this process (heard before and after the statement) empties it, a value read while a write ran is
+ * not kept, and another process's write shows after at most `ttlMs`. `keep` says which values to keep.
+ */
+export function cachedByTableWrites<V>(
+  table: string,
+  load: (db: Db, key: string) => Promise<V>,
+  options: { ttlMs: number; size: number; keep?: (value: V) => boolean },
+): (db: Db, key: string) => Promise<V> {
+  const caches = new WeakMap<Db, Map<string, { value: V; until: number; generation: number }>>();
+  /** Counts writes to the table. */
+  let generation = 0;
+  onTableWrite(table, () => {
+    generation++;
+  });
+  return async (db, key) => {
+    let cache = caches.get(db);
+    if (!cache) {
+      cache = new Map();
+      caches.set(db, cache);
+    }
+    const now = Date.now();
+    const hit = cache.get(key);
+    if (hit && hit.until > now && hit.generation === generation) return hit.value;
+    const before = generation;
+    const value = await load(db, key);
+    if ((options.keep?.(value) ?? true) && before === generation) {
+      if (cache.size >= options.size) cache.clear();
+      cache.set(key, { value, until: now + options.ttlMs, generation: before });
+    }
+    return value;
+  };
+}

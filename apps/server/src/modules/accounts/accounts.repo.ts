@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { NewUser, RefreshToken, User, UserUpdate } from '../../db/schema.ts';
-import { onTableWrite } from '../../db/table-writes.ts';
+import { cachedByTableWrites } from '../../db/table-writes.ts';
 
 /** The account an identifier names: phones and e-mails live in their own unique columns. */
 export type AccountKey = { column: 'phone' | 'email'; value: string };
@@ -27,30 +27,12 @@ export async function findUserById(db: Db, id: string): Promise<User | undefined
  */
 const USER_CACHE_TTL_MS = 1000;
 const USER_CACHE_SIZE = 10_000;
-const userCaches = new WeakMap<Db, Map<string, { user: User; until: number; generation: number }>>();
-/** Counts writes to users; a row read while one ran is not kept. */
-let userGeneration = 0;
-onTableWrite('users', () => {
-  userGeneration++;
-});
 
-export async function findUserByIdCached(db: Db, id: string): Promise<User | undefined> {
-  let cache = userCaches.get(db);
-  if (!cache) {
-    cache = new Map();
-    userCaches.set(db, cache);
-  }
-  const now = Date.now();
-  const hit = cache.get(id);
-  if (hit && hit.until > now && hit.generation === userGeneration) return hit.user;
-  const generation = userGeneration;
-  const user = await findUserById(db, id);
-  if (user && generation === userGeneration) {
-    if (cache.size >= USER_CACHE_SIZE) cache.clear();
-    cache.set(id, { user, until: now + USER_CACHE_TTL_MS, generation });
-  }
-  return user;
-}
+export const findUserByIdCached = cachedByTableWrites('users', findUserById, {
+  ttlMs: USER_CACHE_TTL_MS,
+  size: USER_CACHE_SIZE,
+  keep: (user) => user !== undefined,
+});
 
 /**
  * Whether a session (refresh-token family) is still signed in: it has a refresh token nobody revoked.
@@ -66,29 +48,11 @@ const selectLiveRefreshToken = preparedQuery((db, v: { family: string }) =>
     .where('revoked_at', 'is', null)
     .limit(1),
 );
-const sessionCaches = new WeakMap<Db, Map<string, { live: boolean; until: number; generation: number }>>();
-let refreshTokenGeneration = 0;
-onTableWrite('refresh_tokens', () => {
-  refreshTokenGeneration++;
-});
-
-export async function isSessionLiveCached(db: Db, familyId: string): Promise<boolean> {
-  let cache = sessionCaches.get(db);
-  if (!cache) {
-    cache = new Map();
-    sessionCaches.set(db, cache);
-  }
-  const now = Date.now();
-  const hit = cache.get(familyId);
-  if (hit && hit.until > now && hit.generation === refreshTokenGeneration) return hit.live;
-  const generation = refreshTokenGeneration;
-  const live = (await selectLiveRefreshToken.first(db, { family: familyId })) !== undefined;
-  if (generation === refreshTokenGeneration) {
-    if (cache.size >= USER_CACHE_SIZE) cache.clear();
-    cache.set(familyId, { live, until: now + USER_CACHE_TTL_MS, generation });
-  }
-  return live;
-}
+export const isSessionLiveCached = cachedByTableWrites(
+  'refresh_tokens',
+  async (db, family) => (await selectLiveRefreshToken.first(db, { family })) !== undefined,
+  { ttlMs: USER_CACHE_TTL_MS, size: USER_CACHE_SIZE },
+);
 
 export async function insertUser(db: Db, user: NewUser): Promise<void> {
   await db.insertInto('users').values(user).execute();

@@ -237,7 +237,7 @@ export function DubNewProject({ mode, onBack }: { mode: DubMode; onBack: () => v
   const [sourceProject, setSourceProject] = useState<string | null>(null);
   const [voice, setVoice] = useState<string>(DEFAULT_VOICE);
   const [speakerVoices, setSpeakerVoices] = useState<Record<string, string>>({});
-  // 分离人声 needs a separator (SEPARATOR_URL): the tool's engines say so, or give the reason.
+  // 分离人声 needs a separator engine: the tool's engines say whether one runs, or give the reason.
   const toolEngines = caps.data?.tools.find((t) => t.tool === tool)?.engines ?? [];
   const separatorReady = toolEngines.some((e) => e.id === 'separator');
   const separatorReason = toolEngines.find((e) => e.id === 'separator_missing')?.label ?? d.separatorMissing;
