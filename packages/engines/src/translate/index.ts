@@ -11,6 +11,7 @@ export {
   isChinese,
   isTraditionalChinese,
   languageLabel,
+  primaryLanguage,
   toSimplified,
   toTraditional,
 } from './languages.ts';

@@ -4,6 +4,8 @@
  * user must be told so on the result instead of finding it out subtitle by subtitle.
  */
 
+import { primaryLanguage } from '@vw/engines';
+
 type Script = 'han' | 'kana' | 'hangul' | 'latin' | 'cyrillic' | 'thai' | 'arabic';
 
 const SCRIPTS: Array<[Script, RegExp]> = [
@@ -28,7 +30,7 @@ const SCRIPT_NAMES: Record<Script, string> = {
 
 /** The scripts a language is written in (what its recognised text should mostly be). */
 function scriptsOf(language: string): Script[] | null {
-  const base = language.toLowerCase().split(/[-_]/)[0]!;
+  const base = primaryLanguage(language);
   if (['zh', 'yue', 'cmn', 'wuu'].includes(base)) return ['han'];
   if (base === 'ja') return ['kana', 'han'];
   if (base === 'ko') return ['hangul', 'han'];
@@ -62,19 +64,7 @@ function scriptsOf(language: string): Script[] | null {
   return null;
 }
 
-const LANGUAGE_NAMES: Record<string, string> = {
-  zh: '中文',
-  yue: '粤语',
-  en: '英语',
-  ja: '日语',
-  ko: '韩语',
-  ru: '俄语',
-  fr: '法语',
-  de: '德语',
-  es: '西班牙语',
-  th: '泰语',
-  vi: '越南语',
-};
+const languageNames = new Intl.DisplayNames(['zh-CN'], { type: 'language' });
 
 /** Fewer letters than this say too little about the language (a name, a number, "OK"). */
 const MIN_LETTERS = 12;
@@ -99,7 +89,11 @@ export function languageNotice(requested: string, text: string): string | null {
   // Mostly the expected script (English words inside Chinese speech are normal): no notice.
   if (inExpected / letters >= 0.5) return null;
   const [main] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
-  const base = requested.toLowerCase().split(/[-_]/)[0]!;
-  const asked = LANGUAGE_NAMES[base] ?? requested;
+  let asked = requested;
+  try {
+    asked = languageNames.of(primaryLanguage(requested)) ?? requested;
+  } catch {
+    // not a BCP 47 tag: the code as given
+  }
   return `识别出的文字主要是${SCRIPT_NAMES[main]}，与所选的语言「${asked}」不一致：请确认音频的语言，或选择「自动检测」后重新识别。`;
 }
