@@ -9,11 +9,17 @@ export interface TaskQuantity {
   seconds?: number;
 }
 
-/** Credits a task costs by the pricing table in the runtime settings (estimate and charge use this). */
-export async function priceTask(ctx: AppContext, tool: CreditTool, quantity: TaskQuantity): Promise<number> {
+/** A tool's row of the pricing table in the runtime settings. */
+async function pricingRule(ctx: AppContext, tool: CreditTool) {
   // A table an operator stored before a tool existed still prices it by the default row.
   const rule = (await getSetting(ctx, 'pricing'))[tool] ?? runtimeSettings.pricing.default[tool];
   if (!rule) throw AppError.named('err_invalid_param', `价格表中没有 ${tool}`);
+  return rule;
+}
+
+/** Credits a task costs by the pricing table in the runtime settings (estimate and charge use this). */
+export async function priceTask(ctx: AppContext, tool: CreditTool, quantity: TaskQuantity): Promise<number> {
+  const rule = await pricingRule(ctx, tool);
   const amount = rule.basis === 'task' ? 1 : (quantity[rule.basis] ?? 0);
   return Math.max(rule.minimum, Math.ceil(amount / rule.unit) * rule.credits);
 }
@@ -23,8 +29,7 @@ export async function priceTask(ctx: AppContext, tool: CreditTool, quantity: Tas
  * for those lines' own seconds, not rounded up to a started unit nor to a clip's floor; at least 1.
  */
 export async function priceLines(ctx: AppContext, tool: CreditTool, ms: number): Promise<number> {
-  const rule = (await getSetting(ctx, 'pricing'))[tool] ?? runtimeSettings.pricing.default[tool];
-  if (!rule) throw AppError.named('err_invalid_param', `价格表中没有 ${tool}`);
+  const rule = await pricingRule(ctx, tool);
   if (rule.basis !== 'seconds') return priceTask(ctx, tool, { seconds: Math.ceil(ms / 1000) });
   return Math.max(1, Math.ceil((ms / 1000 / rule.unit) * rule.credits));
 }
