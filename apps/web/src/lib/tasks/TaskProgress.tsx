@@ -32,7 +32,8 @@ function useTimeLeft(task: TaskView, now: number): number | null {
   const [since, setSince] = useState({ left, at: Date.now() });
   useEffect(() => setSince({ left, at: Date.now() }), [left]);
   if (left == null || since.left !== left) return left;
-  return Math.max(0, left - Math.floor((now - since.at) / 1000));
+  // The clock ticked before this estimate arrived: nothing has passed yet, never count up.
+  return Math.max(0, left - Math.floor(Math.max(0, now - since.at) / 1000));
 }
 
 const STATUS_TONE: Record<TaskView['status'], 'normal' | 'active' | 'success' | 'exception'> = {

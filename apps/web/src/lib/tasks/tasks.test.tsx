@@ -188,6 +188,18 @@ describe('TaskProgress', { timeout: 15_000 }, () => {
     expect(screen.getByTestId('task-remaining').textContent).toBe('预计剩余 2:05');
   });
 
+  it('never counts the estimate up when the clock read just before the estimate arrived', () => {
+    // Every read of the clock a few ms later than the one before (as on a busy machine).
+    let clock = 1_700_000_000_000;
+    const spy = vi.spyOn(Date, 'now').mockImplementation(() => (clock += 7));
+    try {
+      show(task({ eta_seconds: 125 }));
+      expect(screen.getByTestId('task-remaining').textContent).toBe('预计剩余 2:05');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('counts the estimate down between updates', async () => {
     show(task({ eta_seconds: 125 }));
     await waitFor(() => expect(screen.getByTestId('task-remaining').textContent).toBe('预计剩余 2:04'), {
