@@ -17,6 +17,7 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contract', root: './packages/contract', include: ['src/**/*.test.ts'] } },
+      { test: { name: 'scripts', root: './scripts', include: ['*.test.mjs'] } },
       {
         test: {
           name: 'engines',

@@ -45,6 +45,9 @@ status=0
 echo "› typecheck and lint"
 { npm run --silent typecheck && npm run --silent lint; } || status=1
 
+echo "› dependency licences (compatible with AGPL-3.0-or-later)"
+node scripts/check-licences.mjs || status=1
+
 echo "› unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json" || status=1
 
