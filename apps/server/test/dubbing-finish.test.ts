@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaAssetRow } from '../src/db/schema.ts';
 import { localPathOf } from '../src/media/files.ts';
 import { priceTask } from '../src/modules/credits/pricing.service.ts';
-import { getUsableVoice } from '../src/modules/tts/voices.service.ts';
 import { registerAsset } from '../src/modules/uploads/register.ts';
+import { getUsableVoice } from '../src/modules/voices/voices.service.ts';
 import { call, createTestServer, fund, signIn, type TestServer, taskFinished } from './harness.ts';
 
 /*
@@ -85,7 +85,7 @@ async function durationMs(file: string, stream: 'v:0' | 'a:0' | null = null): Pr
 async function subtitleAt(file: string, atMs: number): Promise<string> {
   const jpg = join(dir, `frame-${atMs}.jpg`);
   await grabFrame(file, atMs, jpg);
-  const lines = await server.ctx.ocr.recognize(jpg);
+  const lines = await server.ctx.engines.ocr.recognize(jpg);
   return lines
     .filter((l) => l.box.y > 0.6)
     .map((l) => l.text)
@@ -102,7 +102,7 @@ beforeAll(async () => {
   await fund(server, aliceId, 5000);
   const voice = await getUsableVoice(server.ctx, aliceId, VOICE, undefined);
   for (const text of [LONG, NEXT]) {
-    const out = await server.ctx.engines.synthesize({
+    const out = await server.ctx.engines.tts.synthesize({
       segments: [{ text }],
       voice: voice.engineVoice,
       language: voice.row.language,

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaAssetRow } from '../src/db/schema.ts';
 import { getBalance } from '../src/modules/credits/ledger.service.ts';
 import { priceTask } from '../src/modules/credits/pricing.service.ts';
-import { getUsableVoice } from '../src/modules/tts/voices.service.ts';
 import { registerAsset } from '../src/modules/uploads/register.ts';
+import { getUsableVoice } from '../src/modules/voices/voices.service.ts';
 import { type FakeAsr, startFakeAsr } from './fake-asr.ts';
 import { call, createTestServer, fund, signIn, type TestServer, taskFinished } from './harness.ts';
 
@@ -136,7 +136,7 @@ beforeAll(async () => {
   await fund(server, aliceId, 5000);
   const voice = await getUsableVoice(server.ctx, aliceId, VOICE, undefined);
   for (const text of LINES) {
-    const out = await server.ctx.engines.synthesize({
+    const out = await server.ctx.engines.tts.synthesize({
       segments: [{ text }],
       voice: voice.engineVoice,
       language: voice.row.language,

@@ -11,8 +11,8 @@ import { grantMembership } from '../src/modules/credits/membership.service.ts';
 import { updateSetting } from '../src/modules/settings/settings.service.ts';
 import { findHistoryById } from '../src/modules/tts/tts.repo.ts';
 import { runSynthesisTask } from '../src/modules/tts/tts.service.ts';
-import { setVoicePreview } from '../src/modules/tts/voices.repo.ts';
-import { findVoices } from '../src/modules/tts/voices.service.ts';
+import { setVoicePreview } from '../src/modules/voices/voices.repo.ts';
+import { findVoices } from '../src/modules/voices/voices.service.ts';
 import {
   CLIENT_HEADERS,
   call,
@@ -187,8 +187,8 @@ describe('synthesis', () => {
 
   it('refunds when the engine fails, and refuses without enough credits (1010)', async () => {
     const before = (await getBalance(server.ctx, aliceId)).balance;
-    const real = server.ctx.engines;
-    server.ctx.engines = countingEngines(real, 0).wrapped;
+    const real = server.ctx.engines.tts;
+    server.ctx.engines.tts = countingEngines(real, 0).wrapped;
     try {
       const res = await generate(alice, { text: '这一句会失败。' });
       expect(res.json()).toMatchObject({
@@ -196,7 +196,7 @@ describe('synthesis', () => {
         data: { detail: [{ type: 'err_generate_voice_failed' }] },
       });
     } finally {
-      server.ctx.engines = real;
+      server.ctx.engines.tts = real;
     }
     expect((await getBalance(server.ctx, aliceId)).balance).toBe(before);
     const list = await call(server.app, 'GET', '/p1/history/get?tool=tts', { token: alice });
@@ -248,10 +248,10 @@ describe('synthesis', () => {
     });
     expect(bad.body.code).toBe(422);
 
-    const real = server.ctx.engines;
+    const real = server.ctx.engines.tts;
     const counting = countingEngines(real);
     const seen: Array<Record<string, string> | undefined> = [];
-    server.ctx.engines = {
+    server.ctx.engines.tts = {
       ...counting.wrapped,
       synthesize: (r, o) => {
         seen.push(r.dictionary);
@@ -262,7 +262,7 @@ describe('synthesis', () => {
       const res = await generate(alice, { text: '我去银行。' });
       expect(res.headers[TTS_HEADERS.cacheHit]).toBe('0');
     } finally {
-      server.ctx.engines = real;
+      server.ctx.engines.tts = real;
     }
     expect(seen[0]).toEqual({ 银行: 'yin2 xing2' });
     expect(toEspeakInput('我去银行。', { voice: 'cmn-latn-pinyin', dictionary: seen[0] })).toContain(
@@ -290,19 +290,19 @@ describe('long text tasks', () => {
     const { task_id, history_id, credits } = started.body.data;
     expect(credits).toBeGreaterThan(0);
 
-    const real = server.ctx.engines;
+    const real = server.ctx.engines.tts;
     const crashing = countingEngines(real, 3);
-    server.ctx.engines = crashing.wrapped;
+    server.ctx.engines.tts = crashing.wrapped;
     await expect(runSynthesisTask(server.ctx, history_id)).rejects.toThrow('simulated crash');
     const mid = await call(server.app, 'GET', `/v1/tts/task?task_id=${task_id}`, { token: alice });
     expect(mid.body.data).toMatchObject({ status: 'running', sentences_done: 3, sentences_total: 8 });
 
     const resumed = countingEngines(real);
-    server.ctx.engines = resumed.wrapped;
+    server.ctx.engines.tts = resumed.wrapped;
     try {
       await runSynthesisTask(server.ctx, history_id);
     } finally {
-      server.ctx.engines = real;
+      server.ctx.engines.tts = real;
     }
     expect(resumed.texts).toHaveLength(5);
     // The engines hear the normalised reading (第4句 is said 第四句).

@@ -8,7 +8,7 @@ import { speechCues, subtitleRulesFor, toSrt } from '@vw/contract';
 import { runFfmpeg, spawnMedia } from '@vw/engines';
 import { Zip, ZipPassThrough } from 'fflate';
 import type { AppContext } from '../../context.ts';
-import { planSentences, spokenWords } from '../tts/tts.text.ts';
+import { planSentences, spokenWords } from '../voices/voices.text.ts';
 import { BOOK_SAMPLE_RATE, escapeMarkup } from './audiobook.synth.ts';
 
 /** Rate of everything exported (ACX asks for 44.1 kHz). */

@@ -26,11 +26,11 @@ import { createScratchDir, removeScratchDir } from '../../media/scratch.ts';
 import { createTask, deleteTask, getOwnedTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getMediaLimits, registerToolAvailability } from '../features/features.service.ts';
-import { findVoicesFor } from '../tts/voices.repo.ts';
-import { DEFAULT_VOICE_MAP } from '../tts/voices.seed.ts';
-import { getUsableVoice, getUserLevel } from '../tts/voices.service.ts';
 import { tusIdOf, tusOwnerOf, uploadsDir } from '../uploads/tus.ts';
 import { deleteUpload, findUploadOfOwner } from '../uploads/uploads.repo.ts';
+import { findVoicesFor } from '../voices/voices.repo.ts';
+import { DEFAULT_VOICE_MAP } from '../voices/voices.seed.ts';
+import { getUsableVoice, getUserLevel } from '../voices/voices.service.ts';
 import { audiobookPipeline } from './audiobook.pipeline.ts';
 import {
   deleteWorkRows,
@@ -153,7 +153,7 @@ async function castableVoices(ctx: AppContext, ownerId: string, language: string
       !r.is_disabled &&
       r.required_level <= level &&
       r.language === language &&
-      ctx.engines.has(r.engine),
+      ctx.engines.tts.has(r.engine),
   );
 }
 
@@ -787,12 +787,12 @@ export async function getExportReport(ctx: AppContext, ownerId: string, workId: 
 }
 
 registerToolAvailability('audiobook', async (ctx) => {
-  const available = ctx.engines.has('espeak') || ctx.engines.list().length > 0;
+  const available = ctx.engines.tts.has('espeak') || ctx.engines.tts.list().length > 0;
   return {
     tool: 'audiobook',
     available,
     reason: available ? '' : '有声书暂未开放：没有可用的语音引擎，请联系管理员',
     error_type: available ? '' : 'err_interface_unavailable',
-    engines: ctx.engines.list().map((e) => ({ id: e.id, label: e.id })),
+    engines: ctx.engines.tts.list().map((e) => ({ id: e.id, label: e.id })),
   };
 });

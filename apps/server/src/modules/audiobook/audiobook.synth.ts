@@ -9,9 +9,9 @@ import {
   resolveEspeakVoice,
 } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
-import { getDictionary, planDictionary } from '../tts/dictionary.service.ts';
-import { planSentences } from '../tts/tts.text.ts';
-import { getUsableVoice } from '../tts/voices.service.ts';
+import { getDictionary, planDictionary } from '../voices/dictionary.service.ts';
+import { getUsableVoice } from '../voices/voices.service.ts';
+import { planSentences } from '../voices/voices.text.ts';
 
 /** Honest engine names next to each voice (what made the audio). */
 const ENGINE_LABELS: Record<string, string> = {
@@ -133,7 +133,7 @@ export async function synthesizeParagraph(
       language: voice.language,
       words: dictionary,
     })) {
-      const result = await ctx.engines.synthesize(
+      const result = await ctx.engines.tts.synthesize(
         { segments: unit.segments, voice: voice.voice, language: voice.language, dictionary },
         { signal },
       );

@@ -22,7 +22,7 @@ import {
 } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../ids.ts';
-import { getUsableVoice, type UsableVoice } from '../tts/voices.service.ts';
+import { getUsableVoice, type UsableVoice } from '../voices/voices.service.ts';
 
 /*
  * The dub stage's work on one line, shared by every dubbing tool: synthesise with the line's voice
@@ -45,7 +45,7 @@ export function chatClientOf(ctx: AppContext): ChatClient | null {
 /** The configured recognizer for the automatic check, or null. */
 export function checkerOf(ctx: AppContext) {
   try {
-    return ctx.asr.get();
+    return ctx.engines.asr.get();
   } catch {
     return null;
   }
@@ -113,7 +113,7 @@ export async function dubLine(job: LineJob): Promise<{ take: CueTake; engines: s
   };
   let n = 0;
   const synthesize = async (text: string) => {
-    const result = await ctx.engines.synthesize(
+    const result = await ctx.engines.tts.synthesize(
       {
         // The reading a Chinese voice says (numbers, dates, Latin words), the line's text unchanged.
         segments: [{ text: spokenText(text, usable.row.language) }],

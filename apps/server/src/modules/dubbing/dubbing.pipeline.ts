@@ -44,8 +44,8 @@ import { mediaError } from '../ocr/ocr.media.ts';
 import { projectFilesPrefix } from '../projects/projects.service.ts';
 import { asAppError, engineLabel, pickRecognizer } from '../stt/stt.asr.ts';
 import { transcriptToDocument } from '../stt/stt.document.ts';
-import type { UsableVoice } from '../tts/voices.service.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
+import type { UsableVoice } from '../voices/voices.service.ts';
 import {
   chosenTake,
   dubbingDocument,
@@ -152,7 +152,7 @@ export async function subtitleRegions(
 ): Promise<Box[]> {
   if (given?.length) return given;
   const detected = await ctx.item('ocr-regions', () =>
-    detectSubtitleRegions(file, { engine: ctx.app.ocr, samples: 8, signal: ctx.signal }),
+    detectSubtitleRegions(file, { engine: ctx.app.engines.ocr, samples: 8, signal: ctx.signal }),
   );
   const subtitle = detected.regions.filter((r) => r.kind === 'subtitle');
   return (subtitle.length ? subtitle : detected.regions)
@@ -173,7 +173,7 @@ export async function ocrInto(
     const regions = await subtitleRegions(ctx, media.file, options.regions);
     if (!regions.length) throw AppError.named('err_video_without_subtitle', '画面中没有找到字幕');
     result = await recognizeVideo(media.file, {
-      engine: ctx.app.ocr,
+      engine: ctx.app.engines.ocr,
       regions,
       signal: ctx.signal,
       onProgress: (f) => {

@@ -20,8 +20,8 @@ import {
   readProjectDocument,
 } from '../projects/projects.service.ts';
 import { recognizerStatus } from '../stt/stt.asr.ts';
-import { getUsableVoice, getUserLevel } from '../tts/voices.service.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
+import { getUsableVoice, getUserLevel } from '../voices/voices.service.ts';
 import {
   DUB_TRACK_ID,
   dubbingDocument,
@@ -430,7 +430,7 @@ function enginesOf(ctx: AppContext) {
       ? { id: 'llm', label: `语言模型缩写 · ${ctx.config.LLM_MODEL}` }
       : { id: 'llm', label: '自动缩写暂未开放（不缩写）' },
   );
-  engines.push({ id: 'ocr', label: `画面字幕识别：${ctx.ocr.label}` });
+  engines.push({ id: 'ocr', label: `画面字幕识别：${ctx.engines.ocr.label}` });
   engines.push(separatorEngine(ctx));
   const asr = recognizerStatus(ctx);
   engines.push(

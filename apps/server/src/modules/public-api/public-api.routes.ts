@@ -28,8 +28,8 @@ import { getBalance } from '../credits/ledger.service.ts';
 import { getTaskStatus } from '../tts/history.service.ts';
 import { sendAudio } from '../tts/tts.routes.ts';
 import { generateSpeech, type TtsRequest } from '../tts/tts.service.ts';
-import { DEFAULT_VOICE_MAP } from '../tts/voices.seed.ts';
-import { findModels, findVoices, getUserLevel } from '../tts/voices.service.ts';
+import { DEFAULT_VOICE_MAP } from '../voices/voices.seed.ts';
+import { findModels, findVoices, getUserLevel } from '../voices/voices.service.ts';
 import { DOCS_HTML, DOCS_INIT_JS, publicOpenApiDocument } from './openapi.ts';
 import { registerTranscriptionRoutes } from './transcriptions.routes.ts';
 
@@ -106,9 +106,12 @@ export async function registerPublicApiRoutes(app: FastifyInstance, ctx: AppCont
     return level;
   };
 
-  // Documentation needs no key.
-  app.get(PUBLIC_API_OPENAPI_PATH, { schema: { hide: true } }, async () =>
-    publicOpenApiDocument(ctx.config.publicUrl),
+  // Documentation needs no key; the document is built on its first request.
+  let openApiDocument: Record<string, unknown> | undefined;
+  app.get(
+    PUBLIC_API_OPENAPI_PATH,
+    { schema: { hide: true } },
+    async () => (openApiDocument ??= publicOpenApiDocument(ctx.config.publicUrl)),
   );
   app.get(PUBLIC_API_DOCS_PATH, { schema: { hide: true } }, async (_req, reply) =>
     reply.type('text/html; charset=utf-8').send(DOCS_HTML),

@@ -12,7 +12,9 @@ import { deleteTask } from '../../tasks/tasks.service.ts';
 import { keepHoldLease, newHoldLease } from '../credits/hold-leases.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
-import { getDictionary, planDictionary } from './dictionary.service.ts';
+import { getDictionary, planDictionary } from '../voices/dictionary.service.ts';
+import { getUsableVoice } from '../voices/voices.service.ts';
+import { planSentences } from '../voices/voices.text.ts';
 import {
   deleteFinishedSentences,
   deleteHistoryRows,
@@ -25,8 +27,6 @@ import {
   updateHistory,
 } from './tts.repo.ts';
 import { audioKey, readingOf, type SynthesisPlan, srtOf, synthesizeUnit } from './tts.service.ts';
-import { planSentences } from './tts.text.ts';
-import { getUsableVoice } from './voices.service.ts';
 
 const PLAY_LINK_SECONDS = 3600;
 const DOWNLOAD_LINK_SECONDS = 3600;

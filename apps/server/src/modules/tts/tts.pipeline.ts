@@ -4,6 +4,7 @@ import { TtsFailureCode } from '@vw/contract';
 import { bufferToSamples, createMp3Encoder, isEngineError, pcmToBuffer, wavHeader } from '@vw/engines';
 import { z } from 'zod';
 import { definePipeline, taskFailure } from '../../tasks/index.ts';
+import { type PieceTimes, planSentences } from '../voices/voices.text.ts';
 import { findHistoryById, updateHistory } from './tts.repo.ts';
 import {
   audioKey,
@@ -14,7 +15,6 @@ import {
   type SynthesisPlan,
   synthesizeUnit,
 } from './tts.service.ts';
-import { type PieceTimes, planSentences } from './tts.text.ts';
 
 const CONTENT_TYPES = { mp3: 'audio/mpeg', wav: 'audio/wav' } as const;
 

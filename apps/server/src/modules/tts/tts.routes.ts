@@ -8,7 +8,14 @@ import {
   findReadings,
   spokenReadings,
   upsertDictionaryEntry,
-} from './dictionary.service.ts';
+} from '../voices/dictionary.service.ts';
+import {
+  favorVoice,
+  findModels,
+  findVoices,
+  getDefaultVoiceMap,
+  getLanguageIcons,
+} from '../voices/voices.service.ts';
 import {
   deleteHistory,
   editHistory,
@@ -18,13 +25,6 @@ import {
   regenerateSentence,
 } from './history.service.ts';
 import { type GenerateOutcome, generateSpeech } from './tts.service.ts';
-import {
-  favorVoice,
-  findModels,
-  findVoices,
-  getDefaultVoiceMap,
-  getLanguageIcons,
-} from './voices.service.ts';
 
 /**
  * Sends synthesised audio (a stream or stored bytes) and returns once it is out, so Fastify sees the
@@ -46,8 +46,8 @@ export async function sendAudio(
 /** Text to speech, the voice library, history and the pronunciation dictionary. */
 export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // Warm the embedded engine (its processes and dictionaries) before the first request.
-  if (ctx.engines.has('espeak')) {
-    ctx.engines
+  if (ctx.engines.tts.has('espeak')) {
+    ctx.engines.tts
       .synthesize({ segments: [{ text: '你好' }], voice: { engine: 'espeak' } })
       .catch((err) => ctx.log.warn({ err }, 'espeak warm-up failed'));
   }

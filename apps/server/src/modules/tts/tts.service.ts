@@ -38,11 +38,17 @@ import { keepHoldLease, newHoldLease, onAbandonedHold } from '../credits/hold-le
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
-import { getDictionary, planDictionary } from './dictionary.service.ts';
+import { getDictionary, planDictionary } from '../voices/dictionary.service.ts';
+import { getUsableVoice, getUserLevel } from '../voices/voices.service.ts';
+import {
+  type PieceTimes,
+  pieceTimes,
+  planSentences,
+  type SentenceUnit,
+  spokenWords,
+} from '../voices/voices.text.ts';
 import { ttsPipeline } from './tts.pipeline.ts';
 import { findCachedHistory, findHistoryById, insertHistory, updateHistory } from './tts.repo.ts';
-import { type PieceTimes, pieceTimes, planSentences, type SentenceUnit, spokenWords } from './tts.text.ts';
-import { getUsableVoice, getUserLevel } from './voices.service.ts';
 
 export interface TtsRequest {
   text: string;
@@ -317,7 +323,7 @@ export async function synthesizeUnit(
   unit: SentenceUnit,
   signal?: AbortSignal,
 ): Promise<SpokenAudio> {
-  const result = await ctx.engines.synthesize(
+  const result = await ctx.engines.tts.synthesize(
     {
       segments: unit.segments,
       voice: plan.voice,

@@ -1,7 +1,7 @@
 import { ESPEAK_PERSONAS } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { DEFAULT_VOICE_MAP } from '../tts/voices.seed.ts';
+import { DEFAULT_VOICE_MAP } from '../voices/voices.seed.ts';
 
 /*
  * Which languages 视频翻译 offers: targets from TRANSLATE_TARGET_LANGUAGES (others are refused with

@@ -5,8 +5,8 @@ import { denoise, extractAudio, type VcResult, type VcTarget, waveformPeaks } fr
 import { z } from 'zod';
 import { localPathOf } from '../../media/files.ts';
 import { definePipeline, type StageContext } from '../../tasks/pipeline.ts';
-import { findVoiceFor } from '../tts/voices.repo.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
+import { findVoiceFor } from '../voices/voices.repo.ts';
 import { pickVcEngine, vcError } from './voice-changer.engines.ts';
 import { measureVoiceReference } from './voice-changer.targets.ts';
 

@@ -6,9 +6,10 @@ import type { VoiceChangerTarget } from '@vw/contract';
 import { encodeWav, measurePitch, type PitchStats } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import type { VoiceRow } from '../../db/schema.ts';
+import type { VoiceReference } from '../../engines/engines.ts';
 import { AppError } from '../../errors.ts';
-import { findVoices, getUsableVoice } from '../tts/voices.service.ts';
 import { listUsableClones } from '../voice-clone/voice-clone.service.ts';
+import { findVoices, getUsableVoice } from '../voices/voices.service.ts';
 
 /*
  * Target voices of the voice changer and their pitch. A built-in voice's F0 is measured once from a
@@ -34,13 +35,6 @@ export function listClones(ctx: AppContext, userId: string): Promise<ClonedVoice
   return listUsableClones(ctx, userId);
 }
 
-export interface VoiceReference {
-  pitch: PitchStats;
-  /** Storage key of the reference WAV (zero-shot engines take it as the target sample). */
-  wavKey: string | null;
-}
-
-const memory = new Map<string, VoiceReference>();
 const referenceKey = (row: VoiceRow) => {
   const hash = createHash('sha1')
     .update(`${row.engine}\n${row.engine_params}\n${row.language}`)
@@ -50,13 +44,13 @@ const referenceKey = (row: VoiceRow) => {
 
 async function cachedReference(ctx: AppContext, row: VoiceRow): Promise<VoiceReference | null> {
   const key = referenceKey(row);
-  const hit = memory.get(key);
+  const hit = ctx.engines.voicePitches.get(key);
   if (hit) return hit;
   if (!(await ctx.storage.stat(`${key}.json`).catch(() => null))) return null;
   const chunks: Buffer[] = [];
   for await (const c of await ctx.storage.read(`${key}.json`)) chunks.push(c as Buffer);
   const ref = JSON.parse(Buffer.concat(chunks).toString('utf8')) as VoiceReference;
-  memory.set(key, ref);
+  ctx.engines.voicePitches.set(key, ref);
   return ref;
 }
 
@@ -70,7 +64,7 @@ export async function measureVoiceReference(
   if (cached) return cached;
   const key = referenceKey(row);
   const text = REFERENCE_TEXT[row.language.startsWith('zh') || row.language === 'yue' ? 'zh' : 'en'];
-  const result = await ctx.engines.synthesize(
+  const result = await ctx.engines.tts.synthesize(
     { segments: [{ text }], voice: JSON.parse(row.engine_params), language: row.language },
     { signal },
   );
@@ -86,7 +80,7 @@ export async function measureVoiceReference(
     await ctx.storage.put(`${key}.wav`, wav, 'audio/wav');
     const ref: VoiceReference = { pitch, wavKey: `${key}.wav` };
     await ctx.storage.put(`${key}.json`, Buffer.from(JSON.stringify(ref)), 'application/json');
-    memory.set(key, ref);
+    ctx.engines.voicePitches.set(key, ref);
     return ref;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -116,7 +110,7 @@ export async function resolveTarget(
     };
   }
   const { row } = await getUsableVoice(ctx, userId, voiceId, undefined);
-  if (!ctx.engines.has(row.engine)) {
+  if (!ctx.engines.tts.has(row.engine)) {
     throw AppError.named('err_interface_unavailable', `声音 ${row.name} 的合成引擎未启用，无法测量目标音高`);
   }
   return { kind: 'voice', voice_id: row.voice_id, name: row.name, row };
@@ -145,7 +139,7 @@ export async function listTargets(ctx: AppContext, userId: string): Promise<Voic
       Object.assign(mine, { language: v.language, gender: v.labels.gender, engine_label: v.engine_label });
       continue;
     }
-    const key = memoryKeyOf(v.voice_id);
+    const key = measuredKeyOf(ctx, v.voice_id);
     out.push({
       voice_id: v.voice_id,
       name: v.name,
@@ -153,14 +147,14 @@ export async function listTargets(ctx: AppContext, userId: string): Promise<Voic
       language: v.language,
       gender: v.labels.gender,
       engine_label: v.engine_label,
-      median_hz: key ? (memory.get(key)?.pitch.median_hz ?? null) : null,
+      median_hz: key ? (ctx.engines.voicePitches.get(key)?.pitch.median_hz ?? null) : null,
       required_level: v.required_level,
     });
   }
   return out;
 }
 
-function memoryKeyOf(voiceId: string): string | undefined {
-  for (const k of memory.keys()) if (k.startsWith(`voice-changer/references/${voiceId}-`)) return k;
+function measuredKeyOf(ctx: AppContext, voiceId: string): string | undefined {
+  for (const k of ctx.engines.voicePitches.keys()) if (k.startsWith(`voice-changer/references/${voiceId}-`)) return k;
   return undefined;
 }

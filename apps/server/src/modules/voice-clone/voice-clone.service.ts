@@ -28,11 +28,11 @@ import { localPathOf } from '../../media/files.ts';
 import { withScratchDir } from '../../media/scratch.ts';
 import { notifyUser } from '../notifications/notifications.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
-import { cloneReferenceDir } from '../tts/tts.engines.ts';
-import { ESPEAK_MODEL_ID } from '../tts/voices.seed.ts';
-import { getUserLevel } from '../tts/voices.service.ts';
+import { cloneReferenceDir } from '../../engines/engines.ts';
 import { registerAsset } from '../uploads/register.ts';
 import { getOwnedAsset, toAssetView } from '../uploads/uploads.service.ts';
+import { ESPEAK_MODEL_ID } from '../voices/voices.seed.ts';
+import { getUserLevel } from '../voices/voices.service.ts';
 import {
   buildCandidates,
   type CandidateRecord,
@@ -893,7 +893,7 @@ export const professionalCloneJob = defineJob({
             await new Promise((r) => setTimeout(r, ctx.config.VOICE_CLONE_TRAINER_POLL_MS));
           }
           if (status.status !== 'ready' || !status.voice) throw new Error(status.error ?? '训练失败');
-          if (!ctx.engines.has(status.voice.engine)) {
+          if (!ctx.engines.tts.has(status.voice.engine)) {
             throw new Error(`训练结果所需的语音引擎 ${status.voice.engine} 暂不可用，请联系管理员`);
           }
           await removeLocalFiles(candidate.files);

@@ -81,7 +81,7 @@ async function toVoiceView(ctx: AppContext, row: VoiceRow, favorites: Set<string
     preview_url: row.preview_key ? await previewUrl(ctx, row.preview_key) : '',
     preview_text: row.preview_text,
     required_level: row.required_level,
-    is_disabled: row.is_disabled === 1 || !ctx.engines.has(row.engine),
+    is_disabled: row.is_disabled === 1 || !ctx.engines.tts.has(row.engine),
     status: row.status,
     is_favorite: favorites.has(row.voice_id),
     model_ids: JSON.parse(row.model_ids) as string[],
@@ -121,7 +121,7 @@ export async function findModels(
   userId: string,
 ): Promise<{ models: Model[]; multilingual_model_id: string }> {
   const maxChars = ttsMaxChars(await getUserLevel(ctx, userId));
-  const models: Model[] = ctx.engines.list().map(({ id, capabilities }) => ({
+  const models: Model[] = ctx.engines.tts.list().map(({ id, capabilities }) => ({
     model_id: id === 'espeak' ? ESPEAK_MODEL_ID : id,
     name:
       id === 'espeak'
@@ -239,12 +239,12 @@ export const voicePreviewJob = defineJob({
   backoffMs: 30_000,
   async handler(_payload, job) {
     const ctx = job.app;
-    const pending = (await findVoicesWithoutPreview(ctx.db)).filter((v) => ctx.engines.has(v.engine));
+    const pending = (await findVoicesWithoutPreview(ctx.db)).filter((v) => ctx.engines.tts.has(v.engine));
     let done = 0;
     for (const voice of pending) {
       if (job.signal.aborted) break;
       try {
-        const result = await ctx.engines.synthesize(
+        const result = await ctx.engines.tts.synthesize(
           {
             segments: [{ text: voice.preview_text }],
             voice: JSON.parse(voice.engine_params) as EngineVoice,

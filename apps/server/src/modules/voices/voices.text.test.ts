@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pieceTimes, planSentences, spokenWords } from './tts.text.ts';
+import { pieceTimes, planSentences, spokenWords } from './voices.text.ts';
 
 describe('planSentences', () => {
   it('keeps offsets into the marked-up text, folds pauses in and writes pinyin inline', () => {
