@@ -1,8 +1,12 @@
+import { audioBook } from './zh-CN/audioBook.ts';
+import { voiceCloning } from './zh-CN/voiceCloning.ts';
 /**
  * zh-CN is the source of truth for every piece of text the web client shows.
  * Messages that the server can also produce (error codes, named errors) live in @vw/contract.
  */
 export const zhCN = {
+  voiceCloning,
+  audioBook,
   app: {
     name: '声音工作台',
     nameEn: 'Voice Workbench',
@@ -74,6 +78,7 @@ export const zhCN = {
     scanWith: (channel: string) => `请使用${channel}扫码支付`,
     validFor: (time: string) => `二维码有效期 ${time}`,
     refresh: '点击刷新',
+    qrAlt: '支付二维码',
     agreementPrefix: '我已阅读并同意',
     agreement: '《会员服务协议》',
     paidMember: (title: string) => `支付成功：${title}已开通，权益已生效`,
@@ -331,6 +336,9 @@ export const zhCN = {
   legal: {
     updated: '更新日期：2025 年 11 月 1 日',
     back: '返回',
+    terms: '服务条款',
+    privacy: '隐私政策',
+    subscribeAgreement: '会员服务协议',
   },
   about: {
     title: '关于声音工作台',
@@ -342,6 +350,7 @@ export const zhCN = {
     chars: (n: string, max: string) => `${n} / ${max} 字`,
     overLimit: (max: string) => `文本超出 ${max} 字的上限，请删减后再生成`,
     limitHint: '字数上限由所选模型与当前套餐决定',
+    characterCount: (n: number) => `${n} 字`,
     clear: '清空',
     insertPause: '插入停顿',
     pauseSeconds: (s: number) => `${s} 秒`,
@@ -478,6 +487,9 @@ export const zhCN = {
     count: (n: number) => `共 ${n} 个声音`,
     selected: '已选择',
     loading: '正在加载声音…',
+    /** The avatar's letter for a voice without a name. */
+    avatarFallback: '声',
+    manageClones: '管理克隆声音（重命名、重新检测、删除）',
   },
   subscribeTip: {
     text: '需要订阅高级会员使用',
@@ -498,6 +510,7 @@ export const zhCN = {
     next: '下一步',
     submit: '提交',
     progress: (i: number, n: number) => `${i}/${n}`,
+    multiple: '（多选）',
     rewardTitle: '恭喜您获得 3 天免费会员体验',
     rewardDesc: '会员权益已到账，现在就去体验全部工具吧',
     startNow: '立即体验',
@@ -536,6 +549,8 @@ export const zhCN = {
     title: 'API 密钥',
     subtitle: '在你自己的程序中调用声音工作台的工具，与工作台共用积分余额。',
     docs: '接口文档',
+    /** The text the quick-start snippets synthesise. */
+    sampleText: '你好，欢迎使用声音工作台开放接口。',
     create: '创建密钥',
     keys: '我的密钥',
     empty: '还没有 API 密钥，创建一个开始调用吧',

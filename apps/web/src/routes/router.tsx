@@ -32,7 +32,12 @@ export const routes: RouteObject[] = [
       {
         path: 'subscribe-agreement',
         lazy: (() => import('@/features/legal/SubscribeAgreementPage.tsx')) as Lazy,
-        handle: meta({ showNav: false, fullScreen: true, public: true, title: '会员服务协议' }),
+        handle: meta({
+          showNav: false,
+          fullScreen: true,
+          public: true,
+          title: zhCN.legal.subscribeAgreement,
+        }),
       },
       {
         id: 'app',

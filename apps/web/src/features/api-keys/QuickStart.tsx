@@ -8,7 +8,6 @@ import { copyText } from './copy.ts';
 import { buildSnippets } from './snippets.ts';
 
 const t = zhCN.apiKeys;
-const SAMPLE = '你好，欢迎使用声音工作台开放接口。';
 
 /** curl / JavaScript / OpenAI SDK code for the chosen voice, with the key just created (or a placeholder). */
 export function QuickStart({ apiKey }: { apiKey: string | null }) {
@@ -23,7 +22,7 @@ export function QuickStart({ apiKey }: { apiKey: string | null }) {
         origin: window.location.origin,
         apiKey: apiKey ?? t.keyPlaceholder,
         voiceId,
-        text: SAMPLE,
+        text: t.sampleText,
       }),
     [apiKey, voiceId],
   );

@@ -10,6 +10,7 @@ import { invalidateCall, useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { formatDuration } from '@/lib/tasks/format.ts';
 import { UploadDropzone } from '@/lib/upload/UploadDropzone.tsx';
 import { useUpload } from '@/lib/upload/useUpload.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { useToolAvailability } from '../video-translation/useToolAvailability.ts';
 import { ExportDialog } from './ExportDialog.tsx';
 import './audio-book.css';
@@ -19,12 +20,14 @@ export const BOOK_ACCEPT = '.txt,.epub,.docx,.md,.markdown,.pdf';
 export const BOOK_MAX_BYTES = 100 * 1024 * 1024;
 export const workPath = (id: string) => `/audio-book/work/${encodeURIComponent(id)}`;
 
+const t = zhCN.audioBook;
+
 function WorkRow({ work, onExport }: { work: AudiobookWork; onExport: () => void }) {
   const navigate = useNavigate();
   const { message } = useApp();
   const remove = useCallMutation(api.audiobookDelete, {
     invalidates: [api.audiobookList],
-    onSuccess: () => message.success('已删除'),
+    onSuccess: () => message.success(t.deleted),
   });
   const percent = work.chapters_total ? Math.round((work.chapters_done / work.chapters_total) * 100) : 0;
   return (
@@ -37,7 +40,7 @@ function WorkRow({ work, onExport }: { work: AudiobookWork; onExport: () => void
           icon={<FolderOpenOutlined />}
           onClick={() => navigate(workPath(work.work_id))}
         >
-          打开
+          {t.open}
         </Button>,
         <Button
           key="export"
@@ -46,19 +49,19 @@ function WorkRow({ work, onExport }: { work: AudiobookWork; onExport: () => void
           onClick={onExport}
           disabled={work.chapters_done === 0 && work.duration_ms === 0}
         >
-          导出
+          {t.export}
         </Button>,
         <Popconfirm
           key="delete"
-          title="删除作品？"
-          description="作品的章节、段落与已合成的音频都会删除，无法恢复。"
-          okText="删除"
+          title={t.deleteTitle}
+          description={t.deleteBody}
+          okText={t.delete}
           okButtonProps={{ danger: true }}
-          cancelText="取消"
+          cancelText={t.cancel}
           onConfirm={() => remove.mutate({ body: { work_id: work.work_id } })}
         >
           <Button type="link" danger icon={<DeleteOutlined />}>
-            删除
+            {t.delete}
           </Button>
         </Popconfirm>,
       ]}
@@ -66,7 +69,7 @@ function WorkRow({ work, onExport }: { work: AudiobookWork; onExport: () => void
       <List.Item.Meta
         avatar={
           work.cover_url ? (
-            <img className="vw-book-cover" src={work.cover_url} alt="封面" />
+            <img className="vw-book-cover" src={work.cover_url} alt={t.cover} />
           ) : (
             <div className="vw-book-cover vw-book-cover-empty">
               <BookOutlined />
@@ -82,14 +85,18 @@ function WorkRow({ work, onExport }: { work: AudiobookWork; onExport: () => void
           <div className="vw-book-meta">
             {work.author && <span>{work.author}</span>}
             <span data-testid="book-chapters">
-              章节 {work.chapters_done}/{work.chapters_total}
+              {t.chapters} {work.chapters_done}/{work.chapters_total}
             </span>
             <Progress percent={percent} size="small" style={{ width: 120 }} />
-            <span>时长 {formatDuration(work.duration_ms / 1000)}</span>
-            <span>角色 {work.characters}</span>
+            <span>
+              {t.duration} {formatDuration(work.duration_ms / 1000)}
+            </span>
+            <span>
+              {t.characters} {work.characters}
+            </span>
             <Tag>{work.format.toUpperCase()}</Tag>
             <span className="vw-book-muted">
-              更新于 {new Date(work.updated_time * 1000).toLocaleString('zh-CN')}
+              {t.updatedAt(new Date(work.updated_time * 1000).toLocaleString('zh-CN'))}
             </span>
           </div>
         }
@@ -109,13 +116,13 @@ export function Component() {
   const upload = useUpload(async (body) => (await request(api.audiobookImport, { body })).work);
   return (
     <div className="vw-book-page" data-testid="audio-book-page">
-      <h2>有声书</h2>
+      <h2>{t.title}</h2>
       {!availability.available && <Alert type="warning" showIcon message={availability.reason} />}
       {availability.available && (
         <section className="vw-book-import">
           <UploadDropzone<AudiobookWork>
             accept={BOOK_ACCEPT}
-            acceptLabel="TXT（UTF-8 / GBK / Big5）、EPUB、DOCX、Markdown、带文字层的 PDF"
+            acceptLabel={t.acceptLabel}
             limitKind="document"
             maxBytes={BOOK_MAX_BYTES}
             upload={upload}
@@ -130,7 +137,7 @@ export function Component() {
         className="vw-book-list"
         loading={works.isPending}
         dataSource={works.data?.list ?? []}
-        locale={{ emptyText: <Empty description="还没有作品，上传一本书开始制作有声书" /> }}
+        locale={{ emptyText: <Empty description={t.listEmpty} /> }}
         pagination={
           (works.data?.total ?? 0) > 20
             ? { current: page, pageSize: 20, total: works.data?.total, onChange: setPage }

@@ -41,23 +41,19 @@ import { invalidateCall, useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { formatDuration } from '@/lib/tasks/format.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { isFinished, useTask } from '@/lib/tasks/useTask.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { useToolAvailability } from '../video-translation/useToolAvailability.ts';
 import { ExportDialog } from './ExportDialog.tsx';
 import { PronunciationFix, paragraphPlain } from './PronunciationFix.tsx';
 import { selectionIn } from './pronunciation.ts';
 import './audio-book.css';
 
-const STATUS: Record<AudiobookChapter['status'], { color: string; label: string }> = {
-  pending: { color: 'default', label: '未合成' },
-  partial: { color: 'orange', label: '部分合成' },
-  done: { color: 'green', label: '已合成' },
-};
+const t = zhCN.audioBook.work;
 
-/** Front and back matter found at import: marked so the listener's book can leave it out. */
-const MATTER: Record<Exclude<AudiobookChapter['kind'], 'chapter'>, string> = {
-  preface: '序言',
-  afterword: '后记',
-  notes: '附注',
+const STATUS_COLOR: Record<AudiobookChapter['status'], string> = {
+  pending: 'default',
+  partial: 'orange',
+  done: 'green',
 };
 
 const NARRATOR = '';
@@ -70,7 +66,7 @@ function useVoices() {
 function voiceOptions(voices: Voice[]) {
   return voices.map((v) => ({
     value: v.voice_id,
-    label: `${v.name} · ${v.engine_label}${v.category === 'mine' ? '（我的声音）' : ''}`,
+    label: `${v.name} · ${v.engine_label}${v.category === 'mine' ? t.myVoice : ''}`,
   }));
 }
 
@@ -79,7 +75,7 @@ function PreviewButton({ voice }: { voice: Voice | undefined }) {
   const [audio] = useState(() => (typeof Audio === 'undefined' ? null : new Audio()));
   if (!voice?.preview_url || !audio) return null;
   return (
-    <Tooltip title="试听">
+    <Tooltip title={t.preview}>
       <Button
         size="small"
         type="text"
@@ -109,15 +105,15 @@ function CastingPanel({
   const cast = useCallMutation(api.audiobookCast, {
     invalidates: [api.audiobookGet, api.audiobookParagraphs],
     onSuccess: (d) =>
-      message.success(d.stale_paragraphs ? `已更新配音，${d.stale_paragraphs} 段需要重新生成` : '已更新配音'),
+      message.success(d.stale_paragraphs ? t.castUpdatedStale(d.stale_paragraphs) : t.castUpdated),
   });
   const options = voiceOptions(voices);
   const byId = new Map(voices.map((v) => [v.voice_id, v]));
   return (
     <aside className="vw-book-cast" data-testid="book-casting">
-      <h3>角色配音</h3>
+      <h3>{t.casting}</h3>
       <div className="vw-book-cast-row">
-        <span>旁白</span>
+        <span>{t.narrator}</span>
         <Select
           style={{ flex: 1 }}
           size="small"
@@ -130,11 +126,14 @@ function CastingPanel({
         />
         <PreviewButton voice={byId.get(narratorVoiceId)} />
       </div>
-      {characters.length === 0 && <p className="vw-book-muted">没有识别到对话角色，全部由旁白朗读。</p>}
+      {characters.length === 0 && <p className="vw-book-muted">{t.noCharacters}</p>}
       {characters.map((c) => (
         <div className="vw-book-cast-row" key={c.character_id} data-testid="book-character">
           <Tooltip
-            title={`${c.lines} 句台词 · ${c.gender === 'male' ? '男' : c.gender === 'female' ? '女' : '性别未知'}`}
+            title={t.characterTip(
+              c.lines,
+              c.gender === 'male' || c.gender === 'female' ? t.genders[c.gender] : t.genders.unknown,
+            )}
           >
             <span>{c.name}</span>
           </Tooltip>
@@ -142,7 +141,7 @@ function CastingPanel({
             style={{ flex: 1 }}
             size="small"
             value={c.voice_id || NARRATOR}
-            options={[{ value: NARRATOR, label: '（同旁白）' }, ...options]}
+            options={[{ value: NARRATOR, label: t.sameAsNarrator }, ...options]}
             showSearch
             optionFilterProp="label"
             onChange={(v) =>
@@ -169,7 +168,7 @@ function SegmentText({ segments }: { segments: BookSegment[] }) {
           <span
             key={s.key}
             className="vw-book-quote"
-            title={s.speaker ? `说话人：${s.speaker}` : '说话人未知（旁白）'}
+            title={s.speaker ? t.speaker(s.speaker) : t.speakerUnknown}
           >
             {s.speaker && <Tag color="gold">{s.speaker}</Tag>}
             {s.text}
@@ -216,16 +215,16 @@ function ParagraphCard({
   });
   const regenerate = useCallMutation(api.audiobookSynthesize, {
     onSuccess: (d) => {
-      message.success('已开始重新生成该段');
+      message.success(t.regenerateStarted);
       onSynthesized(d.task_id);
     },
   });
   const split = useCallMutation(api.audiobookChapterEdit, {
     invalidates: [api.audiobookGet, api.audiobookParagraphs],
-    onSuccess: () => message.success('已从此段拆分出新章节'),
+    onSuccess: () => message.success(t.splitDone),
   });
   const speakerOptions = [
-    { value: '', label: '旁白' },
+    { value: '', label: t.narrator },
     ...characters.map((c) => ({ value: c.name, label: c.name })),
   ];
   const save = (patch: Omit<Parameters<typeof edit.mutate>[0]['body'], 'work_id' | 'paragraph_id'>) =>
@@ -265,10 +264,10 @@ function ParagraphCard({
             loading={edit.isPending}
             onClick={() => save({ segments: editing })}
           >
-            保存
+            {zhCN.audioBook.save}
           </Button>{' '}
           <Button size="small" onClick={() => setEditing(null)}>
-            取消
+            {zhCN.audioBook.cancel}
           </Button>
         </div>
       ) : (
@@ -284,18 +283,18 @@ function ParagraphCard({
             onClick={onPlayFrom}
             data-testid="book-play-from"
           >
-            从这里播放
+            {t.playFrom}
           </Button>
         ) : (
-          <Tag>未合成</Tag>
+          <Tag>{t.notSynthesized}</Tag>
         )}
-        {p.stale && <Tag color="orange">已过期</Tag>}
-        {p.check === 'flagged' && <Tag color="red">自动校对未通过</Tag>}
+        {p.stale && <Tag color="orange">{t.stale}</Tag>}
+        {p.check === 'flagged' && <Tag color="red">{t.checkFailed}</Tag>}
         {p.audio_url && <span className="vw-book-muted">{formatDuration(p.duration_ms / 1000)}</span>}
         <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(p.segments)}>
-          编辑
+          {t.edit}
         </Button>
-        <Tooltip title="先在段落中选中要修正的词，再点这里（也可以在弹窗里输入）">
+        <Tooltip title={t.pronunciationTip}>
           <Button
             size="small"
             icon={<SoundOutlined />}
@@ -304,7 +303,7 @@ function ParagraphCard({
             onClick={() => setFixWord(selectedWord())}
             data-testid="book-pron-fix"
           >
-            读音
+            {t.pronunciation}
           </Button>
         </Tooltip>
         {fixWord !== null && (
@@ -319,11 +318,11 @@ function ParagraphCard({
           size="small"
           style={{ width: 150 }}
           value={p.voice_id}
-          options={[{ value: '', label: '按角色配音' }, ...voiceOptions(voices)]}
+          options={[{ value: '', label: t.voiceByCharacter }, ...voiceOptions(voices)]}
           onChange={(v) => save({ voice_id: v })}
           popupMatchSelectWidth={false}
         />
-        <Tooltip title="段前 / 段后停顿（毫秒）">
+        <Tooltip title={t.pausesTip}>
           <span>
             <InputNumber
               size="small"
@@ -358,7 +357,7 @@ function ParagraphCard({
           }
           data-testid="book-regenerate"
         >
-          重新生成
+          {t.regenerate}
         </Button>
         <Button
           size="small"
@@ -366,24 +365,29 @@ function ParagraphCard({
           onClick={() => save({ locked: !p.locked })}
           data-testid="book-lock"
         >
-          {p.locked ? '已锁定' : '锁定'}
+          {p.locked ? t.locked : t.lock}
         </Button>
         {p.takes.length > 1 && (
           <Dropdown
             menu={{
-              items: p.takes.map((t) => ({
-                key: String(t.rev),
-                label: `第 ${t.rev} 版 · ${formatDuration(t.duration_ms / 1000)} · ${t.engine}${t.rev === p.audio_rev ? '（当前）' : ''}`,
+              items: p.takes.map((take) => ({
+                key: String(take.rev),
+                label: t.take(
+                  take.rev,
+                  formatDuration(take.duration_ms / 1000),
+                  take.engine,
+                  take.rev === p.audio_rev,
+                ),
               })),
               onClick: ({ key }) => save({ take_rev: Number(key) }),
             }}
           >
             <Button size="small" icon={<HistoryOutlined />} data-testid="book-takes">
-              历史版本 {p.takes.length}
+              {t.takes} {p.takes.length}
             </Button>
           </Dropdown>
         )}
-        <Tooltip title="从此段开始拆分为新章节">
+        <Tooltip title={t.splitTip}>
           <Button
             size="small"
             type="text"
@@ -443,21 +447,16 @@ function ChapterItem({
         <span className="vw-book-chapter-name" title={c.title} data-testid="book-chapter-title">
           {c.title}
         </span>
+        {/* Front and back matter found at import: marked so the listener's book can leave it out. */}
         {c.kind !== 'chapter' && (
-          <Tooltip
-            title={
-              c.kind === 'notes'
-                ? '注释、附录等附加部分：默认不合成，勾选后一起朗读'
-                : '序言、后记等附加部分：可跳过，取消勾选就不合成'
-            }
-          >
-            <Tag data-testid="book-chapter-kind">{MATTER[c.kind]}</Tag>
+          <Tooltip title={c.kind === 'notes' ? t.notesTip : t.matterTip}>
+            <Tag data-testid="book-chapter-kind">{t.matter[c.kind]}</Tag>
           </Tooltip>
         )}
-        <Tag color={STATUS[c.status].color}>{STATUS[c.status].label}</Tag>
+        <Tag color={STATUS_COLOR[c.status]}>{t.status[c.status]}</Tag>
       </div>
       <div className="vw-book-muted">
-        {c.paragraphs_done}/{c.paragraphs} 段 · {c.characters} 字 · {formatDuration(c.duration_ms / 1000)}
+        {t.chapterStats(c.paragraphs_done, c.paragraphs, c.characters, formatDuration(c.duration_ms / 1000))}
         <Button
           size="small"
           type="link"
@@ -469,7 +468,7 @@ function ChapterItem({
           data-testid="book-chapter-rename"
         />
         {!isLast && (
-          <Tooltip title="与下一章合并">
+          <Tooltip title={t.mergeTip}>
             <Button
               size="small"
               type="link"
@@ -485,7 +484,7 @@ function ChapterItem({
       </div>
       {active && <div className="vw-book-muted">{c.preview}</div>}
       <Modal
-        title="重命名章节"
+        title={t.rename}
         open={renaming !== null}
         onCancel={() => setRenaming(null)}
         onOk={() => {
@@ -495,8 +494,8 @@ function ChapterItem({
             });
           setRenaming(null);
         }}
-        okText="保存"
-        cancelText="取消"
+        okText={zhCN.audioBook.save}
+        cancelText={zhCN.audioBook.cancel}
       >
         <Input
           value={renaming ?? ''}
@@ -551,7 +550,7 @@ export function Component() {
   const synth = useCallMutation(api.audiobookSynthesize, {
     onSuccess: (d) => {
       setTaskId(d.task_id);
-      message.success(`已开始合成 ${d.paragraphs} 段`);
+      message.success(t.synthStarted(d.paragraphs));
     },
   });
   const latest = taskId ?? work.data?.work.task_id ?? null;
@@ -576,7 +575,7 @@ export function Component() {
   }, [playing, list, playable]);
 
   if (work.isPending) return <Spin style={{ margin: 48 }} />;
-  if (!work.data) return <Empty description="作品不存在或已删除" style={{ margin: 48 }} />;
+  if (!work.data) return <Empty description={t.notFound} style={{ margin: 48 }} />;
   const { work: w, characters } = work.data;
   return (
     <div className="vw-book-work" data-testid="book-work-page">
@@ -584,21 +583,21 @@ export function Component() {
         <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate('/audio-book')} />
         <h2 data-testid="book-work-title">{w.title}</h2>
         <span className="vw-book-muted">
-          章节 {w.chapters_done}/{w.chapters_total} · 时长 {formatDuration(w.duration_ms / 1000)}
+          {t.summary(w.chapters_done, w.chapters_total, formatDuration(w.duration_ms / 1000))}
         </span>
-        <Tooltip title="对白的说话人由谁判断：规则（引号前后的“某某说”）或配置的语言模型">
-          <Tag data-testid="book-attribution">说话人：{w.attribution}</Tag>
+        <Tooltip title={t.attributionTip}>
+          <Tag data-testid="book-attribution">{t.speaker(w.attribution)}</Tag>
         </Tooltip>
         {availability.available ? (
           <>
             {recognizer.available && !recognizer.loading && (
-              <Tooltip title="合成后用语音识别逐段核对，不符时自动重试 2 次，仍不符则标记">
+              <Tooltip title={t.checkTip}>
                 <Checkbox
                   checked={check}
                   onChange={(e) => setCheck(e.target.checked)}
                   data-testid="book-check"
                 >
-                  自动校对
+                  {t.check}
                 </Checkbox>
               </Tooltip>
             )}
@@ -617,7 +616,7 @@ export function Component() {
               }
               data-testid="book-synth-chapter"
             >
-              合成本章
+              {t.synthChapter}
             </Button>
             <Button
               type="primary"
@@ -628,14 +627,14 @@ export function Component() {
               }
               data-testid="book-synth-all"
             >
-              合成全书（已选章节）
+              {t.synthAll}
             </Button>
           </>
         ) : (
           <Alert type="warning" showIcon message={availability.reason} />
         )}
         <Button icon={<ExportOutlined />} onClick={() => setExporting(true)} data-testid="book-export">
-          导出
+          {zhCN.audioBook.export}
         </Button>
       </header>
       {/* Keyed: a short task can be over before its id arrives here (its events came first), so a new
@@ -676,7 +675,7 @@ export function Component() {
               }}
               style={{ marginBottom: 8 }}
             >
-              停止播放
+              {t.stopPlaying}
             </Button>
           )}
           {paragraphs.isPending && <Spin />}

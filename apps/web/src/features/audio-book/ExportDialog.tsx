@@ -5,20 +5,17 @@ import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { useTask } from '@/lib/tasks/useTask.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 
-const FORMATS: Array<{ value: AudiobookExportFormat; label: string }> = [
-  { value: 'm4b', label: 'M4B 有声书（带章节、封面与书籍信息）' },
-  { value: 'mp3', label: '单个 MP3' },
-  { value: 'zip', label: '每章一个 MP3（ZIP 打包）' },
-];
-const PRESETS: Array<{ value: LoudnessPreset; label: string; hint: string }> = [
-  {
-    value: 'acx',
-    label: 'ACX 标准',
-    hint: 'RMS −23…−18 dB、峰值 ≤ −3 dB、底噪 ≤ −60 dB，首尾留房间底噪，192 kbps CBR 44.1 kHz MP3',
-  },
-  { value: 'online', label: '网络平台（−16 LUFS）', hint: '适合手机与在线收听' },
-];
+const t = zhCN.audioBook.exportDialog;
+const r = zhCN.audioBook.report;
+
+const FORMATS: Array<{ value: AudiobookExportFormat; label: string }> = (['m4b', 'mp3', 'zip'] as const).map(
+  (value) => ({ value, label: t.formats[value] }),
+);
+const PRESETS: Array<{ value: LoudnessPreset; label: string; hint: string }> = (
+  ['acx', 'online'] as const
+).map((value) => ({ value, ...t.presets[value] }));
 
 /** The export's loudness report: ffmpeg's figures for every file, with the preset's verdict. */
 export function ComplianceReport({ workId, taskId }: { workId: string; taskId: string }) {
@@ -27,7 +24,7 @@ export function ComplianceReport({ workId, taskId }: { workId: string; taskId: s
   const { preset, push } = report.data;
   return (
     <div data-testid="book-report">
-      <h4 style={{ margin: '12px 0 8px' }}>响度报告（ffmpeg 实测）</h4>
+      <h4 style={{ margin: '12px 0 8px' }}>{r.title}</h4>
       {push && (
         <Alert
           type={push.ok ? 'success' : 'warning'}
@@ -43,27 +40,27 @@ export function ComplianceReport({ workId, taskId }: { workId: string; taskId: s
         pagination={false}
         dataSource={report.data.report}
         columns={[
-          { title: '文件', dataIndex: 'file' },
+          { title: r.file, dataIndex: 'file' },
           { title: 'RMS', dataIndex: 'rms_db', render: (v: number) => `${v.toFixed(1)} dB` },
-          { title: '峰值', dataIndex: 'peak_db', render: (v: number) => `${v.toFixed(1)} dB` },
-          { title: '底噪', dataIndex: 'noise_floor_db', render: (v: number) => `${v.toFixed(1)} dB` },
+          { title: r.peak, dataIndex: 'peak_db', render: (v: number) => `${v.toFixed(1)} dB` },
+          { title: r.noiseFloor, dataIndex: 'noise_floor_db', render: (v: number) => `${v.toFixed(1)} dB` },
           {
-            title: '响度',
+            title: r.loudness,
             dataIndex: 'lufs',
             render: (v: number | null) => (v === null ? '—' : `${v.toFixed(1)} LUFS`),
           },
           {
-            title: '编码',
+            title: r.encoding,
             render: (_: unknown, e) => `${e.bitrate_kbps} kbps · ${(e.sample_rate / 1000).toFixed(1)} kHz`,
           },
           {
-            title: preset === 'acx' ? 'ACX' : '网络',
+            title: preset === 'acx' ? 'ACX' : r.online,
             render: (_: unknown, e) =>
               e.passed ? (
-                <Tag color="green">合格</Tag>
+                <Tag color="green">{r.passed}</Tag>
               ) : (
-                <Tag color="red" title={e.problems.join('；')}>
-                  不合格
+                <Tag color="red" title={e.problems.join(r.problemSeparator)}>
+                  {r.failed}
                 </Tag>
               ),
           },
@@ -121,13 +118,13 @@ export function ExportDialog({
   };
   return (
     <Modal
-      title="导出有声书"
+      title={t.title}
       open={open}
       onCancel={close}
       width={760}
       footer={
         taskId ? (
-          <Button onClick={close}>关闭</Button>
+          <Button onClick={close}>{t.close}</Button>
         ) : (
           <Button
             type="primary"
@@ -146,7 +143,7 @@ export function ExportDialog({
             }
             data-testid="book-export-start"
           >
-            开始导出
+            {t.start}
           </Button>
         )
       }
@@ -156,7 +153,7 @@ export function ExportDialog({
         <Running workId={workId} taskId={taskId} />
       ) : (
         <Form layout="vertical">
-          <Form.Item label="格式">
+          <Form.Item label={t.format}>
             <Radio.Group
               value={format}
               onChange={(e) => setFormat(e.target.value)}
@@ -164,7 +161,7 @@ export function ExportDialog({
               data-testid="book-export-format"
             />
           </Form.Item>
-          <Form.Item label="响度" extra={PRESETS.find((p) => p.value === preset)?.hint}>
+          <Form.Item label={t.loudness} extra={PRESETS.find((p) => p.value === preset)?.hint}>
             <Radio.Group
               value={preset}
               onChange={(e) => setPreset(e.target.value)}
@@ -176,16 +173,16 @@ export function ExportDialog({
               type="info"
               showIcon
               style={{ marginBottom: 16 }}
-              message="ACX 只接受 192 kbps 44.1 kHz MP3：M4B 按 ACX 的音量处理，但报告不会判为 ACX 合格。"
+              message={t.acxM4b}
               data-testid="book-export-acx-m4b"
             />
           )}
-          <Form.Item label="跟读字幕（每章）">
+          <Form.Item label={t.subtitles}>
             <Radio.Group
               value={subtitles}
               onChange={(e) => setSubtitles(e.target.value)}
               options={[
-                { value: 'none', label: '不需要' },
+                { value: 'none', label: t.noSubtitles },
                 { value: 'srt', label: 'SRT' },
                 { value: 'lrc', label: 'LRC' },
               ]}
@@ -194,22 +191,22 @@ export function ExportDialog({
           {format !== 'zip' && (
             <Form.Item>
               <Checkbox checked={push} onChange={(e) => setPush(e.target.checked)}>
-                导出后推送到 Audiobookshelf 服务器
+                {t.push}
               </Checkbox>
               {push && (
                 <div className="vw-book-abs">
                   <Input
-                    placeholder="服务器地址，如 https://abs.example.com"
+                    placeholder={t.serverUrl}
                     value={abs.url}
                     onChange={(e) => setAbs({ ...abs, url: e.target.value })}
                   />
                   <Input.Password
-                    placeholder="API 令牌"
+                    placeholder={t.token}
                     value={abs.token}
                     onChange={(e) => setAbs({ ...abs, token: e.target.value })}
                   />
                   <Input
-                    placeholder="书库 ID（lib_…）"
+                    placeholder={t.libraryId}
                     value={abs.library_id}
                     onChange={(e) => setAbs({ ...abs, library_id: e.target.value })}
                   />

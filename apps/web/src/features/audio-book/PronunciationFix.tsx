@@ -4,8 +4,11 @@ import useApp from 'antd/es/app/useApp';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { toneMarks, toneNumbers } from '../tts/polyphone.ts';
 import { checkEntry, setSyllable, wordChars } from './pronunciation.ts';
+
+const t = zhCN.audioBook.pronunciation;
 
 /** The spoken text of a paragraph, as the readings helper and the synthesis see it. */
 export const paragraphPlain = (p: Pick<AudiobookParagraph, 'segments'>) =>
@@ -66,11 +69,7 @@ export function PronunciationFix({
       const w = word.trim();
       await upsert.mutateAsync({ body: { word: w, pinyin: toneNumbers(pinyin) } });
       const marked = await changed.mutateAsync({ body: { work_id: workId, word: w } });
-      message.success(
-        marked.stale_paragraphs > 0
-          ? `已保存到发音词典；含“${w}”的 ${marked.stale_paragraphs} 段已标为过期，请重新生成`
-          : `已保存到发音词典；之后合成含“${w}”的段落会按新读音朗读`,
-      );
+      message.success(marked.stale_paragraphs > 0 ? t.savedStale(w, marked.stale_paragraphs) : t.saved(w));
       onClose();
     } catch {
       // The request helper already showed the server's message.
@@ -80,10 +79,10 @@ export function PronunciationFix({
   return (
     <Modal
       open
-      title="修正读音"
+      title={t.title}
       onCancel={onClose}
-      okText="保存到发音词典"
-      cancelText="取消"
+      okText={t.save}
+      cancelText={zhCN.audioBook.cancel}
       onOk={save}
       okButtonProps={
         { disabled: !!problem || !chars, loading: saving, 'data-testid': 'book-pron-save' } as ButtonProps
@@ -121,26 +120,21 @@ export function PronunciationFix({
             })
           )}
         </div>
-        <div style={{ margin: '12px 0 6px' }}>要修正的词（在段落里选中文字，或点上面带下划线的多音字）</div>
+        <div style={{ margin: '12px 0 6px' }}>{t.wordLabel}</div>
         <Input
           value={word}
           maxLength={20}
           onChange={(e) => setWord(e.target.value)}
-          placeholder="例如：银行"
+          placeholder={t.wordPlaceholder}
           data-testid="book-pron-word"
         />
         {word.trim() && readings.data && !chars && (
-          <Alert
-            type="warning"
-            showIcon
-            style={{ marginTop: 8 }}
-            message="这个段落里没有这个词，请检查是否输入正确"
-          />
+          <Alert type="warning" showIcon style={{ marginTop: 8 }} message={t.wordMissing} />
         )}
         {chars?.map((c, i) =>
           c.candidates.length > 1 ? (
             <div key={c.key} style={{ marginTop: 8 }}>
-              <span style={{ marginRight: 8 }}>“{c.char}”读作</span>
+              <span style={{ marginRight: 8 }}>{t.readAs(c.char)}</span>
               <Radio.Group
                 size="small"
                 value={toneNumbers(pinyin).split(' ')[i]}
@@ -160,9 +154,7 @@ export function PronunciationFix({
         )}
         {chars && (
           <>
-            <div style={{ margin: '12px 0 6px' }}>
-              拼音（每字一个，空格分开；可写 yín háng 或 yin2 hang2）
-            </div>
+            <div style={{ margin: '12px 0 6px' }}>{t.pinyinLabel}</div>
             <Input
               value={pinyin}
               onChange={(e) => {

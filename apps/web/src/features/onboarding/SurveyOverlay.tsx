@@ -146,7 +146,7 @@ export function SurveyOverlay({
                 )}
                 <h3 className="vw-survey-question">
                   {q.question_content}
-                  {isMultiple(q) && <span className="vw-survey-multi">（多选）</span>}
+                  {isMultiple(q) && <span className="vw-survey-multi">{t.multiple}</span>}
                 </h3>
                 <ul
                   className={`vw-survey-options ${longLayout[qi] ? 'is-long' : ''}`}

@@ -155,7 +155,7 @@ function QrArea({
         src={image}
         width={PAY_QR_WIDTH}
         height={PAY_QR_WIDTH}
-        alt="支付二维码"
+        alt={t.qrAlt}
         data-testid="pay-qr"
         data-code-url={codeUrl}
       />

@@ -231,7 +231,7 @@ export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }
                   <span>{item.voice_name}</span>
                   <span>{fmtTime(item.created_time)}</span>
                   {item.duration_ms > 0 && <span>{formatClock(item.duration_ms / 1000)}</span>}
-                  <span>{item.characters} 字</span>
+                  <span>{t.characterCount(item.characters)}</span>
                 </div>
                 {(item.status === 'running' || item.status === 'queued') && (
                   <Suspense fallback={null}>

@@ -7,9 +7,12 @@ import { Link, useNavigate } from 'react-router';
 import { api } from '@/lib/api.ts';
 import { loadVoices } from '@/lib/auth/session.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { formatMs, STATUS_COLORS, STATUS_NAMES } from './labels.ts';
 import { SampleReport } from './SampleReport.tsx';
 import './clone.css';
+
+const t = zhCN.voiceCloning.home;
 
 /** Route /voice-cloning: my cloned voices, remaining quota, the engines, and the two ways in. */
 export function Component() {
@@ -28,7 +31,7 @@ export function Component() {
     ...after,
     onSuccess: () => {
       void loadVoices();
-      message.success('已删除，样本与参考音频已一并删除');
+      message.success(t.deleted);
     },
   });
   const recheck = useCallMutation(api.voiceCloneRecheck);
@@ -37,14 +40,15 @@ export function Component() {
   return (
     <div className="vw-clone-page" data-testid="clone-home">
       <div className="vw-vt-toolbar">
-        <h2>声音克隆</h2>
+        <h2>{t.title}</h2>
         {data && (
           <Space>
             <Tag color="blue" data-testid="clone-quota-fast">
-              快速克隆 {data.quota.fast.used} / {data.quota.fast.limit}
+              {zhCN.voiceCloning.fast} {data.quota.fast.used} / {data.quota.fast.limit}
             </Tag>
             <Tag color="purple" data-testid="clone-quota-pro">
-              专业克隆 {data.quota.professional.used} / {data.quota.professional.limit}
+              {zhCN.voiceCloning.professional} {data.quota.professional.used} /{' '}
+              {data.quota.professional.limit}
             </Tag>
           </Space>
         )}
@@ -57,8 +61,8 @@ export function Component() {
           data-testid="clone-way-fast"
         >
           <AudioOutlined />
-          <strong>快速克隆</strong>
-          <span>上传或录制 10 秒 – 5 分钟的清晰录音，检测、授权后立即生成，可从三个候选中选择。</span>
+          <strong>{zhCN.voiceCloning.fast}</strong>
+          <span>{t.fastDesc}</span>
         </button>
         <button
           type="button"
@@ -67,8 +71,8 @@ export function Component() {
           data-testid="clone-way-pro"
         >
           <ExperimentOutlined />
-          <strong>专业克隆</strong>
-          <span>提交至少 30 分钟的多段录音，自动挑选最佳参考音频；配置训练服务时进行训练。</span>
+          <strong>{zhCN.voiceCloning.professional}</strong>
+          <span>{t.proDesc}</span>
         </button>
       </div>
       {data && (
@@ -82,18 +86,18 @@ export function Component() {
             ))}
         </div>
       )}
-      <h3>我的克隆声音</h3>
+      <h3>{t.mine}</h3>
       <Table<VoiceCloneView>
         rowKey="clone_id"
         loading={overview.isLoading}
         dataSource={data?.clones ?? []}
         pagination={false}
-        locale={{ emptyText: '还没有克隆声音，从上面的两种方式开始吧' }}
+        locale={{ emptyText: t.empty }}
         data-testid="clone-list"
         columns={[
-          { title: '名称', dataIndex: 'name', render: (n: string) => <strong>{n}</strong> },
+          { title: t.colName, dataIndex: 'name', render: (n: string) => <strong>{n}</strong> },
           {
-            title: '状态',
+            title: t.colStatus,
             dataIndex: 'status',
             render: (s: VoiceCloneView['status'], c) => (
               <Tag color={STATUS_COLORS[s]} title={c.error ?? ''} data-testid="clone-status">
@@ -101,23 +105,23 @@ export function Component() {
               </Tag>
             ),
           },
-          { title: '类型', dataIndex: 'kind', render: (k: string) => (k === 'fast' ? '快速' : '专业') },
+          { title: t.colKind, dataIndex: 'kind', render: (k: VoiceCloneView['kind']) => t.kinds[k] },
           {
-            title: '引擎',
+            title: t.colEngine,
             dataIndex: 'engine_label',
             render: (l: string, c) => <span title={c.note}>{l}</span>,
           },
           {
-            title: '样本',
-            render: (_: unknown, c) => `${c.sample_count} 个 · ${formatMs(c.sample_duration_ms)}`,
+            title: t.colSamples,
+            render: (_: unknown, c) => t.samples(c.sample_count, formatMs(c.sample_duration_ms)),
           },
           {
-            title: '创建时间',
+            title: t.colCreated,
             dataIndex: 'created_time',
-            render: (t: number) => new Date(t * 1000).toLocaleString('zh-CN'),
+            render: (time: number) => new Date(time * 1000).toLocaleString('zh-CN'),
           },
           {
-            title: '操作',
+            title: t.colActions,
             render: (_: unknown, c) => (
               <Space size={4} wrap>
                 <Button
@@ -127,7 +131,7 @@ export function Component() {
                   onClick={() => navigate(`/tts?voice_id=${encodeURIComponent(c.voice_id)}`)}
                   data-testid="clone-use"
                 >
-                  使用
+                  {t.use}
                 </Button>
                 <Button
                   size="small"
@@ -138,7 +142,7 @@ export function Component() {
                   }}
                   data-testid="clone-rename"
                 >
-                  重命名
+                  {t.rename}
                 </Button>
                 <Button
                   size="small"
@@ -150,14 +154,14 @@ export function Component() {
                   onClick={() => recheck.mutate({ body: { clone_id: c.clone_id } })}
                   data-testid="clone-recheck"
                 >
-                  重新检测
+                  {t.recheck}
                 </Button>
                 <Popconfirm
-                  title="删除后样本与参考音频一并删除，无法恢复"
+                  title={t.deleteConfirm}
                   onConfirm={() => del.mutate({ body: { clone_id: c.clone_id } })}
                 >
                   <Button size="small" type="link" danger data-testid="clone-delete">
-                    删除
+                    {t.delete}
                   </Button>
                 </Popconfirm>
               </Space>
@@ -166,13 +170,13 @@ export function Component() {
         ]}
       />
       {recheck.data && (
-        <Modal open title="样本重新检测" footer={null} width={900} onCancel={() => recheck.reset()}>
+        <Modal open title={t.recheckTitle} footer={null} width={900} onCancel={() => recheck.reset()}>
           <SampleReport check={recheck.data.check} fixedPairs={{}} onFixed={() => undefined} />
         </Modal>
       )}
       <Modal
         open={!!renaming}
-        title="重命名克隆声音"
+        title={t.renameTitle}
         onCancel={() => setRenaming(null)}
         okButtonProps={{ disabled: !newName.trim(), loading: rename.isPending }}
         onOk={() =>
@@ -190,12 +194,10 @@ export function Component() {
           data-testid="clone-rename-input"
         />
       </Modal>
-      {data?.engines.every((e) => !e.available) && (
-        <Alert type="error" showIcon message="声音克隆暂未开放，请联系管理员" />
-      )}
+      {data?.engines.every((e) => !e.available) && <Alert type="error" showIcon message={t.unavailable} />}
       <p className="vw-vt-muted">
-        克隆声音会出现在 <Link to="/voices">声音库 · 我的声音</Link>{' '}
-        和文字转语音的声音选择中，只有你自己可见。
+        {t.whereBefore}
+        <Link to="/voices">{t.whereLink}</Link> {t.whereAfter}
       </p>
     </div>
   );

@@ -5,6 +5,9 @@ import { Recorder } from '@/features/video-translation/Recorder.tsx';
 import { api } from '@/lib/api.ts';
 import { useCall } from '@/lib/query/hooks.ts';
 import { useUpload } from '@/lib/upload/useUpload.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
+
+const t = zhCN.voiceCloning.consent;
 
 export interface ConsentState {
   accepted: boolean;
@@ -38,28 +41,24 @@ export function ConsentStep({
         onChange={(e) => onChange({ ...value, accepted: e.target.checked })}
         data-testid="clone-consent-check"
       >
-        我确认这是我本人的声音，或我已获得声音主人的授权，并同意将其用于声音克隆
+        {t.accept}
       </Checkbox>
-      <p>请朗读下面这句话并录音，用于确认是本人授权：</p>
+      <p>{t.readAloud}</p>
       <blockquote className="vw-clone-sentence" data-testid="clone-consent-sentence">
-        {text || '正在获取句子…'}
+        {text || t.loading}
       </blockquote>
-      <p className="vw-vt-muted">
-        {asrLabel
-          ? `录音将由语音识别（${asrLabel}）核对是否读对了这句话。`
-          : '本站暂未开启语音识别：录音不做自动核对，将与克隆声音一起保存备查。'}
-      </p>
+      <p className="vw-vt-muted">{asrLabel ? t.verifiedBy(asrLabel) : t.unverified}</p>
       {value.recording ? (
         <div className="vw-clone-file-head" data-testid="clone-consent-recorded">
-          <span>已录制：{value.recording.name}</span>
+          <span>{t.recorded(value.recording.name)}</span>
           {/* biome-ignore lint/a11y/useMediaCaption: a consent recording has no captions */}
           <audio controls src={value.recording.url} preload="none" />
           <Button size="small" type="link" onClick={() => onChange({ ...value, recording: null })}>
-            重新录制
+            {t.again}
           </Button>
         </div>
       ) : upload.active ? (
-        <span className="vw-vt-muted">正在上传录音…</span>
+        <span className="vw-vt-muted">{t.uploading}</span>
       ) : (
         <Recorder
           disabled={!text}
@@ -77,7 +76,7 @@ export function ConsentStep({
         onClick={() => void sentence.refetch()}
         data-testid="clone-consent-another"
       >
-        换一句
+        {t.another}
       </Button>
     </div>
   );

@@ -10,12 +10,15 @@ import { loadVoices } from '@/lib/auth/session.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { UploadDropzone, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
 import { useUpload } from '@/lib/upload/useUpload.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { type ConsentState, ConsentStep } from './ConsentStep.tsx';
 import { LANGUAGES } from './labels.ts';
 import { type FixedPair, SampleReport } from './SampleReport.tsx';
 import './clone.css';
 
 const ACCEPT = 'audio/*,video/webm';
+const t = zhCN.voiceCloning.normal;
+const tc = zhCN.voiceCloning.candidates;
 
 /** After creation: the candidates, a preview of each, and the choice. */
 function Candidates({ clone, onDone }: { clone: VoiceCloneView; onDone: (c: VoiceCloneView) => void }) {
@@ -35,12 +38,12 @@ function Candidates({ clone, onDone }: { clone: VoiceCloneView; onDone: (c: Voic
       <Alert
         type="info"
         showIcon
-        message={`引擎：${clone.engine_label}`}
+        message={tc.engine(clone.engine_label)}
         description={clone.note}
         data-testid="clone-engine-note"
       />
       <Input
-        placeholder="试听文本（留空使用默认句子）"
+        placeholder={tc.textPlaceholder}
         value={text}
         maxLength={200}
         onChange={(e) => setText(e.target.value)}
@@ -52,10 +55,11 @@ function Candidates({ clone, onDone }: { clone: VoiceCloneView; onDone: (c: Voic
       >
         {clone.candidates.map((c) => (
           <div key={c.index} className="vw-clone-candidate" data-testid="clone-candidate">
-            <Radio value={c.index}>候选 {c.index + 1}</Radio>
+            <Radio value={c.index}>{tc.candidate(c.index + 1)}</Radio>
             <span className="vw-vt-muted">
-              参考：{c.reference.source} {(c.reference.start_ms / 1000).toFixed(1)}–
-              {(c.reference.end_ms / 1000).toFixed(1)} 秒
+              {tc.reference}
+              {c.reference.source} {(c.reference.start_ms / 1000).toFixed(1)}–
+              {(c.reference.end_ms / 1000).toFixed(1)} {tc.seconds}
             </span>
             <Button
               size="small"
@@ -72,7 +76,7 @@ function Candidates({ clone, onDone }: { clone: VoiceCloneView; onDone: (c: Voic
               }
               data-testid="clone-preview"
             >
-              试听
+              {tc.preview}
             </Button>
             {previews[c.index] && (
               // biome-ignore lint/a11y/useMediaCaption: synthesised preview
@@ -87,7 +91,7 @@ function Candidates({ clone, onDone }: { clone: VoiceCloneView; onDone: (c: Voic
         onClick={() => choose.mutate({ body: { clone_id: clone.clone_id, candidate: chosen } })}
         data-testid="clone-save"
       >
-        保存为我的声音
+        {tc.save}
       </Button>
     </div>
   );
@@ -125,7 +129,7 @@ export function Component() {
     onSuccess: (d) => {
       setCreated(d.clone);
       void loadVoices();
-      message.success('克隆声音已生成，请试听并选择候选');
+      message.success(t.created);
     },
   });
   const onConsent = useCallback((v: ConsentState) => setConsent(v), []);
@@ -137,21 +141,16 @@ export function Component() {
   if (saved) {
     return (
       <div className="vw-clone-page" data-testid="clone-saved">
-        <Alert
-          type="success"
-          showIcon
-          message={`「${saved.name}」已保存到我的声音`}
-          description={saved.engine_label}
-        />
+        <Alert type="success" showIcon message={t.saved(saved.name)} description={saved.engine_label} />
         <Space>
           <Button
             type="primary"
             onClick={() => navigate(`/tts?voice_id=${encodeURIComponent(saved.voice_id)}`)}
             data-testid="clone-use-tts"
           >
-            去文字转语音使用
+            {t.useInTts}
           </Button>
-          <Link to="/voice-cloning">返回声音克隆</Link>
+          <Link to="/voice-cloning">{t.back}</Link>
         </Space>
       </div>
     );
@@ -159,7 +158,7 @@ export function Component() {
   if (created) {
     return (
       <div className="vw-clone-page">
-        <h2>选择候选声音</h2>
+        <h2>{t.chooseTitle}</h2>
         <Candidates clone={created} onDone={setSaved} />
       </div>
     );
@@ -178,23 +177,18 @@ export function Component() {
     <div className="vw-clone-page" data-testid="normal-clone">
       <UploadLeaveGuard active={upload.active} />
       <div className="vw-vt-toolbar">
-        <h2>快速克隆</h2>
+        <h2>{zhCN.voiceCloning.fast}</h2>
         {quota && (
           <Tag color={noQuota ? 'error' : 'blue'} data-testid="clone-quota">
-            剩余快速克隆次数 {Math.max(0, quota.limit - quota.used)} / {quota.limit}
+            {t.quota} {Math.max(0, quota.limit - quota.used)} / {quota.limit}
           </Tag>
         )}
       </div>
-      {noQuota && (
-        <Alert type="warning" showIcon message="快速克隆次数已用完：请删除不用的克隆声音或升级会员" />
-      )}
+      {noQuota && <Alert type="warning" showIcon message={t.noQuota} />}
 
       <section className="vw-vt-step">
-        <h3>1. 上传或录制样本（共 10 秒 – 5 分钟，可多个文件，同一个人）</h3>
-        <p className="vw-vt-muted">
-          建议：安静环境、距离麦克风 20 厘米左右、自然朗读；音量 −23…−18 dB，峰值不超过 −3 dB，停顿不超过 2
-          秒。
-        </p>
+        <h3>{t.step1}</h3>
+        <p className="vw-vt-muted">{t.tips}</p>
         {assets.length > 0 && (
           <ul className="vw-clone-assets" data-testid="clone-assets">
             {assets.map((a) => (
@@ -204,7 +198,7 @@ export function Component() {
                   size="small"
                   type="text"
                   icon={<DeleteOutlined />}
-                  aria-label="移除"
+                  aria-label={t.remove}
                   onClick={() => setAssets((list) => list.filter((x) => x.asset_id !== a.asset_id))}
                 />
               </li>
@@ -216,8 +210,8 @@ export function Component() {
             value={source}
             onChange={(v) => setSource(v as 'upload' | 'record')}
             options={[
-              { value: 'upload', label: '上传文件', icon: <CloudUploadOutlined /> },
-              { value: 'record', label: '在线录音', icon: <AudioOutlined /> },
+              { value: 'upload', label: t.upload, icon: <CloudUploadOutlined /> },
+              { value: 'record', label: t.record, icon: <AudioOutlined /> },
             ]}
             data-testid="clone-source"
           />
@@ -225,7 +219,7 @@ export function Component() {
         {source === 'upload' || uploading ? (
           <UploadDropzone
             accept={ACCEPT}
-            acceptLabel="MP3、WAV、M4A、FLAC、OGG、WEBM"
+            acceptLabel={t.accept}
             upload={upload}
             leaveGuard={false}
             onUploaded={(a) => {
@@ -251,14 +245,14 @@ export function Component() {
       </section>
 
       <section className="vw-vt-step">
-        <h3>2. 样本检测</h3>
+        <h3>{t.step2}</h3>
         <Select value={language} onChange={setLanguage} options={LANGUAGES} style={{ width: 140 }} />
         {runCheck.isPending && (
           <p className="vw-vt-muted" data-testid="clone-checking">
-            正在检测样本…
+            {t.checking}
           </p>
         )}
-        {!assets.length && <p className="vw-vt-muted">添加样本后自动检测。</p>}
+        {!assets.length && <p className="vw-vt-muted">{t.addSamples}</p>}
         {check && (
           <SampleReport
             check={check}
@@ -279,7 +273,7 @@ export function Component() {
       </section>
 
       <section className="vw-vt-step">
-        <h3>3. 授权确认</h3>
+        <h3>{t.step3}</h3>
         <ConsentStep
           language={language}
           value={consent}
@@ -289,10 +283,10 @@ export function Component() {
       </section>
 
       <section className="vw-vt-step">
-        <h3>4. 生成克隆声音</h3>
+        <h3>{t.step4}</h3>
         <Space wrap>
           <Input
-            placeholder="给声音起个名字"
+            placeholder={t.namePlaceholder}
             value={name}
             maxLength={40}
             onChange={(e) => setName(e.target.value)}
@@ -300,7 +294,7 @@ export function Component() {
             style={{ width: 220 }}
           />
           <Select
-            placeholder="克隆引擎（默认最佳）"
+            placeholder={t.enginePlaceholder}
             allowClear
             value={engine}
             onChange={setEngine}
@@ -310,12 +304,7 @@ export function Component() {
           />
         </Space>
         {engines.length > 0 && engines[0]?.kind === 'fitted' && (
-          <Alert
-            type="info"
-            showIcon
-            className="vw-clone-note"
-            message="当前仅有标准引擎：生成的是按样本拟合音高、音域和语速的「标准引擎近似」声音，并非神经网络克隆。配置 GPT-SoVITS / CosyVoice 服务或 zipvoice 模型后可获得真正的克隆效果。"
-          />
+          <Alert type="info" showIcon className="vw-clone-note" message={t.fittedOnly} />
         )}
         <Button
           type="primary"
@@ -340,16 +329,16 @@ export function Component() {
           }
           data-testid="clone-create"
         >
-          生成克隆声音
+          {t.create}
         </Button>
         {!canCreate && (
           <p className="vw-vt-muted" data-testid="clone-create-hint">
             {!check?.ok
-              ? '样本检测通过后才能生成'
+              ? t.needCheck
               : !consent.accepted || !consent.recording
-                ? '请勾选授权并录制授权句子'
+                ? t.needConsent
                 : !name.trim()
-                  ? '请填写声音名称'
+                  ? t.needName
                   : ''}
           </p>
         )}

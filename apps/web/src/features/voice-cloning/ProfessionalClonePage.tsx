@@ -6,12 +6,14 @@ import { useNavigate } from 'react-router';
 import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { UploadDropzone } from '@/lib/upload/UploadDropzone.tsx';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { type ConsentState, ConsentStep } from './ConsentStep.tsx';
 import { formatMs, LANGUAGES, STATUS_COLORS, STATUS_NAMES } from './labels.ts';
 import { SampleReport } from './SampleReport.tsx';
 import './clone.css';
 
 const MIN_MS = 30 * 60_000;
+const t = zhCN.voiceCloning.pro;
 
 /** Route /voice-cloning/professional-clone: a ≥ 30 min dataset, per-file checks, then training. */
 export function Component() {
@@ -31,7 +33,7 @@ export function Component() {
   const create = useCallMutation(api.voiceCloneProfessionalCreate, {
     invalidates: [api.voiceCloneOverview],
     onSuccess: () => {
-      message.success('已提交，完成后会通知你');
+      message.success(t.submitted);
       navigate('/voice-cloning');
     },
   });
@@ -44,25 +46,15 @@ export function Component() {
   return (
     <div className="vw-clone-page" data-testid="professional-clone">
       <div className="vw-vt-toolbar">
-        <h2>专业克隆</h2>
+        <h2>{zhCN.voiceCloning.professional}</h2>
         {quota && (
           <Tag color={noQuota ? 'error' : 'purple'}>
-            剩余专业克隆次数 {Math.max(0, quota.limit - quota.used)} / {quota.limit}
+            {t.quota} {Math.max(0, quota.limit - quota.used)} / {quota.limit}
           </Tag>
         )}
       </div>
-      {noQuota && (
-        <Alert type="warning" showIcon message="当前会员没有专业克隆次数：请升级到专业版或企业版" />
-      )}
-      <Alert
-        type="info"
-        showIcon
-        message={
-          trainer
-            ? '已配置训练服务：提交后进入排队与训练，完成后通知你。'
-            : '本站未开启训练服务：将用可用引擎中最好的多参考零样本方式生成声音，并如实标注。'
-        }
-      />
+      {noQuota && <Alert type="warning" showIcon message={t.noQuota} />}
+      <Alert type="info" showIcon message={trainer ? t.trainer : t.noTrainer} />
       {pro.length > 0 && (
         <ul className="vw-clone-assets" data-testid="pro-clones">
           {pro.map((c) => (
@@ -75,15 +67,15 @@ export function Component() {
         </ul>
       )}
       <section className="vw-vt-step">
-        <h3>1. 上传数据集（至少 30 分钟，建议 1 小时以上，多个文件）</h3>
+        <h3>{t.step1}</h3>
         <UploadDropzone
           accept="audio/*"
-          acceptLabel="MP3、WAV、M4A、FLAC"
+          acceptLabel={t.accept}
           onUploaded={(a) => setAssets((l) => [...l, a])}
         />
         <p data-testid="pro-total">
-          已上传 {assets.length} 个文件，共 {formatMs(total)}
-          {total < MIN_MS && <span className="vw-vt-muted">（还差 {formatMs(MIN_MS - total)}）</span>}
+          {t.uploaded(assets.length, formatMs(total))}
+          {total < MIN_MS && <span className="vw-vt-muted">{t.missing(formatMs(MIN_MS - total))}</span>}
         </p>
         <Space>
           <Select value={language} onChange={setLanguage} options={LANGUAGES} style={{ width: 140 }} />
@@ -96,13 +88,13 @@ export function Component() {
               })
             }
           >
-            逐个文件检测
+            {t.checkEach}
           </Button>
         </Space>
         {check && <SampleReport check={check} fixedPairs={{}} onFixed={() => undefined} />}
       </section>
       <section className="vw-vt-step">
-        <h3>2. 授权确认</h3>
+        <h3>{t.step2}</h3>
         <ConsentStep
           language={language}
           value={consent}
@@ -111,10 +103,10 @@ export function Component() {
         />
       </section>
       <section className="vw-vt-step">
-        <h3>3. 提交</h3>
+        <h3>{t.step3}</h3>
         <Space>
           <Input
-            placeholder="声音名称"
+            placeholder={t.namePlaceholder}
             value={name}
             maxLength={40}
             onChange={(e) => setName(e.target.value)}
@@ -139,7 +131,7 @@ export function Component() {
               })
             }
           >
-            提交专业克隆
+            {t.submit}
           </Button>
         </Space>
       </section>

@@ -2,7 +2,10 @@ import type { CheckItem, FileCheck, SampleCheckView } from '@vw/contract';
 import { Button, Space, Table, Tag } from 'antd';
 import { api } from '@/lib/api.ts';
 import { useCallMutation } from '@/lib/query/hooks.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { CHECK_TAGS, FIX_NAMES, type FixName, formatMs } from './labels.ts';
+
+const t = zhCN.voiceCloning.report;
 
 function Items({ items, testId }: { items: CheckItem[]; testId: string }) {
   return (
@@ -13,11 +16,11 @@ function Items({ items, testId }: { items: CheckItem[]; testId: string }) {
       dataSource={items}
       data-testid={testId}
       columns={[
-        { title: '检测项', dataIndex: 'label', width: 120 },
-        { title: '测量值', dataIndex: 'measured' },
-        { title: '要求', dataIndex: 'expected' },
+        { title: t.colItem, dataIndex: 'label', width: 120 },
+        { title: t.colMeasured, dataIndex: 'measured' },
+        { title: t.colExpected, dataIndex: 'expected' },
         {
-          title: '结果',
+          title: t.colResult,
           dataIndex: 'status',
           width: 100,
           render: (s: CheckItem['status'], item) => (
@@ -26,7 +29,7 @@ function Items({ items, testId }: { items: CheckItem[]; testId: string }) {
             </Tag>
           ),
         },
-        { title: '建议', dataIndex: 'advice' },
+        { title: t.colAdvice, dataIndex: 'advice' },
       ]}
     />
   );
@@ -54,7 +57,7 @@ function FileReport({
       <div className="vw-clone-file-head">
         <strong>{file.name}</strong>
         <span className="vw-vt-muted">{formatMs(file.levels.duration_ms)}</span>
-        <Tag color={file.ok ? 'success' : 'error'}>{file.ok ? '可用' : '需处理'}</Tag>
+        <Tag color={file.ok ? 'success' : 'error'}>{file.ok ? t.fileOk : t.fileNeedsWork}</Tag>
         {/* biome-ignore lint/a11y/useMediaCaption: a voice sample has no captions */}
         <audio controls src={file.url} preload="none" />
       </div>
@@ -67,11 +70,11 @@ function FileReport({
             onClick={() => run(file.fixes)}
             data-testid="clone-fix-all"
           >
-            一键修复（{file.fixes.map((f) => FIX_NAMES[f]).join(' + ')}）
+            {t.fixAll(file.fixes.map((f) => FIX_NAMES[f]).join(' + '))}
           </Button>
           {file.fixes.map((f) => (
             <Button key={f} onClick={() => run([f])} disabled={fix.isPending} data-testid={`clone-fix-${f}`}>
-              仅{FIX_NAMES[f]}
+              {t.fixOnly(FIX_NAMES[f])}
             </Button>
           ))}
         </Space>
@@ -79,12 +82,12 @@ function FileReport({
       {fixed && (
         <div className="vw-clone-ab" data-testid="clone-before-after">
           <div>
-            <span>修复前</span>
+            <span>{t.before}</span>
             {/* biome-ignore lint/a11y/useMediaCaption: a voice sample has no captions */}
             <audio controls src={fixed.before.url} preload="none" data-testid="clone-before" />
           </div>
           <div>
-            <span>修复后（已替换为样本）</span>
+            <span>{t.after}</span>
             {/* biome-ignore lint/a11y/useMediaCaption: a voice sample has no captions */}
             <audio controls src={fixed.after.url} preload="none" data-testid="clone-after" />
           </div>
@@ -108,10 +111,10 @@ export function SampleReport({
     <div className="vw-clone-report" data-testid="clone-report" data-ok={check.ok}>
       <div className="vw-clone-summary">
         <Tag color={check.ok ? 'success' : 'error'} data-testid="clone-report-verdict">
-          {check.ok ? '样本检测通过' : '样本未通过检测'}
+          {check.ok ? t.passed : t.failed}
         </Tag>
         <span className="vw-vt-muted">
-          共 {check.files.length} 个文件，总时长 {formatMs(check.total_duration_ms)}，有效语音约{' '}
+          {t.summary(check.files.length, formatMs(check.total_duration_ms))}
           {formatMs(check.total_speech_ms)}
         </span>
       </div>

@@ -38,7 +38,7 @@ export function VoiceAvatar({ voice, size = 44 }: { voice: Voice; size?: number 
       style={{ width: size, height: size, background: voiceGradient(voice.voice_id), fontSize: size * 0.42 }}
       aria-hidden
     >
-      {[...voice.name][0] ?? '声'}
+      {[...voice.name][0] ?? t.avatarFallback}
     </span>
   );
 }

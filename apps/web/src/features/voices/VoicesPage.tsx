@@ -82,7 +82,7 @@ export function Component() {
       <>
         <div className="vw-voices-manage">
           <Button size="small" onClick={() => navigate('/voice-cloning')} data-testid="mine-manage">
-            管理克隆声音（重命名、重新检测、删除）
+            {t.manageClones}
           </Button>
         </div>
         {body}
