@@ -28,6 +28,230 @@ interface LoginFields {
 
 const agreementHref = (p: string) => `${import.meta.env.BASE_URL}${p}`;
 
+/** The left half: what the workbench does, over a static waveform. */
+function LoginHero() {
+  return (
+    <section className="vw-login-hero">
+      <div className="vw-login-hero-inner">
+        <div className="vw-login-brand">
+          <BrandMark size={40} />
+          <span>{zhCN.app.name}</span>
+        </div>
+        <h1>{t.heroTitle}</h1>
+        <p>{t.heroDesc}</p>
+        <ul>
+          {t.heroPoints.map((p) => (
+            <li key={p}>
+              <CheckCircleFilled /> {p}
+            </li>
+          ))}
+        </ul>
+        <div className="vw-login-wave" aria-hidden="true">
+          {Array.from({ length: 36 }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: static decoration
+            <span key={i} style={{ height: `${18 + Math.round(Math.abs(Math.sin(i * 0.7)) * 46)}px` }} />
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function AccountField() {
+  return (
+    <Form.Item
+      name="account"
+      validateTrigger="onBlur"
+      rules={[
+        { required: true, message: t.accountRequired },
+        {
+          validator: (_, v: string) =>
+            !v || isAccount(v) ? Promise.resolve() : Promise.reject(new Error(t.accountInvalid)),
+        },
+      ]}
+    >
+      <Input
+        size="large"
+        prefix={<UserOutlined />}
+        placeholder={t.accountPlaceholder}
+        autoComplete="username"
+        allowClear
+      />
+    </Form.Item>
+  );
+}
+
+/** The code input with its send button; the account is validated before a code is sent. */
+function CodeField({ scene }: { scene: 'login' | 'reset_pwd' }) {
+  const form = Form.useFormInstance<LoginFields>();
+  const getAccount = async (): Promise<string | null> => {
+    try {
+      const { account } = await form.validateFields(['account']);
+      return account.trim();
+    } catch {
+      return null;
+    }
+  };
+  return (
+    <Form.Item required>
+      <Space.Compact block>
+        <Form.Item
+          name="code"
+          noStyle
+          rules={[
+            { required: true, message: t.codeRequired },
+            {
+              validator: (_, v: string) =>
+                !v || isCode(v) ? Promise.resolve() : Promise.reject(new Error(t.codeInvalid)),
+            },
+          ]}
+        >
+          <Input
+            size="large"
+            prefix={<SafetyCertificateOutlined />}
+            placeholder={t.codePlaceholder}
+            maxLength={6}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+          />
+        </Form.Item>
+        <SendCodeButton
+          scene={scene}
+          size="large"
+          getAccount={getAccount}
+          onError={(text) => form.setFields([{ name: 'account', errors: [text] }])}
+          onSent={() => form.setFields([{ name: 'code', errors: [] }])}
+        />
+      </Space.Compact>
+      {/* Field errors of the nested item show under the group. */}
+      <Form.Item noStyle shouldUpdate>
+        {() => {
+          const errors = form.getFieldError('code');
+          return errors.length ? (
+            <div className="ant-form-item-explain-error vw-inline-error">{errors[0]}</div>
+          ) : null;
+        }}
+      </Form.Item>
+    </Form.Item>
+  );
+}
+
+function PasswordFields({ onForgot }: { onForgot: () => void }) {
+  return (
+    <>
+      <Form.Item name="password" rules={[{ required: true, message: t.passwordRequired }]}>
+        <Input.Password
+          size="large"
+          prefix={<LockOutlined />}
+          placeholder={t.passwordPlaceholder}
+          autoComplete="current-password"
+        />
+      </Form.Item>
+      <div className="vw-login-forgot">
+        <button type="button" className="vw-link-btn" onClick={onForgot}>
+          {t.forgot}
+        </button>
+      </div>
+    </>
+  );
+}
+
+const newPasswordRules = [
+  { required: true, message: t.passwordRequired },
+  {
+    validator: (_: unknown, v: string) =>
+      !v || isStrongPassword(v) ? Promise.resolve() : Promise.reject(new Error(t.passwordRule)),
+  },
+];
+
+function ResetPasswordFields() {
+  return (
+    <>
+      <CodeField scene="reset_pwd" />
+      <Form.Item name="new_password" rules={newPasswordRules}>
+        <Input.Password
+          size="large"
+          prefix={<LockOutlined />}
+          placeholder={t.newPasswordPlaceholder}
+          autoComplete="new-password"
+        />
+      </Form.Item>
+      <Form.Item
+        name="confirm_password"
+        dependencies={['new_password']}
+        rules={[
+          { required: true, message: t.confirmPasswordPlaceholder },
+          ({ getFieldValue }) => ({
+            validator: (_, v) =>
+              !v || v === getFieldValue('new_password')
+                ? Promise.resolve()
+                : Promise.reject(new Error(t.passwordMismatch)),
+          }),
+        ]}
+      >
+        <Input.Password
+          size="large"
+          prefix={<LockOutlined />}
+          placeholder={t.confirmPasswordPlaceholder}
+          autoComplete="new-password"
+        />
+      </Form.Item>
+    </>
+  );
+}
+
+function Agreement({
+  agreed,
+  error,
+  onChange,
+}: {
+  agreed: boolean;
+  error: boolean;
+  onChange: (agreed: boolean) => void;
+}) {
+  return (
+    <div className={`vw-login-agreement ${error ? 'has-error' : ''}`}>
+      <Checkbox checked={agreed} onChange={(e) => onChange(e.target.checked)} data-testid="agreement">
+        {t.agreementPrefix}
+        <a href={agreementHref('terms')} target="_blank" rel="noopener noreferrer">
+          {t.terms}
+        </a>
+        {t.agreementAnd}
+        <a href={agreementHref('privacy')} target="_blank" rel="noopener noreferrer">
+          {t.privacy}
+        </a>
+      </Checkbox>
+      {error && <div className="vw-inline-error">{t.agreementRequired}</div>}
+    </div>
+  );
+}
+
+function LoginHead({ mode, onMode }: { mode: Mode; onMode: (mode: Mode) => void }) {
+  if (mode === 'reset')
+    return (
+      <div className="vw-login-head">
+        <h2>{t.resetTitle}</h2>
+        <p>{t.resetSubtitle}</p>
+      </div>
+    );
+  return (
+    <>
+      <div className="vw-login-head">
+        <h2>{t.title}</h2>
+        <p>{t.subtitle}</p>
+      </div>
+      <Tabs
+        activeKey={mode}
+        onChange={(k) => onMode(k as Mode)}
+        items={[
+          { key: 'code', label: t.tabCode },
+          { key: 'password', label: t.tabPassword },
+        ]}
+      />
+    </>
+  );
+}
+
 export function Component() {
   const [form] = Form.useForm<LoginFields>();
   const [mode, setMode] = useState<Mode>('code');
@@ -49,15 +273,6 @@ export function Component() {
     const name = field === 'password' && mode === 'reset' ? 'new_password' : (field ?? fallbackField);
     if (name && !(isApiError(e) && e.kind === 'network')) form.setFields([{ name, errors: [text] }]);
     else setFormError(text);
-  };
-
-  const getAccount = async (): Promise<string | null> => {
-    try {
-      const { account } = await form.validateFields(['account']);
-      return account.trim();
-    } catch {
-      return null;
-    }
   };
 
   const switchMode = (next: Mode) => {
@@ -113,128 +328,13 @@ export function Component() {
     }
   };
 
-  const accountField = (
-    <Form.Item
-      name="account"
-      validateTrigger="onBlur"
-      rules={[
-        { required: true, message: t.accountRequired },
-        {
-          validator: (_, v: string) =>
-            !v || isAccount(v) ? Promise.resolve() : Promise.reject(new Error(t.accountInvalid)),
-        },
-      ]}
-    >
-      <Input
-        size="large"
-        prefix={<UserOutlined />}
-        placeholder={t.accountPlaceholder}
-        autoComplete="username"
-        allowClear
-      />
-    </Form.Item>
-  );
-
-  const codeField = (scene: 'login' | 'reset_pwd') => (
-    <Form.Item required>
-      <Space.Compact block>
-        <Form.Item
-          name="code"
-          noStyle
-          rules={[
-            { required: true, message: t.codeRequired },
-            {
-              validator: (_, v: string) =>
-                !v || isCode(v) ? Promise.resolve() : Promise.reject(new Error(t.codeInvalid)),
-            },
-          ]}
-        >
-          <Input
-            size="large"
-            prefix={<SafetyCertificateOutlined />}
-            placeholder={t.codePlaceholder}
-            maxLength={6}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-          />
-        </Form.Item>
-        <SendCodeButton
-          scene={scene}
-          size="large"
-          getAccount={getAccount}
-          onError={(text) => form.setFields([{ name: 'account', errors: [text] }])}
-          onSent={() => form.setFields([{ name: 'code', errors: [] }])}
-        />
-      </Space.Compact>
-      {/* Field errors of the nested item show under the group. */}
-      <Form.Item noStyle shouldUpdate>
-        {() => {
-          const errors = form.getFieldError('code');
-          return errors.length ? (
-            <div className="ant-form-item-explain-error vw-inline-error">{errors[0]}</div>
-          ) : null;
-        }}
-      </Form.Item>
-    </Form.Item>
-  );
-
-  const passwordRules = [
-    { required: true, message: t.passwordRequired },
-    {
-      validator: (_: unknown, v: string) =>
-        !v || isStrongPassword(v) ? Promise.resolve() : Promise.reject(new Error(t.passwordRule)),
-    },
-  ];
-
   return (
     <div className="vw-login">
-      <section className="vw-login-hero">
-        <div className="vw-login-hero-inner">
-          <div className="vw-login-brand">
-            <BrandMark size={40} />
-            <span>{zhCN.app.name}</span>
-          </div>
-          <h1>{t.heroTitle}</h1>
-          <p>{t.heroDesc}</p>
-          <ul>
-            {t.heroPoints.map((p) => (
-              <li key={p}>
-                <CheckCircleFilled /> {p}
-              </li>
-            ))}
-          </ul>
-          <div className="vw-login-wave" aria-hidden="true">
-            {Array.from({ length: 36 }, (_, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: static decoration
-              <span key={i} style={{ height: `${18 + Math.round(Math.abs(Math.sin(i * 0.7)) * 46)}px` }} />
-            ))}
-          </div>
-        </div>
-      </section>
+      <LoginHero />
 
       <section className="vw-login-panel">
         <div className="vw-login-card" data-testid="login-card">
-          {mode === 'reset' ? (
-            <div className="vw-login-head">
-              <h2>{t.resetTitle}</h2>
-              <p>{t.resetSubtitle}</p>
-            </div>
-          ) : (
-            <>
-              <div className="vw-login-head">
-                <h2>{t.title}</h2>
-                <p>{t.subtitle}</p>
-              </div>
-              <Tabs
-                activeKey={mode}
-                onChange={(k) => switchMode(k as Mode)}
-                items={[
-                  { key: 'code', label: t.tabCode },
-                  { key: 'password', label: t.tabPassword },
-                ]}
-              />
-            </>
-          )}
+          <LoginHead mode={mode} onMode={switchMode} />
 
           <Form
             form={form}
@@ -243,58 +343,10 @@ export function Component() {
             requiredMark={false}
             onValuesChange={() => setFormError(null)}
           >
-            {accountField}
-            {mode === 'code' && codeField('login')}
-            {mode === 'password' && (
-              <>
-                <Form.Item name="password" rules={[{ required: true, message: t.passwordRequired }]}>
-                  <Input.Password
-                    size="large"
-                    prefix={<LockOutlined />}
-                    placeholder={t.passwordPlaceholder}
-                    autoComplete="current-password"
-                  />
-                </Form.Item>
-                <div className="vw-login-forgot">
-                  <button type="button" className="vw-link-btn" onClick={() => switchMode('reset')}>
-                    {t.forgot}
-                  </button>
-                </div>
-              </>
-            )}
-            {mode === 'reset' && (
-              <>
-                {codeField('reset_pwd')}
-                <Form.Item name="new_password" rules={passwordRules}>
-                  <Input.Password
-                    size="large"
-                    prefix={<LockOutlined />}
-                    placeholder={t.newPasswordPlaceholder}
-                    autoComplete="new-password"
-                  />
-                </Form.Item>
-                <Form.Item
-                  name="confirm_password"
-                  dependencies={['new_password']}
-                  rules={[
-                    { required: true, message: t.confirmPasswordPlaceholder },
-                    ({ getFieldValue }) => ({
-                      validator: (_, v) =>
-                        !v || v === getFieldValue('new_password')
-                          ? Promise.resolve()
-                          : Promise.reject(new Error(t.passwordMismatch)),
-                    }),
-                  ]}
-                >
-                  <Input.Password
-                    size="large"
-                    prefix={<LockOutlined />}
-                    placeholder={t.confirmPasswordPlaceholder}
-                    autoComplete="new-password"
-                  />
-                </Form.Item>
-              </>
-            )}
+            <AccountField />
+            {mode === 'code' && <CodeField scene="login" />}
+            {mode === 'password' && <PasswordFields onForgot={() => switchMode('reset')} />}
+            {mode === 'reset' && <ResetPasswordFields />}
 
             {formError && (
               <Alert
@@ -324,26 +376,14 @@ export function Component() {
                 </button>
               </div>
             ) : (
-              <div className={`vw-login-agreement ${agreementError ? 'has-error' : ''}`}>
-                <Checkbox
-                  checked={agreed}
-                  onChange={(e) => {
-                    setAgreed(e.target.checked);
-                    if (e.target.checked) setAgreementError(false);
-                  }}
-                  data-testid="agreement"
-                >
-                  {t.agreementPrefix}
-                  <a href={agreementHref('terms')} target="_blank" rel="noopener noreferrer">
-                    {t.terms}
-                  </a>
-                  {t.agreementAnd}
-                  <a href={agreementHref('privacy')} target="_blank" rel="noopener noreferrer">
-                    {t.privacy}
-                  </a>
-                </Checkbox>
-                {agreementError && <div className="vw-inline-error">{t.agreementRequired}</div>}
-              </div>
+              <Agreement
+                agreed={agreed}
+                error={agreementError}
+                onChange={(checked) => {
+                  setAgreed(checked);
+                  if (checked) setAgreementError(false);
+                }}
+              />
             )}
           </Form>
         </div>
