@@ -12,7 +12,7 @@ import { formatDuration } from '@/lib/tasks/format.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { useTask } from '@/lib/tasks/useTask.ts';
 import { formatBytes, UploadDropzone, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
-import { useUpload } from '@/lib/upload/useUpload.ts';
+import { type UseUpload, useUpload } from '@/lib/upload/useUpload.ts';
 import '@/features/video-translation/video-tools.css';
 import { History } from './History.tsx';
 import { ResultView } from './ResultView.tsx';
@@ -59,6 +59,286 @@ function Started({ taskId, onAnother }: { taskId: string; onAnother: () => void 
   );
 }
 
+/** Step 1: the file, uploaded or recorded, with its size and length checked against the limits. */
+function FileSection({
+  asset,
+  seconds,
+  limits,
+  tooLong,
+  tooLarge,
+  upload,
+  source,
+  onSource,
+  disabled,
+  onPicked,
+  onReset,
+}: {
+  asset: MediaAsset | null;
+  seconds: number | null;
+  limits: { maxSeconds: number; maxBytes: number };
+  tooLong: boolean;
+  tooLarge: boolean;
+  upload: UseUpload;
+  source: 'upload' | 'record';
+  onSource: (source: 'upload' | 'record') => void;
+  disabled: boolean;
+  onPicked: (asset: MediaAsset) => void;
+  onReset: () => void;
+}) {
+  const uploading = upload.state.phase !== 'idle' && upload.state.phase !== 'cancelled';
+  return (
+    <section className="vw-vt-step">
+      <h3>{t.file}</h3>
+      {asset ? (
+        <div className="vw-vt-file" data-testid="vc-file">
+          <strong>{asset.name}</strong>
+          <span className="vw-vt-muted">
+            {formatBytes(asset.size)}
+            {seconds != null ? ` · ${formatDuration(seconds)}` : ` · ${t.waitingAsset}`}
+          </span>
+          <Button size="small" type="link" onClick={onReset}>
+            {t.changeFile}
+          </Button>
+          {tooLong && <span className="vw-vt-error">{t.tooLong(formatDuration(limits.maxSeconds))}</span>}
+          {tooLarge && <span className="vw-vt-error">{t.tooLarge(formatBytes(limits.maxBytes))}</span>}
+        </div>
+      ) : (
+        <>
+          {!uploading && (
+            <Segmented
+              value={source}
+              onChange={(v) => onSource(v as 'upload' | 'record')}
+              options={[
+                { value: 'upload', label: t.upload, icon: <CloudUploadOutlined /> },
+                { value: 'record', label: t.record, icon: <AudioOutlined /> },
+              ]}
+              data-testid="vc-source"
+            />
+          )}
+          {source === 'upload' || uploading ? (
+            <UploadDropzone
+              accept={ACCEPT}
+              acceptLabel={ACCEPT_LABEL}
+              upload={upload}
+              leaveGuard={false}
+              maxBytes={MAX_BYTES}
+              maxSeconds={MAX_SECONDS}
+              disabled={disabled}
+              onUploaded={(a) => onPicked(a)}
+            />
+          ) : (
+            <Recorder
+              disabled={disabled}
+              onFile={(file) =>
+                upload.start(file).then(
+                  (a) => onPicked(a),
+                  () => undefined,
+                )
+              }
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+type SetSettings = (patch: Partial<Settings>) => void;
+
+/** Step 2: a target voice (mine first, then the library) or manual settings. */
+function TargetSection({ settings, set }: { settings: Settings; set: SetSettings }) {
+  const targets = useCall(api.voiceChangerTargets, undefined, { staleTime: 60_000 });
+  const list = targets.data?.targets ?? [];
+  const mine = list.filter((v) => v.category === 'mine');
+  const library = list.filter((v) => v.category === 'builtin');
+  return (
+    <section className="vw-vt-step">
+      <h3>{t.target}</h3>
+      <Segmented
+        value={settings.mode}
+        onChange={(v) => set({ mode: v as Settings['mode'] })}
+        options={[
+          { value: 'voice', label: t.targetVoice },
+          { value: 'manual', label: t.targetManual },
+        ]}
+        data-testid="vc-mode"
+      />
+      {settings.mode === 'voice' && (
+        <div className="vw-vc-field">
+          <Select
+            showSearch
+            optionFilterProp="label"
+            placeholder={t.pickVoice}
+            value={settings.voice_id}
+            onChange={(voice_id) => set({ voice_id })}
+            loading={targets.isPending}
+            style={{ width: 360 }}
+            options={[
+              ...(mine.length
+                ? [
+                    {
+                      label: t.myVoices,
+                      options: mine.map((v) => ({ value: v.voice_id, label: targetLabel(v) })),
+                    },
+                  ]
+                : []),
+              {
+                label: t.library,
+                options: library.map((v) => ({ value: v.voice_id, label: targetLabel(v) })),
+              },
+            ]}
+            data-testid="vc-voice"
+          />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function OptionsSection({
+  settings,
+  set,
+  engines,
+}: {
+  settings: Settings;
+  set: SetSettings;
+  engines: Array<{ id: string; label: string }>;
+}) {
+  return (
+    <section className="vw-vt-step vw-vc-options">
+      <h3>{t.options}</h3>
+      <div className="vw-vc-slider">
+        <span>{t.pitch}</span>
+        <Slider
+          min={-12}
+          max={12}
+          step={0.5}
+          value={settings.pitch_shift}
+          onChange={(pitch_shift) => set({ pitch_shift })}
+          marks={{ '-12': '-12', 0: '0', 12: '+12' }}
+          data-testid="vc-pitch"
+        />
+        <span className="vw-vt-muted">
+          {settings.mode === 'voice' ? t.pitchHintVoice : t.pitchHintManual}
+        </span>
+      </div>
+      <div className="vw-vc-slider">
+        <span>{t.formant}</span>
+        <Slider
+          min={-6}
+          max={6}
+          step={0.5}
+          value={settings.formant_shift}
+          onChange={(formant_shift) => set({ formant_shift })}
+          marks={{ '-6': '-6', 0: '0', 6: '+6' }}
+          data-testid="vc-formant"
+        />
+        <span className="vw-vt-muted">{t.formantHint}</span>
+      </div>
+      <div className="vw-vc-checks">
+        <Checkbox
+          checked={settings.denoise}
+          onChange={(e) => set({ denoise: e.target.checked })}
+          data-testid="vc-denoise"
+        >
+          {t.denoise}
+        </Checkbox>
+        <Checkbox
+          checked={settings.keep_timing}
+          onChange={(e) => set({ keep_timing: e.target.checked })}
+          data-testid="vc-keep-timing"
+        >
+          {t.keepTiming}
+        </Checkbox>
+        {!settings.keep_timing && <span className="vw-vt-muted">{t.keepTimingHint}</span>}
+      </div>
+      <div className="vw-vc-checks">
+        <span>{t.format}</span>
+        <Segmented
+          value={settings.format}
+          onChange={(v) => set({ format: v as Settings['format'] })}
+          options={[
+            { value: 'mp3', label: 'MP3' },
+            { value: 'wav', label: 'WAV' },
+          ]}
+          data-testid="vc-format"
+        />
+        {engines.length > 1 && (
+          <>
+            <span>{t.engine}</span>
+            <Select
+              value={settings.engine ?? engines[0].id}
+              onChange={(engine) => set({ engine })}
+              options={engines.map((e) => ({ value: e.id, label: e.label }))}
+              style={{ width: 200 }}
+              data-testid="vc-engine-select"
+            />
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The estimate for the file's length, the balance, and the start button. */
+function StartFooter({
+  seconds,
+  needTarget,
+  canStart,
+  disabled,
+  starting,
+  onStart,
+}: {
+  seconds: number | null;
+  needTarget: boolean;
+  canStart: boolean;
+  disabled: boolean;
+  starting: boolean;
+  onStart: () => void;
+}) {
+  const estimate = useCall(
+    api.estimateCredits,
+    { body: { task_type: 'voice_changer', params: { seconds: Math.ceil(seconds ?? 0) } } },
+    { enabled: seconds != null, suppressError: true, staleTime: 0 },
+  );
+  return (
+    <section className="vw-vt-step vw-vt-footer">
+      <div className="vw-vt-estimate" data-testid="vc-estimate">
+        {seconds != null && (
+          <>
+            <span>{t.estimate}</span>
+            {estimate.data ? (
+              <>
+                <strong data-testid="vc-estimate-credits">
+                  {t.estimateValue(formatCredits(estimate.data.credits))}
+                </strong>
+                <span className="vw-vt-muted">{t.balance(formatCredits(estimate.data.balance))}</span>
+                {!estimate.data.sufficient && <span className="vw-vt-error">{t.insufficient}</span>}
+              </>
+            ) : (
+              <span className="vw-vt-muted">{estimate.isFetching ? t.estimating : ''}</span>
+            )}
+          </>
+        )}
+      </div>
+      <div className="vw-vt-actions">
+        {needTarget && <span className="vw-vt-muted">{t.needTarget}</span>}
+        {canStart && (
+          <Button
+            type="primary"
+            disabled={disabled}
+            loading={starting}
+            onClick={onStart}
+            data-testid="vc-start"
+          >
+            {t.start}
+          </Button>
+        )}
+      </div>
+    </section>
+  );
+}
+
 /** Route /voice-changer: a file (upload or recording) → target voice or manual settings → task → A/B. */
 export function Component() {
   const { message } = useApp();
@@ -69,7 +349,6 @@ export function Component() {
   const planBytes = caps.data?.limits.max_upload_bytes ?? MAX_BYTES;
   const maxSeconds = Math.min(MAX_SECONDS, planSeconds);
   const maxBytes = Math.min(MAX_BYTES, planBytes);
-  const targets = useCall(api.voiceChangerTargets, undefined, { staleTime: 60_000 });
   const upload = useUpload();
   const [source, setSource] = useState<'upload' | 'record'>('upload');
   const [picked, setPicked] = useState<MediaAsset | null>(null);
@@ -98,11 +377,6 @@ export function Component() {
   const seconds = asset?.duration_ms != null ? asset.duration_ms / 1000 : null;
   const tooLong = seconds != null && seconds > maxSeconds;
   const tooLarge = !!asset && asset.size > maxBytes;
-  const estimate = useCall(
-    api.estimateCredits,
-    { body: { task_type: 'voice_changer', params: { seconds: Math.ceil(seconds ?? 0) } } },
-    { enabled: seconds != null, suppressError: true, staleTime: 0 },
-  );
   const create = useCallMutation(api.voiceChangerCreate, {
     // A shortage (err_sts_balance_insufficient) shows the app's credit prompt by itself.
     onSuccess: (d) => {
@@ -137,11 +411,6 @@ export function Component() {
     });
   };
 
-  const list = targets.data?.targets ?? [];
-  const mine = list.filter((v) => v.category === 'mine');
-  const library = list.filter((v) => v.category === 'builtin');
-  const uploading = upload.state.phase !== 'idle' && upload.state.phase !== 'cancelled';
-
   return (
     <div className="vw-vc-page" data-testid="voice-changer-page">
       <header className="vw-vc-header">
@@ -158,210 +427,29 @@ export function Component() {
               {!availability.available && (
                 <Alert type="warning" showIcon message={availability.reason} data-testid="vc-unavailable" />
               )}
-              <section className="vw-vt-step">
-                <h3>{t.file}</h3>
-                {asset ? (
-                  <div className="vw-vt-file" data-testid="vc-file">
-                    <strong>{asset.name}</strong>
-                    <span className="vw-vt-muted">
-                      {formatBytes(asset.size)}
-                      {seconds != null ? ` · ${formatDuration(seconds)}` : ` · ${t.waitingAsset}`}
-                    </span>
-                    <Button size="small" type="link" onClick={reset}>
-                      {t.changeFile}
-                    </Button>
-                    {tooLong && <span className="vw-vt-error">{t.tooLong(formatDuration(maxSeconds))}</span>}
-                    {tooLarge && <span className="vw-vt-error">{t.tooLarge(formatBytes(maxBytes))}</span>}
-                  </div>
-                ) : (
-                  <>
-                    {!uploading && (
-                      <Segmented
-                        value={source}
-                        onChange={(v) => setSource(v as 'upload' | 'record')}
-                        options={[
-                          { value: 'upload', label: t.upload, icon: <CloudUploadOutlined /> },
-                          { value: 'record', label: t.record, icon: <AudioOutlined /> },
-                        ]}
-                        data-testid="vc-source"
-                      />
-                    )}
-                    {source === 'upload' || uploading ? (
-                      <UploadDropzone
-                        accept={ACCEPT}
-                        acceptLabel={ACCEPT_LABEL}
-                        upload={upload}
-                        leaveGuard={false}
-                        maxBytes={MAX_BYTES}
-                        maxSeconds={MAX_SECONDS}
-                        disabled={!availability.available}
-                        onUploaded={(a) => setPicked(a)}
-                      />
-                    ) : (
-                      <Recorder
-                        disabled={!availability.available}
-                        onFile={(file) =>
-                          upload.start(file).then(
-                            (a) => setPicked(a),
-                            () => undefined,
-                          )
-                        }
-                      />
-                    )}
-                  </>
-                )}
-              </section>
-
-              <section className="vw-vt-step">
-                <h3>{t.target}</h3>
-                <Segmented
-                  value={settings.mode}
-                  onChange={(v) => set({ mode: v as Settings['mode'] })}
-                  options={[
-                    { value: 'voice', label: t.targetVoice },
-                    { value: 'manual', label: t.targetManual },
-                  ]}
-                  data-testid="vc-mode"
-                />
-                {settings.mode === 'voice' && (
-                  <div className="vw-vc-field">
-                    <Select
-                      showSearch
-                      optionFilterProp="label"
-                      placeholder={t.pickVoice}
-                      value={settings.voice_id}
-                      onChange={(voice_id) => set({ voice_id })}
-                      loading={targets.isPending}
-                      style={{ width: 360 }}
-                      options={[
-                        ...(mine.length
-                          ? [
-                              {
-                                label: t.myVoices,
-                                options: mine.map((v) => ({ value: v.voice_id, label: targetLabel(v) })),
-                              },
-                            ]
-                          : []),
-                        {
-                          label: t.library,
-                          options: library.map((v) => ({ value: v.voice_id, label: targetLabel(v) })),
-                        },
-                      ]}
-                      data-testid="vc-voice"
-                    />
-                  </div>
-                )}
-              </section>
-
-              <section className="vw-vt-step vw-vc-options">
-                <h3>{t.options}</h3>
-                <div className="vw-vc-slider">
-                  <span>{t.pitch}</span>
-                  <Slider
-                    min={-12}
-                    max={12}
-                    step={0.5}
-                    value={settings.pitch_shift}
-                    onChange={(pitch_shift) => set({ pitch_shift })}
-                    marks={{ '-12': '-12', 0: '0', 12: '+12' }}
-                    data-testid="vc-pitch"
-                  />
-                  <span className="vw-vt-muted">
-                    {settings.mode === 'voice' ? t.pitchHintVoice : t.pitchHintManual}
-                  </span>
-                </div>
-                <div className="vw-vc-slider">
-                  <span>{t.formant}</span>
-                  <Slider
-                    min={-6}
-                    max={6}
-                    step={0.5}
-                    value={settings.formant_shift}
-                    onChange={(formant_shift) => set({ formant_shift })}
-                    marks={{ '-6': '-6', 0: '0', 6: '+6' }}
-                    data-testid="vc-formant"
-                  />
-                  <span className="vw-vt-muted">{t.formantHint}</span>
-                </div>
-                <div className="vw-vc-checks">
-                  <Checkbox
-                    checked={settings.denoise}
-                    onChange={(e) => set({ denoise: e.target.checked })}
-                    data-testid="vc-denoise"
-                  >
-                    {t.denoise}
-                  </Checkbox>
-                  <Checkbox
-                    checked={settings.keep_timing}
-                    onChange={(e) => set({ keep_timing: e.target.checked })}
-                    data-testid="vc-keep-timing"
-                  >
-                    {t.keepTiming}
-                  </Checkbox>
-                  {!settings.keep_timing && <span className="vw-vt-muted">{t.keepTimingHint}</span>}
-                </div>
-                <div className="vw-vc-checks">
-                  <span>{t.format}</span>
-                  <Segmented
-                    value={settings.format}
-                    onChange={(v) => set({ format: v as Settings['format'] })}
-                    options={[
-                      { value: 'mp3', label: 'MP3' },
-                      { value: 'wav', label: 'WAV' },
-                    ]}
-                    data-testid="vc-format"
-                  />
-                  {engines.length > 1 && (
-                    <>
-                      <span>{t.engine}</span>
-                      <Select
-                        value={settings.engine ?? engines[0].id}
-                        onChange={(engine) => set({ engine })}
-                        options={engines.map((e) => ({ value: e.id, label: e.label }))}
-                        style={{ width: 200 }}
-                        data-testid="vc-engine-select"
-                      />
-                    </>
-                  )}
-                </div>
-              </section>
-
-              <section className="vw-vt-step vw-vt-footer">
-                <div className="vw-vt-estimate" data-testid="vc-estimate">
-                  {asset && seconds != null && (
-                    <>
-                      <span>{t.estimate}</span>
-                      {estimate.data ? (
-                        <>
-                          <strong data-testid="vc-estimate-credits">
-                            {t.estimateValue(formatCredits(estimate.data.credits))}
-                          </strong>
-                          <span className="vw-vt-muted">
-                            {t.balance(formatCredits(estimate.data.balance))}
-                          </span>
-                          {!estimate.data.sufficient && <span className="vw-vt-error">{t.insufficient}</span>}
-                        </>
-                      ) : (
-                        <span className="vw-vt-muted">{estimate.isFetching ? t.estimating : ''}</span>
-                      )}
-                    </>
-                  )}
-                </div>
-                <div className="vw-vt-actions">
-                  {!hasTarget && asset && <span className="vw-vt-muted">{t.needTarget}</span>}
-                  {availability.available && (
-                    <Button
-                      type="primary"
-                      disabled={!asset || seconds == null || tooLong || tooLarge || !hasTarget}
-                      loading={create.isPending}
-                      onClick={start}
-                      data-testid="vc-start"
-                    >
-                      {t.start}
-                    </Button>
-                  )}
-                </div>
-              </section>
+              <FileSection
+                asset={asset}
+                seconds={seconds}
+                limits={{ maxSeconds, maxBytes }}
+                tooLong={tooLong}
+                tooLarge={tooLarge}
+                upload={upload}
+                source={source}
+                onSource={setSource}
+                disabled={!availability.available}
+                onPicked={setPicked}
+                onReset={reset}
+              />
+              <TargetSection settings={settings} set={set} />
+              <OptionsSection settings={settings} set={set} engines={engines} />
+              <StartFooter
+                seconds={seconds}
+                needTarget={!hasTarget && !!asset}
+                canStart={availability.available}
+                disabled={!asset || seconds == null || tooLong || tooLarge || !hasTarget}
+                starting={create.isPending}
+                onStart={start}
+              />
             </div>
           )}
         </div>
