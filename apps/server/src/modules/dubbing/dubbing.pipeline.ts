@@ -16,7 +16,6 @@ import {
 } from '@vw/contract';
 import {
   buildTimeMap,
-  detectSubtitleRegions,
   exportAudio,
   extractAudio,
   type KeepRegion,
@@ -24,13 +23,10 @@ import {
   mapTime,
   mixDub,
   placeLines,
-  type RecognizeVideoResult,
-  recognizeVideo,
   renderVideo,
   runFfmpeg,
   type SlowStretch,
   slowAudio,
-  type Transcript,
   toAss,
   writeStems,
 } from '@vw/engines';
@@ -38,12 +34,14 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { localPathOf } from '../../media/files.ts';
 import { definePipeline, type StageContext, taskFailure } from '../../tasks/index.ts';
-import { spansFromDocument } from '../erase/erase.spans.ts';
-import { countChars, ocrToDocument } from '../ocr/ocr.document.ts';
-import { mediaError } from '../ocr/ocr.media.ts';
 import { projectFilesPrefix } from '../projects/projects.service.ts';
-import { asAppError, engineLabel, pickRecognizer } from '../stt/stt.asr.ts';
-import { transcriptToDocument } from '../stt/stt.document.ts';
+import { spansFromDocument } from '../projects/stages/erase-spans.ts';
+import { mediaOf, videoError } from '../projects/stages/media.ts';
+import { engineLabel, recognitionError, recognizeSpeech } from '../projects/stages/recognize-speech.ts';
+import { recognizeText, subtitleRegions } from '../projects/stages/recognize-text.ts';
+import { transcriptToDocument } from '../projects/stages/speech-document.ts';
+import { writeSubtitleOutputs } from '../projects/stages/subtitle-outputs.ts';
+import { countChars, ocrToDocument } from '../projects/stages/text-document.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
 import type { UsableVoice } from '../voices/voices.service.ts';
 import {
@@ -55,9 +53,9 @@ import {
   trackEndMs,
   voiceOf,
 } from './dubbing.document.ts';
-import { chatClientOf, checkerOf, dubLine } from './dubbing.line.ts';
+import { checkerOf, dubLine } from './dubbing.line.ts';
 import { readDubProject, updateDubDocument } from './dubbing.repo.ts';
-import { SEPARATOR_MISSING, separatedBackground, separatorOf } from './dubbing.separator.ts';
+import { SEPARATOR_MISSING, separatedBackground } from './dubbing.separator.ts';
 
 /*
  * The one dub stage and its pipelines (tools srt_dubbing, dubbing, synthesis): prepare (subtitles
@@ -105,14 +103,6 @@ const takeKey = (ownerId: string, projectId: string, cueId: string, takeId: stri
   `${projectFilesPrefix(ownerId, projectId)}takes/${cueId}/${takeId}.wav`;
 export const MAX_TAKES = 10;
 
-/** The media under the dub (video or audio), as a local path, or null. */
-export async function mediaOf(ctx: StageContext<unknown>, doc: ProjectDocument) {
-  const assetId = doc.dub?.media_asset_id;
-  if (!assetId) return null;
-  const asset = await getOwnedAsset(ctx.app, ctx.task.owner_id, assetId);
-  return { asset, file: await localPathOf(ctx.app, asset.storage_key, ctx.scratchDir) };
-}
-
 export async function recognizeInto(
   ctx: StageContext<Pick<DubInput, 'recognize'>>,
   doc: ProjectDocument,
@@ -120,21 +110,12 @@ export async function recognizeInto(
   const media = await mediaOf(ctx, doc);
   if (!media) throw taskFailure(1, '没有可识别的媒体');
   const wav = path.join(ctx.scratchDir, 'speech-16k.wav');
-  const recognizer = pickRecognizer(ctx.app);
-  let transcript: Transcript;
   try {
     await extractAudio(media.file, wav, { rate: 16_000, channels: 1, format: 'wav', signal: ctx.signal });
-    const language = ctx.input.recognize!.language;
-    transcript = await recognizer.transcribe(wav, {
-      language: language === 'auto' ? undefined : language,
-      signal: ctx.signal,
-      onProgress: (f) => {
-        ctx.progress(f).catch(() => {});
-      },
-    });
   } catch (err) {
-    throw asAppError(err);
+    throw recognitionError(err);
   }
+  const transcript = await recognizeSpeech(ctx, wav, { language: ctx.input.recognize!.language });
   const next = transcriptToDocument(transcript, doc, { splitCues: true });
   next.dub = doc.dub;
   for (const cue of dubTrack(next)?.cues ?? []) {
@@ -142,22 +123,6 @@ export async function recognizeInto(
   }
   (next as ProjectDocument & { engine?: string }).engine = engineLabel(transcript);
   return next;
-}
-
-/** The given subtitle regions, else the detected subtitle bands (at most two; a checkpoint of the stage). */
-export async function subtitleRegions(
-  ctx: StageContext<unknown>,
-  file: string,
-  given: Box[] | undefined,
-): Promise<Box[]> {
-  if (given?.length) return given;
-  const detected = await ctx.item('ocr-regions', () =>
-    detectSubtitleRegions(file, { engine: ctx.app.engines.ocr, samples: 8, signal: ctx.signal }),
-  );
-  const subtitle = detected.regions.filter((r) => r.kind === 'subtitle');
-  return (subtitle.length ? subtitle : detected.regions)
-    .slice(0, 2)
-    .map(({ x, y, w, h }) => ({ x, y, w, h }));
 }
 
 /** Subtitles read from the picture (OCR engine, `recognizeVideo`): the main track becomes the dub track. */
@@ -168,22 +133,14 @@ export async function ocrInto(
   const media = await mediaOf(ctx, doc);
   if (!media?.asset.has_video) throw taskFailure(1, '没有可识别的视频画面');
   const options = ctx.input.ocr!;
-  let result: RecognizeVideoResult;
+  let regions: Box[];
   try {
-    const regions = await subtitleRegions(ctx, media.file, options.regions);
-    if (!regions.length) throw AppError.named('err_video_without_subtitle', '画面中没有找到字幕');
-    result = await recognizeVideo(media.file, {
-      engine: ctx.app.engines.ocr,
-      regions,
-      signal: ctx.signal,
-      onProgress: (f) => {
-        ctx.progress(f).catch(() => {});
-      },
-      checkpoint: (key, fn) => ctx.item(`ocr-${key}`, fn),
-    });
+    regions = await subtitleRegions(ctx, media.file, options.regions);
   } catch (err) {
-    throw mediaError(err);
+    throw videoError(err);
   }
+  if (!regions.length) throw AppError.named('err_video_without_subtitle', '画面中没有找到字幕');
+  const result = await recognizeText(ctx, media.file, { regions, itemPrefix: 'ocr-' });
   if (countChars(result) === 0)
     throw AppError.named('err_video_without_subtitle', '画面中没有识别到字幕文字');
   const main = ocrToDocument(result, doc, options.language).tracks[0]!;
@@ -258,7 +215,7 @@ export const dubStages = (tool: TaskTool, hooks: RenderHooks = {}) => [
       const { owner_id: ownerId } = ctx.task;
       const { project_id: projectId } = ctx.input;
       const prepared = ctx.results.prepare as PrepareResult;
-      const chat = chatClientOf(ctx.app);
+      const chat = ctx.app.engines.llm;
       const voices = new Map<string, Promise<UsableVoice>>();
       const mediaId = (await readDubProject(ctx.app, ownerId, projectId)).document.dub?.media_asset_id;
       const hasVideo = mediaId ? Boolean((await getOwnedAsset(ctx.app, ownerId, mediaId)).has_video) : false;
@@ -414,10 +371,10 @@ async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool, hooks:
   // 分离人声: the separator's accompaniment (plus the voices inside [保留原声] regions) under the dub.
   let stems: { vocals: string; accompaniment: string; model: string } | null = null;
   if (original && media?.asset.has_audio && settings.background === 'separated') {
-    const separator = separatorOf(ctx.app);
+    const separator = ctx.app.engines.separate;
     if (!separator) throw AppError.named('err_interface_unavailable', SEPARATOR_MISSING);
     stems = await separator.separate(original, path.join(dir, 'stems'), { signal }).catch((err: unknown) => {
-      throw asAppError(err);
+      throw recognitionError(err);
     });
     original = await separatedBackground(stems, keep, path.join(dir, 'separated-bed.wav'), signal);
   }
@@ -476,11 +433,6 @@ async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool, hooks:
     const key = await ctx.saveArtifact({ path: file }, { name: path.basename(file), contentType: type });
     const { size } = await stat(file).catch(() => ({ size: 0 }));
     await ctx.addOutput({ name, kind, format, key, size });
-  };
-  const text = async (body: string, name: string, format: string, type: string) => {
-    const bytes = Buffer.from(body, 'utf8');
-    const key = await ctx.saveArtifact({ bytes }, { name: `subtitles.${format}`, contentType: type });
-    await ctx.addOutput({ name, kind: 'srt', format, key, size: bytes.length });
   };
   let rendered: { video_codec: string } | null = null;
   if (outputs.has('mp4') && media?.asset.has_video) {
@@ -546,17 +498,11 @@ async function renderProject(ctx: StageContext<DubInput>, tool: TaskTool, hooks:
     });
     await output(zip, `${title}-分轨.zip`, 'file', 'zip', 'application/zip');
   }
-  if (outputs.has('srt'))
-    await text(toSrt(subtitles), `${title}.srt`, 'srt', 'application/x-subrip; charset=utf-8');
-  if (outputs.has('vtt')) await text(toVtt(subtitles), `${title}.vtt`, 'vtt', 'text/vtt; charset=utf-8');
-  if (outputs.has('ass')) {
-    await text(
-      toAss(spoken, settings.subtitle_style, second),
-      `${title}.ass`,
-      'ass',
-      'text/x-ssa; charset=utf-8',
-    );
-  }
+  await writeSubtitleOutputs(ctx, {
+    ...(outputs.has('srt') ? { srt: toSrt(subtitles) } : {}),
+    ...(outputs.has('vtt') ? { vtt: toVtt(subtitles) } : {}),
+    ...(outputs.has('ass') ? { ass: toAss(spoken, settings.subtitle_style, second) } : {}),
+  });
   await ctx.progress(1);
   return {
     lufs: mixed.lufs,

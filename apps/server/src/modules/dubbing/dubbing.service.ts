@@ -19,7 +19,7 @@ import {
   lineActionState,
   readProjectDocument,
 } from '../projects/projects.service.ts';
-import { recognizerStatus } from '../stt/stt.asr.ts';
+import { recognizerStatus } from '../projects/stages/recognize-speech.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
 import { getUsableVoice, getUserLevel } from '../voices/voices.service.ts';
 import {
@@ -31,10 +31,9 @@ import {
   secondTrack,
   trackEndMs,
 } from './dubbing.document.ts';
-import { chatClientOf } from './dubbing.line.ts';
 import { type DubInput, type DubTool, dubPipelines } from './dubbing.pipeline.ts';
 import { readDubProject, updateDubDocument } from './dubbing.repo.ts';
-import { assertBackground, SEPARATOR_MISSING, separatorOf } from './dubbing.separator.ts';
+import { assertBackground, SEPARATOR_MISSING } from './dubbing.separator.ts';
 
 type Body<K extends keyof typeof dubbingCalls> = (typeof dubbingCalls)[K] extends { body?: infer B }
   ? B extends z.ZodType
@@ -310,7 +309,7 @@ export async function startRegenerate(
         );
       }
     }
-    if (body.fix === 'shorten' && !chatClientOf(ctx)) {
+    if (body.fix === 'shorten' && !ctx.engines.llm) {
       throw AppError.named(
         'err_interface_unavailable',
         '自动缩写暂未开放：请手动改短译文，或改用借用间隙、加速',
@@ -414,7 +413,7 @@ export async function dubbingMedia(ctx: AppContext, userId: string, projectId: s
 // the engines say what runs (the language model and the checker are optional).
 /** `separator` when one is configured (the web then offers 分离人声), else `separator_missing` with the reason. */
 function separatorEngine(ctx: AppContext) {
-  const sep = separatorOf(ctx);
+  const sep = ctx.engines.separate;
   return sep
     ? { id: 'separator', label: `人声分离：${sep.label}` }
     : { id: 'separator_missing', label: SEPARATOR_MISSING };

@@ -2,32 +2,24 @@ import { access, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EraseReport } from '@vw/contract';
 import { eraseCalls } from '@vw/contract';
-import {
-  type CheckErasedResult,
-  checkErased,
-  eraseAgain,
-  eraseVideo,
-  type RecognizeVideoResult,
-  recognizeVideo,
-  type Span,
-} from '@vw/engines';
+import { type CheckErasedResult, checkErased, eraseAgain, eraseVideo, type Span } from '@vw/engines';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { localPathOf } from '../../media/files.ts';
 import { definePipeline, type PipelineDef, type StageContext } from '../../tasks/pipeline.ts';
-import { countChars } from '../ocr/ocr.document.ts';
-import { mediaError } from '../ocr/ocr.media.ts';
-import { progressOf, sourceVideo } from '../ocr/ocr.pipeline.ts';
 import { readProjectDocument } from '../projects/projects.service.ts';
-import { registerAsset } from '../uploads/register.ts';
-import { getOwnedAsset } from '../uploads/uploads.service.ts';
 import {
   customSpans,
   documentChars,
   spansFromDocument,
   spansFromRecognition,
   wholeSpans,
-} from './erase.spans.ts';
+} from '../projects/stages/erase-spans.ts';
+import { progressOf, sourceVideo, videoError } from '../projects/stages/media.ts';
+import { recognizeText } from '../projects/stages/recognize-text.ts';
+import { countChars } from '../projects/stages/text-document.ts';
+import { registerAsset } from '../uploads/register.ts';
+import { getOwnedAsset } from '../uploads/uploads.service.ts';
 
 /*
  * One pipeline for the two tools `erase` (字幕擦除) and `watermark` (去水印):
@@ -99,20 +91,7 @@ const stages: PipelineDef<EraseInput>['stages'] = [
         if (spans.length === 0) throw AppError.named('err_video_without_subtitle');
         return { spans, original_chars: documentChars(doc) };
       }
-      const video = await sourceVideo(ctx);
-      let result: RecognizeVideoResult;
-      try {
-        result = await recognizeVideo(video, {
-          engine: ctx.app.ocr,
-          regions: boxes,
-          fps: 4,
-          signal: ctx.signal,
-          onProgress: progressOf(ctx),
-          checkpoint: (key, fn) => ctx.item(key, fn),
-        });
-      } catch (err) {
-        throw mediaError(err);
-      }
+      const result = await recognizeText(ctx, await sourceVideo(ctx), { regions: boxes, fps: 4 });
       const spans = spansFromRecognition(boxes, result, margin, durationMs);
       // No subtitle anywhere in the boxes: nothing to erase; the task fails and the credits go back.
       if (spans.length === 0) throw AppError.named('err_video_without_subtitle');
@@ -136,7 +115,7 @@ const stages: PipelineDef<EraseInput>['stages'] = [
           onProgress: progressOf(ctx),
         });
       } catch (err) {
-        throw mediaError(err);
+        throw videoError(err);
       }
       const key = await ctx.saveArtifact({ path: out }, { name: 'erased.mp4', contentType: 'video/mp4' });
       return { key };
@@ -151,16 +130,21 @@ const stages: PipelineDef<EraseInput>['stages'] = [
       const located = ctx.results.locate as Located;
       const first = (ctx.results.erase as { key: string }).key;
       const erased = await artifactPath(ctx, first, 'erased.mp4');
-      const label = ctx.app.ocr.label;
+      const label = ctx.app.engines.ocr.label;
       const check = (file: string, spans: Span[], from: number, to: number) =>
-        checkErased(file, { engine: ctx.app.ocr, regions: ctx.input.boxes, spans, signal: ctx.signal }).then(
+        checkErased(file, {
+          engine: ctx.app.engines.ocr,
+          regions: ctx.input.boxes,
+          spans,
+          signal: ctx.signal,
+        }).then(
           (r) => {
             progressOf(ctx)(to);
             return r;
           },
           (err) => {
             progressOf(ctx)(from);
-            throw mediaError(err);
+            throw videoError(err);
           },
         );
       const found = await check(erased, located.spans, 0, 0.5);
@@ -179,7 +163,7 @@ const stages: PipelineDef<EraseInput>['stages'] = [
           signal: ctx.signal,
         });
       } catch (err) {
-        throw mediaError(err);
+        throw videoError(err);
       }
       if (extra.length === 0)
         return { report: toReport(found, ctx.input, located, false, label), key: first };

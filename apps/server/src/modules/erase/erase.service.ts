@@ -17,17 +17,17 @@ import { findStages } from '../../tasks/tasks.repo.ts';
 import { createTask, getOwnedTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { assertFeature, getFeatures, registerToolAvailability } from '../features/features.service.ts';
+import { findProject } from '../projects/projects.repo.ts';
+import { createProjectWithTask, emptyDocument } from '../projects/projects.service.ts';
 import {
   assertBoxesFit,
   assertWithinDuration,
   assetDurationMs,
   getVideoAsset,
-  mediaError,
   previewFrameOf,
+  videoError,
   withTempDir,
-} from '../ocr/ocr.media.ts';
-import { findProject } from '../projects/projects.repo.ts';
-import { createProjectWithTask, emptyDocument } from '../projects/projects.service.ts';
+} from '../projects/stages/media.ts';
 import { findAssetOfOwner } from '../uploads/uploads.repo.ts';
 import { erasePipeline, watermarkPipeline } from './erase.pipeline.ts';
 
@@ -165,7 +165,7 @@ export async function erasePreview(ctx: AppContext, userId: string, body: Previe
         });
         await grabFrame(erased, 0, out);
       } catch (err) {
-        throw mediaError(err);
+        throw videoError(err);
       }
       await ctx.storage.putFile(key, out, 'image/jpeg', { move: true });
     });
@@ -218,7 +218,7 @@ for (const tool of ['erase', 'watermark'] as const) {
       error_type: on ? '' : error,
       engines: [
         { id: 'ffmpeg-delogo', label: 'ffmpeg delogo / 模糊' },
-        { id: ctx.ocr.id, label: `${ctx.ocr.label}（擦除后检查）` },
+        { id: ctx.engines.ocr.id, label: `${ctx.engines.ocr.label}（擦除后检查）` },
       ],
     };
   });

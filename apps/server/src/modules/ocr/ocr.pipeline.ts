@@ -1,42 +1,19 @@
-import { access } from 'node:fs/promises';
-import path from 'node:path';
 import { ocrCalls, toSrt } from '@vw/contract';
-import { type RecognizeVideoResult, recognizeVideo } from '@vw/engines';
+import type { RecognizeVideoResult } from '@vw/engines';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import { localPathOf } from '../../media/files.ts';
-import { definePipeline, type StageContext } from '../../tasks/pipeline.ts';
+import { definePipeline } from '../../tasks/pipeline.ts';
 import { readProjectDocument, writeToolResult } from '../projects/projects.service.ts';
-import { getOwnedAsset } from '../uploads/uploads.service.ts';
-import { countChars, ocrToDocument, SOURCE_TRACK_ID } from './ocr.document.ts';
-import { mediaError } from './ocr.media.ts';
+import { sourceVideo } from '../projects/stages/media.ts';
+import { recognizeText } from '../projects/stages/recognize-text.ts';
+import { writeSubtitleOutputs } from '../projects/stages/subtitle-outputs.ts';
+import { countChars, ocrToDocument, SOURCE_TRACK_ID } from '../projects/stages/text-document.ts';
 
 export const ocrInput = ocrCalls.ocrOptions.extend({
   asset_id: z.string(),
   project_id: z.string(),
 });
 export type OcrInput = z.infer<typeof ocrInput>;
-
-/** The video as a local path (in place on local storage; downloaded into the task's scratch on S3). */
-export async function sourceVideo(ctx: StageContext<{ asset_id: string }>): Promise<string> {
-  const asset = await getOwnedAsset(ctx.app, ctx.task.owner_id, ctx.input.asset_id);
-  const local = path.join(ctx.scratchDir, `src-${path.basename(asset.storage_key)}`);
-  // An S3 object downloaded by an earlier stage on this machine is read again from the scratch folder.
-  const there = await access(local).then(
-    () => true,
-    () => false,
-  );
-  return there ? local : localPathOf(ctx.app, asset.storage_key, ctx.scratchDir);
-}
-
-/** The progress callback of an engine: throttled writes by the task, errors only logged. */
-export function progressOf(ctx: StageContext<unknown>, from = 0, to = 1) {
-  return (f: number) => {
-    ctx
-      .progress(from + (to - from) * Math.max(0, Math.min(1, f)))
-      .catch((err) => ctx.app.log.warn({ err, taskId: ctx.task.id }, 'progress write failed'));
-  };
-}
 
 export const ocrPipeline = definePipeline<OcrInput>({
   tool: 'ocr',
@@ -50,22 +27,12 @@ export const ocrPipeline = definePipeline<OcrInput>({
       lane: 'heavy',
       weight: 9,
       async run(ctx): Promise<RecognizeVideoResult> {
-        const video = await sourceVideo(ctx);
-        let result: RecognizeVideoResult;
-        try {
-          result = await recognizeVideo(video, {
-            engine: ctx.app.ocr,
-            regions: ctx.input.regions,
-            fps: ctx.input.fps,
-            minScore: ctx.input.min_score,
-            convert: ctx.input.convert,
-            signal: ctx.signal,
-            onProgress: progressOf(ctx),
-            checkpoint: (key, fn) => ctx.item(key, fn),
-          });
-        } catch (err) {
-          throw mediaError(err);
-        }
+        const result = await recognizeText(ctx, await sourceVideo(ctx), {
+          regions: ctx.input.regions,
+          fps: ctx.input.fps,
+          minScore: ctx.input.min_score,
+          convert: ctx.input.convert,
+        });
         // Nothing legible in the regions: the task fails with the named error, the credits go back.
         if (countChars(result) === 0) throw AppError.named('err_video_without_subtitle');
         return result;
@@ -84,18 +51,7 @@ export const ocrPipeline = definePipeline<OcrInput>({
         const label = `${result.engine_label} · 画面字幕识别`;
         await writeToolResult(ctx.app, ownerId, ctx.input.project_id, document, label);
         const main = document.tracks.find((t) => t.id === SOURCE_TRACK_ID)?.cues ?? [];
-        const srt = Buffer.from(toSrt(main), 'utf8');
-        const key = await ctx.saveArtifact(
-          { bytes: srt },
-          { name: 'subtitles.srt', contentType: 'application/x-subrip; charset=utf-8' },
-        );
-        await ctx.addOutput({
-          name: `${ctx.task.title}.srt`,
-          kind: 'srt',
-          format: 'srt',
-          key,
-          size: srt.length,
-        });
+        await writeSubtitleOutputs(ctx, { srt: toSrt(main) });
         return {
           tracks: document.tracks.map((t) => ({
             id: t.id,

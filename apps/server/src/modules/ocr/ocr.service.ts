@@ -12,10 +12,10 @@ import {
   assertWithinDuration,
   assetDurationMs,
   getVideoAsset,
-  mediaError,
   previewFrameOf,
+  videoError,
   withTempDir,
-} from './ocr.media.ts';
+} from '../projects/stages/media.ts';
 import { ocrPipeline } from './ocr.pipeline.ts';
 
 type OcrCreateBody = z.output<NonNullable<typeof ocrCalls.ocrCreate.body>>;
@@ -73,9 +73,9 @@ export async function detectRegions(ctx: AppContext, userId: string, assetId: st
   const detected = await withTempDir(ctx, async (dir) => {
     const source = await localPathOf(ctx, asset.storage_key, dir);
     try {
-      return await detectSubtitleRegions(source, { engine: ctx.ocr, samples: 8 });
+      return await detectSubtitleRegions(source, { engine: ctx.engines.ocr, samples: 8 });
     } catch (err) {
-      throw mediaError(err);
+      throw videoError(err);
     }
   });
   // A handful of the sampled times as preview frames (the scrubber asks for others).
@@ -90,7 +90,7 @@ export async function detectRegions(ctx: AppContext, userId: string, assetId: st
     width: asset.width ?? 0,
     height: asset.height ?? 0,
     duration_ms: assetDurationMs(asset),
-    engine_label: ctx.ocr.label,
+    engine_label: ctx.engines.ocr.label,
   };
 }
 
@@ -109,6 +109,6 @@ registerToolAvailability('ocr', async (ctx, userId) => {
     available: on,
     reason: on ? '' : namedErrorMessages.err_subtitle_generate_not_allowed,
     error_type: on ? '' : 'err_subtitle_generate_not_allowed',
-    engines: [{ id: ctx.ocr.id, label: ctx.ocr.label }],
+    engines: [{ id: ctx.engines.ocr.id, label: ctx.engines.ocr.label }],
   };
 });

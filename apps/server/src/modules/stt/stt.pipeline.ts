@@ -6,9 +6,10 @@ import { z } from 'zod';
 import { localPathOf } from '../../media/files.ts';
 import { definePipeline, type StageContext } from '../../tasks/pipeline.ts';
 import { readProjectDocument, writeToolResult } from '../projects/projects.service.ts';
+import { engineLabel, recognitionError, recognizeSpeech } from '../projects/stages/recognize-speech.ts';
+import { SOURCE_TRACK_ID, transcriptToDocument } from '../projects/stages/speech-document.ts';
+import { writeSubtitleOutputs } from '../projects/stages/subtitle-outputs.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
-import { asAppError, engineLabel, pickRecognizer } from './stt.asr.ts';
-import { SOURCE_TRACK_ID, transcriptToDocument } from './stt.document.ts';
 
 export const sttInput = sttCalls.sttOptions.extend({
   asset_id: z.string(),
@@ -47,7 +48,7 @@ async function speechAudio(ctx: StageContext<SttInput>): Promise<string> {
     });
     await rename(partial, out);
   } catch (err) {
-    throw asAppError(err);
+    throw recognitionError(err);
   } finally {
     await rm(partial, { force: true });
     // An S3 object was downloaded into the scratch folder; the local original is read in place.
@@ -76,25 +77,8 @@ export const sttPipeline = definePipeline<SttInput>({
       lane: 'heavy',
       weight: 8,
       async run(ctx): Promise<Transcript> {
-        const file = await speechAudio(ctx);
-        const recognizer = pickRecognizer(ctx.app);
         const { language, speakers } = ctx.input;
-        try {
-          // One-shot recognition: the port reports progress, not chunks, so there are no items to resume.
-          return await recognizer.transcribe(file, {
-            language: language === 'auto' ? undefined : language,
-            speakers: speakers > 1 ? speakers : undefined,
-            diarize: speakers !== 1 && recognizer.diarization,
-            signal: ctx.signal,
-            onProgress: (f) => {
-              ctx
-                .progress(f)
-                .catch((err) => ctx.app.log.warn({ err, taskId: ctx.task.id }, 'progress write failed'));
-            },
-          });
-        } catch (err) {
-          throw asAppError(err);
-        }
+        return recognizeSpeech(ctx, await speechAudio(ctx), { language, speakers });
       },
     },
     {
@@ -112,18 +96,7 @@ export const sttPipeline = definePipeline<SttInput>({
         });
         await writeToolResult(ctx.app, ownerId, ctx.input.project_id, document, engineLabel(transcript));
         const cues = document.tracks.find((t) => t.id === SOURCE_TRACK_ID)!.cues;
-        const srt = Buffer.from(toSrt(cues), 'utf8');
-        const key = await ctx.saveArtifact(
-          { bytes: srt },
-          { name: 'subtitles.srt', contentType: 'application/x-subrip; charset=utf-8' },
-        );
-        await ctx.addOutput({
-          name: `${ctx.task.title}.srt`,
-          kind: 'srt',
-          format: 'srt',
-          key,
-          size: srt.length,
-        });
+        await writeSubtitleOutputs(ctx, { srt: toSrt(cues) });
         const notice = document.tracks.find((t) => t.id === SOURCE_TRACK_ID)!.language_notice ?? null;
         return {
           cues: cues.length,

@@ -6,8 +6,8 @@ import { createTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { assertFeature, getFeatures, registerToolAvailability } from '../features/features.service.ts';
 import { createProjectWithTask, emptyDocument } from '../projects/projects.service.ts';
+import { pickRecognizer, recognizerStatus } from '../projects/stages/recognize-speech.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
-import { pickRecognizer, recognizerStatus } from './stt.asr.ts';
 import { sttPipeline } from './stt.pipeline.ts';
 
 type SttCreateBody = z.output<NonNullable<typeof sttCalls.sttCreate.body>>;
@@ -66,7 +66,7 @@ export async function createSttTask(ctx: AppContext, userId: string, body: SttCr
 
 // /v1/tools/capabilities: the page shows the reason instead of a start button.
 registerToolAvailability('stt', async (ctx, userId) => {
-  const engines = ctx.asr.list().map((p) => ({ id: p.id, label: p.label }));
+  const engines = ctx.engines.asr.list().map((p) => ({ id: p.id, label: p.label }));
   if (!(await getFeatures(ctx, userId)).subtitle_generate) {
     return {
       tool: 'stt',

@@ -5,7 +5,7 @@ import { newId } from '../../ids.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getMediaLimits } from '../features/features.service.ts';
-import { asAppError, pickRecognizer } from './stt.asr.ts';
+import { pickRecognizer, recognitionError } from '../projects/stages/recognize-speech.ts';
 
 export interface TranscribeRequest {
   /** The uploaded file on disk (its extension from the sniffed bytes). */
@@ -70,6 +70,6 @@ export async function transcribeForApi(
     return transcript;
   } catch (err) {
     if (amount > 0) await releaseCredits(ctx, holdKey);
-    throw asAppError(err);
+    throw recognitionError(err);
   }
 }

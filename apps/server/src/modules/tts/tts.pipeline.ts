@@ -3,12 +3,12 @@ import { buffer } from 'node:stream/consumers';
 import { TtsFailureCode } from '@vw/contract';
 import { bufferToSamples, createMp3Encoder, isEngineError, pcmToBuffer, wavHeader } from '@vw/engines';
 import { z } from 'zod';
+import { synthesisFailure } from '../../engine-errors.ts';
 import { definePipeline, taskFailure } from '../../tasks/index.ts';
 import { type PieceTimes, planSentences } from '../voices/voices.text.ts';
 import { findHistoryById, updateHistory } from './tts.repo.ts';
 import {
   audioKey,
-  failureOf,
   finishSynthesis,
   longMp3,
   readingOf,
@@ -38,7 +38,7 @@ async function historyOf(historyId: string, db: Parameters<typeof findHistoryByI
 /** Engine errors as task failures: a refused language fails at once (4), anything else may run again (1). */
 function asTaskFailure(err: unknown): unknown {
   if (!isEngineError(err)) return err;
-  const f = failureOf(err);
+  const f = synthesisFailure(err);
   return taskFailure(f.code as 1 | 4, f.message);
 }
 

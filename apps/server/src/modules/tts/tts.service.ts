@@ -19,7 +19,6 @@ import {
 import {
   createMp3Encoder,
   type EngineVoice,
-  isEngineError,
   isMandarinVoice,
   type Pcm,
   type PronunciationDictionary,
@@ -30,6 +29,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { TtsHistoryRow } from '../../db/schema.ts';
+import { synthesisFailure } from '../../engine-errors.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
@@ -301,17 +301,6 @@ export async function failSynthesis(ctx: AppContext, row: TtsHistoryRow, code: n
   if (row.hold_key) await releaseCredits(ctx, row.hold_key);
 }
 
-export function failureOf(err: unknown): { code: number; message: string } {
-  if (isEngineError(err)) {
-    const unsupported = err.code === 'invalid_request' && /语言|speak/.test(err.zh + err.en);
-    return {
-      code: unsupported ? TtsFailureCode.UnsupportedLanguage : TtsFailureCode.GenerationFailed,
-      message: err.zh,
-    };
-  }
-  return { code: TtsFailureCode.GenerationFailed, message: '生成语音失败' };
-}
-
 /** A unit's audio and when each of its pieces was said. */
 type SpokenAudio = Pcm & { times: PieceTimes };
 
@@ -387,7 +376,7 @@ async function streamSynthesis(
   try {
     first = await synthesizeUnit(ctx, plan, row, units[0]);
   } catch (err) {
-    const f = failureOf(err);
+    const f = synthesisFailure(err);
     await failSynthesis(ctx, row, f.code, f.message);
     throw AppError.named(
       f.code === TtsFailureCode.UnsupportedLanguage
@@ -471,7 +460,7 @@ async function continueStream(
     stored.destroy(err as Error);
     await storing.catch(() => {});
     await ctx.storage.remove(key).catch(() => {});
-    const f = failureOf(err);
+    const f = synthesisFailure(err);
     await failSynthesis(ctx, row, f.code, f.message);
   }
 }

@@ -3,9 +3,10 @@ import { createReadStream } from 'node:fs';
 import { open, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { isEngineError, type MediaProbe } from '@vw/engines';
+import type { MediaProbe } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import type { MediaAssetRow } from '../../db/schema.ts';
+import { mediaAppError } from '../../engine-errors.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { checkProbeLimits } from '../../media/limits.ts';
@@ -44,11 +45,6 @@ async function sha256File(file: string, signal?: AbortSignal): Promise<string> {
   return hash.digest('hex');
 }
 
-const unsupported = (error: unknown) =>
-  isEngineError(error, 'media_unsupported') || isEngineError(error, 'media_failed')
-    ? AppError.named('err_file_not_supported')
-    : error;
-
 export interface RegisterInput {
   /** The uploaded bytes on this machine; moved into storage (or deleted) by the time this returns. */
   file: string;
@@ -80,9 +76,9 @@ export async function registerAsset(
 
   let probe: MediaProbe;
   try {
-    probe = await ctx.mediaInspector.probeFile(file, { format: demuxer, timeoutMs: 60_000 });
+    probe = await ctx.engines.inspector.probeFile(file, { format: demuxer, timeoutMs: 60_000 });
   } catch (error) {
-    throw unsupported(error);
+    throw mediaAppError(error);
   }
   checkProbeLimits({ ...probe, size }, limits);
 
@@ -96,19 +92,19 @@ export async function registerAsset(
       const [sha256, peaks] = await Promise.all([
         sha256File(file),
         probe.hasAudio
-          ? ctx.mediaInspector
+          ? ctx.engines.inspector
               .waveformPeaks(file, peaksResolution(probe.durationMs), { timeoutMs: 5 * 60_000 })
               .catch((e) => {
-                throw unsupported(e);
+                throw mediaAppError(e);
               })
           : null,
         probe.hasVideo
-          ? ctx.mediaInspector
+          ? ctx.engines.inspector
               .thumbnail(file, path.join(dir, 'thumb.jpg'), Math.min(3, probe.durationMs / 3000), {
                 timeoutMs: 60_000,
               })
               .catch((e) => {
-                throw unsupported(e);
+                throw mediaAppError(e);
               })
           : null,
       ]);

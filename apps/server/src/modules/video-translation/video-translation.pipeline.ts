@@ -13,7 +13,6 @@ import {
   applySampleFix,
   backTranslate,
   type ChatClient,
-  createEmbedder,
   guessLanguage,
   punctuate,
   runFfmpeg,
@@ -27,11 +26,12 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { definePipeline, type StageContext, type StageDef, taskFailure } from '../../tasks/index.ts';
-import { chatClientOf } from '../dubbing/dubbing.line.ts';
-import { dubStages, mediaOf, ocrInto, recognizeInto, subtitleRegions } from '../dubbing/dubbing.pipeline.ts';
+import { dubStages, ocrInto, recognizeInto } from '../dubbing/dubbing.pipeline.ts';
 import { readDubProject, updateDubDocument } from '../dubbing/dubbing.repo.ts';
+import { mediaOf } from '../projects/stages/media.ts';
+import { subtitleRegions } from '../projects/stages/recognize-text.ts';
 import { cloneSpeakerVoice } from '../voice-clone/voice-clone.service.ts';
-import { LIPSYNC_MISSING, lipSyncOf } from './video-translation.lipsync.ts';
+import { LIPSYNC_MISSING } from './video-translation.lipsync.ts';
 import { readGlossary } from './video-translation.profile.ts';
 import { cacheGet, cacheSet, findSpeakerVoices, saveSpeakerVoices } from './video-translation.repo.ts';
 
@@ -117,17 +117,11 @@ const freshAnswers = (cache: TranslationCache): TranslationCache => ({
   set: cache.set,
 });
 
-export function embedderOf(app: AppContext) {
-  const { LLM_BASE_URL, LLM_API_KEY, LLM_EMBEDDING_MODEL } = app.config;
-  if (!LLM_BASE_URL || !LLM_EMBEDDING_MODEL) return undefined;
-  return createEmbedder({ baseURL: LLM_BASE_URL, apiKey: LLM_API_KEY ?? 'none', model: LLM_EMBEDDING_MODEL });
-}
-
 const MANUAL = '自动翻译暂未开放：请在编辑器中手动翻译，然后点「继续」生成配音与成片';
 
 /** The chat client, or the clear failure of a stage that needs it. */
 function needChat(app: AppContext): ChatClient {
-  const chat = chatClientOf(app);
+  const chat = app.engines.llm;
   if (!chat) throw taskFailure(1, MANUAL);
   return chat;
 }
@@ -289,7 +283,7 @@ const split: StageDef<TranslateInput> = {
   pauseAfter: 'recognition',
   pauseWhen: (r) => Boolean((r as { pause?: boolean }).pause),
   async run(ctx) {
-    const chat = chatClientOf(ctx.app);
+    const chat = ctx.app.engines.llm;
     const before = await readDoc(ctx);
     if (chat && settingsOf(before).split) {
       // Language-model assisted: recognised lines without punctuation get it (words unchanged), so the
@@ -446,14 +440,14 @@ const back: StageDef<TranslateInput> = {
     const doc = await readDoc(ctx);
     const t = settingsOf(doc);
     const pause = ctx.input.scope === 'create' && Boolean(ctx.input.pauses?.after_translation);
-    const chat = chatClientOf(ctx.app);
+    const chat = ctx.app.engines.llm;
     // Without a language model there is nothing to translate back (the manual translation stands).
     if (!chat) return { lines: 0, flagged: 0, pause, skipped: '自动翻译暂未开放' };
     const ids = ctx.input.scope === 'create' ? undefined : ctx.input.cue_ids;
     const pairs = chosen(doc, ids)
       .map((c) => ({ id: c.id, source: sourceTextOf(doc, c), translation: c.text }))
       .filter((p) => p.source.trim() && p.translation.trim());
-    const embed = embedderOf(ctx.app);
+    const embed = ctx.app.engines.embed;
     let flagged = 0;
     let method = embed ? 'embedding' : 'overlap';
     for (let i = 0; i < pairs.length; i += CHUNK) {
@@ -622,7 +616,7 @@ const [prepare, dub, render] = dubStages('translate', {
   // 口型同步: the rendered video through the configured lip-sync server.
   async afterVideo(ctx, mp4, audio, doc) {
     if (!doc.translation?.lip_sync) return;
-    const lip = lipSyncOf(ctx.app);
+    const lip = ctx.app.engines.lipsync;
     if (!lip) throw AppError.named('err_interface_unavailable', LIPSYNC_MISSING);
     await lip.apply(mp4, audio, ctx.signal);
   },

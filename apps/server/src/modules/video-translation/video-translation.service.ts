@@ -15,14 +15,13 @@ import { createTask, resumeTask } from '../../tasks/tasks.service.ts';
 import { getBalance } from '../credits/ledger.service.ts';
 import { priceLines, priceTask } from '../credits/pricing.service.ts';
 import { dubbingDocument, parseDubbingSubtitles } from '../dubbing/dubbing.document.ts';
-import { chatClientOf } from '../dubbing/dubbing.line.ts';
 import type { DubInput } from '../dubbing/dubbing.pipeline.ts';
 import { readDubProject, updateDubDocument } from '../dubbing/dubbing.repo.ts';
 import { assertVoices, regenerateState, startRegenerate } from '../dubbing/dubbing.service.ts';
 import { assertFeature, registerToolAvailability } from '../features/features.service.ts';
 import { attachTask, createProject, deleteProject, lineActionState } from '../projects/projects.service.ts';
+import { recognizerStatus } from '../projects/stages/recognize-speech.ts';
 import { getSetting } from '../settings/settings.service.ts';
-import { recognizerStatus } from '../stt/stt.asr.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
 import { pickCloneEngine } from '../voice-clone/voice-clone.pipeline.ts';
 import {
@@ -32,13 +31,8 @@ import {
   SOURCE_LANGUAGES,
   targetLanguages,
 } from './video-translation.languages.ts';
-import { LIPSYNC_MISSING, lipSyncOf } from './video-translation.lipsync.ts';
-import {
-  embedderOf,
-  type TranslateInput,
-  targetTrack,
-  translatePipeline,
-} from './video-translation.pipeline.ts';
+import { LIPSYNC_MISSING } from './video-translation.lipsync.ts';
+import { type TranslateInput, targetTrack, translatePipeline } from './video-translation.pipeline.ts';
 import { readPreferences } from './video-translation.profile.ts';
 import { findPausedTask, saveSpeakerVoices } from './video-translation.repo.ts';
 
@@ -69,7 +63,7 @@ export async function cloneAvailability(ctx: AppContext) {
 export async function languages(ctx: AppContext) {
   const { LLM_BASE_URL, LLM_MODEL, LLM_EMBEDDING_MODEL } = ctx.config;
   const llm = Boolean(LLM_BASE_URL && LLM_MODEL);
-  const lip = lipSyncOf(ctx);
+  const lip = ctx.engines.lipsync;
   return {
     source: SOURCE_LANGUAGES,
     target: targetLanguages(ctx),
@@ -78,10 +72,13 @@ export async function languages(ctx: AppContext) {
       model: llm ? LLM_MODEL! : '',
       reason: llm ? '' : '自动翻译暂未开放：识别后请在编辑器中手动翻译，其余步骤照常进行',
     },
-    embedding: { configured: Boolean(embedderOf(ctx)), model: embedderOf(ctx) ? LLM_EMBEDDING_MODEL! : '' },
+    embedding: {
+      configured: Boolean(ctx.engines.embed),
+      model: ctx.engines.embed ? LLM_EMBEDDING_MODEL! : '',
+    },
     lip_sync: { available: Boolean(lip), reason: lip ? '' : LIPSYNC_MISSING },
     asr: recognizerStatus(ctx),
-    ocr_label: ctx.ocr.label,
+    ocr_label: ctx.engines.ocr.label,
     clone: await cloneAvailability(ctx),
   };
 }
@@ -107,7 +104,7 @@ async function check(ctx: AppContext, userId: string, body: TranslationBody) {
   if (body.erase.enabled) await assertFeature(ctx, userId, 'subtitle_erase');
   if (body.lip_sync) {
     await assertFeature(ctx, userId, 'lip_sync');
-    if (!lipSyncOf(ctx)) throw AppError.named('err_interface_unavailable', LIPSYNC_MISSING);
+    if (!ctx.engines.lipsync) throw AppError.named('err_interface_unavailable', LIPSYNC_MISSING);
   }
   if (body.dub.enabled && body.dub.clone_speakers) {
     if (!body.dub.clone_consent) throw AppError.named('err_invalid_param', CONSENT_MISSING);
@@ -257,7 +254,7 @@ async function lineTask(
   instructions?: string,
 ) {
   const { row, document } = await translationProject(ctx, userId, projectId);
-  if (!chatClientOf(ctx)) {
+  if (!ctx.engines.llm) {
     throw AppError.named('err_interface_unavailable', '自动翻译暂未开放：请在编辑器中手动翻译');
   }
   const cues = targetTrack(document)?.cues ?? [];

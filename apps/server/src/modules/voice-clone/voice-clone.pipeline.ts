@@ -1,12 +1,10 @@
 import { readFile, rm } from 'node:fs/promises';
-import path from 'node:path';
 import {
   type CloneEngine,
   type CloneReference,
   checkSample,
   type EngineVoice,
   encodeAudio,
-  findSpeakerModel,
   measureProfile,
   pickReferenceClips,
   type ReferenceClip,
@@ -15,12 +13,10 @@ import {
   type VoiceProfile,
   withStandardEngine,
 } from '@vw/engines';
-import { REPO_ROOT } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { localPathOf } from '../../media/files.ts';
-import { asAppError } from '../stt/stt.asr.ts';
-import { cloneEngineSetOf } from '../tts/tts.engines.ts';
+import { recognitionError } from '../projects/stages/recognize-speech.ts';
 
 /*
  * The work of voice cloning: sample checks on stored files, reference clips, the candidates each
@@ -51,8 +47,10 @@ export interface ReferenceRecord {
 
 /** Cloning engines: those the configuration started (neural first), then the standard fit. */
 export function cloneEngines(ctx: AppContext) {
-  const set = cloneEngineSetOf(ctx.engines) ?? { engines: [], ttsEngines: [], problems: [] };
-  return withStandardEngine(set, ctx.engines.has('espeak') ? ctx.engines.get('espeak') : null);
+  return withStandardEngine(
+    ctx.engines.clone,
+    ctx.engines.tts.has('espeak') ? ctx.engines.tts.get('espeak') : null,
+  );
 }
 
 export function pickCloneEngine(ctx: AppContext, id?: string): CloneEngine {
@@ -75,7 +73,7 @@ export function pickCloneEngine(ctx: AppContext, id?: string): CloneEngine {
 /** A speech recognizer, when one is configured (consent check, language, transcripts). */
 export function optionalRecognizer(ctx: AppContext) {
   try {
-    return ctx.asr.list().length ? ctx.asr.get() : null;
+    return ctx.engines.asr.list().length ? ctx.engines.asr.get() : null;
   } catch {
     return null;
   }
@@ -95,7 +93,7 @@ export async function transcribeText(
       .join('')
       .trim();
   } catch (err) {
-    throw asAppError(err);
+    throw recognitionError(err);
   }
 }
 
@@ -130,11 +128,9 @@ export async function runSampleCheck(
       ctx.log.warn({ err }, 'language check failed');
     }
   }
-  // "One speaker" by a speaker-embedding model in SHERPA_ONNX_MODELS_DIR, looked up (file by file) per
-  // check so a model added later is used; without one the item is not checked (the operator finds why
-  // in `npm run admin -- engines`).
-  const dir = ctx.config.SHERPA_ONNX_MODELS_DIR;
-  const found = await findSpeakerModel(dir ? path.resolve(REPO_ROOT, dir) : undefined);
+  // "One speaker" by the speaker-embedding model, looked up per check so a model added later is used;
+  // without one the item is not checked (the operator finds why in `npm run admin -- engines`).
+  const found = await ctx.engines.speakerModel();
   return checkSample(files, {
     kind,
     language: detected,
@@ -248,7 +244,7 @@ export async function buildCandidates(
       });
     } catch (err) {
       for (const c of candidates) await removeLocalFiles(c.files);
-      throw asAppError(err);
+      throw recognitionError(err);
     }
   }
   return { profile, references, candidates, engine };
@@ -276,7 +272,7 @@ export async function synthesizePreview(
   opts: { ownerId: string; cloneId: string; candidate: CandidateRecord; text: string; language: string },
 ): Promise<string> {
   try {
-    const result = await ctx.engines.synthesize({
+    const result = await ctx.engines.tts.synthesize({
       segments: [{ text: spokenText(opts.text, opts.language) }],
       voice: opts.candidate.voice,
       language: opts.language,
@@ -286,6 +282,6 @@ export async function synthesizePreview(
     await ctx.storage.put(key, mp3, 'audio/mpeg');
     return key;
   } catch (err) {
-    throw asAppError(err);
+    throw recognitionError(err);
   }
 }

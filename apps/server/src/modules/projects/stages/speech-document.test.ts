@@ -1,8 +1,8 @@
 import { DEFAULT_SUBTITLE_RULES, type ProjectDocument } from '@vw/contract';
 import type { AsrSegment } from '@vw/engines';
 import { describe, expect, it } from 'vitest';
-import { engineLabel, speakerName } from './stt.asr.ts';
-import { transcriptToDocument } from './stt.document.ts';
+import { engineLabel, speakerName } from './recognize-speech.ts';
+import { transcriptToDocument } from './speech-document.ts';
 
 const base: ProjectDocument = { speakers: [], tracks: [], rules: DEFAULT_SUBTITLE_RULES };
 

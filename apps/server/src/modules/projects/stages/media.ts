@@ -1,17 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
-import type { Box } from '@vw/contract';
-import { grabFrame, isEngineError } from '@vw/engines';
-import type { AppContext } from '../../context.ts';
-import type { MediaAssetRow } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
-import { localPathOf } from '../../media/files.ts';
-import { withScratchDir } from '../../media/scratch.ts';
-import { getOwnedAsset } from '../uploads/uploads.service.ts';
+import type { Box, ProjectDocument } from '@vw/contract';
+import { grabFrame } from '@vw/engines';
+import type { AppContext } from '../../../context.ts';
+import type { MediaAssetRow } from '../../../db/schema.ts';
+import { mediaAppError } from '../../../engine-errors.ts';
+import { AppError } from '../../../errors.ts';
+import { localPathOf } from '../../../media/files.ts';
+import { withScratchDir } from '../../../media/scratch.ts';
+import type { StageContext } from '../../../tasks/pipeline.ts';
+import { getOwnedAsset } from '../../uploads/uploads.service.ts';
 
 /*
- * What the subtitle tools (ocr, erase, watermark) share: the caller's video asset, checks of boxes
- * and time ranges against it, and preview frames stored beside the asset.
+ * The media under a project, as the tools' requests and stages read it: the caller's video asset,
+ * checks of boxes and time ranges against it, preview frames stored beside the asset, the source as
+ * a local file in a task, and an engine's progress as the task's.
  */
 
 const LINK_SECONDS = 3600;
@@ -61,12 +65,8 @@ export async function withTempDir<T>(ctx: AppContext, fn: (dir: string) => Promi
   return withScratchDir(ctx, `frame-${randomBytes(8).toString('hex')}`, fn);
 }
 
-export function mediaError(err: unknown): unknown {
-  if (isEngineError(err, 'media_unsupported') || isEngineError(err, 'media_failed')) {
-    return AppError.named('err_file_not_supported', '视频无法解码，请换一个文件');
-  }
-  return err;
-}
+/** A video the engines could not decode, in the video tools' words; other failures pass unchanged. */
+export const videoError = (err: unknown): unknown => mediaAppError(err, '视频无法解码，请换一个文件');
 
 /**
  * A JPEG of the video at `atMs`, stored beside the asset (made once per time; removed with the asset's
@@ -87,10 +87,39 @@ export async function previewFrameOf(
       try {
         await grabFrame(source, at, out);
       } catch (err) {
-        throw mediaError(err);
+        throw videoError(err);
       }
       await ctx.storage.putFile(key, out, 'image/jpeg', { move: true });
     });
   }
   return { at_ms: at, url: await ctx.storage.signedUrl(key, { expiresInSeconds: LINK_SECONDS }) };
+}
+
+/** The task's video asset as a local path (in place on local storage; downloaded into the scratch on S3). */
+export async function sourceVideo(ctx: StageContext<{ asset_id: string }>): Promise<string> {
+  const asset = await getOwnedAsset(ctx.app, ctx.task.owner_id, ctx.input.asset_id);
+  const local = path.join(ctx.scratchDir, `src-${path.basename(asset.storage_key)}`);
+  // An S3 object downloaded by an earlier stage on this machine is read again from the scratch folder.
+  const there = await access(local).then(
+    () => true,
+    () => false,
+  );
+  return there ? local : localPathOf(ctx.app, asset.storage_key, ctx.scratchDir);
+}
+
+/** The media under a dub project (video or audio) with its local path, or null. */
+export async function mediaOf(ctx: StageContext<unknown>, doc: ProjectDocument) {
+  const assetId = doc.dub?.media_asset_id;
+  if (!assetId) return null;
+  const asset = await getOwnedAsset(ctx.app, ctx.task.owner_id, assetId);
+  return { asset, file: await localPathOf(ctx.app, asset.storage_key, ctx.scratchDir) };
+}
+
+/** The progress callback of an engine: throttled writes by the task, errors only logged. */
+export function progressOf(ctx: StageContext<unknown>, from = 0, to = 1) {
+  return (f: number) => {
+    ctx
+      .progress(from + (to - from) * Math.max(0, Math.min(1, f)))
+      .catch((err) => ctx.app.log.warn({ err, taskId: ctx.task.id }, 'progress write failed'));
+  };
 }

@@ -8,8 +8,8 @@ import {
   wrapText,
 } from '@vw/contract';
 import type { AsrSegment, Transcript } from '@vw/engines';
-import { speakerName } from './stt.asr.ts';
-import { languageNotice } from './stt.language.ts';
+import { speakerName } from './recognize-speech.ts';
+import { languageNotice } from './speech-language.ts';
 
 /*
  * A transcript → the editor document of an stt project: one source track, speakers from the
