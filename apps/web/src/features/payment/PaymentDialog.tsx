@@ -26,6 +26,7 @@ import { type PaymentOpenMode, useDialogStore } from '@/stores/dialogs.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { type OrderOutcome, OrderSession, type OrderView } from './orderSession.ts';
 import {
+  type Buyer,
   buyerOf,
   createFailedMessage,
   creditProducts,
@@ -207,6 +208,192 @@ function QrArea({
   );
 }
 
+/** The products: member or credit tab, the buyer's notices, the cards and what the selection includes. */
+function ProductsColumn({
+  tab,
+  multi,
+  buyer,
+  topLevel,
+  list,
+  selected,
+  features,
+  onSwitchTab,
+  onSelect,
+}: {
+  tab: PaymentTab;
+  multi: boolean;
+  buyer: Buyer;
+  topLevel: boolean;
+  list: Product[];
+  selected: Product | null;
+  features: string[];
+  onSwitchTab: (tab: PaymentTab) => void;
+  onSelect: (product: Product) => void;
+}) {
+  return (
+    <div className="vw-pay-products">
+      {multi && (
+        <Tabs
+          activeKey={String(tab)}
+          onChange={(k) => onSwitchTab(Number(k) as PaymentTab)}
+          items={[
+            { key: String(ProductType.Member), label: t.tabMember },
+            { key: String(ProductType.Credit), label: t.tabCredit },
+          ]}
+        />
+      )}
+      {tab === ProductType.Member && topLevel && multi && (
+        <Alert
+          type="info"
+          showIcon
+          className="vw-pay-alert"
+          message={clientMessages.topPlanAlready}
+          data-testid="pay-top-level"
+        />
+      )}
+      {tab === ProductType.Credit && !buyer.hasMembership && (
+        <Alert
+          type="warning"
+          showIcon
+          className="vw-pay-alert"
+          data-testid="pay-needs-membership"
+          message={clientMessages.creditNeedsMembership}
+          action={
+            <Button size="small" type="link" onClick={() => onSwitchTab(ProductType.Member)}>
+              {t.toUpgrade}
+            </Button>
+          }
+        />
+      )}
+      <div className={`vw-pay-grid ${tab === ProductType.Credit ? 'is-credit' : ''}`}>
+        {list.map((p) => (
+          <ProductCard
+            key={p.product_id}
+            product={p}
+            selected={selected?.product_id === p.product_id}
+            reason={disabledReason(p, buyer)}
+            onSelect={() => onSelect(p)}
+          />
+        ))}
+      </div>
+      {features.length > 0 && (
+        <div className="vw-pay-features">
+          <div className="vw-pay-features-title">{t.features}</div>
+          <ul>
+            {features.map((f) => (
+              <li key={f}>
+                <CheckOutlined /> {f}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The amount, the channel, the QR code and the agreement. */
+function PayPanel({
+  amount,
+  channel,
+  onChannel,
+  view,
+  agreed,
+  onAgreed,
+  hasSelection,
+  onRefresh,
+}: {
+  amount: string;
+  channel: PayChannel;
+  onChannel: (channel: PayChannel) => void;
+  view: OrderView;
+  agreed: boolean;
+  onAgreed: (agreed: boolean) => void;
+  hasSelection: boolean;
+  onRefresh: () => void;
+}) {
+  return (
+    <div className="vw-pay-panel">
+      <div className="vw-pay-payable">
+        <span>{t.payable}</span>
+        <strong data-testid="pay-amount">{amount}</strong>
+      </div>
+      <Segmented<PayChannel>
+        block
+        value={channel}
+        onChange={onChannel}
+        options={[
+          {
+            value: 'WECHAT',
+            label: payChannelNames.WECHAT,
+            icon: <WechatFilled style={{ color: '#07c160' }} />,
+          },
+          {
+            value: 'ALIPAY',
+            label: payChannelNames.ALIPAY,
+            icon: <AlipayCircleFilled style={{ color: '#1677ff' }} />,
+          },
+        ]}
+      />
+      <QrArea
+        view={view}
+        channel={channel}
+        agreed={agreed}
+        hasSelection={hasSelection}
+        onRefresh={onRefresh}
+      />
+      <Checkbox checked={agreed} onChange={(e) => onAgreed(e.target.checked)} data-testid="pay-agree">
+        {t.agreementPrefix}
+        <a
+          href="/workbench/subscribe-agreement"
+          target="_blank"
+          rel="noreferrer"
+          onClick={(e) => e.stopPropagation()}
+        >
+          {t.agreement}
+        </a>
+      </Checkbox>
+    </div>
+  );
+}
+
+/** One order session for the dialog's life: it creates orders, polls them and reports the outcome. */
+function useOrderSession(onOutcome: (outcome: OrderOutcome) => void) {
+  const [view, setView] = useState<OrderView>({ phase: 'idle' });
+  const onOutcomeRef = useRef(onOutcome);
+  onOutcomeRef.current = onOutcome;
+  const session = useMemo(
+    () =>
+      new OrderSession(
+        {
+          create: (productId, payChannel) =>
+            request(
+              api.createOrder,
+              {
+                body: { pay_channel: payChannel, product_id: productId, country_code: 'CN', return_url: '' },
+              },
+              { suppressError: true },
+            ),
+          status: async (orderId) =>
+            (await request(api.getOrder, { query: { buss_orderid: orderId } }, { suppressError: true }))
+              .order_info.status,
+        },
+        { onView: setView, onOutcome: (o) => onOutcomeRef.current(o) },
+      ),
+    [],
+  );
+  useEffect(() => () => session.reset(), [session]);
+  return { session, view };
+}
+
+/** What the user now has: the order is paid only together with its plan or credits. */
+function paidText(selected: Product | null) {
+  if (!selected) return clientMessages.paymentSuccess;
+  return selected.product_type === ProductType.Credit
+    ? t.paidCredits(selected.recharge_credit)
+    : t.paidMember(selected.title);
+}
+
 /** The payment dialog (spec §2, §4, §5, §8): products, channel, agreement, QR and the order's life. */
 export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null; onClose: () => void }) {
   const { message } = App.useApp();
@@ -219,7 +406,6 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
   const [selected, setSelected] = useState<Product | null>(null);
   const [channel, setChannel] = useState<PayChannel>('WECHAT');
   const [agreed, setAgreed] = useState(false);
-  const [view, setView] = useState<OrderView>({ phase: 'idle' });
   /** What the payment did (set when the order is paid: it is fulfilled in the same transaction). */
   const [paid, setPaid] = useState<string | null>(null);
   const openedFor = useRef<PaymentOpenMode | null>(null);
@@ -242,12 +428,7 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
   const onOutcome = (outcome: OrderOutcome) => {
     switch (outcome.kind) {
       case 'success': {
-        // The order is paid only together with its plan or credits: say what the user now has.
-        const done = !selected
-          ? clientMessages.paymentSuccess
-          : selected.product_type === ProductType.Credit
-            ? t.paidCredits(selected.recharge_credit)
-            : t.paidMember(selected.title);
+        const done = paidText(selected);
         message.success(done);
         setPaid(done);
         void loadTenantBonus();
@@ -269,30 +450,7 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
       }
     }
   };
-  const onOutcomeRef = useRef(onOutcome);
-  onOutcomeRef.current = onOutcome;
-
-  const session = useMemo(
-    () =>
-      new OrderSession(
-        {
-          create: (productId, payChannel) =>
-            request(
-              api.createOrder,
-              {
-                body: { pay_channel: payChannel, product_id: productId, country_code: 'CN', return_url: '' },
-              },
-              { suppressError: true },
-            ),
-          status: async (orderId) =>
-            (await request(api.getOrder, { query: { buss_orderid: orderId } }, { suppressError: true }))
-              .order_info.status,
-        },
-        { onView: setView, onOutcome: (o) => onOutcomeRef.current(o) },
-      ),
-    [],
-  );
-  useEffect(() => () => session.reset(), [session]);
+  const { session, view } = useOrderSession(onOutcome);
 
   // Opening: the mode decides type, tab and selection (products are fetched if startup missed them).
   useEffect(() => {
@@ -358,107 +516,27 @@ export function PaymentDialog({ mode, onClose }: { mode: PaymentOpenMode | null;
         </div>
       ) : (
         <div className="vw-pay-body" data-testid="payment-dialog">
-          <div className="vw-pay-products">
-            {type === PaymentDialogType.Multi && (
-              <Tabs
-                activeKey={String(tab)}
-                onChange={(k) => switchTab(Number(k) as PaymentTab)}
-                items={[
-                  { key: String(ProductType.Member), label: t.tabMember },
-                  { key: String(ProductType.Credit), label: t.tabCredit },
-                ]}
-              />
-            )}
-            {tab === ProductType.Member && topLevel && type === PaymentDialogType.Multi && (
-              <Alert
-                type="info"
-                showIcon
-                className="vw-pay-alert"
-                message={clientMessages.topPlanAlready}
-                data-testid="pay-top-level"
-              />
-            )}
-            {tab === ProductType.Credit && !buyer.hasMembership && (
-              <Alert
-                type="warning"
-                showIcon
-                className="vw-pay-alert"
-                data-testid="pay-needs-membership"
-                message={clientMessages.creditNeedsMembership}
-                action={
-                  <Button size="small" type="link" onClick={() => switchTab(ProductType.Member)}>
-                    {t.toUpgrade}
-                  </Button>
-                }
-              />
-            )}
-            <div className={`vw-pay-grid ${tab === ProductType.Credit ? 'is-credit' : ''}`}>
-              {list.map((p) => (
-                <ProductCard
-                  key={p.product_id}
-                  product={p}
-                  selected={selected?.product_id === p.product_id}
-                  reason={disabledReason(p, buyer)}
-                  onSelect={() => setSelected(p)}
-                />
-              ))}
-            </div>
-            {features.length > 0 && (
-              <div className="vw-pay-features">
-                <div className="vw-pay-features-title">{t.features}</div>
-                <ul>
-                  {features.map((f) => (
-                    <li key={f}>
-                      <CheckOutlined /> {f}
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            )}
-          </div>
-          <div className="vw-pay-panel">
-            <div className="vw-pay-payable">
-              <span>{t.payable}</span>
-              <strong data-testid="pay-amount">
-                {pricing ? `${pricing.paySymbol}${formatPrice(pricing.price)}` : '—'}
-              </strong>
-            </div>
-            <Segmented<PayChannel>
-              block
-              value={channel}
-              onChange={setChannel}
-              options={[
-                {
-                  value: 'WECHAT',
-                  label: payChannelNames.WECHAT,
-                  icon: <WechatFilled style={{ color: '#07c160' }} />,
-                },
-                {
-                  value: 'ALIPAY',
-                  label: payChannelNames.ALIPAY,
-                  icon: <AlipayCircleFilled style={{ color: '#1677ff' }} />,
-                },
-              ]}
-            />
-            <QrArea
-              view={view}
-              channel={channel}
-              agreed={agreed}
-              hasSelection={selected !== null}
-              onRefresh={() => selected && session.request(selected.product_id, channel)}
-            />
-            <Checkbox checked={agreed} onChange={(e) => setAgreed(e.target.checked)} data-testid="pay-agree">
-              {t.agreementPrefix}
-              <a
-                href="/workbench/subscribe-agreement"
-                target="_blank"
-                rel="noreferrer"
-                onClick={(e) => e.stopPropagation()}
-              >
-                {t.agreement}
-              </a>
-            </Checkbox>
-          </div>
+          <ProductsColumn
+            tab={tab}
+            multi={type === PaymentDialogType.Multi}
+            buyer={buyer}
+            topLevel={topLevel}
+            list={list}
+            selected={selected}
+            features={features}
+            onSwitchTab={switchTab}
+            onSelect={setSelected}
+          />
+          <PayPanel
+            amount={pricing ? `${pricing.paySymbol}${formatPrice(pricing.price)}` : '—'}
+            channel={channel}
+            onChannel={setChannel}
+            view={view}
+            agreed={agreed}
+            onAgreed={setAgreed}
+            hasSelection={selected !== null}
+            onRefresh={() => selected && session.request(selected.product_id, channel)}
+          />
         </div>
       )}
     </Modal>
