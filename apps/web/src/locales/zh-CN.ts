@@ -1,3 +1,5 @@
+import { subtitleTools } from './zh-CN/subtitleTools.ts';
+import { videoTranslate } from './zh-CN/videoTranslate.ts';
 import { audioBook } from './zh-CN/audioBook.ts';
 import { voiceCloning } from './zh-CN/voiceCloning.ts';
 /**
@@ -5,6 +7,8 @@ import { voiceCloning } from './zh-CN/voiceCloning.ts';
  * Messages that the server can also produce (error codes, named errors) live in @vw/contract.
  */
 export const zhCN = {
+  videoTranslate,
+  subtitleTools,
   voiceCloning,
   audioBook,
   app: {

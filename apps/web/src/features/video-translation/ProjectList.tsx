@@ -21,7 +21,7 @@ import { formatDuration } from '@/lib/tasks/format.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { isFinished, useTask, useTaskStream } from '@/lib/tasks/useTask.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
-import { editorPath } from './stt/SttNewProject.tsx';
+import { editorPath } from './project/useToolProject.ts';
 
 const t = zhCN.videoTools;
 const PAGE_SIZE = 10;

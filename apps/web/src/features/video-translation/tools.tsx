@@ -2,14 +2,15 @@ import type { MediaAsset, ProjectView } from '@vw/contract';
 import type { TaskTool, VideoToolTab } from '@vw/contract/constants/tasks.ts';
 import { VIDEO_TOOL_TABS } from '@vw/contract/constants/tasks.ts';
 import type { ComponentType, ReactNode } from 'react';
+import { dubbing as dub } from '@/locales/zh-CN/dubbing.ts';
+import { subtitleTools } from '@/locales/zh-CN/subtitleTools.ts';
+import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { AiDubbingNew, SrtDubbingNew, SynthesisNew } from './dubbing/DubNewProject.tsx';
-import { d as dub } from './dubbing/strings.ts';
 import { SttNewProject } from './stt/SttNewProject.tsx';
 import { EraseNewProject } from './subtitles/EraseNewProject.tsx';
 import { EraseProjectResult } from './subtitles/EraseProjectResult.tsx';
 import { OcrNewProject } from './subtitles/OcrNewProject.tsx';
 import { downloadTranslation, ProjectLanguages } from './translate/ProjectLanguages.tsx';
-import { vt } from './translate/strings.ts';
 import { TranslateNewProject } from './translate/TranslateNewProject.tsx';
 
 /** A built tab of /video-translation/:tab (design §10): its task tool and its "new" flow. */
@@ -44,13 +45,13 @@ const BUILT: Partial<Record<VideoToolTab, Omit<VideoToolDef, 'tab'>>> = {
   ocr: {
     tool: 'ocr',
     New: OcrNewProject,
-    desc: '识别视频画面中的内嵌字幕（离线 PP-OCRv4），生成可编辑的字幕轨，可导出 SRT/VTT/TXT',
+    desc: subtitleTools.ocrDesc,
   },
   erase: {
     tool: 'erase',
     New: EraseNewProject,
     Result: EraseProjectResult,
-    desc: '擦除视频画面中的字幕或水印，擦除后自动检查残留并可二次擦除，输出 MP4（保留原音轨）',
+    desc: subtitleTools.eraseDesc,
   },
 };
 

@@ -13,7 +13,7 @@ import {
 import { useVoiceLibrary } from '../dubbing/VoiceSelect.tsx';
 import { BackCell, LineButtons, type LineTools, SourceCell } from '../translate/CueTranslation.tsx';
 import { setSourceText, sourcesOf } from '../translate/model.ts';
-import { vt } from '../translate/strings.ts';
+import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { useActiveCueId, useClock, useEditor } from './context.tsx';
 import {
   addCue,

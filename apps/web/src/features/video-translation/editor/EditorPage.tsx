@@ -18,7 +18,7 @@ import { api } from '@/lib/api.ts';
 import { useCall } from '@/lib/query/hooks.ts';
 import { downloadProgress, useDownloadStore } from '@/stores/download.ts';
 import { d } from '../dubbing/strings.ts';
-import { vt } from '../translate/strings.ts';
+import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { ReviewBanner, TranslationPanel, useLineTools } from '../translate/TranslationPanel.tsx';
 import { CueList } from './CueList.tsx';
 import { EditorProvider, useEditorController } from './context.tsx';

@@ -9,7 +9,10 @@ import { api } from '@/lib/api.ts';
 import { http } from '@/lib/http/client.ts';
 import { useCall } from '@/lib/query/hooks.ts';
 import { formatDuration } from '@/lib/tasks/format.ts';
+import { subtitleTools } from '@/locales/zh-CN/subtitleTools.ts';
 import './subtitles.css';
+
+const t = subtitleTools.result;
 
 /**
  * Before/after over one player: the erased video on top, clipped to the slider's position, the
@@ -65,10 +68,10 @@ export function CompareSlider({ before, after }: { before: string; after: string
         />
         <span className="vw-st-compare-line" style={{ left: `${pos}%` }} />
         <span className="vw-st-compare-tag" style={{ left: 8 }}>
-          原视频
+          {t.original}
         </span>
         <span className="vw-st-compare-tag" style={{ right: 8 }}>
-          擦除后
+          {t.erased}
         </span>
       </div>
       <Slider
@@ -76,7 +79,7 @@ export function CompareSlider({ before, after }: { before: string; after: string
         onChange={(v) => setPos(v as number)}
         tooltip={{ formatter: (v) => `${v}%` }}
         style={{ maxWidth: 720 }}
-        aria-label="对比位置"
+        aria-label={t.comparePosition}
         data-testid="erase-compare-slider"
       />
     </div>
@@ -88,16 +91,18 @@ function Report({ report }: { report: EraseReport }) {
   return (
     <div className="vw-st-report" data-testid="erase-report">
       <Descriptions size="small" column={2} bordered>
-        <Descriptions.Item label="残留文字">
-          <span data-testid="erase-residual-chars">{report.residual_chars}</span> 个字
-          {share != null && `（原有 ${report.original_chars} 个，残留 ${share.toFixed(1)}%）`}
+        <Descriptions.Item label={t.residualChars}>
+          <span data-testid="erase-residual-chars">{report.residual_chars}</span> {t.chars}
+          {share != null && t.residualShare(report.original_chars, share.toFixed(1))}
         </Descriptions.Item>
-        <Descriptions.Item label="深色残影">
-          <span data-testid="erase-dark-count">{report.dark_residue.length}</span> 处
+        <Descriptions.Item label={t.darkResidue}>
+          <span data-testid="erase-dark-count">{report.dark_residue.length}</span> {t.places}
         </Descriptions.Item>
-        <Descriptions.Item label="二次擦除">{report.second_pass ? '已执行' : '未执行'}</Descriptions.Item>
-        <Descriptions.Item label="方法 · 检查引擎">
-          {report.method === 'fast' ? '快速（delogo）' : '模糊'} · {report.engine_label}
+        <Descriptions.Item label={t.secondPass}>
+          {report.second_pass ? t.secondPassDone : t.secondPassSkipped}
+        </Descriptions.Item>
+        <Descriptions.Item label={t.methodEngine}>
+          {t.methods[report.method]} · {report.engine_label}
         </Descriptions.Item>
       </Descriptions>
       {report.residual.length > 0 ? (
@@ -108,29 +113,24 @@ function Report({ report }: { report: EraseReport }) {
           dataSource={report.residual}
           columns={[
             {
-              title: '时间',
+              title: t.time,
               render: (_, r) => `${formatDuration(r.start_ms / 1000)} – ${formatDuration(r.end_ms / 1000)}`,
             },
-            { title: '仍可识别的文字', dataIndex: 'text' },
+            { title: t.residualText, dataIndex: 'text' },
           ]}
           data-testid="erase-residual"
         />
       ) : (
-        <Alert
-          type="success"
-          showIcon
-          message="检查通过：擦除区域内已识别不到文字"
-          data-testid="erase-clean"
-        />
+        <Alert type="success" showIcon message={t.clean} data-testid="erase-clean" />
       )}
       {report.dark_residue.length > 0 && (
         <Alert
           type="warning"
           showIcon
-          message={`有 ${report.dark_residue.length} 处擦除区域明显比周围暗或亮（残影），可改用“模糊”方法或缩小区域后重试`}
+          message={t.darkWarning(report.dark_residue.length)}
           description={report.dark_residue
             .slice(0, 5)
-            .map((d) => `${formatDuration(d.start_ms / 1000)} 亮度差 ${d.mean_luma_delta.toFixed(0)}`)
+            .map((d) => t.darkAt(formatDuration(d.start_ms / 1000), d.mean_luma_delta.toFixed(0)))
             .join('；')}
           data-testid="erase-dark"
         />
@@ -143,7 +143,7 @@ function Report({ report }: { report: EraseReport }) {
 export function EraseResult({ taskId, title }: { taskId: string; title: string }) {
   const { message } = useApp();
   const result = useCall(api.getEraseResult, { query: { task_id: taskId } }, { staleTime: 0 });
-  if (!result.data) return result.isFetching ? <p className="vw-vt-muted">正在载入结果…</p> : <Empty />;
+  if (!result.data) return result.isFetching ? <p className="vw-vt-muted">{t.loading}</p> : <Empty />;
   const { source_url: before, output_url: after, report } = result.data;
   return (
     <div className="vw-vt-step" data-testid="erase-result">
@@ -171,15 +171,15 @@ export function EraseResult({ taskId, title }: { taskId: string; title: string }
                 downloadTaskType: 'video',
               },
             ]);
-            message.success('已加入下载中心');
+            message.success(t.queued);
           }}
           data-testid="erase-download"
         >
-          下载视频
+          {t.download}
         </Button>
         {report && (
           <Tag color={report.residual_chars === 0 ? 'success' : 'warning'}>
-            {report.residual_chars === 0 ? '无残留文字' : `残留 ${report.residual_chars} 字`}
+            {report.residual_chars === 0 ? t.noResidue : t.residue(report.residual_chars)}
           </Tag>
         )}
       </div>

@@ -1,8 +1,8 @@
 import { SoundOutlined, TranslationOutlined } from '@ant-design/icons';
 import type { SubtitleCue } from '@vw/contract/calls/projects.ts';
 import { Tooltip } from 'antd';
+import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { useLiveText } from '../editor/useLiveText.ts';
-import { vt } from './strings.ts';
 
 /** The per-line translation actions a translation project's rows offer (stable between renders). */
 export interface LineTools {

@@ -1,27 +1,52 @@
 import { SettingOutlined } from '@ant-design/icons';
-import type { MediaAsset } from '@vw/contract';
 import { Alert, Button, Checkbox, Segmented, Select } from 'antd';
-import useApp from 'antd/es/app/useApp';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatCredits } from '@/features/credits/format.ts';
 import { api } from '@/lib/api.ts';
-import { invalidateCall, useCall, useCallMutation } from '@/lib/query/hooks.ts';
+import type { DataOf } from '@/lib/http/client.ts';
+import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { useTask } from '@/lib/tasks/useTask.ts';
-import { type SubtitleFile, SubtitlePicker } from '../dubbing/DubNewProject.tsx';
+import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { VoiceSelect } from '../dubbing/VoiceSelect.tsx';
-import { editorPath } from '../stt/SttNewProject.tsx';
-import { type EditorBox, RegionEditor } from '../subtitles/RegionEditor.tsx';
-import { useFrames, VideoStep } from '../subtitles/shared.tsx';
-import { useToolAvailability } from '../useToolAvailability.ts';
+import { MediaStep } from '../project/MediaStep.tsx';
+import { CreditEstimate, NewProjectShell } from '../project/NewProjectShell.tsx';
+import { RegionEditor } from '../project/RegionEditor.tsx';
+import { SubtitlePicker } from '../project/SubtitlePicker.tsx';
+import type { SubtitleFile } from '../project/subtitleFile.ts';
+import { editorPath, type SetField, useToolProject } from '../project/useToolProject.ts';
+import { useVideoRegions } from '../project/useVideoRegions.ts';
 import { type WizardState, wizardBody, wizardMissing } from './model.ts';
 import { PreferencesDrawer, useTranslationPrefs } from './PreferencesDrawer.tsx';
-import { vt } from './strings.ts';
 import '../subtitles/subtitles.css';
 import './translate.css';
 
 type Item = { target_language: string; task_id: string; project_id: string };
+/** The wizard's choices; the video, its regions and a subtitle file are picked beside them. */
+type Form = Omit<WizardState, 'assetId' | 'regions' | 'subtitle'>;
+type Languages = DataOf<typeof api.videoTranslationLanguages>;
+type StepProps = { form: Form; set: SetField<Form>; langs: Languages | undefined };
+
+const INITIAL: Form = {
+  sourceLanguage: 'auto',
+  targets: [],
+  subtitleSource: 'asr',
+  split: true,
+  useGlossary: true,
+  reviewAfterRecognition: false,
+  reviewAfterTranslation: false,
+  erase: false,
+  eraseMethod: 'fast',
+  dub: true,
+  voiceId: '',
+  speakerVoices: {},
+  cloneSpeakers: false,
+  cloneConsent: false,
+  subtitleLines: 'bilingual',
+  subtitleMode: 'burn',
+  lipSync: false,
+};
 
 /** One target language's task: live progress, then the editor. */
 function StartedItem({ item, label }: { item: Item; label: string }) {
@@ -52,67 +77,28 @@ function StartedItem({ item, label }: { item: Item; label: string }) {
  * language) → progress → 打开编辑器.
  */
 export function TranslateNewProject({ onBack }: { onBack: () => void }) {
-  const { message } = useApp();
-  const availability = useToolAvailability('translate');
+  const project = useToolProject<Form, Item[]>('translate', INITIAL, vt.started);
+  const { form, set, setForm } = project;
   const languages = useCall(api.videoTranslationLanguages, undefined, { staleTime: 60_000 });
-  const caps = useCall(api.getToolCapabilities, undefined, { staleTime: 60_000, suppressError: true });
-  const eraseAllowed = caps.data?.features.subtitle_erase !== false;
-  const saved = useTranslationPrefs();
-  // The voice each speaker name had in this user's earlier projects (kept unless changed here).
-  const remembered = useCall(api.speakerVoicesGet, undefined, { staleTime: 60_000, suppressError: true });
-  const [asset, setAsset] = useState<MediaAsset | null>(null);
-  const [atMs, setAtMs] = useState<number | null>(null);
-  const [boxes, setBoxes] = useState<EditorBox[] | null>(null);
-  const [subtitle, setSubtitle] = useState<SubtitleFile | null>(null);
-  const [prefsOpen, setPrefsOpen] = useState(false);
-  const [started, setStarted] = useState<Item[] | null>(null);
-  const [form, setForm] = useState<Omit<WizardState, 'assetId' | 'regions' | 'subtitle'>>({
-    sourceLanguage: 'auto',
-    targets: [],
-    subtitleSource: 'asr',
-    split: true,
-    useGlossary: true,
-    reviewAfterRecognition: false,
-    reviewAfterTranslation: false,
-    erase: false,
-    eraseMethod: 'fast',
-    dub: true,
-    voiceId: '',
-    speakerVoices: {},
-    cloneSpeakers: false,
-    cloneConsent: false,
-    subtitleLines: 'bilingual',
-    subtitleMode: 'burn',
-    lipSync: false,
-  });
-  const set = <K extends keyof typeof form>(k: K, v: (typeof form)[K]) => setForm((f) => ({ ...f, [k]: v }));
   const langs = languages.data;
+  const [subtitle, setSubtitle] = useState<SubtitleFile | null>(null);
+  const regions = useVideoRegions({ wanted: form.subtitleSource === 'ocr' || form.erase });
+  const { asset } = regions;
   // The first listed target language is preselected.
   useEffect(() => {
     if (langs?.target[0] && form.targets.length === 0)
       setForm((f) => (f.targets.length ? f : { ...f, targets: [langs.target[0]!.code] }));
-  }, [langs, form.targets.length]);
+  }, [langs, form.targets.length, setForm]);
   // Without speech recognition the on-screen subtitles are the source.
   useEffect(() => {
     if (langs && !langs.asr.available)
       setForm((f) => (f.subtitleSource === 'asr' ? { ...f, subtitleSource: 'ocr' } : f));
-  }, [langs]);
-
-  const needsRegions = !!asset?.has_video && (form.subtitleSource === 'ocr' || form.erase);
-  const frames = useFrames(needsRegions ? asset : null, atMs);
-  useEffect(() => {
-    if (frames.detect.data && boxes === null) setBoxes(frames.initialBoxes);
-  }, [frames.detect.data, frames.initialBoxes, boxes]);
-  const pick = useCallback((a: MediaAsset | null) => {
-    setAsset(a);
-    setBoxes(null);
-    setAtMs(null);
-  }, []);
+  }, [langs, setForm]);
 
   const state: WizardState = {
     ...form,
     assetId: asset?.status === 'ready' ? asset.asset_id : '',
-    regions: boxes ?? [],
+    regions: regions.boxes,
     subtitle: subtitle ? { name: subtitle.name, text: subtitle.text } : null,
   };
   const missing = wizardMissing(state);
@@ -121,29 +107,29 @@ export function TranslateNewProject({ onBack }: { onBack: () => void }) {
   const estimate = useCall(
     api.videoTranslationEstimate,
     { body },
-    { enabled: !missing && availability.available, suppressError: true, staleTime: 0 },
+    { enabled: !missing && !project.off, suppressError: true, staleTime: 0 },
   );
   const create = useCallMutation(api.videoTranslationCreate, {
-    onSuccess: (r) => {
-      setStarted(r.items.length ? r.items : [{ target_language: form.targets[0]!, ...r }]);
-      message.success(vt.started);
-      void invalidateCall(api.listProjects);
-    },
+    onSuccess: (r) =>
+      project.onStarted(r.items.length ? r.items : [{ target_language: form.targets[0]!, ...r }]),
   });
 
-  const nameOf = (code: string) => langs?.target.find((l) => l.code === code)?.name ?? code;
-  if (started)
+  if (project.started)
     return (
       <div className="vw-vt-started" data-testid="vt-started">
-        {started.map((item) => (
-          <StartedItem key={item.task_id} item={item} label={nameOf(item.target_language)} />
+        {project.started.map((item) => (
+          <StartedItem
+            key={item.task_id}
+            item={item}
+            label={langs?.target.find((l) => l.code === item.target_language)?.name ?? item.target_language}
+          />
         ))}
         <div className="vw-vt-actions">
           <Button
             onClick={() => {
-              pick(null);
+              regions.pick(null);
               setSubtitle(null);
-              setStarted(null);
+              project.clearStarted();
             }}
             data-testid="vt-another"
           >
@@ -154,125 +140,194 @@ export function TranslateNewProject({ onBack }: { onBack: () => void }) {
       </div>
     );
 
-  const off = !availability.available;
+  const needsRegions = !!asset?.has_video && (form.subtitleSource === 'ocr' || form.erase);
+  const steps = { form, set, langs };
   return (
-    <div className="vw-vt-new" data-testid="vt-new">
-      {off && <Alert type="warning" showIcon message={availability.reason} data-testid="vt-unavailable" />}
+    <NewProjectShell
+      prefix="vt"
+      availability={project.availability}
+      reasonInFooter
+      estimate={
+        <CreditEstimate
+          testId="vt-estimate"
+          shown={!!estimate.data}
+          data={estimate.data}
+          text={{
+            label: vt.estimate,
+            credits: vt.credits,
+            balance: vt.balance,
+            insufficient: vt.insufficient,
+          }}
+          detail={
+            estimate.data &&
+            form.targets.length > 1 && (
+              <span className="vw-vt-muted">
+                {vt.perTarget(form.targets.length, formatCredits(estimate.data.per_target))}
+              </span>
+            )
+          }
+        >
+          {missing && asset && <span className="vw-vt-muted">{missing}</span>}
+        </CreditEstimate>
+      }
+      onBack={onBack}
+      start={{
+        label: vt.start,
+        disabled: !!missing,
+        loading: create.isPending,
+        onClick: () => create.mutate({ body }),
+      }}
+    >
       {langs && !langs.llm.configured && (
         <Alert type="info" showIcon message={vt.noLlm} data-testid="vt-no-llm" />
       )}
-      <section className="vw-vt-step">
-        <h3>{vt.video}</h3>
-        <VideoStep asset={asset} onAsset={pick} disabled={off} testId="vt" />
-      </section>
-
-      <section className="vw-vt-step vw-vt-options">
-        <div className="vw-vt-field">
-          <span id="vt-source-lang">{vt.sourceLanguage}</span>
-          <Select
-            aria-labelledby="vt-source-lang"
-            value={form.sourceLanguage}
-            onChange={(v) => set('sourceLanguage', v)}
-            options={(langs?.source ?? [{ code: 'auto', name: '自动识别' }]).map((l) => ({
-              value: l.code,
-              label: l.name,
-            }))}
-            style={{ width: 140 }}
-            data-testid="vt-source-language"
-          />
-        </div>
-        <div className="vw-vt-field">
-          <span id="vt-target-lang">{vt.targetLanguages}</span>
-          <Select
-            mode="multiple"
-            aria-labelledby="vt-target-lang"
-            value={form.targets}
-            onChange={(v) => set('targets', v)}
-            placeholder={vt.targetPlaceholder}
-            options={(langs?.target ?? []).map((l) => ({ value: l.code, label: l.name }))}
-            style={{ minWidth: 260 }}
-            maxCount={5}
-            data-testid="vt-targets"
-          />
-        </div>
-        {langs?.llm.configured && (
-          <span className="vw-vt-muted" data-testid="vt-llm">
-            {vt.llmReady(langs.llm.model)}
-          </span>
-        )}
-      </section>
-
-      <section className="vw-vt-step">
-        <h3>{vt.subtitleSource}</h3>
-        <Segmented
-          value={form.subtitleSource}
-          onChange={(v) => set('subtitleSource', v as WizardState['subtitleSource'])}
-          options={(['asr', 'ocr', 'subtitle'] as const).map((k) => ({
-            value: k,
-            label: k === 'ocr' && langs?.ocr_label ? `${vt.sources[k]}（${langs.ocr_label}）` : vt.sources[k],
-            disabled: k === 'asr' && langs?.asr.available === false,
-          }))}
-          data-testid="vt-subtitle-source"
-        />
-        {langs?.asr.available === false && <p className="vw-vt-muted">{langs.asr.reason || vt.noAsr}</p>}
-        {form.subtitleSource === 'subtitle' && (
-          <SubtitlePicker value={subtitle} onChange={setSubtitle} testId="vt-subtitle" />
-        )}
-        <div className="vw-vt-checks">
-          <Checkbox
-            checked={form.split}
-            onChange={(e) => set('split', e.target.checked)}
-            data-testid="vt-split"
-          >
-            {vt.split}
-          </Checkbox>
-        </div>
-      </section>
-
-      <section className="vw-vt-step">
-        <h3>{vt.erase}</h3>
-        <Checkbox
-          checked={form.erase}
-          disabled={!eraseAllowed}
-          onChange={(e) => set('erase', e.target.checked)}
-          data-testid="vt-erase"
-        >
-          {eraseAllowed ? vt.eraseOn : `${vt.eraseOn}（${vt.eraseNotAllowed}）`}
-        </Checkbox>
-        {form.erase && (
-          <Select
-            value={form.eraseMethod}
-            onChange={(v) => set('eraseMethod', v)}
-            options={(['fast', 'blur'] as const).map((k) => ({ value: k, label: vt.eraseMethods[k] }))}
-            style={{ width: 150, marginLeft: 12 }}
-            size="small"
-          />
-        )}
-      </section>
-
+      <MediaStep title={vt.video} asset={asset} onAsset={regions.pick} disabled={project.off} testId="vt" />
+      <LanguagesStep {...steps} />
+      <SourceStep {...steps} subtitle={subtitle} onSubtitle={setSubtitle} />
+      <EraseStep {...steps} />
       {needsRegions && asset && (
         <section className="vw-vt-step">
           <h3>{vt.ocrRegions}</h3>
-          {frames.detect.isFetching && <p className="vw-vt-muted">{vt.detecting}</p>}
-          {frames.detect.data && (
+          {regions.frames.detect.isFetching && <p className="vw-vt-muted">{vt.detecting}</p>}
+          {regions.frames.detect.data && (
             <p className="vw-vt-muted" data-testid="vt-detected">
-              {vt.detected(frames.detect.data.regions.length, frames.detect.data.engine_label)}
+              {vt.detected(
+                regions.frames.detect.data.regions.length,
+                regions.frames.detect.data.engine_label,
+              )}
             </p>
           )}
           <RegionEditor
-            frameUrl={frames.frameUrl}
+            frameUrl={regions.frames.frameUrl}
             aspect={(asset.width ?? 16) / (asset.height ?? 9)}
-            boxes={boxes ?? []}
-            onChange={setBoxes}
+            boxes={regions.boxes}
+            onChange={regions.setBoxes}
             durationMs={asset.duration_ms ?? 0}
-            atMs={frames.frameAt}
-            onSeek={setAtMs}
-            loading={frames.loading}
+            atMs={regions.frames.frameAt}
+            onSeek={regions.setAtMs}
+            loading={regions.frames.loading}
             testId="vt-regions"
           />
         </section>
       )}
+      <DubStep {...steps} speakers={form.subtitleSource === 'subtitle' ? (subtitle?.speakers ?? []) : []} />
+      <OutputStep {...steps} />
+      <PreferencesStep {...steps} />
+      <ReviewStep {...steps} />
+    </NewProjectShell>
+  );
+}
 
+function LanguagesStep({ form, set, langs }: StepProps) {
+  return (
+    <section className="vw-vt-step vw-vt-options">
+      <div className="vw-vt-field">
+        <span id="vt-source-lang">{vt.sourceLanguage}</span>
+        <Select
+          aria-labelledby="vt-source-lang"
+          value={form.sourceLanguage}
+          onChange={(v) => set('sourceLanguage', v)}
+          options={(langs?.source ?? [{ code: 'auto', name: vt.autoDetect }]).map((l) => ({
+            value: l.code,
+            label: l.name,
+          }))}
+          style={{ width: 140 }}
+          data-testid="vt-source-language"
+        />
+      </div>
+      <div className="vw-vt-field">
+        <span id="vt-target-lang">{vt.targetLanguages}</span>
+        <Select
+          mode="multiple"
+          aria-labelledby="vt-target-lang"
+          value={form.targets}
+          onChange={(v) => set('targets', v)}
+          placeholder={vt.targetPlaceholder}
+          options={(langs?.target ?? []).map((l) => ({ value: l.code, label: l.name }))}
+          style={{ minWidth: 260 }}
+          maxCount={5}
+          data-testid="vt-targets"
+        />
+      </div>
+      {langs?.llm.configured && (
+        <span className="vw-vt-muted" data-testid="vt-llm">
+          {vt.llmReady(langs.llm.model)}
+        </span>
+      )}
+    </section>
+  );
+}
+
+function SourceStep({
+  form,
+  set,
+  langs,
+  subtitle,
+  onSubtitle,
+}: StepProps & { subtitle: SubtitleFile | null; onSubtitle: (f: SubtitleFile | null) => void }) {
+  return (
+    <section className="vw-vt-step">
+      <h3>{vt.subtitleSource}</h3>
+      <Segmented
+        value={form.subtitleSource}
+        onChange={(v) => set('subtitleSource', v as WizardState['subtitleSource'])}
+        options={(['asr', 'ocr', 'subtitle'] as const).map((k) => ({
+          value: k,
+          label: k === 'ocr' && langs?.ocr_label ? `${vt.sources[k]}（${langs.ocr_label}）` : vt.sources[k],
+          disabled: k === 'asr' && langs?.asr.available === false,
+        }))}
+        data-testid="vt-subtitle-source"
+      />
+      {langs?.asr.available === false && <p className="vw-vt-muted">{langs.asr.reason || vt.noAsr}</p>}
+      {form.subtitleSource === 'subtitle' && (
+        <SubtitlePicker value={subtitle} onChange={onSubtitle} testId="vt-subtitle" />
+      )}
+      <div className="vw-vt-checks">
+        <Checkbox
+          checked={form.split}
+          onChange={(e) => set('split', e.target.checked)}
+          data-testid="vt-split"
+        >
+          {vt.split}
+        </Checkbox>
+      </div>
+    </section>
+  );
+}
+
+function EraseStep({ form, set }: StepProps) {
+  const caps = useCall(api.getToolCapabilities, undefined, { staleTime: 60_000, suppressError: true });
+  const eraseAllowed = caps.data?.features.subtitle_erase !== false;
+  return (
+    <section className="vw-vt-step">
+      <h3>{vt.erase}</h3>
+      <Checkbox
+        checked={form.erase}
+        disabled={!eraseAllowed}
+        onChange={(e) => set('erase', e.target.checked)}
+        data-testid="vt-erase"
+      >
+        {eraseAllowed ? vt.eraseOn : `${vt.eraseOn}（${vt.eraseNotAllowed}）`}
+      </Checkbox>
+      {form.erase && (
+        <Select
+          value={form.eraseMethod}
+          onChange={(v) => set('eraseMethod', v)}
+          options={(['fast', 'blur'] as const).map((k) => ({ value: k, label: vt.eraseMethods[k] }))}
+          style={{ width: 150, marginLeft: 12 }}
+          size="small"
+        />
+      )}
+    </section>
+  );
+}
+
+/** Dubbing the translation: a voice, one per speaker the subtitle file names, cloning, lip sync. */
+function DubStep({ form, set, langs, speakers }: StepProps & { speakers: string[] }) {
+  // The voice each speaker name had in this user's earlier projects (kept unless changed here).
+  const remembered = useCall(api.speakerVoicesGet, undefined, { staleTime: 60_000, suppressError: true });
+  return (
+    <>
       <h3 className="vw-vt-subhead">{vt.dub}</h3>
       <section className="vw-vt-step vw-vt-options">
         <Checkbox checked={form.dub} onChange={(e) => set('dub', e.target.checked)} data-testid="vt-dub">
@@ -285,14 +340,13 @@ export function TranslateNewProject({ onBack }: { onBack: () => void }) {
               value={form.voiceId}
               onChange={(v) => set('voiceId', v ?? '')}
               allowEmpty
-              emptyLabel="按目标语言自动选择"
+              emptyLabel={vt.voiceByTarget}
               testId="vt-voice"
             />
           </div>
         )}
         {form.dub &&
-          form.subtitleSource === 'subtitle' &&
-          (subtitle?.speakers ?? []).map((name) => (
+          speakers.map((name) => (
             <div className="vw-vt-field" key={name} data-testid="vt-speaker-voice">
               <span>{name}</span>
               <VoiceSelect
@@ -329,97 +383,76 @@ export function TranslateNewProject({ onBack }: { onBack: () => void }) {
           </Checkbox>
         )}
       </section>
+    </>
+  );
+}
 
-      <section className="vw-vt-step vw-vt-options">
-        <div className="vw-vt-field">
-          <span>{vt.subtitles}</span>
-          <Segmented
-            value={form.subtitleLines}
-            onChange={(v) => set('subtitleLines', v as WizardState['subtitleLines'])}
-            options={(['bilingual', 'target', 'none'] as const).map((k) => ({
-              value: k,
-              label: vt.subtitleLines[k],
-            }))}
-            data-testid="vt-subtitle-lines"
-          />
-        </div>
-        {form.subtitleLines !== 'none' && (
-          <Segmented
-            value={form.subtitleMode}
-            onChange={(v) => set('subtitleMode', v as WizardState['subtitleMode'])}
-            options={(['burn', 'soft'] as const).map((k) => ({ value: k, label: vt.subtitleModes[k] }))}
-            data-testid="vt-subtitle-mode"
-          />
-        )}
-      </section>
+/** The subtitles of the finished video: which lines, burned or soft. */
+function OutputStep({ form, set }: StepProps) {
+  return (
+    <section className="vw-vt-step vw-vt-options">
+      <div className="vw-vt-field">
+        <span>{vt.subtitles}</span>
+        <Segmented
+          value={form.subtitleLines}
+          onChange={(v) => set('subtitleLines', v as WizardState['subtitleLines'])}
+          options={(['bilingual', 'target', 'none'] as const).map((k) => ({
+            value: k,
+            label: vt.subtitleLines[k],
+          }))}
+          data-testid="vt-subtitle-lines"
+        />
+      </div>
+      {form.subtitleLines !== 'none' && (
+        <Segmented
+          value={form.subtitleMode}
+          onChange={(v) => set('subtitleMode', v as WizardState['subtitleMode'])}
+          options={(['burn', 'soft'] as const).map((k) => ({ value: k, label: vt.subtitleModes[k] }))}
+          data-testid="vt-subtitle-mode"
+        />
+      )}
+    </section>
+  );
+}
 
-      <section className="vw-vt-step vw-vt-options">
-        <Button icon={<SettingOutlined />} onClick={() => setPrefsOpen(true)} data-testid="vt-prefs-open">
-          {vt.preferences}
-        </Button>
-        <span className="vw-vt-muted" data-testid="vt-prefs-summary">
-          {vt.preferencesSummary(saved.preferences.style, saved.entries.length)}
-        </span>
-        <Checkbox checked={form.useGlossary} onChange={(e) => set('useGlossary', e.target.checked)}>
-          {vt.useGlossary}
-        </Checkbox>
-      </section>
+/** The saved translation preferences and glossary (edited in the drawer), and whether to use the glossary. */
+function PreferencesStep({ form, set }: StepProps) {
+  const saved = useTranslationPrefs();
+  const [open, setOpen] = useState(false);
+  return (
+    <section className="vw-vt-step vw-vt-options">
+      <Button icon={<SettingOutlined />} onClick={() => setOpen(true)} data-testid="vt-prefs-open">
+        {vt.preferences}
+      </Button>
+      <span className="vw-vt-muted" data-testid="vt-prefs-summary">
+        {vt.preferencesSummary(saved.preferences.style, saved.entries.length)}
+      </span>
+      <Checkbox checked={form.useGlossary} onChange={(e) => set('useGlossary', e.target.checked)}>
+        {vt.useGlossary}
+      </Checkbox>
+      <PreferencesDrawer open={open} onClose={() => setOpen(false)} />
+    </section>
+  );
+}
 
-      <section className="vw-vt-step vw-vt-options">
-        <span>{vt.review}</span>
-        <Checkbox
-          checked={form.reviewAfterRecognition}
-          onChange={(e) => set('reviewAfterRecognition', e.target.checked)}
-          data-testid="vt-review-recognition"
-        >
-          {vt.reviewAfterRecognition}
-        </Checkbox>
-        <Checkbox
-          checked={form.reviewAfterTranslation}
-          onChange={(e) => set('reviewAfterTranslation', e.target.checked)}
-          data-testid="vt-review-translation"
-        >
-          {vt.reviewAfterTranslation}
-        </Checkbox>
-      </section>
-
-      <section className="vw-vt-step vw-vt-footer">
-        <div className="vw-vt-estimate" data-testid="vt-estimate">
-          {estimate.data && (
-            <>
-              <span>{vt.estimate}</span>
-              <strong data-testid="vt-estimate-credits">{formatCredits(estimate.data.credits)} 积分</strong>
-              {form.targets.length > 1 && (
-                <span className="vw-vt-muted">
-                  {vt.perTarget(form.targets.length, formatCredits(estimate.data.per_target))}
-                </span>
-              )}
-              <span className="vw-vt-muted">{vt.balance(formatCredits(estimate.data.balance))}</span>
-              {!estimate.data.sufficient && <span className="vw-vt-error">{vt.insufficient}</span>}
-            </>
-          )}
-          {missing && asset && <span className="vw-vt-muted">{missing}</span>}
-        </div>
-        <div className="vw-vt-actions">
-          <Button onClick={onBack}>{vt.back}</Button>
-          {off ? (
-            <span className="vw-vt-error" data-testid="vt-reason">
-              {availability.reason}
-            </span>
-          ) : (
-            <Button
-              type="primary"
-              disabled={!!missing}
-              loading={create.isPending}
-              onClick={() => create.mutate({ body })}
-              data-testid="vt-start"
-            >
-              {vt.start}
-            </Button>
-          )}
-        </div>
-      </section>
-      <PreferencesDrawer open={prefsOpen} onClose={() => setPrefsOpen(false)} />
-    </div>
+function ReviewStep({ form, set }: StepProps) {
+  return (
+    <section className="vw-vt-step vw-vt-options">
+      <span>{vt.review}</span>
+      <Checkbox
+        checked={form.reviewAfterRecognition}
+        onChange={(e) => set('reviewAfterRecognition', e.target.checked)}
+        data-testid="vt-review-recognition"
+      >
+        {vt.reviewAfterRecognition}
+      </Checkbox>
+      <Checkbox
+        checked={form.reviewAfterTranslation}
+        onChange={(e) => set('reviewAfterTranslation', e.target.checked)}
+        data-testid="vt-review-translation"
+      >
+        {vt.reviewAfterTranslation}
+      </Checkbox>
+    </section>
   );
 }

@@ -6,9 +6,9 @@ import { safeFileName } from '@/features/tts/downloads.ts';
 import { api } from '@/lib/api.ts';
 import { http } from '@/lib/http/client.ts';
 import { useCallMutation } from '@/lib/query/hooks.ts';
+import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { exportDownload } from '../editor/ExportDialog.tsx';
 import { useProjectTask } from '../editor/projectTask.ts';
-import { vt } from './strings.ts';
 
 export interface TranslationExportState {
   kind: 'video' | 'subtitles' | 'audio';
@@ -66,7 +66,7 @@ export function useTranslationExport(projectId: string, projectName: string) {
         body: { project_id: projectId, format: plan.format, lines: plan.lines },
       });
       startDownloads([exportDownload(projectId, projectName, plan.format, file, plan.lines)]);
-      return '已加入下载列表';
+      return vt.queued;
     }
     if (plan.kind === 'mix') {
       const media = await http.request(api.dubbingMedia, { query: { project_id: projectId } });
@@ -75,12 +75,12 @@ export function useTranslationExport(projectId: string, projectName: string) {
         {
           id: `project-${projectId}-mix`,
           url: media.mix_url,
-          fileName: safeFileName(`${projectName}-混音`),
+          fileName: safeFileName(vt.mixFileName(projectName)),
           ext: 'mp3',
           downloadTaskType: 'audio',
         },
       ]);
-      return '已加入下载列表';
+      return vt.queued;
     }
     const r = await render.mutateAsync({
       body: {
@@ -160,7 +160,7 @@ export function TranslationExportForm({
       {form.kind === 'subtitles' && (
         <>
           <div className="vw-ed-export-row">
-            <span>格式</span>
+            <span>{vt.exportFormat}</span>
             <Radio.Group
               optionType="button"
               buttonStyle="solid"
@@ -177,7 +177,7 @@ export function TranslationExportForm({
             <p className="vw-ed-hint">{vt.csvHint}</p>
           ) : (
             <div className="vw-ed-export-row">
-              <span>内容</span>
+              <span>{vt.exportContent}</span>
               <Radio.Group
                 optionType="button"
                 buttonStyle="solid"

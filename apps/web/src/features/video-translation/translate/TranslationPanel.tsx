@@ -6,12 +6,12 @@ import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { useTask } from '@/lib/tasks/useTask.ts';
+import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { useEditor } from '../editor/context.tsx';
 import { useProjectTask } from '../editor/projectTask.ts';
 import type { LineTools } from './CueTranslation.tsx';
 import { flaggedCount, languagesLabel } from './model.ts';
 import { PreferencesDrawer } from './PreferencesDrawer.tsx';
-import { vt } from './strings.ts';
 
 /** 重新翻译 / 重新配音 / 回译校对 of one line: saves first, then a task of the project that the workspace follows. */
 export function useLineTools(projectId: string, flush: () => Promise<boolean>, dub: boolean): LineTools {
@@ -91,7 +91,7 @@ export function TranslationPanel({
       {settings.summary && (
         <Typography.Paragraph
           className="vw-ed-tr-summary"
-          ellipsis={{ rows: 1, expandable: true, symbol: '展开' }}
+          ellipsis={{ rows: 1, expandable: true, symbol: vt.summaryExpand }}
           title={vt.summary}
         >
           {settings.summary}

@@ -1,10 +1,11 @@
-/** Chinese text of the 视频翻译 tab and the translation parts of the editor (issue 18). */
-export const vt = {
+/** The 视频翻译 tab and the translation parts of the editor (issue 18). */
+export const videoTranslate = {
   desc: '上传视频，识别字幕（语音或画面），智能断句后用语言模型翻译并回译校对，可擦除原字幕、用所选声音配音，输出带双语或译文字幕的成片。',
   colLanguages: '语言',
   downloadResult: '下载成片',
   video: '视频',
   sourceLanguage: '源语言',
+  autoDetect: '自动识别',
   targetLanguages: '目标语言',
   targetPlaceholder: '选择一种或多种语言（每种语言一个项目）',
   subtitleSource: '字幕来源',
@@ -24,6 +25,7 @@ export const vt = {
   dub: '配音',
   dubOn: '用译文重新配音',
   voice: '默认声音',
+  voiceByTarget: '按目标语言自动选择',
   cloneSpeakers: '从视频中克隆每位说话人的声音',
   cloneConsent: '我确认拥有该视频中说话人声音的使用授权',
   subtitles: '成片字幕',
@@ -41,6 +43,7 @@ export const vt = {
   reviewAfterTranslation: '翻译后暂停（先校对译文再配音）',
   lipSync: '口型同步',
   estimate: '预计消耗',
+  credits: (c: string) => `${c} 积分`,
   perTarget: (n: number, each: string) => `${n} 个语言，每个 ${each} 积分`,
   balance: (b: string) => `当前余额 ${b}`,
   insufficient: '积分不足，请先充值或升级套餐',
@@ -94,6 +97,7 @@ export const vt = {
   model: '翻译模型',
   manual: '自动翻译暂未开放：请在“译文”列手动翻译',
   summary: '视频摘要',
+  summaryExpand: '展开',
   paused: (point: string) => `任务已暂停，等待校对（${point}）。校对完成后点“确认并继续”。`,
   pausedManual: '自动翻译暂未开放：请在“译文”列逐句填写译文，完成后点“确认并继续”配音并生成成片。',
   pausePoints: {
@@ -107,6 +111,10 @@ export const vt = {
   taskStarted: '已开始，完成后自动刷新',
   taskDone: '处理完成，项目已刷新',
   // Export
+  queued: '已加入下载列表',
+  mixFileName: (project: string) => `${project}-混音`,
+  exportFormat: '格式',
+  exportContent: '内容',
   exportVideo: '视频',
   exportSubtitles: '字幕文件',
   exportAudio: '音频',
