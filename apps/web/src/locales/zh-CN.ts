@@ -1,6 +1,8 @@
+import { audioBook } from './zh-CN/audioBook.ts';
+import { dubbing } from './zh-CN/dubbing.ts';
+import { editor } from './zh-CN/editor.ts';
 import { subtitleTools } from './zh-CN/subtitleTools.ts';
 import { videoTranslate } from './zh-CN/videoTranslate.ts';
-import { audioBook } from './zh-CN/audioBook.ts';
 import { voiceCloning } from './zh-CN/voiceCloning.ts';
 /**
  * zh-CN is the source of truth for every piece of text the web client shows.
@@ -9,8 +11,10 @@ import { voiceCloning } from './zh-CN/voiceCloning.ts';
 export const zhCN = {
   videoTranslate,
   subtitleTools,
-  voiceCloning,
+  editor,
+  dubbing,
   audioBook,
+  voiceCloning,
   app: {
     name: '声音工作台',
     nameEn: 'Voice Workbench',

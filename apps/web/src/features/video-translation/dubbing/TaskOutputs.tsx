@@ -6,8 +6,10 @@ import { startDownloads } from '@/features/downloads/center.ts';
 import type { DownloadRequest } from '@/features/downloads/manager.ts';
 import { api } from '@/lib/api.ts';
 import { http } from '@/lib/http/client.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { downloadTaskTypeOf } from '@/stores/download.ts';
-import { d } from './strings.ts';
+
+const d = zhCN.dubbing;
 
 /** The download-center request of one task output; its link is fetched fresh when its turn comes. */
 export function taskOutputDownload(task: TaskView, o: TaskOutput): DownloadRequest {

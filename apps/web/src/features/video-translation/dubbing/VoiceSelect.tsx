@@ -3,7 +3,9 @@ import { Button, Select, Tooltip } from 'antd';
 import { useRef } from 'react';
 import { api } from '@/lib/api.ts';
 import { useCall } from '@/lib/query/hooks.ts';
-import { d } from './strings.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
+
+const d = zhCN.dubbing;
 
 /** The whole voice library (built-in and the user's own, e.g. cloned voices), loaded once. */
 export function useVoiceLibrary() {
@@ -40,7 +42,7 @@ export function VoiceSelect({
     ...(allowEmpty ? [{ value: '', label: emptyLabel ?? '—' }] : []),
     ...voices.map((v) => ({
       value: v.voice_id,
-      label: `${v.name}${v.category === 'mine' ? '（我的）' : ''} · ${v.engine_label}`,
+      label: d.voiceOption(v.name, v.category === 'mine', v.engine_label),
     })),
   ];
   return (

@@ -1,8 +1,10 @@
 import { DeleteOutlined, MergeCellsOutlined, PlusOutlined, ScissorOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Select, Tooltip } from 'antd';
 import {
+  Fragment,
   type MouseEvent,
   memo,
+  type ReactNode,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -10,11 +12,10 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useVoiceLibrary } from '../dubbing/VoiceSelect.tsx';
-import { BackCell, LineButtons, type LineTools, SourceCell } from '../translate/CueTranslation.tsx';
-import { setSourceText, sourcesOf } from '../translate/model.ts';
-import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
+import { setSourceText } from '../translate/model.ts';
 import { useActiveCueId, useClock, useEditor } from './context.tsx';
+import { type CueColumns, type CuePlace, PLAIN_COLUMNS } from './cueColumns.tsx';
 import {
   addCue,
   deleteCues,
@@ -29,12 +30,12 @@ import {
   setSpeaker,
   splitCue,
 } from './document.ts';
-import { chosenTake, fitText, isStale, lineFlag, setCueVoice } from './dub.ts';
+import { setCueVoice } from './dub.ts';
 import { clickSelection } from './history.ts';
-import { flagText, SpokenNote } from './SpokenNote.tsx';
-import { s } from './strings.ts';
 import { TimeInput } from './TimeInput.tsx';
 import { useLiveText } from './useLiveText.ts';
+
+const s = zhCN.editor;
 
 export interface CueActions {
   pick(id: string, mods: { shift?: boolean; toggle?: boolean; seek?: boolean }): void;
@@ -113,29 +114,7 @@ export function useCueActions(): CueActions {
 const isControl = (el: EventTarget) =>
   el instanceof Element && el.closest('button, select, input, textarea, [role="button"]') !== null;
 
-export const CueRow = memo(function CueRow({
-  cue,
-  index,
-  issueText,
-  selected,
-  active,
-  speakers,
-  hasNext,
-  actions,
-  dubStatus,
-  dubStale = false,
-  source,
-  voices,
-  lineTools,
-}: {
-  /** Translation projects: the source text beside the line, and whether it can be edited here. */
-  source?: { text: string; editable: boolean };
-  /** Translation projects with dubbing: the voices a line may take. */
-  voices?: Array<{ voice_id: string; name: string }>;
-  lineTools?: LineTools;
-  /** Dubbing projects: the line's fit status ('none' before it has audio, 'mute'/'keep' for marks). */
-  dubStatus?: string;
-  dubStale?: boolean;
+interface CueRowProps {
   cue: SubtitleCue;
   index: number;
   /** The rule checker's messages, one a line ('' = passes). */
@@ -145,13 +124,19 @@ export const CueRow = memo(function CueRow({
   speakers: Speaker[];
   hasNext: boolean;
   actions: CueActions;
-}) {
+  /** The tool's columns, and each one's value for this cue (index-aligned). */
+  layout: CueColumns;
+  values: unknown[];
+}
+
+/** One cue: its head (flag, times, speaker, actions), its text box and the tool's columns around it. */
+export const CueRow = memo(function CueRow(props: CueRowProps) {
+  const { cue, issueText, selected, actions, layout, values } = props;
   const text = useLiveText(
     cue.text,
     (value, typing) => actions.setText(cue.id, value, typing),
     actions.undoTyping,
   );
-  const draft = text.draft;
   const textRef = useRef<HTMLTextAreaElement>(null);
 
   const onSplit = () => {
@@ -160,13 +145,12 @@ export const CueRow = memo(function CueRow({
       // Split at the caret with the text as typed; the blur that follows must not commit it again.
       const caret = [...area.value.slice(0, area.selectionStart)].length;
       text.skipNextCommit();
-      actions.split(cue.id, caret, draft);
+      actions.split(cue.id, caret, text.draft);
       area.blur();
     } else actions.split(cue.id, null);
   };
 
   const bad = issueText !== '';
-  const lines = Math.min(4, Math.max(1, draft.split('\n').length));
   const onRowDown = (e: MouseEvent) => {
     if (isControl(e.target) && !(e.target instanceof HTMLTextAreaElement)) return;
     actions.pick(cue.id, {
@@ -175,187 +159,43 @@ export const CueRow = memo(function CueRow({
       seek: !(e.target instanceof HTMLTextAreaElement) || !selected,
     });
   };
-  const keepFocus = (e: MouseEvent) => e.preventDefault();
+  const cells = (place: CuePlace) =>
+    layout.columns.map(
+      (c, i) => c.place === place && <Fragment key={c.key}>{c.cell(cue, values[i], actions)}</Fragment>,
+    );
+  const textBox = (
+    <textarea
+      ref={textRef}
+      className="vw-ed-text"
+      aria-label={layout.text.label}
+      placeholder={layout.text.placeholder}
+      rows={Math.min(4, Math.max(1, text.draft.split('\n').length))}
+      spellCheck={false}
+      {...text.props}
+    />
+  );
+  const beside = layout.columns.some((c) => c.place === 'before' || c.place === 'after');
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the row is picked with the mouse; its inputs and buttons have the keyboard
     <div
-      className={`vw-ed-cue${selected ? ' is-selected' : ''}${active ? ' is-active' : ''}${bad ? ' is-bad' : ''}`}
+      className={`vw-ed-cue${selected ? ' is-selected' : ''}${props.active ? ' is-active' : ''}${bad ? ' is-bad' : ''}`}
       data-testid="cue-row"
       data-cue-id={cue.id}
       data-selected={selected}
       onMouseDown={onRowDown}
     >
-      <div className="vw-ed-cue-head">
-        <span className="vw-ed-cue-index">{index + 1}</span>
-        <Tooltip title={bad ? <span style={{ whiteSpace: 'pre-line' }}>{issueText}</span> : s.ruleOk}>
-          <span
-            className={`vw-ed-flag ${bad ? 'bad' : 'ok'}`}
-            data-testid="cue-flag"
-            data-ok={!bad}
-            role="img"
-            aria-label={bad ? issueText : s.ruleOk}
-          />
-        </Tooltip>
-        {dubStatus && (
-          <Tooltip title={cue.fit?.summary ?? ''}>
-            <span
-              className={`vw-ed-fit is-${dubStatus}`}
-              data-testid="cue-fit"
-              data-status={dubStatus}
-              data-stale={dubStale}
-            >
-              {dubStatus === 'mute'
-                ? '静音'
-                : dubStatus === 'keep'
-                  ? '原声'
-                  : dubStatus === 'none'
-                    ? '未配音'
-                    : (flagText[dubStatus] ?? fitText(cue.fit))}
-              {dubStale && dubStatus !== 'none' ? ' · 过期' : ''}
-              {cue.locked ? ' · 🔒' : ''}
-            </span>
-          </Tooltip>
-        )}
-        <span className="vw-ed-timegroup">
-          <button
-            type="button"
-            className="vw-ed-nudge"
-            aria-label={`${s.start} ${s.minus}`}
-            onClick={() => actions.nudge(cue.id, 'start', -NUDGE_MS)}
-          >
-            −
-          </button>
-          <TimeInput
-            value={cue.start_ms}
-            label={s.start}
-            onCommit={(ms) => actions.setTime(cue.id, 'start', ms)}
-          />
-          <button
-            type="button"
-            className="vw-ed-nudge"
-            aria-label={`${s.start} ${s.plus}`}
-            onClick={() => actions.nudge(cue.id, 'start', NUDGE_MS)}
-          >
-            +
-          </button>
-        </span>
-        <span className="vw-ed-arrow">→</span>
-        <span className="vw-ed-timegroup">
-          <button
-            type="button"
-            className="vw-ed-nudge"
-            aria-label={`${s.end} ${s.minus}`}
-            onClick={() => actions.nudge(cue.id, 'end', -NUDGE_MS)}
-          >
-            −
-          </button>
-          <TimeInput value={cue.end_ms} label={s.end} onCommit={(ms) => actions.setTime(cue.id, 'end', ms)} />
-          <button
-            type="button"
-            className="vw-ed-nudge"
-            aria-label={`${s.end} ${s.plus}`}
-            onClick={() => actions.nudge(cue.id, 'end', NUDGE_MS)}
-          >
-            +
-          </button>
-        </span>
-        <span className="vw-ed-duration">{((cue.end_ms - cue.start_ms) / 1000).toFixed(1)}s</span>
-        <select
-          className="vw-ed-speaker"
-          aria-label={s.speakerOf}
-          value={cue.speaker_id ?? ''}
-          onChange={(e) => actions.setSpeaker(cue.id, e.target.value || null)}
-        >
-          <option value="">{s.noSpeaker}</option>
-          {speakers.map((sp) => (
-            <option key={sp.id} value={sp.id}>
-              {sp.name}
-            </option>
-          ))}
-        </select>
-        {voices && (
-          <select
-            className="vw-ed-speaker vw-ed-voice"
-            aria-label={vt.colVoice}
-            value={cue.voice_id ?? ''}
-            onChange={(e) => actions.setVoice(cue.id, e.target.value || null)}
-          >
-            <option value="">{vt.colVoice}：默认</option>
-            {voices.map((v) => (
-              <option key={v.voice_id} value={v.voice_id}>
-                {v.name}
-              </option>
-            ))}
-          </select>
-        )}
-        <span className="vw-ed-cue-actions">
-          {lineTools && <LineButtons cueId={cue.id} tools={lineTools} />}
-          <Tooltip title={s.split}>
-            <button
-              type="button"
-              className="vw-ed-icon"
-              aria-label={s.split}
-              onMouseDown={keepFocus}
-              onClick={onSplit}
-            >
-              <ScissorOutlined />
-            </button>
-          </Tooltip>
-          <Tooltip title={s.merge}>
-            <button
-              type="button"
-              className="vw-ed-icon"
-              aria-label={s.merge}
-              disabled={!hasNext}
-              onClick={() => actions.merge(cue.id)}
-            >
-              <MergeCellsOutlined />
-            </button>
-          </Tooltip>
-          <Tooltip title={s.remove}>
-            <button
-              type="button"
-              className="vw-ed-icon danger"
-              aria-label={s.remove}
-              onClick={() => actions.remove(cue.id)}
-            >
-              <DeleteOutlined />
-            </button>
-          </Tooltip>
-        </span>
-      </div>
-      {source ? (
+      <CueHead {...props} cells={cells} onSplit={onSplit} />
+      {beside ? (
         <div className="vw-ed-tr-grid">
-          <SourceCell
-            text={source.text}
-            editable={source.editable}
-            onCommit={(value, typing) => actions.setSourceText(cue.id, value, typing)}
-            undoTyping={actions.undoTyping}
-          />
-          <textarea
-            ref={textRef}
-            className="vw-ed-text"
-            aria-label={source ? vt.colTranslation : s.text}
-            placeholder={source ? vt.translationPlaceholder : s.textPlaceholder}
-            rows={lines}
-            spellCheck={false}
-            {...text.props}
-          />
-          <BackCell cue={cue} tools={lineTools} />
+          {cells('before')}
+          {textBox}
+          {cells('after')}
         </div>
       ) : (
-        <textarea
-          ref={textRef}
-          className="vw-ed-text"
-          aria-label={s.text}
-          placeholder={s.textPlaceholder}
-          rows={lines}
-          spellCheck={false}
-          {...text.props}
-        />
+        textBox
       )}
-      {dubStatus && <SpokenNote cue={cue} />}
+      {cells('below')}
       {bad && (
         <div className="vw-ed-issues" data-testid="cue-issues">
           {issueText}
@@ -363,37 +203,149 @@ export const CueRow = memo(function CueRow({
       )}
     </div>
   );
-});
+}, sameRow);
+
+/** Rows render again when a prop changes, or a column's value (compared field by field). */
+function sameRow(a: CueRowProps, b: CueRowProps): boolean {
+  return (Object.keys(a) as Array<keyof CueRowProps>).every((k) =>
+    k === 'values' ? a.values.every((v, i) => sameValue(v, b.values[i])) : a[k] === b[k],
+  );
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || !a || !b) return false;
+  const ka = Object.keys(a);
+  return (
+    ka.length === Object.keys(b).length &&
+    ka.every((k) => Object.is((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
+}
+
+/** A row's first line: index, rule flag, times with ±0.1 s, duration, speaker, the line's buttons. */
+function CueHead({
+  cue,
+  index,
+  issueText,
+  speakers,
+  hasNext,
+  actions,
+  cells,
+  onSplit,
+}: CueRowProps & { cells: (place: CuePlace) => ReactNode; onSplit: () => void }) {
+  const bad = issueText !== '';
+  const keepFocus = (e: MouseEvent) => e.preventDefault();
+  return (
+    <div className="vw-ed-cue-head">
+      <span className="vw-ed-cue-index">{index + 1}</span>
+      <Tooltip title={bad ? <span style={{ whiteSpace: 'pre-line' }}>{issueText}</span> : s.ruleOk}>
+        <span
+          className={`vw-ed-flag ${bad ? 'bad' : 'ok'}`}
+          data-testid="cue-flag"
+          data-ok={!bad}
+          role="img"
+          aria-label={bad ? issueText : s.ruleOk}
+        />
+      </Tooltip>
+      {cells('status')}
+      <CueTime cue={cue} edge="start" actions={actions} />
+      <span className="vw-ed-arrow">→</span>
+      <CueTime cue={cue} edge="end" actions={actions} />
+      <span className="vw-ed-duration">{((cue.end_ms - cue.start_ms) / 1000).toFixed(1)}s</span>
+      <select
+        className="vw-ed-speaker"
+        aria-label={s.speakerOf}
+        value={cue.speaker_id ?? ''}
+        onChange={(e) => actions.setSpeaker(cue.id, e.target.value || null)}
+      >
+        <option value="">{s.noSpeaker}</option>
+        {speakers.map((sp) => (
+          <option key={sp.id} value={sp.id}>
+            {sp.name}
+          </option>
+        ))}
+      </select>
+      {cells('head')}
+      <span className="vw-ed-cue-actions">
+        {cells('actions')}
+        <Tooltip title={s.split}>
+          <button
+            type="button"
+            className="vw-ed-icon"
+            aria-label={s.split}
+            onMouseDown={keepFocus}
+            onClick={onSplit}
+          >
+            <ScissorOutlined />
+          </button>
+        </Tooltip>
+        <Tooltip title={s.merge}>
+          <button
+            type="button"
+            className="vw-ed-icon"
+            aria-label={s.merge}
+            disabled={!hasNext}
+            onClick={() => actions.merge(cue.id)}
+          >
+            <MergeCellsOutlined />
+          </button>
+        </Tooltip>
+        <Tooltip title={s.remove}>
+          <button
+            type="button"
+            className="vw-ed-icon danger"
+            aria-label={s.remove}
+            onClick={() => actions.remove(cue.id)}
+          >
+            <DeleteOutlined />
+          </button>
+        </Tooltip>
+      </span>
+    </div>
+  );
+}
+
+/** A cue's start or end: typed, or nudged by ±0.1 s. */
+function CueTime({ cue, edge, actions }: { cue: SubtitleCue; edge: 'start' | 'end'; actions: CueActions }) {
+  const label = edge === 'start' ? s.start : s.end;
+  return (
+    <span className="vw-ed-timegroup">
+      <button
+        type="button"
+        className="vw-ed-nudge"
+        aria-label={`${label} ${s.minus}`}
+        onClick={() => actions.nudge(cue.id, edge, -NUDGE_MS)}
+      >
+        −
+      </button>
+      <TimeInput
+        value={edge === 'start' ? cue.start_ms : cue.end_ms}
+        label={label}
+        onCommit={(ms) => actions.setTime(cue.id, edge, ms)}
+      />
+      <button
+        type="button"
+        className="vw-ed-nudge"
+        aria-label={`${label} ${s.plus}`}
+        onClick={() => actions.nudge(cue.id, edge, NUDGE_MS)}
+      >
+        +
+      </button>
+    </span>
+  );
+}
 
 /** The cue list: the toolbar (add, delete, reassign) and one row per cue, synced with the player. */
-export function CueList({ lineTools }: { lineTools?: LineTools } = {}) {
-  const editor = useEditor();
-  const { cues, issues, state, current, clock, durationMs, run, edit } = editor;
+export function CueList({ layout = PLAIN_COLUMNS }: { layout?: CueColumns }) {
+  const { cues, issues, state } = useEditor();
   const actions = useCueActions();
   const activeId = useActiveCueId();
   const [onlyIssues, setOnlyIssues] = useState(false);
   const selected = useMemo(() => new Set(state.selected), [state.selected]);
   const speakers = state.doc?.speakers ?? [];
   const issueTexts = useMemo(() => issues.map((list) => list.map((i) => i.message).join('\n')), [issues]);
-  const badCount = issueTexts.filter(Boolean).length;
   const playing = useClock((c) => c.playing);
   const doc = state.doc;
-  const translation = !!doc?.translation;
-  const library = useVoiceLibrary();
-  const voices = translation && doc?.dub ? library : undefined;
-
-  const onAdd = () => {
-    const { selected: sel, doc } = current();
-    const after = sel[0] ?? null;
-    run(addCue(doc!, { afterId: after, atMs: clock.getState().ms, durationMs }), (id) => (id ? [id] : []));
-  };
-  const onDeleteSelected = () => edit(deleteCues(current().doc!, current().selected));
-  const onAssign = (speakerId: string) => {
-    const ids = current().selected;
-    edit(setSpeaker(current().doc!, ids, speakerId || null));
-    const name = speakers.find((sp) => sp.id === speakerId)?.name ?? s.noSpeaker;
-    editor.notify(s.reassignDone(ids.length, name), 'success');
-  };
 
   // Only the rows in view are rendered (a long recording has thousands of cues).
   const shown = useMemo(
@@ -414,42 +366,28 @@ export function CueList({ lineTools }: { lineTools?: LineTools } = {}) {
     if (first) win.reveal(first);
   }, [first, win.reveal]);
 
+  const titled = layout.columns.filter((c) => c.title);
   return (
     <section className="vw-ed-cues" aria-label={s.cues} data-playing={playing}>
-      <div className="vw-ed-cues-bar">
-        <Button size="small" type="primary" icon={<PlusOutlined />} onClick={onAdd}>
-          {s.add}
-        </Button>
-        <Button size="small" danger disabled={selected.size === 0} onClick={onDeleteSelected}>
-          {s.deleteSelected(selected.size)}
-        </Button>
-        <Select
-          size="small"
-          className="vw-ed-assign"
-          data-testid="assign-speaker"
-          placeholder={s.assignSpeaker}
-          disabled={selected.size === 0}
-          value={null}
-          onChange={onAssign}
-          options={[
-            { value: '', label: s.noSpeaker },
-            ...speakers.map((sp) => ({ value: sp.id, label: sp.name })),
-          ]}
-          popupMatchSelectWidth={false}
-        />
-        <span className="vw-ed-spacer" />
-        <Checkbox checked={onlyIssues} onChange={(e) => setOnlyIssues(e.target.checked)}>
-          {s.onlyIssues}
-        </Checkbox>
-        <span className="vw-ed-count" data-testid="cue-count">
-          {s.cueCount(cues.length, badCount)}
-        </span>
-      </div>
-      {translation && (
+      <CueToolbar
+        selected={selected.size}
+        badCount={issueTexts.filter(Boolean).length}
+        onlyIssues={onlyIssues}
+        onOnlyIssues={setOnlyIssues}
+      />
+      {titled.length > 0 && (
         <div className="vw-ed-tr-head" aria-hidden>
-          <span>{vt.colSource}</span>
-          <span>{vt.colTranslation}</span>
-          <span>{vt.colBack}</span>
+          {titled
+            .filter((c) => c.place === 'before')
+            .map((c) => (
+              <span key={c.key}>{c.title}</span>
+            ))}
+          <span>{layout.text.label}</span>
+          {titled
+            .filter((c) => c.place === 'after')
+            .map((c) => (
+              <span key={c.key}>{c.title}</span>
+            ))}
         </div>
       )}
       <div className="vw-ed-cues-scroll" ref={win.ref} onScroll={win.onScroll} data-testid="cue-scroll">
@@ -468,19 +406,8 @@ export function CueList({ lineTools }: { lineTools?: LineTools } = {}) {
                 speakers={speakers}
                 hasNext={i + 1 < cues.length}
                 actions={actions}
-                dubStatus={
-                  state.doc?.dub
-                    ? cue.mark
-                      ? cue.mark
-                      : chosenTake(cue)
-                        ? (lineFlag(cue) ?? cue.fit?.status ?? 'fits')
-                        : 'none'
-                    : undefined
-                }
-                dubStale={state.doc?.dub ? isStale(state.doc, cue) : false}
-                source={translation && doc ? sourceOf(doc, cue) : undefined}
-                voices={voices}
-                lineTools={lineTools}
+                layout={layout}
+                values={layout.columns.map((c) => (doc ? c.value?.(doc, cue) : undefined))}
               />
             );
           })}
@@ -490,9 +417,64 @@ export function CueList({ lineTools }: { lineTools?: LineTools } = {}) {
   );
 }
 
-function sourceOf(doc: NonNullable<ReturnType<typeof useEditor>['state']['doc']>, cue: SubtitleCue) {
-  const sources = sourcesOf(doc, cue);
-  return { text: sources.map((c) => c.text).join('\n'), editable: sources.length === 1 };
+/** Above the rows: add, delete the selected, reassign their speaker; only the problems; the count. */
+function CueToolbar({
+  selected,
+  badCount,
+  onlyIssues,
+  onOnlyIssues,
+}: {
+  selected: number;
+  badCount: number;
+  onlyIssues: boolean;
+  onOnlyIssues: (on: boolean) => void;
+}) {
+  const editor = useEditor();
+  const { cues, current, clock, durationMs, run, edit } = editor;
+  const speakers = editor.state.doc?.speakers ?? [];
+  const onAdd = () => {
+    const { selected: sel, doc } = current();
+    const after = sel[0] ?? null;
+    run(addCue(doc!, { afterId: after, atMs: clock.getState().ms, durationMs }), (id) => (id ? [id] : []));
+  };
+  const onDeleteSelected = () => edit(deleteCues(current().doc!, current().selected));
+  const onAssign = (speakerId: string) => {
+    const ids = current().selected;
+    edit(setSpeaker(current().doc!, ids, speakerId || null));
+    const name = speakers.find((sp) => sp.id === speakerId)?.name ?? s.noSpeaker;
+    editor.notify(s.reassignDone(ids.length, name), 'success');
+  };
+  return (
+    <div className="vw-ed-cues-bar">
+      <Button size="small" type="primary" icon={<PlusOutlined />} onClick={onAdd}>
+        {s.add}
+      </Button>
+      <Button size="small" danger disabled={selected === 0} onClick={onDeleteSelected}>
+        {s.deleteSelected(selected)}
+      </Button>
+      <Select
+        size="small"
+        className="vw-ed-assign"
+        data-testid="assign-speaker"
+        placeholder={s.assignSpeaker}
+        disabled={selected === 0}
+        value={null}
+        onChange={onAssign}
+        options={[
+          { value: '', label: s.noSpeaker },
+          ...speakers.map((sp) => ({ value: sp.id, label: sp.name })),
+        ]}
+        popupMatchSelectWidth={false}
+      />
+      <span className="vw-ed-spacer" />
+      <Checkbox checked={onlyIssues} onChange={(e) => onOnlyIssues(e.target.checked)}>
+        {s.onlyIssues}
+      </Checkbox>
+      <span className="vw-ed-count" data-testid="cue-count">
+        {s.cueCount(cues.length, badCount)}
+      </span>
+    </div>
+  );
 }
 
 /** A row's height before it has been measured. */

@@ -3,10 +3,12 @@ import { useState } from 'react';
 import { startDownloads } from '@/features/downloads/center.ts';
 import type { DownloadRequest } from '@/features/downloads/manager.ts';
 import { safeFileName } from '@/features/tts/downloads.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { downloadTaskTypeOf } from '@/stores/download.ts';
 import { TranslationExportForm, useTranslationExport } from '../translate/TranslationExport.tsx';
 import { type ExportOptions, useExportProject } from './editorApi.ts';
-import { s } from './strings.ts';
+
+const s = zhCN.editor;
 
 const FORMATS: Array<{ value: ExportOptions['format']; label: string }> = [
   { value: 'srt', label: 'SRT' },

@@ -1,9 +1,11 @@
 import { CloseOutlined, DownOutlined, UpOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Input, type InputRef } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { useEditor } from './context.tsx';
 import { findMatches, replaceAll, replaceMatch } from './document.ts';
-import { s } from './strings.ts';
+
+const s = zhCN.editor;
 
 /** Find and replace over the cue texts: case-insensitive unless asked; replace one or all. */
 export function FindBar({ onClose, focusKey }: { onClose: () => void; focusKey: number }) {

@@ -3,9 +3,11 @@ import type { MediaAsset } from '@vw/contract/calls/media.ts';
 import { formatTime } from '@vw/contract/helpers/time.ts';
 import { Select } from 'antd';
 import { useEffect, useRef } from 'react';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { overlayLines } from '../translate/model.ts';
 import { useActiveCueId, useClock, useEditor } from './context.tsx';
-import { s } from './strings.ts';
+
+const s = zhCN.editor;
 
 const RATES = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
@@ -109,7 +111,7 @@ export function Player({
   } as const;
 
   return (
-    <section className="vw-ed-player" aria-label="播放器">
+    <section className="vw-ed-player" aria-label={s.player}>
       <div className={`vw-ed-stage${isVideo ? '' : ' is-audio'}`}>
         {mainSrc ? (
           isVideo ? (
@@ -147,7 +149,7 @@ export function Player({
         <span className="vw-ed-spacer" />
         <Select
           size="small"
-          aria-label="播放速度"
+          aria-label={s.playbackRate}
           defaultValue={1}
           popupMatchSelectWidth={false}
           onChange={(rate: number) => {

@@ -1,8 +1,10 @@
 import { InputNumber, Modal } from 'antd';
 import { useEffect, useState } from 'react';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { useEditor } from './context.tsx';
 import { type SubtitleRules, setRules } from './document.ts';
-import { s } from './strings.ts';
+
+const s = zhCN.editor;
 
 /** Mirrors the contract's DEFAULT_SUBTITLE_RULES (that module builds zod schemas; a test checks they agree). */
 export const DEFAULT_RULES: SubtitleRules = {

@@ -1,9 +1,11 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Popconfirm, Typography } from 'antd';
 import { useMemo } from 'react';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { useEditor } from './context.tsx';
 import { addSpeaker, removeSpeaker, renameSpeaker, setSpeaker } from './document.ts';
-import { s } from './strings.ts';
+
+const s = zhCN.editor;
 
 /** Speakers: rename, add, remove; a click on a speaker's tag assigns it to the selected cues. */
 export function SpeakersPanel() {
@@ -39,7 +41,7 @@ export function SpeakersPanel() {
               editable={{
                 onChange: (name) => edit(renameSpeaker(current().doc!, sp.id, name)),
                 triggerType: ['icon', 'text'],
-                tooltip: '重命名',
+                tooltip: s.rename,
               }}
             >
               {sp.name}

@@ -1,7 +1,7 @@
 import type { SubtitleCue } from '@vw/contract/calls/projects.ts';
-import { Alert } from 'antd';
-import { d } from '../dubbing/strings.ts';
-import { chosenTake, lineFlag, spokenText } from './dub.ts';
+import { Alert, Tooltip } from 'antd';
+import { zhCN } from '@/locales/zh-CN.ts';
+import { chosenTake, fitText, lineFlag, spokenText } from './dub.ts';
 
 /*
  * What a dubbed line really says, under its subtitle (issue 30): the shortened spoken text whenever it
@@ -9,12 +9,25 @@ import { chosenTake, lineFlag, spokenText } from './dub.ts';
  * The actions (保留原文 / 接受) are in the dubbing panel for the selected line.
  */
 
-/** The fit chip's words for a flagged line (instead of 时长合适). */
-export const flagText: Record<string, string> = {
-  mismatch: '校验未通过',
-  cut: '删减过多',
-  shortened: '已精简',
-};
+const d = zhCN.dubbing;
+
+/** A dubbed row's chip: its mark, 未配音, its flag or its fit; then whether it is stale or locked. */
+export function DubChip({ cue, status, stale }: { cue: SubtitleCue; status: string; stale: boolean }) {
+  return (
+    <Tooltip title={cue.fit?.summary ?? ''}>
+      <span
+        className={`vw-ed-fit is-${status}`}
+        data-testid="cue-fit"
+        data-status={status}
+        data-stale={stale}
+      >
+        {d.chip[status] ?? d.flags[status] ?? fitText(cue.fit)}
+        {stale && status !== 'none' ? d.chipStale : ''}
+        {cue.locked ? ' · 🔒' : ''}
+      </span>
+    </Tooltip>
+  );
+}
 
 export const percent = (share: number) => `${Math.round(share * 100)}%`;
 
@@ -54,17 +67,16 @@ export function SpokenNote({ cue }: { cue: SubtitleCue }) {
           data-flag={flag ?? ''}
         >
           <span className="vw-ed-spoken-label">
-            {take.accepted ? '朗读（已接受）' : '实际朗读'}
-            {take.fit.kept !== undefined ? ` · 保留 ${percent(take.fit.kept)}` : ''}
+            {take.accepted ? d.spokenAccepted : d.spokenLabel}
+            {take.fit.kept !== undefined ? ` · ${d.spokenShare(percent(take.fit.kept))}` : ''}
           </span>
           {spoken}
         </div>
       )}
       {flag === 'mismatch' && take.check && (
         <div className="vw-ed-spoken-text is-mismatch" data-testid="cue-check-failed">
-          <span className="vw-ed-spoken-label">自动校验未通过（失败码 5，本句积分已退还）</span>
-          识别为「{take.check.heard || '（没有听到文字）'}」，相似度 {percent(take.check.similarity)}，已重试{' '}
-          {take.check.retries} 次。请修改文字或换一个声音后重新生成。
+          <span className="vw-ed-spoken-label">{d.lineCheckFailed}</span>
+          {d.lineHeard(take.check.heard, percent(take.check.similarity), take.check.retries)}
         </div>
       )}
     </div>

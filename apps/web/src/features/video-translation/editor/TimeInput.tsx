@@ -1,6 +1,8 @@
 import { formatTime, parseTime } from '@vw/contract/helpers/time.ts';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { s } from './strings.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
+
+const s = zhCN.editor;
 
 /**
  * A typed time (hh:mm:ss.mmm; a comma before the milliseconds is accepted, spec §5). Applied on

@@ -4,18 +4,21 @@ import { formatTimeShort } from '@vw/contract/helpers/time.ts';
 import { Tooltip } from 'antd';
 import {
   type PointerEvent as ReactPointerEvent,
+  type RefObject,
   useCallback,
   useEffect,
   useLayoutEffect,
   useRef,
   useState,
 } from 'react';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { useActiveCueId, useEditor } from './context.tsx';
 import { clampMove, clampResize, type SubtitleCue, setCueTimes } from './document.ts';
 import { chosenTake, isStale, lineFlag } from './dub.ts';
 import { clickSelection } from './history.ts';
 import { speakerColor } from './SpeakersPanel.tsx';
-import { s } from './strings.ts';
+
+const s = zhCN.editor;
 
 const RULER_H = 18;
 const HEIGHT = 132;
@@ -97,24 +100,84 @@ function draw(
  */
 export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
   const editor = useEditor();
-  const { cues, issues, state, clock } = editor;
-  const dub = state.doc?.dub ? state.doc : null;
-  const durationMs = editor.durationMs;
-  const total = Math.max(durationMs ?? 0, (cues.at(-1)?.end_ms ?? 0) + 2000, 5000);
-  const [pps, setPps] = useState(80);
-  const [view, setView] = useState({ left: 0, width: 0 });
-  const [drag, setDrag] = useState<{ id: string; start: number; end: number } | null>(null);
+  const { cues } = editor;
+  const total = Math.max(editor.durationMs ?? 0, (cues.at(-1)?.end_ms ?? 0) + 2000, 5000);
   const scrollRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const playheadRef = useRef<HTMLDivElement>(null);
+  const { pps, view, onScroll, zoom, zoomToFit } = useTimelineView(scrollRef, total);
+  const { drag, onCueDown } = useCueDrag(scrollRef, pps);
+
+  useEffect(() => {
+    if (canvasRef.current && view.width > 0) draw(canvasRef.current, view, pps, peaks);
+  }, [view, pps, peaks]);
+
+  const onBackgroundDown = (e: ReactPointerEvent) => {
+    if (e.button !== 0) return;
+    editor.seek(msAt(scrollRef.current!, e.clientX, pps));
+  };
+  // The regions drawn: those in view, with a margin.
+  const span = {
+    from: (view.left / pps) * 1000 - 2000,
+    to: ((view.left + (view.width || 2000)) / pps) * 1000 + 2000,
+  };
+
+  return (
+    <section className="vw-ed-timeline" aria-label={s.timeline} data-testid="timeline">
+      <div className="vw-ed-tl-bar">
+        <Tooltip title={s.zoomOutTip}>
+          <button type="button" className="vw-ed-icon" aria-label={s.zoomOut} onClick={() => zoom(0.66)}>
+            <ZoomOutOutlined />
+          </button>
+        </Tooltip>
+        <Tooltip title={s.zoomInTip}>
+          <button type="button" className="vw-ed-icon" aria-label={s.zoomIn} onClick={() => zoom(1.5)}>
+            <ZoomInOutlined />
+          </button>
+        </Tooltip>
+        <Tooltip title={s.zoomFit}>
+          <button type="button" className="vw-ed-icon" aria-label={s.zoomFit} onClick={zoomToFit}>
+            <ColumnWidthOutlined />
+          </button>
+        </Tooltip>
+        <span className="vw-ed-tl-scale" data-testid="timeline-scale" data-pps={pps.toFixed(3)}>
+          {Math.round(pps)} px/s
+        </span>
+      </div>
+      <div className="vw-ed-tl-scroll" ref={scrollRef} onScroll={onScroll}>
+        <div
+          className="vw-ed-tl-content"
+          style={{ width: Math.ceil((total / 1000) * pps), height: HEIGHT }}
+          onPointerDown={onBackgroundDown}
+          data-testid="timeline-content"
+        >
+          <canvas ref={canvasRef} className="vw-ed-tl-canvas" style={{ width: view.width, height: HEIGHT }} />
+          <CueRegions pps={pps} span={span} drag={drag} onCueDown={onCueDown} />
+          <DubClips pps={pps} span={span} />
+          <Playhead pps={pps} scrollRef={scrollRef} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+type ScrollRef = RefObject<HTMLDivElement | null>;
+
+/** The instant under a pointer over the scrolled timeline. */
+const msAt = (el: HTMLElement, clientX: number, pps: number) =>
+  Math.max(0, ((clientX - el.getBoundingClientRect().left + el.scrollLeft) / pps) * 1000);
+/** The part of the timeline drawn, in ms. */
+type Span = { from: number; to: number };
+
+/**
+ * The timeline's scale (pixels per second) and visible window: fitted to the width at first, zoomed
+ * around the pointer or the playhead, scrolled sideways by the wheel.
+ */
+function useTimelineView(scrollRef: ScrollRef, total: number) {
+  const { clock } = useEditor();
+  const [pps, setPps] = useState(80);
+  const [view, setView] = useState({ left: 0, width: 0 });
   const zoomAnchor = useRef<{ ms: number; px: number } | null>(null);
   const fitted = useRef(false);
-  const activeId = useActiveCueId();
-  const selected = new Set(state.selected);
-  const contentWidth = Math.ceil((total / 1000) * pps);
-  const speakerIndex = new Map((state.doc?.speakers ?? []).map((sp, i) => [sp.id, i]));
-  const editorRef = useRef(editor);
-  editorRef.current = editor;
 
   // The visible window: width from a resize observer, left from scrolling.
   useEffect(() => {
@@ -132,16 +195,12 @@ export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
     const ro = new ResizeObserver(measure);
     ro.observe(el);
     return () => ro.disconnect();
-  }, [total]);
+  }, [total, scrollRef]);
 
   const onScroll = () => {
     const el = scrollRef.current;
     if (el) setView((v) => (v.left === el.scrollLeft ? v : { ...v, left: el.scrollLeft }));
   };
-
-  useEffect(() => {
-    if (canvasRef.current && view.width > 0) draw(canvasRef.current, view, pps, peaks);
-  }, [view, pps, peaks]);
 
   // Zoom around the pointer (or the playhead): keep that instant under it.
   const zoom = useCallback(
@@ -155,7 +214,7 @@ export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
         return next;
       });
     },
-    [clock],
+    [clock, scrollRef],
   );
   useLayoutEffect(() => {
     const el = scrollRef.current;
@@ -164,7 +223,7 @@ export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
     zoomAnchor.current = null;
     el.scrollLeft = Math.max(0, (anchor.ms / 1000) * pps - anchor.px);
     setView({ left: el.scrollLeft, width: el.clientWidth });
-  }, [pps]);
+  }, [pps, scrollRef]);
 
   // Ctrl+wheel zooms; a vertical wheel scrolls sideways. Native listener: React's is passive.
   useEffect(() => {
@@ -181,31 +240,28 @@ export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
-  }, [zoom]);
+  }, [zoom, scrollRef]);
 
-  // The playhead follows the clock without re-rendering; while playing, the view follows it.
-  useEffect(() => {
-    const place = (ms: number, playing: boolean) => {
-      const x = (ms / 1000) * pps;
-      if (playheadRef.current) playheadRef.current.style.transform = `translateX(${x}px)`;
-      const el = scrollRef.current;
-      if (el && playing && (x < el.scrollLeft || x > el.scrollLeft + el.clientWidth - 40)) {
-        el.scrollLeft = Math.max(0, x - 40);
-      }
-    };
-    place(clock.getState().ms, false);
-    return clock.subscribe((c) => place(c.ms, c.playing));
-  }, [clock, pps]);
-
-  const msAt = (clientX: number) => {
-    const el = scrollRef.current!;
-    return Math.max(0, ((clientX - el.getBoundingClientRect().left + el.scrollLeft) / pps) * 1000);
+  const zoomToFit = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    setPps(Math.min(MAX_PPS, Math.max(MIN_PPS, el.clientWidth / (total / 1000))));
+    el.scrollLeft = 0;
   };
+  return { pps, view, onScroll, zoom, zoomToFit };
+}
 
-  const onBackgroundDown = (e: ReactPointerEvent) => {
-    if (e.button !== 0) return;
-    editor.seek(msAt(e.clientX));
-  };
+type CueDrag = { id: string; start: number; end: number };
+
+/**
+ * Pressing a region selects it; dragging moves it (or, on a handle, resizes it) between its
+ * neighbours and records the edit on release; a press without a drag seeks there.
+ */
+function useCueDrag(scrollRef: ScrollRef, pps: number) {
+  const editor = useEditor();
+  const editorRef = useRef(editor);
+  editorRef.current = editor;
+  const [drag, setDrag] = useState<CueDrag | null>(null);
 
   const onCueDown = (e: ReactPointerEvent, cue: SubtitleCue, mode: DragMode) => {
     if (e.button !== 0) return;
@@ -218,7 +274,7 @@ export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
     const mods = { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey };
     e0.dispatch({ type: 'select', ids: clickSelection(order, e0.current().selected, cue.id, mods) });
     const x0 = e.clientX;
-    const downMs = msAt(e.clientX);
+    const downMs = msAt(scrollRef.current!, e.clientX, pps);
     let moved = false;
     let last: { start: number; end: number } | null = null;
     const onMove = (ev: PointerEvent) => {
@@ -255,127 +311,120 @@ export function Timeline({ peaks }: { peaks: MediaPeaks | null }) {
     window.addEventListener('pointerup', onUp);
     window.addEventListener('pointercancel', onUp);
   };
+  return { drag, onCueDown };
+}
 
-  const viewStart = (view.left / pps) * 1000 - 2000;
-  const viewEnd = ((view.left + (view.width || 2000)) / pps) * 1000 + 2000;
-
-  return (
-    <section className="vw-ed-timeline" aria-label={s.timeline} data-testid="timeline">
-      <div className="vw-ed-tl-bar">
-        <Tooltip title={`${s.zoomOut}（Ctrl+滚轮）`}>
-          <button type="button" className="vw-ed-icon" aria-label={s.zoomOut} onClick={() => zoom(0.66)}>
-            <ZoomOutOutlined />
-          </button>
-        </Tooltip>
-        <Tooltip title={`${s.zoomIn}（Ctrl+滚轮）`}>
-          <button type="button" className="vw-ed-icon" aria-label={s.zoomIn} onClick={() => zoom(1.5)}>
-            <ZoomInOutlined />
-          </button>
-        </Tooltip>
-        <Tooltip title={s.zoomFit}>
-          <button
-            type="button"
-            className="vw-ed-icon"
-            aria-label={s.zoomFit}
-            onClick={() => {
-              const el = scrollRef.current;
-              if (!el) return;
-              setPps(Math.min(MAX_PPS, Math.max(MIN_PPS, el.clientWidth / (total / 1000))));
-              el.scrollLeft = 0;
-            }}
-          >
-            <ColumnWidthOutlined />
-          </button>
-        </Tooltip>
-        <span className="vw-ed-tl-scale" data-testid="timeline-scale" data-pps={pps.toFixed(3)}>
-          {Math.round(pps)} px/s
-        </span>
-      </div>
-      <div className="vw-ed-tl-scroll" ref={scrollRef} onScroll={onScroll}>
+/** The cues in view as regions, coloured by speaker and marked by selection, play and rule issues. */
+function CueRegions({
+  pps,
+  span,
+  drag,
+  onCueDown,
+}: {
+  pps: number;
+  span: Span;
+  drag: CueDrag | null;
+  onCueDown: (e: ReactPointerEvent, cue: SubtitleCue, mode: DragMode) => void;
+}) {
+  const { cues, issues, state } = useEditor();
+  const activeId = useActiveCueId();
+  const selected = new Set(state.selected);
+  const speakerIndex = new Map((state.doc?.speakers ?? []).map((sp, i) => [sp.id, i]));
+  return cues.map((cue, i) => {
+    const d = drag?.id === cue.id ? drag : null;
+    const start = d ? d.start : cue.start_ms;
+    const end = d ? d.end : cue.end_ms;
+    if (end < span.from || start > span.to) return null;
+    const bad = (issues[i]?.length ?? 0) > 0;
+    const cls = [
+      'vw-ed-region',
+      selected.has(cue.id) ? 'is-selected' : '',
+      cue.id === activeId ? 'is-active' : '',
+      bad ? 'is-bad' : '',
+      d ? 'is-dragging' : '',
+    ].join(' ');
+    return (
+      <div
+        key={cue.id}
+        className={cls}
+        data-testid="timeline-cue"
+        data-cue-id={cue.id}
+        data-start={start}
+        data-end={end}
+        style={{
+          left: (start / 1000) * pps,
+          width: Math.max(2, ((end - start) / 1000) * pps),
+          top: RULER_H + 6,
+          borderTopColor:
+            cue.speaker_id && speakerIndex.has(cue.speaker_id)
+              ? speakerColor(speakerIndex.get(cue.speaker_id)!)
+              : undefined,
+        }}
+        title={cue.text}
+        onPointerDown={(e) => onCueDown(e, cue, 'move')}
+      >
+        <span className="vw-ed-region-text">{cue.text.replace(/\n/g, ' ')}</span>
         <div
-          className="vw-ed-tl-content"
-          style={{ width: contentWidth, height: HEIGHT }}
-          onPointerDown={onBackgroundDown}
-          data-testid="timeline-content"
-        >
-          <canvas ref={canvasRef} className="vw-ed-tl-canvas" style={{ width: view.width, height: HEIGHT }} />
-          {cues.map((cue, i) => {
-            const d = drag?.id === cue.id ? drag : null;
-            const start = d ? d.start : cue.start_ms;
-            const end = d ? d.end : cue.end_ms;
-            if (end < viewStart || start > viewEnd) return null;
-            const bad = (issues[i]?.length ?? 0) > 0;
-            const cls = [
-              'vw-ed-region',
-              selected.has(cue.id) ? 'is-selected' : '',
-              cue.id === activeId ? 'is-active' : '',
-              bad ? 'is-bad' : '',
-              d ? 'is-dragging' : '',
-            ].join(' ');
-            return (
-              <div
-                key={cue.id}
-                className={cls}
-                data-testid="timeline-cue"
-                data-cue-id={cue.id}
-                data-start={start}
-                data-end={end}
-                style={{
-                  left: (start / 1000) * pps,
-                  width: Math.max(2, ((end - start) / 1000) * pps),
-                  top: RULER_H + 6,
-                  borderTopColor:
-                    cue.speaker_id && speakerIndex.has(cue.speaker_id)
-                      ? speakerColor(speakerIndex.get(cue.speaker_id)!)
-                      : undefined,
-                }}
-                title={cue.text}
-                onPointerDown={(e) => onCueDown(e, cue, 'move')}
-              >
-                <span className="vw-ed-region-text">{cue.text.replace(/\n/g, ' ')}</span>
-                <div
-                  className="vw-ed-handle start"
-                  data-testid="timeline-handle-start"
-                  onPointerDown={(e) => onCueDown(e, cue, 'start')}
-                />
-                <div
-                  className="vw-ed-handle end"
-                  data-testid="timeline-handle-end"
-                  onPointerDown={(e) => onCueDown(e, cue, 'end')}
-                />
-              </div>
-            );
-          })}
-          {dub &&
-            cues.map((cue, i) => {
-              // The dub track under the original: each line's chosen take as it is placed (a line that
-              // runs past the next one is cut there, as the render does).
-              const take = chosenTake(cue);
-              if (!take || cue.mark) return null;
-              const next = cues.slice(i + 1).find((c) => !c.mark && chosenTake(c));
-              const end = Math.min(
-                cue.start_ms + take.duration_ms,
-                next?.start_ms ?? Number.POSITIVE_INFINITY,
-              );
-              if (end < viewStart || cue.start_ms > viewEnd) return null;
-              return (
-                <div
-                  key={`dub-${cue.id}`}
-                  className={`vw-ed-dubclip is-${lineFlag(cue) ?? cue.fit?.status ?? 'fits'}${dub && isStale(dub, cue) ? ' is-stale' : ''}`}
-                  data-testid="timeline-dub"
-                  data-cue-id={cue.id}
-                  style={{
-                    left: (cue.start_ms / 1000) * pps,
-                    width: Math.max(2, ((end - cue.start_ms) / 1000) * pps),
-                    top: RULER_H + 6 + 86 + 3,
-                  }}
-                  title={cue.fit?.summary ?? ''}
-                />
-              );
-            })}
-          <div className="vw-ed-playhead" ref={playheadRef} data-testid="timeline-playhead" />
-        </div>
+          className="vw-ed-handle start"
+          data-testid="timeline-handle-start"
+          onPointerDown={(e) => onCueDown(e, cue, 'start')}
+        />
+        <div
+          className="vw-ed-handle end"
+          data-testid="timeline-handle-end"
+          onPointerDown={(e) => onCueDown(e, cue, 'end')}
+        />
       </div>
-    </section>
-  );
+    );
+  });
+}
+
+/**
+ * Dubbing projects: the dub track under the original, each line's chosen take as it is placed (a
+ * line that runs past the next one is cut there, as the render does).
+ */
+function DubClips({ pps, span }: { pps: number; span: Span }) {
+  const { cues, state } = useEditor();
+  const dub = state.doc?.dub ? state.doc : null;
+  if (!dub) return null;
+  return cues.map((cue, i) => {
+    const take = chosenTake(cue);
+    if (!take || cue.mark) return null;
+    const next = cues.slice(i + 1).find((c) => !c.mark && chosenTake(c));
+    const end = Math.min(cue.start_ms + take.duration_ms, next?.start_ms ?? Number.POSITIVE_INFINITY);
+    if (end < span.from || cue.start_ms > span.to) return null;
+    return (
+      <div
+        key={`dub-${cue.id}`}
+        className={`vw-ed-dubclip is-${lineFlag(cue) ?? cue.fit?.status ?? 'fits'}${isStale(dub, cue) ? ' is-stale' : ''}`}
+        data-testid="timeline-dub"
+        data-cue-id={cue.id}
+        style={{
+          left: (cue.start_ms / 1000) * pps,
+          width: Math.max(2, ((end - cue.start_ms) / 1000) * pps),
+          top: RULER_H + 6 + 86 + 3,
+        }}
+        title={cue.fit?.summary ?? ''}
+      />
+    );
+  });
+}
+
+/** The playhead follows the clock without re-rendering; while playing, the view follows it. */
+function Playhead({ pps, scrollRef }: { pps: number; scrollRef: ScrollRef }) {
+  const { clock } = useEditor();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const place = (ms: number, playing: boolean) => {
+      const x = (ms / 1000) * pps;
+      if (ref.current) ref.current.style.transform = `translateX(${x}px)`;
+      const el = scrollRef.current;
+      if (el && playing && (x < el.scrollLeft || x > el.scrollLeft + el.clientWidth - 40)) {
+        el.scrollLeft = Math.max(0, x - 40);
+      }
+    };
+    place(clock.getState().ms, false);
+    return clock.subscribe((c) => place(c.ms, c.playing));
+  }, [clock, pps, scrollRef]);
+  return <div className="vw-ed-playhead" ref={ref} data-testid="timeline-playhead" />;
 }

@@ -5,6 +5,7 @@ import type {
   SubtitleRules,
   SubtitleTrack,
 } from '@vw/contract/calls/projects.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { sourcesOf, sourceTrack } from '../translate/model.ts';
 
 /*
@@ -27,13 +28,9 @@ export const NUDGE_MS = 100;
 
 export type OpResult = { ok: true; doc: ProjectDocument; cueId?: string } | { ok: false; error: string };
 
-export const opError = {
-  noCue: '找不到这条字幕',
-  noNext: '已是最后一条，无法与下一条合并',
-  splitOutside: '光标不在这条字幕内，或离边界太近，无法拆分',
-  gapTooSmall: `间隔不足 ${MIN_ADD_GAP_MS / 1000} 秒，无法插入新字幕`,
-  beyondEnd: '已到媒体结尾，无法插入新字幕',
-} as const;
+const refused = zhCN.editor.refused;
+/** Why an edit was refused (the editor shows it as a warning). */
+export const opError = { ...refused, gapTooSmall: refused.gapTooSmall(MIN_ADD_GAP_MS / 1000) };
 
 // ---------------------------------------------------------------- track access
 
@@ -469,7 +466,7 @@ export function addSpeaker(doc: ProjectDocument, name?: string): { doc: ProjectD
     doc.speakers.map((s) => s.id),
     'spk',
   );
-  const label = name?.trim() || `说话人 ${doc.speakers.length + 1}`;
+  const label = name?.trim() || zhCN.editor.newSpeaker(doc.speakers.length + 1);
   return { doc: { ...doc, speakers: [...doc.speakers, { id, name: label.slice(0, 64) }] }, speakerId: id };
 }
 

@@ -1,5 +1,6 @@
 import type { CueFit, CueTake, ProjectDocument, SubtitleCue } from '@vw/contract/calls/projects.ts';
 import { MIN_KEPT_SHARE } from '@vw/contract/constants/dubbing.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { editCues, withCues } from './document.ts';
 
 /*
@@ -51,6 +52,12 @@ export function lineFlag(cue: SubtitleCue): 'mismatch' | 'cut' | 'shortened' | n
   return (take.fit.kept ?? 1) < MIN_KEPT_SHARE ? 'cut' : 'shortened';
 }
 
+/** A dubbed row's state for its chip: its mark (`mute` / `keep`), `none` before it has audio, else its flag or fit. */
+export function dubStatus(cue: SubtitleCue): string {
+  if (cue.mark) return cue.mark;
+  return chosenTake(cue) ? (lineFlag(cue) ?? cue.fit?.status ?? 'fits') : 'none';
+}
+
 /** The user accepts the shortened spoken text of the line's chosen take (it is no longer flagged). */
 export const acceptSpoken = (doc: ProjectDocument, cueId: string) =>
   mapCue(doc, cueId, (c) => {
@@ -62,14 +69,8 @@ export const acceptSpoken = (doc: ProjectDocument, cueId: string) =>
 /** "超出 0.8 s" / "时长合适"… for the meter. */
 export function fitText(fit: CueFit | undefined): string {
   if (!fit) return '';
-  const names: Record<string, string> = {
-    fits: '时长合适',
-    tight: '偏紧',
-    overflow: '超出',
-    unfit: '放不下',
-  };
   const over = fit.overflow_ms > 0 ? ` ${(fit.overflow_ms / 1000).toFixed(1)} s` : '';
-  return `${names[fit.status] ?? fit.status}${over}`;
+  return `${zhCN.dubbing.fit[fit.status] ?? fit.status}${over}`;
 }
 
 function mapCue(doc: ProjectDocument, cueId: string, f: (c: SubtitleCue) => SubtitleCue): ProjectDocument {

@@ -1,5 +1,5 @@
-/** The editor's user-facing text (Chinese). */
-export const s = {
+/** The subtitle editor: header, player, timeline, cue list, speakers, find, rules, export. */
+export const editor = {
   back: '返回',
   untitled: '未命名项目',
   loading: '正在打开项目…',
@@ -17,23 +17,38 @@ export const s = {
   taskRunning: (p: number) => `识别仍在进行（${p}%），完成后重新加载即可看到全部字幕`,
   leaveUnsaved: '还有未保存的修改，确定离开吗？',
   undo: '撤销',
+  undoTip: '撤销（Ctrl+Z）',
   redo: '重做',
+  redoTip: '重做（Ctrl+Shift+Z）',
   find: '查找替换',
   rules: '字幕规则',
   shortcuts: '快捷键',
   export: '导出',
   downloads: '下载列表',
+  rename: '重命名',
   renamed: '已重命名',
   // player
+  player: '播放器',
+  playbackRate: '播放速度',
   play: '播放',
   pause: '暂停',
   noMedia: '该项目没有源媒体',
   mediaProcessing: '媒体处理中，波形稍后显示',
   // timeline
   zoomIn: '放大',
+  zoomInTip: '放大（Ctrl+滚轮）',
   zoomOut: '缩小',
+  zoomOutTip: '缩小（Ctrl+滚轮）',
   zoomFit: '适应宽度',
   timeline: '时间轴',
+  // refused edits
+  refused: {
+    noCue: '找不到这条字幕',
+    noNext: '已是最后一条，无法与下一条合并',
+    splitOutside: '光标不在这条字幕内，或离边界太近，无法拆分',
+    gapTooSmall: (seconds: number) => `间隔不足 ${seconds} 秒，无法插入新字幕`,
+    beyondEnd: '已到媒体结尾，无法插入新字幕',
+  },
   // cue list
   cues: '字幕',
   cueCount: (n: number, bad: number) => `共 ${n} 条${bad ? ` · ${bad} 条不符合规则` : ' · 全部符合规则'}`,
@@ -57,6 +72,7 @@ export const s = {
   speakerOf: '说话人',
   // speakers
   speakers: '说话人',
+  newSpeaker: (n: number) => `说话人 ${n}`,
   addSpeaker: '添加说话人',
   removeSpeaker: '删除说话人',
   removeSpeakerConfirm: '删除后，该说话人的字幕将变为未指定。',

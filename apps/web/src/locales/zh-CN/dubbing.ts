@@ -1,5 +1,5 @@
-/** Chinese text of the dubbing tabs and the editor's dubbing panel (issue 17). */
-export const d = {
+/** The dubbing tools (SRT配音, AI配音, 视频合成) and the editor's dubbing panel and dubbed rows (issue 17). */
+export const dubbing = {
   srtTitle: 'SRT配音',
   srtDesc:
     '上传 SRT / VTT / ASS 字幕（可选视频或音频），按时间轴逐句合成配音；每句自动对齐时长，超出时借用间隙、加速或缩写，并标出结果。',
@@ -100,6 +100,23 @@ export const d = {
   noLine: '在列表中选择一句查看时长与版本',
   fit: { fits: '时长合适', tight: '偏紧', overflow: '超出', unfit: '放不下' } as Record<string, string>,
   noAudio: '尚未生成',
+  // a dubbed row's chip: its mark, or no audio yet; then whether it is stale
+  chip: { mute: '静音', keep: '原声', none: '未配音' } as Record<string, string>,
+  chipStale: ' · 过期',
+  /** The chip's words for a flagged line (instead of 时长合适). */
+  flags: { mismatch: '校验未通过', cut: '删减过多', shortened: '已精简' } as Record<string, string>,
+  // what a dubbed line really says, under its subtitle
+  spokenLabel: '实际朗读',
+  spokenAccepted: '朗读（已接受）',
+  spokenShare: (share: string) => `保留 ${share}`,
+  lineCheckFailed: '自动校验未通过（失败码 5，本句积分已退还）',
+  lineHeard: (heard: string, similarity: string, retries: number) =>
+    `识别为「${heard || '（没有听到文字）'}」，相似度 ${similarity}，已重试 ${retries} 次。请修改文字或换一个声音后重新生成。`,
+  /** A translation row's voice picker: the empty choice. */
+  rowVoiceDefault: (column: string) => `${column}：默认`,
+  /** A voice picker's option: the user's own voices are marked. */
+  voiceOption: (name: string, mine: boolean, engine: string) =>
+    `${name}${mine ? '（我的）' : ''} · ${engine}`,
   stale: '已过期',
   locked: '已锁定',
   lock: '锁定',
