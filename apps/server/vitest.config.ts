@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The files of each database's pass are chosen in the root vitest.config.ts.
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -7,6 +7,25 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
   version: string;
 };
 
+/**
+ * Tests of plain logic: they render nothing and touch no window, document, storage or fetch stub, so
+ * they run in Node without jsdom's start-up. Any test that needs one of these stays in the dom project.
+ */
+const PURE_LOGIC_TESTS = [
+  'src/features/api-keys/snippets.test.ts',
+  'src/features/payment/payment.test.ts',
+  'src/features/tts/draft.test.ts',
+  'src/features/video-translation/editor/ExportDialog.test.ts',
+  'src/features/video-translation/editor/document.test.ts',
+  'src/features/video-translation/editor/dub.test.ts',
+  'src/features/video-translation/editor/history.test.ts',
+  'src/features/video-translation/translate/model.test.ts',
+  'src/lib/api.test.ts',
+  'src/lib/notifications.test.ts',
+  'src/lib/qrcode.test.ts',
+  'src/lib/shell.test.ts',
+];
+
 export default defineConfig({
   plugins: [react()],
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
@@ -27,10 +46,19 @@ export default defineConfig({
   test: {
     name: 'web',
     root: fileURLToPath(new URL('.', import.meta.url)),
-    environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['src/test-setup.ts'],
     // jsdom + antd renders run several times slower while the server suites share the 2 cores.
     testTimeout: 20_000,
+    projects: [
+      {
+        test: {
+          name: 'dom',
+          environment: 'jsdom',
+          include: ['src/**/*.test.{ts,tsx}'],
+          exclude: PURE_LOGIC_TESTS,
+          setupFiles: ['src/test-setup.ts'],
+        },
+      },
+      { test: { name: 'node', environment: 'node', include: PURE_LOGIC_TESTS } },
+    ],
   },
 });
