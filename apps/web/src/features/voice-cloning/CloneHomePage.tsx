@@ -14,9 +14,149 @@ import './clone.css';
 
 const t = zhCN.voiceCloning.home;
 
+/** My cloned voices with their actions: use, rename, check the samples again, delete. */
+function CloneTable({
+  clones,
+  loading,
+  onRename,
+}: {
+  clones: VoiceCloneView[];
+  loading: boolean;
+  onRename: (clone: VoiceCloneView) => void;
+}) {
+  const { message } = useApp();
+  const navigate = useNavigate();
+  const del = useCallMutation(api.voiceCloneDelete, {
+    invalidates: [api.voiceCloneOverview],
+    onSuccess: () => {
+      void loadVoices();
+      message.success(t.deleted);
+    },
+  });
+  const recheck = useCallMutation(api.voiceCloneRecheck);
+  return (
+    <>
+      <Table<VoiceCloneView>
+        rowKey="clone_id"
+        loading={loading}
+        dataSource={clones}
+        pagination={false}
+        locale={{ emptyText: t.empty }}
+        data-testid="clone-list"
+        columns={[
+          { title: t.colName, dataIndex: 'name', render: (n: string) => <strong>{n}</strong> },
+          {
+            title: t.colStatus,
+            dataIndex: 'status',
+            render: (s: VoiceCloneView['status'], c) => (
+              <Tag color={STATUS_COLORS[s]} title={c.error ?? ''} data-testid="clone-status">
+                {STATUS_NAMES[s]}
+              </Tag>
+            ),
+          },
+          { title: t.colKind, dataIndex: 'kind', render: (k: VoiceCloneView['kind']) => t.kinds[k] },
+          {
+            title: t.colEngine,
+            dataIndex: 'engine_label',
+            render: (l: string, c) => <span title={c.note}>{l}</span>,
+          },
+          {
+            title: t.colSamples,
+            render: (_: unknown, c) => t.samples(c.sample_count, formatMs(c.sample_duration_ms)),
+          },
+          {
+            title: t.colCreated,
+            dataIndex: 'created_time',
+            render: (time: number) => new Date(time * 1000).toLocaleString('zh-CN'),
+          },
+          {
+            title: t.colActions,
+            render: (_: unknown, c) => (
+              <Space size={4} wrap>
+                <Button
+                  size="small"
+                  type="link"
+                  disabled={c.status !== 'ready'}
+                  onClick={() => navigate(`/tts?voice_id=${encodeURIComponent(c.voice_id)}`)}
+                  data-testid="clone-use"
+                >
+                  {t.use}
+                </Button>
+                <Button size="small" type="link" onClick={() => onRename(c)} data-testid="clone-rename">
+                  {t.rename}
+                </Button>
+                <Button
+                  size="small"
+                  type="link"
+                  loading={
+                    recheck.isPending &&
+                    (recheck.variables?.body as { clone_id?: string } | undefined)?.clone_id === c.clone_id
+                  }
+                  onClick={() => recheck.mutate({ body: { clone_id: c.clone_id } })}
+                  data-testid="clone-recheck"
+                >
+                  {t.recheck}
+                </Button>
+                <Popconfirm
+                  title={t.deleteConfirm}
+                  onConfirm={() => del.mutate({ body: { clone_id: c.clone_id } })}
+                >
+                  <Button size="small" type="link" danger data-testid="clone-delete">
+                    {t.delete}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {recheck.data && (
+        <Modal open title={t.recheckTitle} footer={null} width={900} onCancel={() => recheck.reset()}>
+          <SampleReport check={recheck.data.check} fixedPairs={{}} onFixed={() => undefined} />
+        </Modal>
+      )}
+    </>
+  );
+}
+
+function RenameDialog({
+  clone,
+  name,
+  onName,
+  onClose,
+}: {
+  clone: VoiceCloneView | null;
+  name: string;
+  onName: (name: string) => void;
+  onClose: () => void;
+}) {
+  const rename = useCallMutation(api.voiceCloneRename, {
+    invalidates: [api.voiceCloneOverview],
+    onSuccess: () => void loadVoices(),
+  });
+  return (
+    <Modal
+      open={!!clone}
+      title={t.renameTitle}
+      onCancel={onClose}
+      okButtonProps={{ disabled: !name.trim(), loading: rename.isPending }}
+      onOk={() =>
+        clone &&
+        rename.mutate({ body: { clone_id: clone.clone_id, name: name.trim() } }, { onSuccess: onClose })
+      }
+    >
+      <Input
+        value={name}
+        maxLength={40}
+        onChange={(e) => onName(e.target.value)}
+        data-testid="clone-rename-input"
+      />
+    </Modal>
+  );
+}
+
 /** Route /voice-cloning: my cloned voices, remaining quota, the engines, and the two ways in. */
 export function Component() {
-  const { message } = useApp();
   const navigate = useNavigate();
   const overview = useCall(api.voiceCloneOverview, undefined, {
     // professional clones move on by themselves
@@ -25,16 +165,6 @@ export function Component() {
   });
   const [renaming, setRenaming] = useState<VoiceCloneView | null>(null);
   const [newName, setNewName] = useState('');
-  const after = { invalidates: [api.voiceCloneOverview], onSuccess: () => void loadVoices() };
-  const rename = useCallMutation(api.voiceCloneRename, after);
-  const del = useCallMutation(api.voiceCloneDelete, {
-    ...after,
-    onSuccess: () => {
-      void loadVoices();
-      message.success(t.deleted);
-    },
-  });
-  const recheck = useCallMutation(api.voiceCloneRecheck);
   const data = overview.data;
 
   return (
@@ -87,113 +217,15 @@ export function Component() {
         </div>
       )}
       <h3>{t.mine}</h3>
-      <Table<VoiceCloneView>
-        rowKey="clone_id"
+      <CloneTable
+        clones={data?.clones ?? []}
         loading={overview.isLoading}
-        dataSource={data?.clones ?? []}
-        pagination={false}
-        locale={{ emptyText: t.empty }}
-        data-testid="clone-list"
-        columns={[
-          { title: t.colName, dataIndex: 'name', render: (n: string) => <strong>{n}</strong> },
-          {
-            title: t.colStatus,
-            dataIndex: 'status',
-            render: (s: VoiceCloneView['status'], c) => (
-              <Tag color={STATUS_COLORS[s]} title={c.error ?? ''} data-testid="clone-status">
-                {STATUS_NAMES[s]}
-              </Tag>
-            ),
-          },
-          { title: t.colKind, dataIndex: 'kind', render: (k: VoiceCloneView['kind']) => t.kinds[k] },
-          {
-            title: t.colEngine,
-            dataIndex: 'engine_label',
-            render: (l: string, c) => <span title={c.note}>{l}</span>,
-          },
-          {
-            title: t.colSamples,
-            render: (_: unknown, c) => t.samples(c.sample_count, formatMs(c.sample_duration_ms)),
-          },
-          {
-            title: t.colCreated,
-            dataIndex: 'created_time',
-            render: (time: number) => new Date(time * 1000).toLocaleString('zh-CN'),
-          },
-          {
-            title: t.colActions,
-            render: (_: unknown, c) => (
-              <Space size={4} wrap>
-                <Button
-                  size="small"
-                  type="link"
-                  disabled={c.status !== 'ready'}
-                  onClick={() => navigate(`/tts?voice_id=${encodeURIComponent(c.voice_id)}`)}
-                  data-testid="clone-use"
-                >
-                  {t.use}
-                </Button>
-                <Button
-                  size="small"
-                  type="link"
-                  onClick={() => {
-                    setRenaming(c);
-                    setNewName(c.name);
-                  }}
-                  data-testid="clone-rename"
-                >
-                  {t.rename}
-                </Button>
-                <Button
-                  size="small"
-                  type="link"
-                  loading={
-                    recheck.isPending &&
-                    (recheck.variables?.body as { clone_id?: string } | undefined)?.clone_id === c.clone_id
-                  }
-                  onClick={() => recheck.mutate({ body: { clone_id: c.clone_id } })}
-                  data-testid="clone-recheck"
-                >
-                  {t.recheck}
-                </Button>
-                <Popconfirm
-                  title={t.deleteConfirm}
-                  onConfirm={() => del.mutate({ body: { clone_id: c.clone_id } })}
-                >
-                  <Button size="small" type="link" danger data-testid="clone-delete">
-                    {t.delete}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
+        onRename={(c) => {
+          setRenaming(c);
+          setNewName(c.name);
+        }}
       />
-      {recheck.data && (
-        <Modal open title={t.recheckTitle} footer={null} width={900} onCancel={() => recheck.reset()}>
-          <SampleReport check={recheck.data.check} fixedPairs={{}} onFixed={() => undefined} />
-        </Modal>
-      )}
-      <Modal
-        open={!!renaming}
-        title={t.renameTitle}
-        onCancel={() => setRenaming(null)}
-        okButtonProps={{ disabled: !newName.trim(), loading: rename.isPending }}
-        onOk={() =>
-          renaming &&
-          rename.mutate(
-            { body: { clone_id: renaming.clone_id, name: newName.trim() } },
-            { onSuccess: () => setRenaming(null) },
-          )
-        }
-      >
-        <Input
-          value={newName}
-          maxLength={40}
-          onChange={(e) => setNewName(e.target.value)}
-          data-testid="clone-rename-input"
-        />
-      </Modal>
+      <RenameDialog clone={renaming} name={newName} onName={setNewName} onClose={() => setRenaming(null)} />
       {data?.engines.every((e) => !e.available) && <Alert type="error" showIcon message={t.unavailable} />}
       <p className="vw-vt-muted">
         {t.whereBefore}

@@ -9,7 +9,7 @@ import { api } from '@/lib/api.ts';
 import { loadVoices } from '@/lib/auth/session.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { UploadDropzone, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
-import { useUpload } from '@/lib/upload/useUpload.ts';
+import { type UseUpload, useUpload } from '@/lib/upload/useUpload.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { type ConsentState, ConsentStep } from './ConsentStep.tsx';
 import { LANGUAGES } from './labels.ts';
@@ -97,13 +97,170 @@ function Candidates({ clone, onDone }: { clone: VoiceCloneView; onDone: (c: Voic
   );
 }
 
+/** Step 1: the sample files, uploaded or recorded, removable one by one. */
+function SamplesStep({
+  assets,
+  onAssets,
+  upload,
+}: {
+  assets: MediaAsset[];
+  onAssets: (update: (list: MediaAsset[]) => MediaAsset[]) => void;
+  upload: UseUpload;
+}) {
+  const [source, setSource] = useState<'upload' | 'record'>('upload');
+  const uploading =
+    upload.state.phase !== 'idle' && upload.state.phase !== 'cancelled' && upload.state.phase !== 'done';
+  return (
+    <section className="vw-vt-step">
+      <h3>{t.step1}</h3>
+      <p className="vw-vt-muted">{t.tips}</p>
+      {assets.length > 0 && (
+        <ul className="vw-clone-assets" data-testid="clone-assets">
+          {assets.map((a) => (
+            <li key={a.asset_id}>
+              <span>{a.name}</span>
+              <Button
+                size="small"
+                type="text"
+                icon={<DeleteOutlined />}
+                aria-label={t.remove}
+                onClick={() => onAssets((list) => list.filter((x) => x.asset_id !== a.asset_id))}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      {!uploading && (
+        <Segmented
+          value={source}
+          onChange={(v) => setSource(v as 'upload' | 'record')}
+          options={[
+            { value: 'upload', label: t.upload, icon: <CloudUploadOutlined /> },
+            { value: 'record', label: t.record, icon: <AudioOutlined /> },
+          ]}
+          data-testid="clone-source"
+        />
+      )}
+      {source === 'upload' || uploading ? (
+        <UploadDropzone
+          accept={ACCEPT}
+          acceptLabel={t.accept}
+          upload={upload}
+          leaveGuard={false}
+          onUploaded={(a) => {
+            onAssets((list) => [...list, a]);
+            upload.reset();
+          }}
+        />
+      ) : (
+        <div data-testid="clone-sample-recorder">
+          <Recorder
+            onFile={(file) =>
+              upload.start(file).then(
+                (a) => {
+                  onAssets((list) => [...list, a]);
+                  upload.reset();
+                },
+                () => undefined,
+              )
+            }
+          />
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Step 4: the name, the engine (best by default) and the create button with what still stops it. */
+function CreateStep({
+  name,
+  onName,
+  engine,
+  onEngine,
+  engines,
+  canCreate,
+  hint,
+  creating,
+  onCreate,
+}: {
+  name: string;
+  onName: (name: string) => void;
+  engine: string | undefined;
+  onEngine: (engine: string | undefined) => void;
+  engines: Array<{ id: string; label: string; kind: string }>;
+  canCreate: boolean;
+  hint: string;
+  creating: boolean;
+  onCreate: () => void;
+}) {
+  return (
+    <section className="vw-vt-step">
+      <h3>{t.step4}</h3>
+      <Space wrap>
+        <Input
+          placeholder={t.namePlaceholder}
+          value={name}
+          maxLength={40}
+          onChange={(e) => onName(e.target.value)}
+          data-testid="clone-name"
+          style={{ width: 220 }}
+        />
+        <Select
+          placeholder={t.enginePlaceholder}
+          allowClear
+          value={engine}
+          onChange={onEngine}
+          style={{ width: 240 }}
+          options={engines.map((e) => ({ value: e.id, label: e.label }))}
+          data-testid="clone-engine"
+        />
+      </Space>
+      {engines.length > 0 && engines[0]?.kind === 'fitted' && (
+        <Alert type="info" showIcon className="vw-clone-note" message={t.fittedOnly} />
+      )}
+      <Button
+        type="primary"
+        disabled={!canCreate}
+        loading={creating}
+        onClick={onCreate}
+        data-testid="clone-create"
+      >
+        {t.create}
+      </Button>
+      {!canCreate && (
+        <p className="vw-vt-muted" data-testid="clone-create-hint">
+          {hint}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Saved: the new voice, with the way to use it in text to speech. */
+function SavedView({ saved }: { saved: VoiceCloneView }) {
+  const navigate = useNavigate();
+  return (
+    <div className="vw-clone-page" data-testid="clone-saved">
+      <Alert type="success" showIcon message={t.saved(saved.name)} description={saved.engine_label} />
+      <Space>
+        <Button
+          type="primary"
+          onClick={() => navigate(`/tts?voice_id=${encodeURIComponent(saved.voice_id)}`)}
+          data-testid="clone-use-tts"
+        >
+          {t.useInTts}
+        </Button>
+        <Link to="/voice-cloning">{t.back}</Link>
+      </Space>
+    </div>
+  );
+}
+
 /** Route /voice-cloning/normal-clone: fast clone from 10 s – 5 min of one speaker. */
 export function Component() {
   const { message } = useApp();
-  const navigate = useNavigate();
   const overview = useCall(api.voiceCloneOverview);
   const upload = useUpload();
-  const [source, setSource] = useState<'upload' | 'record'>('upload');
   const [assets, setAssets] = useState<MediaAsset[]>([]);
   const [check, setCheck] = useState<SampleCheckView | null>(null);
   const [fixedPairs, setFixedPairs] = useState<Record<string, FixedPair>>({});
@@ -138,23 +295,7 @@ export function Component() {
   const engines = (overview.data?.engines ?? []).filter((e) => e.available);
   const noQuota = !!quota && quota.used >= quota.limit;
 
-  if (saved) {
-    return (
-      <div className="vw-clone-page" data-testid="clone-saved">
-        <Alert type="success" showIcon message={t.saved(saved.name)} description={saved.engine_label} />
-        <Space>
-          <Button
-            type="primary"
-            onClick={() => navigate(`/tts?voice_id=${encodeURIComponent(saved.voice_id)}`)}
-            data-testid="clone-use-tts"
-          >
-            {t.useInTts}
-          </Button>
-          <Link to="/voice-cloning">{t.back}</Link>
-        </Space>
-      </div>
-    );
-  }
+  if (saved) return <SavedView saved={saved} />;
   if (created) {
     return (
       <div className="vw-clone-page">
@@ -171,8 +312,6 @@ export function Component() {
     name.trim().length > 0 &&
     !noQuota &&
     engines.length > 0;
-  const uploading =
-    upload.state.phase !== 'idle' && upload.state.phase !== 'cancelled' && upload.state.phase !== 'done';
   return (
     <div className="vw-clone-page" data-testid="normal-clone">
       <UploadLeaveGuard active={upload.active} />
@@ -186,63 +325,7 @@ export function Component() {
       </div>
       {noQuota && <Alert type="warning" showIcon message={t.noQuota} />}
 
-      <section className="vw-vt-step">
-        <h3>{t.step1}</h3>
-        <p className="vw-vt-muted">{t.tips}</p>
-        {assets.length > 0 && (
-          <ul className="vw-clone-assets" data-testid="clone-assets">
-            {assets.map((a) => (
-              <li key={a.asset_id}>
-                <span>{a.name}</span>
-                <Button
-                  size="small"
-                  type="text"
-                  icon={<DeleteOutlined />}
-                  aria-label={t.remove}
-                  onClick={() => setAssets((list) => list.filter((x) => x.asset_id !== a.asset_id))}
-                />
-              </li>
-            ))}
-          </ul>
-        )}
-        {!uploading && (
-          <Segmented
-            value={source}
-            onChange={(v) => setSource(v as 'upload' | 'record')}
-            options={[
-              { value: 'upload', label: t.upload, icon: <CloudUploadOutlined /> },
-              { value: 'record', label: t.record, icon: <AudioOutlined /> },
-            ]}
-            data-testid="clone-source"
-          />
-        )}
-        {source === 'upload' || uploading ? (
-          <UploadDropzone
-            accept={ACCEPT}
-            acceptLabel={t.accept}
-            upload={upload}
-            leaveGuard={false}
-            onUploaded={(a) => {
-              setAssets((list) => [...list, a]);
-              upload.reset();
-            }}
-          />
-        ) : (
-          <div data-testid="clone-sample-recorder">
-            <Recorder
-              onFile={(file) =>
-                upload.start(file).then(
-                  (a) => {
-                    setAssets((list) => [...list, a]);
-                    upload.reset();
-                  },
-                  () => undefined,
-                )
-              }
-            />
-          </div>
-        )}
-      </section>
+      <SamplesStep assets={assets} onAssets={setAssets} upload={upload} />
 
       <section className="vw-vt-step">
         <h3>{t.step2}</h3>
@@ -282,67 +365,41 @@ export function Component() {
         />
       </section>
 
-      <section className="vw-vt-step">
-        <h3>{t.step4}</h3>
-        <Space wrap>
-          <Input
-            placeholder={t.namePlaceholder}
-            value={name}
-            maxLength={40}
-            onChange={(e) => setName(e.target.value)}
-            data-testid="clone-name"
-            style={{ width: 220 }}
-          />
-          <Select
-            placeholder={t.enginePlaceholder}
-            allowClear
-            value={engine}
-            onChange={setEngine}
-            style={{ width: 240 }}
-            options={engines.map((e) => ({ value: e.id, label: e.label }))}
-            data-testid="clone-engine"
-          />
-        </Space>
-        {engines.length > 0 && engines[0]?.kind === 'fitted' && (
-          <Alert type="info" showIcon className="vw-clone-note" message={t.fittedOnly} />
-        )}
-        <Button
-          type="primary"
-          disabled={!canCreate}
-          loading={create.isPending}
-          onClick={() =>
-            consent.recording &&
-            create.mutate({
-              body: {
-                name: name.trim(),
-                language,
-                asset_ids: ids,
-                engine,
-                candidates: 3,
-                consent: {
-                  accepted: true,
-                  sentence: consent.sentence,
-                  recording_asset_id: consent.recording.asset_id,
-                },
+      <CreateStep
+        name={name}
+        onName={setName}
+        engine={engine}
+        onEngine={setEngine}
+        engines={engines}
+        canCreate={canCreate}
+        hint={
+          !check?.ok
+            ? t.needCheck
+            : !consent.accepted || !consent.recording
+              ? t.needConsent
+              : !name.trim()
+                ? t.needName
+                : ''
+        }
+        creating={create.isPending}
+        onCreate={() =>
+          consent.recording &&
+          create.mutate({
+            body: {
+              name: name.trim(),
+              language,
+              asset_ids: ids,
+              engine,
+              candidates: 3,
+              consent: {
+                accepted: true,
+                sentence: consent.sentence,
+                recording_asset_id: consent.recording.asset_id,
               },
-            })
-          }
-          data-testid="clone-create"
-        >
-          {t.create}
-        </Button>
-        {!canCreate && (
-          <p className="vw-vt-muted" data-testid="clone-create-hint">
-            {!check?.ok
-              ? t.needCheck
-              : !consent.accepted || !consent.recording
-                ? t.needConsent
-                : !name.trim()
-                  ? t.needName
-                  : ''}
-          </p>
-        )}
-      </section>
+            },
+          })
+        }
+      />
     </div>
   );
 }
