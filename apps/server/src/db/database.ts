@@ -12,10 +12,10 @@ import {
 import pg from 'pg';
 import { seedPlans } from '../modules/credits/plans.ts';
 import { seedProducts } from '../modules/payments/catalogue.ts';
-import { seedVoices } from '../modules/tts/voices.seed.ts';
+import { seedVoices } from '../modules/voices/voices.seed.ts';
+import { LocalState } from './local-state.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
-import { tableWritesPlugin } from './table-writes.ts';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -40,7 +40,7 @@ export function openDatabase(
     pool.on('error', (err) => console.error('PostgreSQL pool connection error:', err.message));
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }),
-      plugins: [tableWritesPlugin],
+      plugins: [new LocalState()],
     });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
@@ -51,7 +51,7 @@ export function openDatabase(
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: sqlite }),
-    plugins: [tableWritesPlugin],
+    plugins: [new LocalState()],
   });
   return { db, kind: 'sqlite', close: () => db.destroy() };
 }

@@ -1,6 +1,7 @@
 import type { Compilable, CompiledQuery, QueryResult, RawBuilder } from 'kysely';
 import type { Db } from './database.ts';
-import { writeAnnouncer } from './table-writes.ts';
+import { localState } from './local-state.ts';
+import { writtenTable } from './table-writes.ts';
 
 /** Stands in for a parameter while the query is built; replaced by the caller's value on execution. */
 class Slot {
@@ -11,8 +12,8 @@ interface Compiled {
   template: CompiledQuery;
   /** Per position in `parameters`: the name of a caller's value, or a constant the builder put there. */
   sources: Array<Slot | { constant: unknown }>;
-  /** A write: tells the table's caches before and after each run (see table-writes.ts). */
-  announce?: () => void;
+  /** A write's table: its caches hear of each run before and after (see table-writes.ts). */
+  writes?: string;
 }
 
 /**
@@ -43,26 +44,27 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
       compiled = {
         template,
         sources: template.parameters.map((p) => (p instanceof Slot ? p : { constant: p })),
-        announce: writeAnnouncer(template.query),
+        writes: writtenTable(template.query),
       };
       byAdapter.set(adapter, compiled);
     }
     return compiled;
   };
   const execute = async (db: Db, values: P): Promise<QueryResult<R>> => {
-    const { template, sources, announce } = compile(db);
+    const { template, sources, writes } = compile(db);
     const parameters = sources.map((s) => {
       if (!(s instanceof Slot)) return s.constant;
       const value = values[s.name];
       if (value === undefined) throw new Error(`prepared query: no value for ${s.name}`);
       return value;
     });
-    if (!announce) return db.executeQuery<R>({ ...template, parameters } as CompiledQuery<R>);
-    announce();
+    if (!writes) return db.executeQuery<R>({ ...template, parameters } as CompiledQuery<R>);
+    const tableWrites = localState(db).writes;
+    tableWrites.announce(writes);
     try {
       return await db.executeQuery<R>({ ...template, parameters } as CompiledQuery<R>);
     } finally {
-      announce();
+      tableWrites.announce(writes);
     }
   };
   return {

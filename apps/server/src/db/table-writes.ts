@@ -1,5 +1,4 @@
 import type {
-  KyselyPlugin,
   OperationNode,
   PluginTransformQueryArgs,
   PluginTransformResultArgs,
@@ -8,21 +7,6 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
-import type { Db } from './database.ts';
-
-/**
- * Tells in-process caches that a table was written: every INSERT, UPDATE and DELETE built with
- * Kysely's query builder on a database from openDatabase, whichever module runs it. Listeners
- * hear it before the statement runs and again once it has. Raw `sql` statements are not seen:
- * a cached table must be written through the builder.
- */
-const listeners = new Map<string, Array<() => void>>();
-/** Writes to a watched table that are running, to be announced again when they finish. */
-const running = new WeakMap<QueryId, string>();
-
-export function onTableWrite(table: string, listener: () => void): void {
-  listeners.set(table, [...(listeners.get(table) ?? []), listener]);
-}
 
 function tableName(node: OperationNode | undefined): string | undefined {
   if (!node) return undefined;
@@ -32,7 +16,8 @@ function tableName(node: OperationNode | undefined): string | undefined {
   return undefined;
 }
 
-function writtenTable(node: RootOperationNode): string | undefined {
+/** The table an INSERT, UPDATE or DELETE writes; undefined for any other statement. */
+export function writtenTable(node: RootOperationNode): string | undefined {
   switch (node.kind) {
     case 'InsertQueryNode':
       return tableName(node.into);
@@ -45,68 +30,43 @@ function writtenTable(node: RootOperationNode): string | undefined {
   }
 }
 
-function announce(table: string): void {
-  for (const listener of listeners.get(table) ?? []) listener();
-}
+/**
+ * Tells this process's caches of one database that a table was written: every INSERT, UPDATE and
+ * DELETE built with Kysely's query builder on the database (it runs inside the database's
+ * LocalState plugin, local-state.ts), whichever module runs it. Listeners hear it before the
+ * statement runs and again once it has. Raw `sql` statements are not seen: a cached table must be
+ * written through the builder.
+ */
+export class TableWrites {
+  private readonly listeners = new Map<string, Array<() => void>>();
+  /** Writes to a watched table that are running, to be announced again when they finish. */
+  private readonly running = new WeakMap<QueryId, string>();
 
-/** For queries compiled once and run many times (prepared.ts): what to call around each run. */
-export function writeAnnouncer(node: RootOperationNode): (() => void) | undefined {
-  const table = writtenTable(node);
-  return table ? () => announce(table) : undefined;
-}
+  on(table: string, listener: () => void): void {
+    this.listeners.set(table, [...(this.listeners.get(table) ?? []), listener]);
+  }
 
-export const tableWritesPlugin: KyselyPlugin = {
-  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
-    if (listeners.size > 0) {
+  announce(table: string): void {
+    for (const listener of this.listeners.get(table) ?? []) listener();
+  }
+
+  beforeQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+    if (this.listeners.size > 0) {
       const table = writtenTable(node);
-      if (table && listeners.has(table)) {
-        running.set(queryId, table);
-        announce(table);
+      if (table && this.listeners.has(table)) {
+        this.running.set(queryId, table);
+        this.announce(table);
       }
     }
     return node;
-  },
-  transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    const table = running.get(queryId);
+  }
+
+  afterQuery({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const table = this.running.get(queryId);
     if (table) {
-      running.delete(queryId);
-      announce(table);
+      this.running.delete(queryId);
+      this.announce(table);
     }
     return Promise.resolve(result);
-  },
-};
-
-/**
- * A read-through cache of values that may be a moment old, per database: any write to `table` in
- * this process (heard before and after the statement) empties it, a value read while a write ran is
- * not kept, and another process's write shows after at most `ttlMs`. `keep` says which values to keep.
- */
-export function cachedByTableWrites<V>(
-  table: string,
-  load: (db: Db, key: string) => Promise<V>,
-  options: { ttlMs: number; size: number; keep?: (value: V) => boolean },
-): (db: Db, key: string) => Promise<V> {
-  const caches = new WeakMap<Db, Map<string, { value: V; until: number; generation: number }>>();
-  /** Counts writes to the table. */
-  let generation = 0;
-  onTableWrite(table, () => {
-    generation++;
-  });
-  return async (db, key) => {
-    let cache = caches.get(db);
-    if (!cache) {
-      cache = new Map();
-      caches.set(db, cache);
-    }
-    const now = Date.now();
-    const hit = cache.get(key);
-    if (hit && hit.until > now && hit.generation === generation) return hit.value;
-    const before = generation;
-    const value = await load(db, key);
-    if ((options.keep?.(value) ?? true) && before === generation) {
-      if (cache.size >= options.size) cache.clear();
-      cache.set(key, { value, until: now + options.ttlMs, generation: before });
-    }
-    return value;
-  };
+  }
 }

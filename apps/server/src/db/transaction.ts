@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { Db, DbKind } from './database.ts';
+import { perDatabase } from './local-state.ts';
 
 /**
  * Runs `work` in one transaction that writers cannot interleave with: on SQLite `BEGIN IMMEDIATE`
@@ -10,10 +11,9 @@ import type { Db, DbKind } from './database.ts';
 export async function inTransaction<T>(db: Db, kind: DbKind, work: (tx: Db) => Promise<T>): Promise<T> {
   if (kind === 'postgres') return db.transaction().execute(work);
   return new Promise<T>((resolve, reject) => {
-    const queue = queues.get(db) ?? [];
-    queues.set(db, queue);
-    queue.push({ work, resolve, reject } as Pending);
-    if (!draining.has(db)) void drain(db);
+    const commits = groupCommits(db, () => ({ queue: [], draining: false }));
+    commits.queue.push({ work, resolve, reject } as Pending);
+    if (!commits.draining) void drain(db, commits);
   });
 }
 
@@ -28,8 +28,12 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
-const queues = new WeakMap<Db, Pending[]>();
-const draining = new WeakSet<Db>();
+/** Per database: the transactions waiting for the next batch, and whether a batch is running. */
+interface GroupCommit {
+  queue: Pending[];
+  draining: boolean;
+}
+const groupCommits = perDatabase<GroupCommit>();
 const MAX_BATCH = 256;
 // Compiled once: they run around every transaction of a batch.
 const BEGIN = CompiledQuery.raw('begin immediate');
@@ -39,9 +43,9 @@ const ROLLBACK_ITEM = CompiledQuery.raw('rollback to batch_item');
 const COMMIT = CompiledQuery.raw('commit');
 const ROLLBACK = CompiledQuery.raw('rollback');
 
-async function drain(db: Db): Promise<void> {
-  draining.add(db);
-  const queue = queues.get(db)!;
+async function drain(db: Db, commits: GroupCommit): Promise<void> {
+  commits.draining = true;
+  const { queue } = commits;
   try {
     while (queue.length > 0) {
       const batch = queue.splice(0, MAX_BATCH);
@@ -71,6 +75,6 @@ async function drain(db: Db): Promise<void> {
       });
     }
   } finally {
-    draining.delete(db);
+    commits.draining = false;
   }
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
+import { cachedByTableWrites } from '../../db/local-state.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { NewUser, RefreshToken, User, UserUpdate } from '../../db/schema.ts';
-import { cachedByTableWrites } from '../../db/table-writes.ts';
 
 /** The account an identifier names: phones and e-mails live in their own unique columns. */
 export type AccountKey = { column: 'phone' | 'email'; value: string };

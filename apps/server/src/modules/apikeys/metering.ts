@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { perDatabase } from '../../db/local-state.ts';
 import { businessDate } from '../credits/calendar.ts';
 import { addUsage } from './apikeys.repo.ts';
 
@@ -76,14 +77,9 @@ export class UsageMeter {
   }
 }
 
-const meters = new WeakMap<object, UsageMeter>();
+const meters = perDatabase<UsageMeter>();
 
-/** One meter per database handle (one per app in tests, one per process in production). */
+/** One meter per database handle (one per app in tests, one per process in production; local-state.ts). */
 export function usageMeter(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>): UsageMeter {
-  let m = meters.get(ctx.db);
-  if (!m) {
-    m = new UsageMeter(ctx);
-    meters.set(ctx.db, m);
-  }
-  return m;
+  return meters(ctx.db, () => new UsageMeter(ctx));
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { perDatabase } from '../../db/local-state.ts';
 import type { CreditHold } from '../../db/schema.ts';
 import type { CreditState, HoldWithLots, PlannedHold } from './credits.repo.ts';
 
@@ -81,13 +82,9 @@ function keep<V>(map: Map<string, V>, key: string, value: V): void {
   map.set(key, value);
 }
 
-const memories = new WeakMap<Db, CreditMemory>();
+const memories = perDatabase<CreditMemory>();
 
+/** This process's memory of the credits in one database (local-state.ts). */
 export function creditMemory(db: Db): CreditMemory {
-  let memory = memories.get(db);
-  if (!memory) {
-    memory = new CreditMemory();
-    memories.set(db, memory);
-  }
-  return memory;
+  return memories(db, () => new CreditMemory());
 }

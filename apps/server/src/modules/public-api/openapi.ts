@@ -96,35 +96,33 @@ function operation(call: PublicCallDef) {
   };
 }
 
-let cached: Record<string, unknown> | undefined;
-
-/** The public API's own OpenAPI 3 document, generated from the contract's public call definitions. */
+/**
+ * The public API's own OpenAPI 3 document, generated from the contract's public call definitions
+ * (the routes build it once per app).
+ */
 export function publicOpenApiDocument(serverUrl: string): Record<string, unknown> {
-  cached ??= (() => {
-    const paths: Record<string, Record<string, unknown>> = {};
-    for (const call of publicApiCalls) {
-      paths[call.path] = { ...paths[call.path], [call.method.toLowerCase()]: operation(call) };
-    }
-    return {
-      openapi: '3.0.3',
-      info: {
-        title: '声音工作台开放接口',
-        version: '1.0.0',
-        description:
-          '用 API 密钥调用声音工作台的工具，与工作台共用积分。密钥放在 X-API-Key 请求头，或 Authorization: Bearer 请求头。每个密钥与每个账户都有每分钟请求数限制，每个账户按套餐有并发数限制。OpenAI 兼容：官方 SDK 把 baseURL 设为 <站点>/api/v1 即可调用 audio.speech 与 audio.transcriptions。',
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const call of publicApiCalls) {
+    paths[call.path] = { ...paths[call.path], [call.method.toLowerCase()]: operation(call) };
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: '声音工作台开放接口',
+      version: '1.0.0',
+      description:
+        '用 API 密钥调用声音工作台的工具，与工作台共用积分。密钥放在 X-API-Key 请求头，或 Authorization: Bearer 请求头。每个密钥与每个账户都有每分钟请求数限制，每个账户按套餐有并发数限制。OpenAI 兼容：官方 SDK 把 baseURL 设为 <站点>/api/v1 即可调用 audio.speech 与 audio.transcriptions。',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ apiKeyHeader: [] }, { bearerKey: [] }],
+    components: {
+      securitySchemes: {
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: API_KEY_HEADER },
+        bearerKey: { type: 'http', scheme: 'bearer', bearerFormat: 'vwk_…' },
       },
-      servers: [{ url: serverUrl }],
-      security: [{ apiKeyHeader: [] }, { bearerKey: [] }],
-      components: {
-        securitySchemes: {
-          apiKeyHeader: { type: 'apiKey', in: 'header', name: API_KEY_HEADER },
-          bearerKey: { type: 'http', scheme: 'bearer', bearerFormat: 'vwk_…' },
-        },
-      },
-      paths,
-    };
-  })();
-  return { ...cached, servers: [{ url: serverUrl }] };
+    },
+    paths,
+  };
 }
 
 /** A swagger-ui page for the public document, using the assets the client API's /docs already serves. */
