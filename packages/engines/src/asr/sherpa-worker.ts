@@ -1,14 +1,15 @@
 /**
- * One sherpa-onnx transcription in its own process (asr/sherpa.ts forks it per call). sherpa's
+ * One sherpa-onnx transcription in its own process (asr/sherpa.ts starts one per call). sherpa's
  * synchronous constructors (VAD, punctuation, diarization) abort the whole process on a corrupt
  * model, and diarization blocks its thread for the length of the file: here that costs this process,
  * never the server. Killing the process is how a transcription is cancelled.
  */
 import { probeAudio, streamPcmFloat } from '../audio/ffmpeg.ts';
 import { EngineError } from '../errors.ts';
+import { serveHelper } from '../process/serve.ts';
 import { loadSherpa } from '../sherpa/module.ts';
 import { createVoiceActivityDetector, type VadOptions } from '../sherpa/vad.ts';
-import { type ChunkedTranscription, transcribeChunks } from './pipeline.ts';
+import { transcribeChunks } from './pipeline.ts';
 import type { SpeakerTurn } from './timing.ts';
 
 export interface SherpaAsrJob {
@@ -23,18 +24,9 @@ export interface SherpaAsrJob {
   diarization?: object;
 }
 
-export type SherpaAsrReply =
-  | { type: 'progress'; fraction: number }
-  | { type: 'done'; result: ChunkedTranscription & { turns?: SpeakerTurn[] } }
-  | { type: 'failed'; error: { code: EngineError['code']; zh: string; en: string } };
-
-const send = (message: SherpaAsrReply) => {
-  if (process.connected) process.send?.(message);
-};
-
 const HAS_PUNCTUATION = /[\p{P}]/u;
 
-async function run(job: SherpaAsrJob): Promise<void> {
+async function transcribe(job: SherpaAsrJob, progress: (fraction: number) => void) {
   const { durationMs } = await probeAudio(job.file);
   const sherpa = loadSherpa(job.packageName);
   // Every model is loaded before any work, so a broken one fails the call at once, not after an hour.
@@ -54,7 +46,7 @@ async function run(job: SherpaAsrJob): Promise<void> {
   const result = await transcribeChunks(job.file, {
     vad,
     durationMs,
-    onProgress: (f) => send({ type: 'progress', fraction: f * share }),
+    onProgress: (f) => progress(f * share),
     recognize: async (chunk) => {
       const stream = recognizer.createStream();
       stream.acceptWaveform({ samples: chunk.samples, sampleRate: 16_000 });
@@ -84,25 +76,23 @@ async function run(job: SherpaAsrJob): Promise<void> {
       speaker: t.speaker,
     }));
   }
-  send({ type: 'progress', fraction: 1 });
-  send({ type: 'done', result: { ...result, ...(turns ? { turns } : {}) } });
+  progress(1);
+  return { ...result, ...(turns ? { turns } : {}) };
 }
 
-process.once('message', (job: SherpaAsrJob) => {
-  run(job)
-    .catch((err) => {
-      const e =
-        err instanceof EngineError
-          ? err
-          : new EngineError(
-              'media_failed',
-              `语音识别失败：${String(err)}`,
-              `transcription failed: ${String(err)}`,
-            );
-      send({ type: 'failed', error: { code: e.code, zh: e.zh, en: e.en } });
-    })
-    // Exit at once: native handles would otherwise keep the process alive.
-    .finally(() => process.disconnect?.());
-});
-// The parent went away (cancelled or closed): nothing left to do.
-process.on('disconnect', () => process.exit(0));
+export const sherpaAsrOperations = {
+  async transcribe(job: SherpaAsrJob, progress: (fraction: number) => void) {
+    try {
+      return await transcribe(job, progress);
+    } catch (err) {
+      if (err instanceof EngineError) throw err;
+      throw new EngineError(
+        'media_failed',
+        `语音识别失败：${String(err)}`,
+        `transcription failed: ${String(err)}`,
+      );
+    }
+  },
+};
+
+serveHelper(sherpaAsrOperations);

@@ -1,7 +1,7 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { EngineError } from '../errors.ts';
+import { createHelperPool } from '../process/helpers.ts';
+import { lastLines } from '../process/tool.ts';
 import {
   ASR_TYPES,
   checkModelFiles,
@@ -13,9 +13,9 @@ import {
 import { loadSherpa } from '../sherpa/module.ts';
 import type { VadOptions } from '../sherpa/vad.ts';
 import { aborted, mostFrequent } from './pipeline.ts';
-import type { SherpaAsrJob, SherpaAsrReply } from './sherpa-worker.ts';
+import type { SherpaAsrJob, sherpaAsrOperations } from './sherpa-worker.ts';
 import { assignSpeakers } from './timing.ts';
-import type { AsrProvider, TranscribeOptions, Transcript } from './types.ts';
+import type { AsrProvider, Transcript } from './types.ts';
 
 export interface SherpaAsrOptions {
   /** Folder holding models.json: `asr` models, one `vad` model, optional `punctuation`, `diarization`. */
@@ -30,8 +30,6 @@ export interface SherpaAsrOptions {
   clusterThreshold?: number;
   packageName?: string;
 }
-
-const WORKER = fileURLToPath(new URL('./sherpa-worker.ts', import.meta.url));
 
 /** 'zh-CN' → 'zh'. */
 export const baseLanguage = (code: string) => code.toLowerCase().split(/[-_]/)[0];
@@ -95,14 +93,6 @@ export const sherpaDiarizationConfig = (
   minDurationOff: 0.5,
 });
 
-function killGroup(child: ChildProcess) {
-  try {
-    if (child.pid) process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}
-
 const notConfigured = (modelsDir: string, what: string, en: string) =>
   new EngineError(
     'engine_not_configured',
@@ -147,7 +137,26 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
     maxSpeechMs: options.maxChunkMs ?? 20_000,
     packageName: options.packageName,
   };
-  const running = new Set<ChildProcess>();
+  // Each transcription in its own process group: cancelling it also ends the ffmpeg it runs.
+  const helpers = createHelperPool<typeof sherpaAsrOperations>({
+    script: new URL('./sherpa-worker.ts', import.meta.url),
+    size: Number.POSITIVE_INFINITY,
+    helperPerCall: true,
+    ownGroup: true,
+    keepStderr: true,
+    errors: {
+      // Exiting without an answer: sherpa aborted on a model it could not read.
+      crashed: ({ exit, stderr }) => {
+        const tail = lastLines(stderr, 2) || `exit ${exit}`;
+        return new EngineError(
+          'model_invalid',
+          `语音识别进程异常退出：${tail}`,
+          `the recognition process died: ${tail}`,
+        );
+      },
+      aborted,
+    },
+  });
   return asr.map((model) => createProvider(model));
 
   function createProvider(model: SherpaModel): AsrProvider {
@@ -200,7 +209,7 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
               }
             : {}),
         };
-        const result = await runWorker(job, opts);
+        const result = await helpers.call('transcribe', job, opts);
         const segments = result.turns ? assignSpeakers(result.segments, result.turns) : result.segments;
         return {
           // Given, else what the recognizer said most, else the model's only language, else undetermined.
@@ -211,59 +220,7 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
           engine: `sherpa-onnx:${model.id}`,
         } satisfies Transcript;
       },
-      async close() {
-        for (const child of running) killGroup(child);
-      },
+      close: () => helpers.close(),
     };
-  }
-
-  function runWorker(job: SherpaAsrJob, { signal, onProgress }: TranscribeOptions) {
-    type Result = Extract<SherpaAsrReply, { type: 'done' }>['result'];
-    if (signal?.aborted) return Promise.reject(aborted());
-    return new Promise<Result>((resolve, reject) => {
-      // Its own process group, so that killing it also ends the ffmpeg/ffprobe it runs.
-      const child = fork(WORKER, [], {
-        execArgv: ['--import', 'tsx'],
-        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-        detached: true,
-      });
-      running.add(child);
-      const stderr: string[] = [];
-      child.stderr?.on('data', (c: Buffer) => stderr.push(c.toString('utf8')));
-      let settled = false;
-      const settle = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        fn();
-      };
-      const onAbort = () => {
-        killGroup(child);
-        settle(() => reject(aborted()));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      child.on('message', (reply: SherpaAsrReply) => {
-        if (reply.type === 'progress') onProgress?.(reply.fraction);
-        else if (reply.type === 'done') settle(() => resolve(reply.result));
-        else settle(() => reject(new EngineError(reply.error.code, reply.error.zh, reply.error.en)));
-      });
-      child.on('error', (err) => settle(() => reject(err)));
-      // 'close' comes after the last message has been read.
-      child.on('close', (code, sig) => {
-        running.delete(child);
-        // Exiting without an answer: sherpa aborted on a model it could not read.
-        const tail = stderr.join('').trim().split('\n').slice(-2).join(' | ') || `exit ${code ?? sig}`;
-        settle(() =>
-          reject(
-            new EngineError(
-              'model_invalid',
-              `语音识别进程异常退出：${tail}`,
-              `the recognition process died: ${tail}`,
-            ),
-          ),
-        );
-      });
-      child.send(job);
-    });
   }
 }

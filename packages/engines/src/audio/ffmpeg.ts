@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError } from '../errors.ts';
-import { deprioritize } from '../media/run.ts';
+import { type MediaBinary, mediaErrors } from '../media/run.ts';
+import { lastLines, runTool, type ToolErrors, toolOutput } from '../process/tool.ts';
 import { bufferToSamples, concatPcm, type Pcm, pcmToBuffer, silence, silentWav } from './wav.ts';
 
 export type AudioFormat = 'mp3' | 'wav' | 'ogg';
@@ -14,52 +14,26 @@ export type AudioFormat = 'mp3' | 'wav' | 'ogg';
  */
 const SAFE_INPUT = ['-protocol_whitelist', 'file,pipe'];
 
-interface RunOptions {
-  input?: Buffer;
-  signal?: AbortSignal;
-}
+/** ffmpeg's errors in the words of audio processing. */
+const audioErrors = (bin: MediaBinary): ToolErrors => ({
+  ...mediaErrors(bin),
+  aborted: () => new EngineError('aborted', '音频处理已取消', 'audio processing aborted'),
+  failed: (exit, stderr) => {
+    const tail = lastLines(stderr, 3);
+    return new EngineError('media_failed', `音频处理失败：${tail}`, `${bin} exited with ${exit}: ${tail}`);
+  },
+});
 
-/** Spawns ffmpeg/ffprobe; `done` settles once, with an EngineError that says what went wrong. */
-function start(bin: 'ffmpeg' | 'ffprobe', args: string[], signal?: AbortSignal) {
-  const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], signal });
-  deprioritize(child.pid);
-  const err: Buffer[] = [];
-  child.stderr.on('data', (c: Buffer) => err.push(c));
-  // EPIPE when ffmpeg quits early is reported through 'close' with ffmpeg's own message.
-  child.stdin.on('error', () => {});
-  const done = new Promise<void>((resolve, reject) => {
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') {
-        reject(
-          new EngineError(
-            'engine_unavailable',
-            '媒体处理组件不可用，请联系管理员',
-            `${bin} not found: install ffmpeg (apt-get install ffmpeg)`,
-          ),
-        );
-      } else if (e.name === 'AbortError') {
-        reject(new EngineError('aborted', '音频处理已取消', 'audio processing aborted'));
-      } else reject(e);
-    });
-    child.on('close', (code) => {
-      if (code === 0) return resolve();
-      const tail = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' | ');
-      reject(new EngineError('media_failed', `音频处理失败：${tail}`, `${bin} exited with ${code}: ${tail}`));
-    });
-  });
-  return { child, done };
-}
+/** Starts ffmpeg (no time limit: streams run for hours). */
+const startFfmpeg = (args: string[], signal?: AbortSignal, stdin?: 'pipe') =>
+  runTool('ffmpeg', args, { signal, stdin, errors: audioErrors('ffmpeg') });
 
-function run(bin: 'ffmpeg' | 'ffprobe', args: string[], { input, signal }: RunOptions = {}): Promise<Buffer> {
-  const { child, done } = start(bin, args, signal);
-  const out: Buffer[] = [];
-  child.stdout.on('data', (c: Buffer) => out.push(c));
-  child.stdin.end(input);
-  return done.then(() => Buffer.concat(out));
-}
+const run = (bin: MediaBinary, args: string[], options: { input?: Buffer; signal?: AbortSignal } = {}) =>
+  toolOutput(bin, args, { ...options, errors: audioErrors(bin) });
 
 const FFMPEG_BASE = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
-const ffmpeg = (args: string[], opts?: RunOptions) => run('ffmpeg', [...FFMPEG_BASE, ...args], opts);
+const ffmpeg = (args: string[], opts?: { input?: Buffer; signal?: AbortSignal }) =>
+  run('ffmpeg', [...FFMPEG_BASE, ...args], opts);
 
 const rawInput = ({ sampleRate }: { sampleRate: number }) => [
   ...SAFE_INPUT,
@@ -103,10 +77,10 @@ const codecArgs = (format: AudioFormat, bitrate?: string): string[] => {
  * createMp3Encoder is the way in.
  */
 export function startMp3Process(sampleRate: number, signal?: AbortSignal) {
-  return start(
-    'ffmpeg',
+  return startFfmpeg(
     [...FFMPEG_BASE, ...rawInput({ sampleRate }), ...codecArgs('mp3'), '-flush_packets', '1', 'pipe:1'],
     signal,
+    'pipe',
   );
 }
 
@@ -301,8 +275,7 @@ export async function* streamPcmFloat(
   { sampleRate = 16_000, signal }: PcmStreamOptions = {},
 ): AsyncGenerator<Float32Array> {
   const args = [...SAFE_INPUT, '-i', path, '-vn', '-ac', '1', '-ar', String(sampleRate), '-f', 'f32le'];
-  const { child, done } = start('ffmpeg', [...FFMPEG_BASE, ...args, 'pipe:1'], signal);
-  child.stdin.end();
+  const { child, done, kill } = startFfmpeg([...FFMPEG_BASE, ...args, 'pipe:1'], signal);
   // Awaited after the output ends; until then a failure shows up as the output ending.
   done.catch(() => {});
   let rest: Buffer | undefined;
@@ -316,7 +289,7 @@ export async function* streamPcmFloat(
     }
     await done;
   } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill();
+    kill();
   }
 }
 
@@ -388,12 +361,11 @@ export async function detectSilences(
     '-vn',
   ];
   const filter = `silencedetect=noise=${noiseDb}dB:d=${minSilenceMs / 1000}`;
-  const { child, done } = start('ffmpeg', [...args, '-af', filter, '-f', 'null', '-'], signal);
+  const { child, done } = startFfmpeg([...args, '-af', filter, '-f', 'null', '-'], signal);
   let log = '';
   child.stderr.on('data', (c: Buffer) => {
     log += c.toString('utf8');
   });
-  child.stdin.end();
   await done;
   const silences: Silence[] = [];
   let open: number | undefined;

@@ -53,7 +53,7 @@ const aborted = () => new EngineError('aborted', '音频处理已取消', 'audio
 const failed = (reason: string) =>
   new EngineError('media_failed', '生成 MP3 失败，请重试', `MP3 encoder thread: ${reason}`);
 
-function spawn(): Thread {
+function startThread(): Thread {
   const worker = new Worker(new URL('./mp3-worker.ts', import.meta.url));
   worker.unref();
   const thread: Thread = { worker, alive: true, streams: new Map() };
@@ -76,7 +76,7 @@ function spawn(): Thread {
 function threadForStream(): Thread {
   const idle = threads.find((t) => t.streams.size === 0);
   if (idle) return idle;
-  if (threads.length < MAX_THREADS) return spawn();
+  if (threads.length < MAX_THREADS) return startThread();
   return threads.reduce((a, b) => (b.streams.size < a.streams.size ? b : a));
 }
 
@@ -104,6 +104,7 @@ export function createMp3Encoder(options: {
 
 function processEncoder({ sampleRate, signal }: { sampleRate: number; signal?: AbortSignal }): AudioEncoder {
   const { child, done } = startMp3Process(sampleRate, signal);
+  const stdin = child.stdin!;
   let failure: Error | null = null;
   done.catch((err: Error) => {
     failure = err;
@@ -116,13 +117,13 @@ function processEncoder({ sampleRate, signal }: { sampleRate: number; signal?: A
       if (failure) throw failure;
       // A copy: the caller keeps its samples while they wait in the pipe.
       const bytes = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
-      if (child.stdin.write(Buffer.from(bytes)) || child.stdin.writableLength < PROCESS_QUEUE_BYTES) return;
-      await Promise.race([new Promise((resolve) => child.stdin.once('drain', resolve)), done]);
+      if (stdin.write(Buffer.from(bytes)) || stdin.writableLength < PROCESS_QUEUE_BYTES) return;
+      await Promise.race([new Promise((resolve) => stdin.once('drain', resolve)), done]);
       if (failure) throw failure;
     },
     async end() {
       if (failure) throw failure;
-      child.stdin.end();
+      stdin.end();
       await done;
     },
   };

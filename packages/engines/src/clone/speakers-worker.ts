@@ -1,10 +1,11 @@
 /**
- * Speaker embeddings of windows of audio files in their own process (clone/speakers.ts forks it per
+ * Speaker embeddings of windows of audio files in their own process (clone/speakers.ts starts one per
  * check): sherpa's SpeakerEmbeddingExtractor constructor is synchronous and aborts the process on a
  * corrupt model, and the computation blocks its thread.
  */
 import { readMonoFloat } from '../audio/levels.ts';
 import { EngineError } from '../errors.ts';
+import { serveHelper } from '../process/serve.ts';
 import { loadSherpa } from '../sherpa/module.ts';
 import type { FileEmbeddings, VoicedSpan } from './speakers.ts';
 
@@ -14,10 +15,6 @@ export interface SpeakerJob {
   packageName?: string;
   files: Array<{ name: string; path: string; windows: VoicedSpan[] }>;
 }
-
-export type SpeakerReply =
-  | { type: 'done'; files: FileEmbeddings[] }
-  | { type: 'failed'; error: { code: EngineError['code']; zh: string; en: string } };
 
 interface Stream {
   acceptWaveform(wave: { samples: Float32Array; sampleRate: number }): void;
@@ -32,11 +29,7 @@ interface Extractor {
 
 const RATE = 16_000;
 
-const send = (m: SpeakerReply) => {
-  if (process.connected) process.send?.(m);
-};
-
-async function run(job: SpeakerJob) {
+async function embed(job: SpeakerJob): Promise<FileEmbeddings[]> {
   const sherpa = loadSherpa(job.packageName) as unknown as {
     SpeakerEmbeddingExtractor: new (config: object) => Extractor;
   };
@@ -63,22 +56,22 @@ async function run(job: SpeakerJob) {
     }
     out.push({ name: f.name, windows });
   }
-  send({ type: 'done', files: out });
+  return out;
 }
 
-process.once('message', (job: SpeakerJob) => {
-  run(job)
-    .catch((err) => {
-      const e =
-        err instanceof EngineError
-          ? err
-          : new EngineError(
-              'media_failed',
-              `说话人向量计算失败：${String(err)}`,
-              `speaker embedding failed: ${String(err)}`,
-            );
-      send({ type: 'failed', error: { code: e.code, zh: e.zh, en: e.en } });
-    })
-    .finally(() => process.disconnect?.());
-});
-process.on('disconnect', () => process.exit(0));
+export const speakerOperations = {
+  async embed(job: SpeakerJob) {
+    try {
+      return await embed(job);
+    } catch (err) {
+      if (err instanceof EngineError) throw err;
+      throw new EngineError(
+        'media_failed',
+        `说话人向量计算失败：${String(err)}`,
+        `speaker embedding failed: ${String(err)}`,
+      );
+    }
+  },
+};
+
+serveHelper(speakerOperations);

@@ -1,9 +1,9 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { EngineError } from '../errors.ts';
-import type { SpeakerJob, SpeakerReply } from './speakers-worker.ts';
+import { createHelperPool } from '../process/helpers.ts';
+import { lastLines } from '../process/tool.ts';
+import type { SpeakerJob, speakerOperations } from './speakers-worker.ts';
 
 /*
  * "One speaker" for the cloning sample check, with a sherpa-onnx speaker-embedding model
@@ -13,7 +13,7 @@ import type { SpeakerJob, SpeakerReply } from './speakers-worker.ts';
  * holding one `.onnx` file. The file is checked before anything is constructed. Voiced time of each
  * file is cut into ~3 s windows; each window's embedding is compared with its file's centroid, and each
  * file's centroid with the centroid of the other files (cosine similarity). The embeddings are computed
- * in a child process (speakers-worker.ts), as the ASR does, so the server's event loop never waits.
+ * in a helper process (speakers-worker.ts), as the ASR does, so the server's event loop never waits.
  */
 
 const NAME = /^(speaker[-_]?embedding|3d[-_]?speaker|wespeaker|nemo[-_].*speaker)/i;
@@ -209,17 +209,7 @@ export function judgeSpeakers(
 
 // ---------------------------------------------------------------- running the model
 
-const WORKER = fileURLToPath(new URL('./speakers-worker.ts', import.meta.url));
-
-function killGroup(child: ChildProcess) {
-  try {
-    if (child.pid) process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}
-
-/** Window embeddings of each file, computed in a child process. */
+/** Window embeddings of each file, computed in a helper process of its own (killed when cancelled). */
 export function embedWindows(
   model: SpeakerModel & { file: string },
   files: Array<{ name: string; path: string; windows: VoicedSpan[] }>,
@@ -231,47 +221,24 @@ export function embedWindows(
     packageName: opts.packageName,
     files,
   };
-  const { signal } = opts;
-  if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
-  return new Promise((resolve, reject) => {
-    const child = fork(WORKER, [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      detached: true,
-    });
-    const stderr: string[] = [];
-    child.stderr?.on('data', (c: Buffer) => stderr.push(c.toString('utf8')));
-    let settled = false;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      fn();
-    };
-    const onAbort = () => {
-      killGroup(child);
-      settle(() => reject(signal?.reason ?? new Error('aborted')));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('message', (reply: SpeakerReply) => {
-      if (reply.type === 'done') settle(() => resolve(reply.files));
-      else settle(() => reject(new EngineError(reply.error.code, reply.error.zh, reply.error.en)));
-    });
-    child.on('error', (err) => settle(() => reject(err)));
-    child.on('close', (code, sig) => {
-      const tail = stderr.join('').trim().split('\n').slice(-2).join(' | ') || `exit ${code ?? sig}`;
-      settle(() =>
-        reject(
-          new EngineError(
-            'model_invalid',
-            `说话人向量进程异常退出：${tail}`,
-            `the speaker embedding process died: ${tail}`,
-          ),
-        ),
-      );
-    });
-    child.send(job);
+  const helper = createHelperPool<typeof speakerOperations>({
+    script: new URL('./speakers-worker.ts', import.meta.url),
+    helperPerCall: true,
+    ownGroup: true,
+    keepStderr: true,
+    errors: {
+      crashed: ({ exit, stderr }) => {
+        const tail = lastLines(stderr, 2) || `exit ${exit}`;
+        return new EngineError(
+          'model_invalid',
+          `说话人向量进程异常退出：${tail}`,
+          `the speaker embedding process died: ${tail}`,
+        );
+      },
+      aborted: (signal) => signal.reason ?? new Error('aborted'),
+    },
   });
+  return helper.call('embed', job, { signal: opts.signal });
 }
 
 /** The whole "one speaker" check: windows over the voiced spans, embeddings, decision. */

@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
-import { EngineError } from '../errors.ts';
-import { ALLOWED_DEMUXERS, SAFE_PROTOCOLS } from '../media/run.ts';
+import { ALLOWED_DEMUXERS, mediaErrors, SAFE_PROTOCOLS } from '../media/run.ts';
+import { runTool } from '../process/tool.ts';
 
 /**
  * Runs ffmpeg at log level info and returns its stderr: loudnorm and ebur128 print their measurements
  * there. Inputs get the same guards as media/run.ts (protocols; demuxers unless `ownInputs`).
  */
-export function ffmpegInfo(
+export async function ffmpegInfo(
   args: string[],
   { signal, ownInputs = false }: { signal?: AbortSignal; ownInputs?: boolean } = {},
 ): Promise<string> {
@@ -17,27 +16,15 @@ export function ffmpegInfo(
     if (a === '-i') full.push(...guard);
     full.push(a);
   }
-  return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', full, { stdio: ['ignore', 'ignore', 'pipe'], signal });
-    const parts: Buffer[] = [];
-    let size = 0;
-    child.stderr.on('data', (c: Buffer) => {
-      parts.push(c);
-      size += c.length;
-      // Keep the tail only (the summaries come last).
-      while (size > 256 * 1024 && parts.length > 1) size -= (parts.shift() as Buffer).length;
-    });
-    child.on('error', (e) => {
-      if (e.name === 'AbortError') reject(new EngineError('aborted', '媒体处理已取消', 'ffmpeg aborted'));
-      else reject(e);
-    });
-    child.on('close', (code) => {
-      const log = Buffer.concat(parts).toString('utf8');
-      if (code === 0) return resolve(log);
-      const tail = log.trim().split('\n').slice(-4).join(' | ');
-      reject(new EngineError('media_failed', `媒体处理失败：${tail}`, `ffmpeg exited with ${code}: ${tail}`));
-    });
+  // Keep the tail only (the summaries come last).
+  const proc = runTool('ffmpeg', full, {
+    signal,
+    stdout: 'ignore',
+    stderrBytes: 256 * 1024,
+    errors: mediaErrors('ffmpeg', 4),
   });
+  await proc.done;
+  return proc.stderr();
 }
 
 export interface Loudness {

@@ -27,9 +27,9 @@ describe('espeak process pool', () => {
   });
 
   it('fails the call of a process that dies and replaces the process', async () => {
-    const victim = (pool as unknown as { workers: { child: { pid: number; kill(): void } }[] }).workers[0];
+    const victim = (pool as unknown as { helpers: { pids(): number[] } }).helpers.pids()[0];
     const call = pool.synth(`<speak>${'long text '.repeat(400)}</speak>`, params);
-    victim.child.kill();
+    process.kill(victim);
     const outcome = await call.then(
       () => 'done',
       (e) => (isEngineError(e, 'media_failed') ? 'failed' : String(e)),

@@ -4,34 +4,26 @@
  * server's event loop never waits on a synthesis.
  */
 import { EngineError } from '../errors.ts';
-import { type EspeakParams, loadEspeak } from './library.ts';
+import { refuseHelper, serveHelper } from '../process/serve.ts';
+import { type EspeakLibrary, type EspeakParams, loadEspeak } from './library.ts';
 
-interface Job {
-  id: number;
-  ssml: string;
-  params: EspeakParams;
+let lib: EspeakLibrary;
+try {
+  lib = loadEspeak(process.argv[2] || undefined);
+} catch (err) {
+  refuseHelper(String((err as Error).message ?? err));
 }
 
-const send = (message: unknown) => {
-  if (process.connected) process.send?.(message);
+export const espeakOperations = {
+  synth({ ssml, params }: { ssml: string; params: EspeakParams }) {
+    try {
+      return lib.synth(ssml, params);
+    } catch (err) {
+      throw err instanceof EngineError
+        ? err
+        : new EngineError('media_failed', '标准引擎合成失败', String(err));
+    }
+  },
 };
 
-try {
-  const lib = loadEspeak(process.argv[2] || undefined);
-  send({ type: 'ready', sampleRate: lib.sampleRate, version: lib.version });
-  process.on('message', (job: Job) => {
-    try {
-      const out = lib.synth(job.ssml, job.params);
-      send({ type: 'done', id: job.id, out });
-    } catch (err) {
-      const e =
-        err instanceof EngineError ? err : new EngineError('media_failed', '标准引擎合成失败', String(err));
-      send({ type: 'failed', id: job.id, error: { code: e.code, zh: e.zh, en: e.en } });
-    }
-  });
-} catch (err) {
-  send({ type: 'unavailable', error: String((err as Error).message ?? err) });
-  process.exit(1);
-}
-// The parent went away: nothing left to do.
-process.on('disconnect', () => process.exit(0));
+serveHelper(espeakOperations);

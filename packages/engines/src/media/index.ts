@@ -2,9 +2,8 @@ export { createMediaInspector, type MediaInspector } from './inspector.ts';
 export { type MediaProbe, type ProbedStream, probeFile } from './probe.ts';
 export {
   ALLOWED_DEMUXERS,
-  deprioritize,
-  type MediaProcess,
   type MediaRunOptions,
+  mediaErrors,
   runFfmpeg,
   runFfprobe,
   SAFE_PROTOCOLS,

@@ -1,36 +1,34 @@
 /**
- * The media inspector's helper process (see inspector.ts): runs probe, peaks and thumbnail calls
- * sent over IPC, several at once, and exits when its parent goes away.
+ * The media inspector's helper process (see inspector.ts): runs probe, peaks and thumbnail calls,
+ * several at once, and exits when its parent goes away.
  */
-import { EngineError } from '../errors.ts';
+import { serveHelper } from '../process/serve.ts';
 import { probeFile } from './probe.ts';
 import { thumbnail, waveformPeaks } from './tools.ts';
 
-const operations = { probeFile, waveformPeaks, thumbnail } as const;
-export type InspectorOperation = keyof typeof operations;
-export interface InspectorCall {
-  id: number;
-  op: InspectorOperation;
-  args: unknown[];
-}
-export type InspectorReply =
-  | { id: number; value: unknown }
-  | { id: number; error: { code?: EngineError['code']; zh?: string; en?: string; message: string } };
+export const inspectorOperations = {
+  probeFile: ({ path, options }: { path: string; options: Parameters<typeof probeFile>[1] }) =>
+    probeFile(path, options),
+  waveformPeaks: ({
+    path,
+    bucketsPerSecond,
+    options,
+  }: {
+    path: string;
+    bucketsPerSecond: number;
+    options: Parameters<typeof waveformPeaks>[2];
+  }) => waveformPeaks(path, bucketsPerSecond, options),
+  thumbnail: ({
+    path,
+    out,
+    atSeconds,
+    options,
+  }: {
+    path: string;
+    out: string;
+    atSeconds: number;
+    options: Parameters<typeof thumbnail>[3];
+  }) => thumbnail(path, out, atSeconds, options),
+};
 
-const reply = (message: InspectorReply) => process.send?.(message);
-
-process.on('message', async ({ id, op, args }: InspectorCall) => {
-  try {
-    const run = operations[op] as (...a: unknown[]) => Promise<unknown>;
-    reply({ id, value: await run(...args) });
-  } catch (e) {
-    reply({
-      id,
-      error:
-        e instanceof EngineError
-          ? { code: e.code, zh: e.zh, en: e.en, message: e.message }
-          : { message: e instanceof Error ? e.message : String(e) },
-    });
-  }
-});
-process.on('disconnect', () => process.exit(0));
+serveHelper(inspectorOperations);

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.ts';
+import { deprioritize } from '../process/tool.ts';
 import {
   createMediaInspector,
-  deprioritize,
   extractAudio,
   probeFile,
   safeArgs,

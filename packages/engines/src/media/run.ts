@@ -1,16 +1,13 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import { getPriority, setPriority } from 'node:os';
-import type { Readable, Writable } from 'node:stream';
 import { EngineError } from '../errors.ts';
+import { lastLines, runTool, type ToolErrors, type ToolProcess, toolOutput } from '../process/tool.ts';
 
 /**
  * ffmpeg and ffprobe on files, never on media held in memory. Every run:
  * - reads only files and our own pipes (`-protocol_whitelist file,pipe` before every input), so a
  *   crafted playlist cannot reach the network or another protocol;
  * - never reads the terminal (`-nostdin`);
- * - has a time limit and follows an AbortSignal: SIGTERM first (ffmpeg finishes its file), SIGKILL
- *   after a short grace, so a cancelled task stops within about a second;
- * - fails with an EngineError carrying the tail of stderr.
+ * - has a time limit (10 minutes unless given) and follows an AbortSignal, runs at niceness 10 and
+ *   fails with an EngineError carrying the tail of stderr (process/tool.ts).
  */
 
 export const SAFE_PROTOCOLS = 'file,pipe';
@@ -51,7 +48,6 @@ export interface MediaRunOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
-const STDERR_TAIL_BYTES = 4096;
 
 export type MediaBinary = 'ffmpeg' | 'ffprobe';
 
@@ -68,125 +64,51 @@ export function safeArgs(bin: MediaBinary, args: readonly string[], restrictDemu
   return out;
 }
 
-/** Niceness of media processes: below request handling, as the worker units' `Nice=`. */
-const MEDIA_NICE = 10;
-
-/**
- * Lowers a media process's CPU priority to MEDIA_NICE (a process already that low keeps its own).
- * An API process probes uploads with ffmpeg; on a busy machine that work waits, not the requests.
- */
-export function deprioritize(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    if (getPriority(pid) < MEDIA_NICE) setPriority(pid, MEDIA_NICE);
-  } catch {
-    // Already gone: nothing to lower.
-  }
+/** ffmpeg's and ffprobe's errors in the media tools' words; `lines` of stderr go into a failure. */
+export function mediaErrors(bin: MediaBinary, lines = 5): ToolErrors {
+  return {
+    missing: () =>
+      new EngineError(
+        'engine_unavailable',
+        '媒体处理组件不可用，请联系管理员',
+        `${bin} not found: install ffmpeg (apt-get install ffmpeg)`,
+      ),
+    aborted: () => new EngineError('aborted', '媒体处理已取消', `${bin} stopped: aborted`),
+    timedOut: (ms, stderr) =>
+      new EngineError('timeout', '媒体处理超时', `${bin} killed after ${ms} ms: ${lastLines(stderr, lines)}`),
+    failed: (exit, stderr) => {
+      const tail = lastLines(stderr, lines);
+      return new EngineError('media_failed', `媒体处理失败：${tail}`, `${bin} exited with ${exit}: ${tail}`);
+    },
+  };
 }
 
-export interface MediaProcess {
-  child: ChildProcessByStdio<Writable | null, Readable, Readable>;
-  /** Settles once: resolved on exit 0, else an EngineError (timeout, aborted, media_failed). */
-  done: Promise<void>;
-  /** Asks the process to stop (SIGTERM, then SIGKILL after the grace). */
-  kill(): void;
-  stderrTail(): string;
+/** The safe arguments and the run options of a media run. */
+function asTool(
+  bin: MediaBinary,
+  args: readonly string[],
+  {
+    restrictDemuxers = true,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    ...run
+  }: MediaRunOptions & { stdin?: 'pipe' | 'ignore' },
+) {
+  return [safeArgs(bin, args, restrictDemuxers), { ...run, timeoutMs, errors: mediaErrors(bin) }] as const;
 }
 
 export function spawnMedia(
   bin: MediaBinary,
   args: readonly string[],
   options: MediaRunOptions & { stdin?: 'pipe' | 'ignore' } = {},
-): MediaProcess {
-  const { signal, timeoutMs = DEFAULT_TIMEOUT_MS, killGraceMs = 1000 } = options;
-  const fullArgs = safeArgs(bin, args, options.restrictDemuxers ?? true);
-  const child = spawn(bin, fullArgs, {
-    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
-  }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
-  deprioritize(child.pid);
-  let tail = Buffer.alloc(0);
-  child.stderr.on('data', (c: Buffer) => {
-    tail = Buffer.concat([tail, c]);
-    if (tail.length > STDERR_TAIL_BYTES) tail = tail.subarray(tail.length - STDERR_TAIL_BYTES);
-  });
-  child.stdin?.on('error', () => {});
-  const stderrTail = () => tail.toString('utf8').trim().split('\n').slice(-5).join(' | ');
-
-  let reason: 'timeout' | 'aborted' | null = null;
-  let killTimer: NodeJS.Timeout | undefined;
-  const kill = () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    killTimer ??= setTimeout(() => child.kill('SIGKILL'), killGraceMs);
-    killTimer.unref();
-  };
-  const timer = setTimeout(() => {
-    reason = 'timeout';
-    kill();
-  }, timeoutMs);
-  timer.unref();
-  const onAbort = () => {
-    reason ??= 'aborted';
-    kill();
-  };
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
-
-  const done = new Promise<void>((resolve, reject) => {
-    const cleanup = () => {
-      clearTimeout(timer);
-      if (killTimer) clearTimeout(killTimer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      cleanup();
-      if (e.code === 'ENOENT') {
-        reject(
-          new EngineError(
-            'engine_unavailable',
-            '媒体处理组件不可用，请联系管理员',
-            `${bin} not found: install ffmpeg (apt-get install ffmpeg)`,
-          ),
-        );
-      } else reject(e);
-    });
-    child.on('close', (code, sig) => {
-      cleanup();
-      if (reason === 'aborted') {
-        return reject(new EngineError('aborted', '媒体处理已取消', `${bin} stopped: aborted`));
-      }
-      if (reason === 'timeout') {
-        return reject(
-          new EngineError('timeout', '媒体处理超时', `${bin} killed after ${timeoutMs} ms: ${stderrTail()}`),
-        );
-      }
-      if (code === 0) return resolve();
-      const t = stderrTail();
-      reject(
-        new EngineError('media_failed', `媒体处理失败：${t}`, `${bin} exited with ${code ?? sig}: ${t}`),
-      );
-    });
-  });
-  return { child, done, kill, stderrTail };
+): ToolProcess {
+  return runTool(bin, ...asTool(bin, args, options));
 }
 
 /** Runs to completion and returns stdout (for small outputs: probe JSON, a few KB). */
-export async function runMedia(
-  bin: MediaBinary,
-  args: readonly string[],
-  options: MediaRunOptions = {},
-): Promise<Buffer> {
-  const proc = spawnMedia(bin, args, options);
-  const out: Buffer[] = [];
-  proc.child.stdout.on('data', (c: Buffer) => out.push(c));
-  await proc.done;
-  return Buffer.concat(out);
-}
-
 export function runFfmpeg(args: readonly string[], options: MediaRunOptions = {}): Promise<Buffer> {
-  return runMedia('ffmpeg', args, options);
+  return toolOutput('ffmpeg', ...asTool('ffmpeg', args, options));
 }
 
 export function runFfprobe(args: readonly string[], options: MediaRunOptions = {}): Promise<Buffer> {
-  return runMedia('ffprobe', args, options);
+  return toolOutput('ffprobe', ...asTool('ffprobe', args, options));
 }

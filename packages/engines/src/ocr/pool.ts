@@ -41,7 +41,7 @@ export function createOcrPool(opts: OcrPoolOptions = {}): OcrEngine {
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
   };
 
-  const spawn = (): Slot => {
+  const startWorker = (): Slot => {
     const worker = new Worker(new URL('./worker.ts', import.meta.url));
     worker.unref();
     const slot: Slot = { worker, job: null };
@@ -81,7 +81,7 @@ export function createOcrPool(opts: OcrPoolOptions = {}): OcrEngine {
     while (queue.length && !closed) {
       let slot = slots.find((s) => !s.job);
       if (!slot && slots.length < size) {
-        slot = spawn();
+        slot = startWorker();
         slots.push(slot);
       }
       if (!slot) return;

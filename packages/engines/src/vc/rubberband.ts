@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { copyFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { denoise } from '../audio/denoise.ts';
@@ -6,6 +5,7 @@ import { measurePitch } from '../audio/pitch.ts';
 import { EngineError } from '../errors.ts';
 import { probeFile } from '../media/probe.ts';
 import { runFfmpeg } from '../media/run.ts';
+import { lastLines, runTool, type ToolErrors } from '../process/tool.ts';
 import type { VcConvertOptions, VcProvider, VcResult, VcTarget } from './types.ts';
 
 /** Rubber Band works at the file's rate; 48 kHz mono keeps speech intact (R3 runs at ≈ 0.07 RTF here). */
@@ -17,40 +17,32 @@ const CORRECT_ABOVE = 0.03;
 export const RUBBERBAND_ENGINE_ID = 'rubberband-r3';
 export const RUBBERBAND_LABEL = 'Rubber Band R3';
 
-/** Runs rubberband-cli; follows the signal (SIGTERM) and names the Debian package when it is missing. */
+const rubberbandErrors: ToolErrors = {
+  missing: () =>
+    new EngineError(
+      'engine_unavailable',
+      '变声组件不可用，请联系管理员',
+      'rubberband not found: install rubberband-cli (apt-get install rubberband-cli)',
+    ),
+  aborted: () => new EngineError('aborted', '变声已取消', 'voice conversion aborted'),
+  failed: (exit, stderr) => {
+    const last = lastLines(stderr, 3);
+    return new EngineError(
+      'media_failed',
+      `变声处理失败：${last}`,
+      `rubberband exited with ${exit}: ${last}`,
+    );
+  },
+};
+
+/** Runs rubberband-cli; follows the signal and names the Debian package when it is missing. */
 export function runRubberband(args: string[], signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new EngineError('aborted', '变声已取消', 'voice conversion aborted'));
-    const child = spawn('rubberband', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let tail = '';
-    child.stderr.on('data', (c: Buffer) => {
-      tail = (tail + c.toString('utf8')).slice(-2000);
-    });
-    const onAbort = () => child.kill('SIGTERM');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      signal?.removeEventListener('abort', onAbort);
-      reject(
-        e.code === 'ENOENT'
-          ? new EngineError(
-              'engine_unavailable',
-              '变声组件不可用，请联系管理员',
-              'rubberband not found: install rubberband-cli (apt-get install rubberband-cli)',
-            )
-          : e,
-      );
-    });
-    child.on('close', (code) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (signal?.aborted)
-        return reject(new EngineError('aborted', '变声已取消', 'voice conversion aborted'));
-      if (code === 0) return resolve();
-      const last = tail.trim().split('\n').slice(-3).join(' | ');
-      reject(
-        new EngineError('media_failed', `变声处理失败：${last}`, `rubberband exited with ${code}: ${last}`),
-      );
-    });
-  });
+  return runTool('rubberband', args, {
+    signal,
+    stdout: 'ignore',
+    stderrBytes: 2000,
+    errors: rubberbandErrors,
+  }).done;
 }
 
 /** Whether rubberband-cli is installed (for the tool's availability). */
