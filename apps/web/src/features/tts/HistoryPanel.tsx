@@ -87,6 +87,89 @@ function Rename({ item, onDone }: { item: HistoryItem; onDone: () => void }) {
   );
 }
 
+/** One generation: pick it, load it (when it succeeded), its details and status, rename or delete it. */
+function HistoryRow({
+  item,
+  active,
+  selected,
+  onToggle,
+  onOpen,
+  onRemove,
+  onRenamed,
+}: {
+  item: HistoryItem;
+  active: boolean;
+  selected: boolean;
+  onToggle: () => void;
+  onOpen: (item: HistoryItem) => void;
+  onRemove: () => Promise<void>;
+  onRenamed: () => void;
+}) {
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the load button is the keyboard path
+    <li
+      className={`vw-history-item ${active ? 'is-active' : ''}`}
+      data-testid="history-item"
+      data-history-id={item.history_id}
+      data-status={item.status}
+      onClick={() => item.status === 'succeeded' && onOpen(item)}
+    >
+      <Checkbox
+        checked={selected}
+        onClick={(e) => e.stopPropagation()}
+        onChange={onToggle}
+        aria-label={item.name}
+      />
+      <div className="vw-history-main">
+        <div className="vw-history-name" data-testid="history-name">
+          {item.name}
+        </div>
+        <div className="vw-history-meta">
+          <span>{item.voice_name}</span>
+          <span>{fmtTime(item.created_time)}</span>
+          {item.duration_ms > 0 && <span>{formatClock(item.duration_ms / 1000)}</span>}
+          <span>{t.characterCount(item.characters)}</span>
+        </div>
+        {(item.status === 'running' || item.status === 'queued') && (
+          <Suspense fallback={null}>
+            <Progress percent={Math.round(item.progress)} size="small" showInfo={false} />
+          </Suspense>
+        )}
+      </div>
+      <span className="vw-history-status">
+        {item.status === 'succeeded' ? (
+          <CheckCircleFilled className="is-ok" />
+        ) : item.status === 'failed' ? (
+          <HoverTip title={item.error || t.failed}>
+            <CloseCircleFilled className="is-failed" />
+          </HoverTip>
+        ) : (
+          <LoadingOutlined />
+        )}
+      </span>
+      <div className="vw-history-actions">
+        <Rename item={item} onDone={onRenamed} />
+        <Popconfirm
+          title={t.historyDeleteOne}
+          okText={t.confirm}
+          cancelText={t.cancel}
+          okDanger
+          onConfirm={onRemove}
+        >
+          <Button
+            type="text"
+            size="small"
+            icon={<DeleteOutlined />}
+            aria-label={t.historyDelete}
+            data-testid="history-delete"
+            onClick={(e) => e.stopPropagation()}
+          />
+        </Popconfirm>
+      </div>
+    </li>
+  );
+}
+
 /** Generation history: load an item, rename, delete, and batch delete / download. */
 export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }) {
   const { message } = useApp();
@@ -208,68 +291,16 @@ export function HistoryPanel({ onOpen }: { onOpen: (item: HistoryItem) => void }
       ) : (
         <ul className="vw-history-list">
           {items.map((item) => (
-            // biome-ignore lint/a11y/useKeyWithClickEvents: the load button is the keyboard path
-            <li
+            <HistoryRow
               key={item.history_id}
-              className={`vw-history-item ${item.history_id === activeId ? 'is-active' : ''}`}
-              data-testid="history-item"
-              data-history-id={item.history_id}
-              data-status={item.status}
-              onClick={() => item.status === 'succeeded' && onOpen(item)}
-            >
-              <Checkbox
-                checked={sel.has(item.history_id)}
-                onClick={(e) => e.stopPropagation()}
-                onChange={() => setSel((s) => toggle(s, item.history_id))}
-                aria-label={item.name}
-              />
-              <div className="vw-history-main">
-                <div className="vw-history-name" data-testid="history-name">
-                  {item.name}
-                </div>
-                <div className="vw-history-meta">
-                  <span>{item.voice_name}</span>
-                  <span>{fmtTime(item.created_time)}</span>
-                  {item.duration_ms > 0 && <span>{formatClock(item.duration_ms / 1000)}</span>}
-                  <span>{t.characterCount(item.characters)}</span>
-                </div>
-                {(item.status === 'running' || item.status === 'queued') && (
-                  <Suspense fallback={null}>
-                    <Progress percent={Math.round(item.progress)} size="small" showInfo={false} />
-                  </Suspense>
-                )}
-              </div>
-              <span className="vw-history-status">
-                {item.status === 'succeeded' ? (
-                  <CheckCircleFilled className="is-ok" />
-                ) : item.status === 'failed' ? (
-                  <HoverTip title={item.error || t.failed}>
-                    <CloseCircleFilled className="is-failed" />
-                  </HoverTip>
-                ) : (
-                  <LoadingOutlined />
-                )}
-              </span>
-              <div className="vw-history-actions">
-                <Rename item={item} onDone={bump} />
-                <Popconfirm
-                  title={t.historyDeleteOne}
-                  okText={t.confirm}
-                  cancelText={t.cancel}
-                  okDanger
-                  onConfirm={() => remove(item.history_id)}
-                >
-                  <Button
-                    type="text"
-                    size="small"
-                    icon={<DeleteOutlined />}
-                    aria-label={t.historyDelete}
-                    data-testid="history-delete"
-                    onClick={(e) => e.stopPropagation()}
-                  />
-                </Popconfirm>
-              </div>
-            </li>
+              item={item}
+              active={item.history_id === activeId}
+              selected={sel.has(item.history_id)}
+              onToggle={() => setSel((s) => toggle(s, item.history_id))}
+              onOpen={onOpen}
+              onRemove={() => remove(item.history_id)}
+              onRenamed={bump}
+            />
           ))}
         </ul>
       )}

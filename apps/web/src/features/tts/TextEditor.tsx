@@ -88,6 +88,117 @@ function MarkLayer({ draft, layerRef }: { draft: Draft; layerRef: Ref<HTMLDivEle
 }
 
 /**
+ * 多音字 mode: the readings of the text (loaded on entering, and again when the text or the dictionary
+ * changes), a reading chosen for a spot, a word's reading saved to the dictionary.
+ */
+function usePolyphones(draft: Draft, onChange: (draft: Draft) => void) {
+  const { message } = useApp();
+  const { text } = draft;
+  const [on, setOn] = useState(false);
+  const [readings, setReadings] = useState<Readings | null>(null);
+  const [loading, setLoading] = useState(false);
+
+  const loadReadings = useCallback(async (source: string) => {
+    const plain = source.slice(0, READINGS_MAX);
+    if (!plain.trim()) {
+      setReadings({ text: source, list: [], spoken: [] });
+      return;
+    }
+    setLoading(true);
+    try {
+      const d = await request(api.getReadings, { body: { text: plain } });
+      setReadings({ text: source, list: d.readings, spoken: d.spoken });
+    } catch {
+      setReadings({ text: source, list: [], spoken: [] });
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  // In 多音字 mode a text replaced from elsewhere (a history item) gets its own readings.
+  useEffect(() => {
+    if (on && readings && readings.text !== text) void loadReadings(text);
+  }, [on, readings, text, loadReadings]);
+
+  const toggle = () => {
+    if (on) {
+      setOn(false);
+      return;
+    }
+    setOn(true);
+    setReadings(null);
+    void loadReadings(text);
+  };
+
+  const chooseReading = async (spot: Spot, reading: string, save: WordOption | null) => {
+    const c = choose(draft, spot, reading, save);
+    if (c.dictionary) {
+      await request(api.upsertDictionary, { body: { word: c.dictionary.word, pinyin: c.dictionary.pinyin } });
+      message.success(t.polyphoneSaved(c.dictionary.word, toneMarks(c.dictionary.pinyin)));
+    }
+    onChange(c.draft);
+    // The text is unchanged; the dictionary may have changed other places' readings.
+    if (c.dictionary) await loadReadings(text);
+  };
+
+  const saveWord = async (word: string, said: string) => {
+    try {
+      await request(api.upsertDictionary, { body: { word, pinyin: said } });
+    } catch (err) {
+      message.error((err as Error).message);
+      return;
+    }
+    message.success(t.wordReadingSaved(word, said));
+    await loadReadings(text);
+  };
+
+  return { on, readings, loading, toggle, close: () => setOn(false), choose: chooseReading, saveWord };
+}
+
+/** The character count against the limit, with what the limit depends on. */
+function EditorFoot({ count, maxChars }: { count: number; maxChars: number }) {
+  const over = count > maxChars;
+  return (
+    <div className="vw-editor-foot">
+      <span className="vw-editor-hint">{over ? t.overLimit(groupDigits(maxChars)) : t.limitHint}</span>
+      <span
+        className={`vw-editor-count ${over ? 'is-over' : ''}`}
+        data-testid="char-count"
+        data-count={count}
+      >
+        {t.chars(groupDigits(count), groupDigits(maxChars))}
+      </span>
+    </div>
+  );
+}
+
+/** Opens the pronunciation dictionary; the dialog stays mounted after its first opening (closing animation). */
+function DictionaryButton() {
+  const [open, setOpen] = useState(false);
+  const [mounted, setMounted] = useState(false);
+  return (
+    <>
+      <Button
+        size="small"
+        icon={<BookOutlined />}
+        onClick={() => {
+          setMounted(true);
+          setOpen(true);
+        }}
+        data-testid="dictionary-open"
+      >
+        {t.dictionary}
+      </Button>
+      {mounted && (
+        <Suspense fallback={null}>
+          <DictionaryDialog open={open} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+/**
  * The text box with its toolbar: pauses at the caret, polyphone correction, the pronunciation
  * dictionary, and the character count against the limit. The box holds the user's text only;
  * pauses and readings are marks beside it (draft.ts), drawn over the text and never typed into it.
@@ -107,17 +218,12 @@ export function TextEditor({
   canPause?: boolean;
   canCorrect?: boolean;
 }) {
-  const { message } = useApp();
   const { text } = draft;
   const ref = useRef<HTMLTextAreaElement>(null);
   const layer = useRef<HTMLDivElement>(null);
   const sel = useRef({ start: text.length, end: text.length });
-  const [polyMode, setPolyMode] = useState(false);
-  const [readings, setReadings] = useState<Readings | null>(null);
-  const [loadingReadings, setLoadingReadings] = useState(false);
-  const [dictOpen, setDictOpen] = useState(false);
-  // The dictionary dialog stays mounted after its first opening (its closing animation).
-  const [dictMounted, setDictMounted] = useState(false);
+  const poly = usePolyphones(draft, onChange);
+  const polyMode = poly.on;
   const count = draftChars(draft);
   const over = count > maxChars;
 
@@ -152,60 +258,6 @@ export function TextEditor({
     onChange(removePause(draft, a.selectionStart));
   };
 
-  const loadReadings = useCallback(async (source: string) => {
-    const plain = source.slice(0, READINGS_MAX);
-    if (!plain.trim()) {
-      setReadings({ text: source, list: [], spoken: [] });
-      return;
-    }
-    setLoadingReadings(true);
-    try {
-      const d = await request(api.getReadings, { body: { text: plain } });
-      setReadings({ text: source, list: d.readings, spoken: d.spoken });
-    } catch {
-      setReadings({ text: source, list: [], spoken: [] });
-    } finally {
-      setLoadingReadings(false);
-    }
-  }, []);
-
-  // In 多音字 mode a text replaced from elsewhere (a history item) gets its own readings.
-  useEffect(() => {
-    if (polyMode && readings && readings.text !== text) void loadReadings(text);
-  }, [polyMode, readings, text, loadReadings]);
-
-  const togglePoly = () => {
-    if (polyMode) {
-      setPolyMode(false);
-      return;
-    }
-    setPolyMode(true);
-    setReadings(null);
-    void loadReadings(text);
-  };
-
-  const onChoose = async (spot: Spot, reading: string, save: WordOption | null) => {
-    const c = choose(draft, spot, reading, save);
-    if (c.dictionary) {
-      await request(api.upsertDictionary, { body: { word: c.dictionary.word, pinyin: c.dictionary.pinyin } });
-      message.success(t.polyphoneSaved(c.dictionary.word, toneMarks(c.dictionary.pinyin)));
-    }
-    onChange(c.draft);
-    // The text is unchanged; the dictionary may have changed other places' readings.
-    if (c.dictionary) await loadReadings(text);
-  };
-
-  const onSaveWord = async (word: string, said: string) => {
-    try {
-      await request(api.upsertDictionary, { body: { word, pinyin: said } });
-    } catch (err) {
-      message.error((err as Error).message);
-      return;
-    }
-    message.success(t.wordReadingSaved(word, said));
-    await loadReadings(text);
-  };
-
   const presetItems = BREAK_PRESETS_MS.map((ms) => ({
     key: String(ms),
     label: t.pauseSeconds(ms / 1000),
@@ -237,24 +289,14 @@ export function TextEditor({
               size="small"
               type={polyMode ? 'primary' : 'default'}
               icon={<FontColorsOutlined />}
-              onClick={togglePoly}
+              onClick={poly.toggle}
               disabled={disabled || !canCorrect || (!polyMode && !text.trim())}
               data-testid="polyphone-toggle"
             >
               {polyMode ? t.polyphoneDone : t.polyphone}
             </Button>
           </HoverTip>
-          <Button
-            size="small"
-            icon={<BookOutlined />}
-            onClick={() => {
-              setDictMounted(true);
-              setDictOpen(true);
-            }}
-            data-testid="dictionary-open"
-          >
-            {t.dictionary}
-          </Button>
+          <DictionaryButton />
         </div>
         <Button
           size="small"
@@ -263,7 +305,7 @@ export function TextEditor({
           disabled={disabled || !text}
           onClick={() => {
             onChange(emptyDraft);
-            setPolyMode(false);
+            poly.close();
           }}
         >
           {t.clear}
@@ -273,11 +315,11 @@ export function TextEditor({
         <Suspense fallback={<div className="vw-polyphone" />}>
           <PolyphoneView
             draft={draft}
-            readings={readings?.text === text ? readings.list : null}
-            spoken={readings?.text === text ? readings.spoken : []}
-            loading={loadingReadings}
-            onChoose={onChoose}
-            onSaveWord={onSaveWord}
+            readings={poly.readings?.text === text ? poly.readings.list : null}
+            spoken={poly.readings?.text === text ? poly.readings.spoken : []}
+            loading={poly.loading}
+            onChoose={poly.choose}
+            onSaveWord={poly.saveWord}
           />
         </Suspense>
       ) : (
@@ -303,21 +345,7 @@ export function TextEditor({
           />
         </div>
       )}
-      <div className="vw-editor-foot">
-        <span className="vw-editor-hint">{over ? t.overLimit(groupDigits(maxChars)) : t.limitHint}</span>
-        <span
-          className={`vw-editor-count ${over ? 'is-over' : ''}`}
-          data-testid="char-count"
-          data-count={count}
-        >
-          {t.chars(groupDigits(count), groupDigits(maxChars))}
-        </span>
-      </div>
-      {dictMounted && (
-        <Suspense fallback={null}>
-          <DictionaryDialog open={dictOpen} onClose={() => setDictOpen(false)} />
-        </Suspense>
-      )}
+      <EditorFoot count={count} maxChars={maxChars} />
     </div>
   );
 }
