@@ -11,7 +11,6 @@ import {
 import {
   type ChatClient,
   compareTranscript,
-  createChatClient,
   extractAudio,
   type FitResult,
   fitLine,
@@ -20,9 +19,9 @@ import {
   textUnits,
   wavHeader,
 } from '@vw/engines';
-import type { AppContext } from '../../context.ts';
-import { newId } from '../../ids.ts';
-import { getUsableVoice, type UsableVoice } from '../voices/voices.service.ts';
+import type { AppContext } from '../../../context.ts';
+import { newId } from '../../../ids.ts';
+import { getUsableVoice, type UsableVoice } from '../../voices/voices.service.ts';
 
 /*
  * The dub stage's work on one line, shared by every dubbing tool: synthesise with the line's voice
@@ -34,13 +33,6 @@ import { getUsableVoice, type UsableVoice } from '../voices/voices.service.ts';
 /** Below this similarity the recognizer's transcript does not match the line (regenerate, ≤ 2 times). */
 export const CHECK_THRESHOLD = 0.6;
 export const CHECK_RETRIES = 2;
-
-/** The configured language model, or null (condensing is then skipped and said in the summary). */
-export function chatClientOf(ctx: AppContext): ChatClient | null {
-  const { LLM_BASE_URL, LLM_API_KEY, LLM_MODEL } = ctx.config;
-  if (!LLM_BASE_URL || !LLM_MODEL) return null;
-  return createChatClient({ baseURL: LLM_BASE_URL, apiKey: LLM_API_KEY ?? 'none', model: LLM_MODEL });
-}
 
 /** The configured recognizer for the automatic check, or null. */
 export function checkerOf(ctx: AppContext) {

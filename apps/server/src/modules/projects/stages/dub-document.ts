@@ -9,8 +9,8 @@ import {
   type TimedText,
 } from '@vw/contract';
 import { parseSrtDubbingMarks } from '@vw/engines';
-import { AppError } from '../../errors.ts';
-import { newId } from '../../ids.ts';
+import { AppError } from '../../../errors.ts';
+import { newId } from '../../../ids.ts';
 
 /*
  * Pure document rules of the dubbing tools: a subtitle file → the project document (speakers from

@@ -1,9 +1,9 @@
 import { type ProjectDocument, projectDocument } from '@vw/contract';
-import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
-import { findProject, updateDocumentAtVersion, updateProject } from '../projects/projects.repo.ts';
-import { normalizeDocument } from '../projects/projects.service.ts';
-import { findAssetOfOwner } from '../uploads/uploads.repo.ts';
+import type { AppContext } from '../../../context.ts';
+import { AppError } from '../../../errors.ts';
+import { findAssetOfOwner } from '../../uploads/uploads.repo.ts';
+import { findProject, updateDocumentAtVersion, updateProject } from '../projects.repo.ts';
+import { normalizeDocument } from '../projects.service.ts';
 
 /*
  * Dubbing keeps everything on the project document (takes, fit, settings) and its files under the

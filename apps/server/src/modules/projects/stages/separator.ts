@@ -1,25 +1,13 @@
-import { createHttpSeparator, type KeepRegion, runFfmpeg, type Separator } from '@vw/engines';
-import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
-
-/** The configured source separator (SEPARATOR_URL), or null. */
-export function separatorOf(ctx: Pick<AppContext, 'config'>): Separator | null {
-  const { SEPARATOR_URL, SEPARATOR_API_KEY, SEPARATOR_MODEL, SEPARATOR_LABEL } = ctx.config;
-  if (!SEPARATOR_URL) return null;
-  return createHttpSeparator({
-    baseURL: SEPARATOR_URL,
-    ...(SEPARATOR_API_KEY ? { apiKey: SEPARATOR_API_KEY } : {}),
-    ...(SEPARATOR_MODEL ? { model: SEPARATOR_MODEL } : {}),
-    label: SEPARATOR_LABEL ?? (SEPARATOR_MODEL ? `人声分离 · ${SEPARATOR_MODEL}` : '人声分离服务'),
-  });
-}
+import { type KeepRegion, runFfmpeg } from '@vw/engines';
+import type { AppContext } from '../../../context.ts';
+import { AppError } from '../../../errors.ts';
 
 /** Without SEPARATOR_URL (a vw-sep/1 server, e.g. Demucs or UVR behind a wrapper; see the admin CLI). */
 export const SEPARATOR_MISSING = '人声分离暂未开放：请改选「静音原声」或「保留原声」，或联系管理员';
 
 /** `separated` needs a separator: refused before anything is held or written. */
-export function assertBackground(ctx: Pick<AppContext, 'config'>, background: string | undefined) {
-  if (background === 'separated' && !ctx.config.SEPARATOR_URL)
+export function assertBackground(ctx: Pick<AppContext, 'engines'>, background: string | undefined) {
+  if (background === 'separated' && !ctx.engines.separate)
     throw AppError.named('err_interface_unavailable', SEPARATOR_MISSING);
 }
 
