@@ -47,6 +47,13 @@ export const videoTranslate = {
   perTarget: (n: number, each: string) => `${n} 个语言，每个 ${each} 积分`,
   balance: (b: string) => `当前余额 ${b}`,
   insufficient: '积分不足，请先充值或升级套餐',
+  missing: {
+    video: '请先上传视频',
+    targets: '请选择目标语言',
+    subtitle: '请选择字幕文件',
+    regions: '请框选要擦除的字幕区域',
+    consent: '克隆说话人声音前，请确认拥有使用授权',
+  },
   start: '开始翻译',
   started: '已开始翻译',
   back: '返回列表',

@@ -1,6 +1,7 @@
 import type { Box } from '@vw/contract';
 import type { ProjectDocument, SubtitleCue } from '@vw/contract/calls/projects.ts';
 import type { GlossaryEntry, TranslationBody } from '@vw/contract/calls/video-translation.ts';
+import { videoTranslate } from '@/locales/zh-CN/videoTranslate.ts';
 
 /*
  * Video translation on the web (issue 18), without React: the glossary's text form, the wizard's
@@ -68,11 +69,12 @@ export interface WizardState {
 
 /** What is missing before the wizard can start ('' when nothing is). */
 export function wizardMissing(s: WizardState): string {
-  if (!s.assetId) return '请先上传视频';
-  if (s.targets.length === 0) return '请选择目标语言';
-  if (s.subtitleSource === 'subtitle' && !s.subtitle) return '请选择字幕文件';
-  if (s.erase && s.regions.length === 0) return '请框选要擦除的字幕区域';
-  if (s.dub && s.cloneSpeakers && !s.cloneConsent) return '克隆说话人声音前，请确认拥有使用授权';
+  const t = videoTranslate.missing;
+  if (!s.assetId) return t.video;
+  if (s.targets.length === 0) return t.targets;
+  if (s.subtitleSource === 'subtitle' && !s.subtitle) return t.subtitle;
+  if (s.erase && s.regions.length === 0) return t.regions;
+  if (s.dub && s.cloneSpeakers && !s.cloneConsent) return t.consent;
   return '';
 }
 
@@ -192,5 +194,5 @@ export function languagesLabel(
   names: Array<{ code: string; name: string }>,
 ): string {
   const name = (code: string) => names.find((n) => n.code === code)?.name ?? code;
-  return `${source === 'auto' ? '自动识别' : name(source)} → ${name(target)}`;
+  return `${source === 'auto' ? videoTranslate.autoDetect : name(source)} → ${name(target)}`;
 }
