@@ -1,5 +1,4 @@
-import type { ReactNode } from 'react';
-import { useMemo } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { useVoiceLibrary } from '../dubbing/VoiceSelect.tsx';
