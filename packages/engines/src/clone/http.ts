@@ -3,6 +3,7 @@ import path from 'node:path';
 import { decodeAudio } from '../audio/ffmpeg.ts';
 import { bufferToSamples, decodeWav, type Pcm } from '../audio/wav.ts';
 import { EngineError } from '../errors.ts';
+import { engineFetch } from '../http/engine-fetch.ts';
 import { createSentenceEngine } from '../tts/sentence-engine.ts';
 import type { CosyVoiceVoice, GptSovitsVoice, TtsEngine } from '../tts/types.ts';
 import type { CloneEngine } from './types.ts';
@@ -31,6 +32,7 @@ function checkUrl(name: string, url: string): void {
   }
 }
 
+/** One synthesis request to a cloning server: asked again when the server is briefly unreachable. */
 async function post(
   name: string,
   url: string,
@@ -38,38 +40,44 @@ async function post(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<Buffer> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-  } catch (err) {
-    if (timeout.aborted) throw new EngineError('timeout', `${name} 服务超时`, `${name} timed out`);
-    if (signal?.aborted) throw new EngineError('aborted', '合成已取消', 'synthesis aborted');
-    throw new EngineError(
-      'remote_error',
-      `暂时无法连接 ${name} 服务，请稍后重试`,
-      `cannot reach ${name} at ${url}`,
-      {
-        cause: err,
+  const { body } = await engineFetch(url, {
+    ...init,
+    signal,
+    timeoutMs,
+    idempotent: true,
+    errors: {
+      aborted: () => new EngineError('aborted', '合成已取消', 'synthesis aborted'),
+      timedOut: () => new EngineError('timeout', `${name} 服务超时`, `${name} timed out`),
+      unreachable: (cause) =>
+        new EngineError(
+          'remote_error',
+          `暂时无法连接 ${name} 服务，请稍后重试`,
+          `cannot reach ${name} at ${url}`,
+          {
+            cause,
+          },
+        ),
+      failed: (status, text) => {
+        const message = cloneServerMessage(text);
+        return new EngineError(
+          'remote_error',
+          `${name} 服务出错（${status}）：${message}`,
+          `${name} answered ${status}: ${message}`,
+        );
       },
-    );
-  }
-  const body = Buffer.from(await response.arrayBuffer());
-  if (!response.ok) {
-    let message = body.toString('utf8').slice(0, 200);
-    try {
-      const json = JSON.parse(body.toString('utf8')) as { message?: string; detail?: unknown };
-      message = json.message ?? (typeof json.detail === 'string' ? json.detail : JSON.stringify(json.detail));
-    } catch {
-      // not JSON
-    }
-    throw new EngineError(
-      'remote_error',
-      `${name} 服务出错（${response.status}）：${message}`,
-      `${name} answered ${response.status}: ${message}`,
-    );
-  }
+    },
+  });
   return body;
+}
+
+/** GPT-SoVITS answers `{message}`, CosyVoice (FastAPI) `{detail}`; else the start of the body. */
+function cloneServerMessage(text: string): string {
+  try {
+    const json = JSON.parse(text) as { message?: string; detail?: unknown };
+    return json.message ?? (typeof json.detail === 'string' ? json.detail : JSON.stringify(json.detail));
+  } catch {
+    return text.slice(0, 200);
+  }
 }
 
 /** GPT-SoVITS language codes from ours ('zh-CN' → 'zh', 'yue' → 'yue', 'en-US' → 'en'). */

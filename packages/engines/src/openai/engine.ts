@@ -1,6 +1,7 @@
 import { decodeAudio } from '../audio/ffmpeg.ts';
 import { decodeWav } from '../audio/wav.ts';
 import { EngineError } from '../errors.ts';
+import { engineFetch } from '../http/engine-fetch.ts';
 import { createSentenceEngine } from '../tts/sentence-engine.ts';
 import type { OpenAiVoice, TtsEngine } from '../tts/types.ts';
 
@@ -79,58 +80,50 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): TtsEngine {
           'the voice needs a model and a voice name',
         );
       }
-      const timeout = AbortSignal.timeout(timeoutMs);
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      const { body } = await engineFetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+        },
+        body: JSON.stringify({
+          model: voice.model,
+          input: text,
+          voice: voice.voice,
+          response_format: 'wav',
+          speed: request.speed ?? 1,
+        }),
+        signal,
+        timeoutMs,
+        // One sentence's audio: asked again when the server is briefly unreachable.
+        idempotent: true,
+        errors: {
+          aborted: () => new EngineError('aborted', '合成已取消', 'synthesis aborted'),
+          timedOut,
+          unreachable: (cause) =>
+            new EngineError(
+              'remote_error',
+              '暂时无法连接语音服务，请稍后重试',
+              `cannot reach speech server ${url}`,
+              {
+                cause,
+              },
+            ),
+          broken: (cause) =>
+            new EngineError('remote_error', '语音服务响应中断', 'speech server response broke off', {
+              cause,
+            }),
+          failed: (status, text) => {
+            const why = describeBody(text);
+            const auth = status === 401 || status === 403 ? '，请检查 API 密钥' : '';
+            return new EngineError(
+              'remote_error',
+              `语音服务返回错误 ${status}${auth}：${why}`,
+              `speech server answered ${status}: ${why}`,
+            );
           },
-          body: JSON.stringify({
-            model: voice.model,
-            input: text,
-            voice: voice.voice,
-            response_format: 'wav',
-            speed: request.speed ?? 1,
-          }),
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-      } catch (err) {
-        if (timeout.aborted) {
-          throw timedOut();
-        }
-        if (signal?.aborted) throw new EngineError('aborted', '合成已取消', 'synthesis aborted');
-        throw new EngineError(
-          'remote_error',
-          '暂时无法连接语音服务，请稍后重试',
-          `cannot reach speech server ${url}`,
-          {
-            cause: err,
-          },
-        );
-      }
-      let body: Buffer;
-      try {
-        body = Buffer.from(await response.arrayBuffer());
-      } catch (err) {
-        if (timeout.aborted) {
-          throw timedOut();
-        }
-        throw new EngineError('remote_error', '语音服务响应中断', 'speech server response broke off', {
-          cause: err,
-        });
-      }
-      if (!response.ok) {
-        const why = describeBody(body.toString('utf8'));
-        const auth = response.status === 401 || response.status === 403 ? '，请检查 API 密钥' : '';
-        throw new EngineError(
-          'remote_error',
-          `语音服务返回错误 ${response.status}${auth}：${why}`,
-          `speech server answered ${response.status}: ${why}`,
-        );
-      }
+        },
+      });
       if (body.length === 0)
         throw new EngineError('remote_error', '语音服务返回了空音频', 'speech server returned no audio');
       try {

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { EngineError } from '../errors.ts';
+import { engineFetch, serverMessage } from '../http/engine-fetch.ts';
 import { runFfmpeg } from '../media/run.ts';
 
 /**
@@ -71,44 +72,35 @@ export function createHttpSeparator(options: SeparatorOptions): Separator {
       const form = new FormData();
       form.set('audio', await openAsBlob(send, { type: 'audio/wav' }), 'audio.wav');
       if (options.model) form.set('model', options.model);
-      const timeout = AbortSignal.timeout(timeoutMs);
-      let res: Response;
-      try {
-        res = await fetch(`${base}/separate`, {
-          method: 'POST',
-          body: form,
-          headers,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-      } catch (err) {
-        if (signal?.aborted) throw new EngineError('aborted', '人声分离已取消', 'separation aborted');
-        if (timeout.aborted)
-          throw new EngineError(
-            'timeout',
-            '人声分离服务响应超时',
-            `separator timed out after ${timeoutMs} ms`,
-          );
-        throw new EngineError(
-          'engine_unavailable',
-          '暂时无法连接人声分离服务，请稍后重试',
-          `cannot reach the separator at ${base} (check SEPARATOR_URL): ${(err as Error).message}`,
-        );
-      }
-      if (!res.ok) {
-        const text = await res.text().catch(() => '');
-        let message = text.slice(0, 300);
-        try {
-          message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
-        } catch {}
-        throw new EngineError(
-          'remote_error',
-          `人声分离服务出错（${res.status}）：${message}`,
-          `separator answered ${res.status}: ${message}`,
-        );
-      }
+      const { response, body } = await engineFetch(`${base}/separate`, {
+        method: 'POST',
+        body: form,
+        headers,
+        signal,
+        timeoutMs,
+        errors: {
+          aborted: () => new EngineError('aborted', '人声分离已取消', 'separation aborted'),
+          timedOut: () =>
+            new EngineError('timeout', '人声分离服务响应超时', `separator timed out after ${timeoutMs} ms`),
+          unreachable: (err) =>
+            new EngineError(
+              'engine_unavailable',
+              '暂时无法连接人声分离服务，请稍后重试',
+              `cannot reach the separator at ${base} (check SEPARATOR_URL): ${err.message}`,
+            ),
+          failed: (status, text) => {
+            const message = serverMessage(text);
+            return new EngineError(
+              'remote_error',
+              `人声分离服务出错（${status}）：${message}`,
+              `separator answered ${status}: ${message}`,
+            );
+          },
+        },
+      });
       let entries: Record<string, Uint8Array>;
       try {
-        entries = unzipSync(new Uint8Array(await res.arrayBuffer()));
+        entries = unzipSync(new Uint8Array(body));
       } catch (err) {
         throw new EngineError(
           'remote_error',
@@ -139,7 +131,7 @@ export function createHttpSeparator(options: SeparatorOptions): Separator {
           signal,
         });
       }
-      return { ...out, model: res.headers.get('x-separator-model') ?? label };
+      return { ...out, model: response.headers.get('x-separator-model') ?? label };
     },
   };
 }

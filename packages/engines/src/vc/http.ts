@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { denoise } from '../audio/denoise.ts';
 import { measurePitch } from '../audio/pitch.ts';
 import { EngineError } from '../errors.ts';
+import { engineFetch, serverMessage } from '../http/engine-fetch.ts';
 import { probeFile } from '../media/probe.ts';
 import { runFfmpeg } from '../media/run.ts';
 import { semitonesBetween } from './rubberband.ts';
@@ -94,41 +95,35 @@ export function createHttpVcProvider(options: HttpVcOptions): VcProvider {
       form.set('pitch_semitones', semitones.toFixed(2));
       form.set('formant_shift', String(target.formantSemitones ?? 0));
       form.set('keep_timing', String(opts.keepTiming ?? true));
-      const timeout = AbortSignal.timeout(timeoutMs);
-      let res: Response;
-      try {
-        res = await fetch(`${base}/convert`, {
-          method: 'POST',
-          body: form,
-          headers,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-      } catch (err) {
-        if (signal?.aborted) throw new EngineError('aborted', '变声已取消', 'voice conversion aborted');
-        if (timeout.aborted)
-          throw new EngineError('timeout', '变声服务响应超时', `VC server timed out after ${timeoutMs} ms`);
-        throw new EngineError(
-          'engine_unavailable',
-          '暂时无法连接变声服务，请稍后重试或换用其他变声引擎',
-          `cannot reach the VC server at ${base} (check VC_SERVER_URL): ${(err as Error).message}`,
-        );
-      }
-      if (!res.ok) {
-        const text = await res.text().catch(() => '');
-        let message = text.slice(0, 300);
-        try {
-          message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
-        } catch {}
-        throw new EngineError(
-          'remote_error',
-          `变声服务出错（${res.status}）：${message}`,
-          `VC server answered ${res.status}: ${message}`,
-        );
-      }
-      const bytes = Buffer.from(await res.arrayBuffer());
+      const { response, body } = await engineFetch(`${base}/convert`, {
+        method: 'POST',
+        body: form,
+        headers,
+        signal,
+        timeoutMs,
+        errors: {
+          aborted: () => new EngineError('aborted', '变声已取消', 'voice conversion aborted'),
+          timedOut: () =>
+            new EngineError('timeout', '变声服务响应超时', `VC server timed out after ${timeoutMs} ms`),
+          unreachable: (err) =>
+            new EngineError(
+              'engine_unavailable',
+              '暂时无法连接变声服务，请稍后重试或换用其他变声引擎',
+              `cannot reach the VC server at ${base} (check VC_SERVER_URL): ${err.message}`,
+            ),
+          failed: (status, text) => {
+            const message = serverMessage(text);
+            return new EngineError(
+              'remote_error',
+              `变声服务出错（${status}）：${message}`,
+              `VC server answered ${status}: ${message}`,
+            );
+          },
+        },
+      });
       opts.onProgress?.(0.85);
       const received = join(workDir, 'vc-received');
-      await writeFile(received, bytes);
+      await writeFile(received, body);
       try {
         // Whatever the server sent (WAV at its rate), normalised to mono 16-bit WAV; garbage fails here.
         await runFfmpeg(['-i', received, '-vn', '-ac', '1', '-c:a', 'pcm_s16le', '-f', 'wav', '-y', output], {
@@ -144,7 +139,7 @@ export function createHttpVcProvider(options: HttpVcOptions): VcProvider {
         await rm(received, { force: true });
         await rm(prepared, { force: true });
       }
-      const model = res.headers.get('x-vc-model');
+      const model = response.headers.get('x-vc-model');
       const measured = await measurePitch(output, { signal });
       const probe = await probeFile(output);
       opts.onProgress?.(1);
