@@ -16,6 +16,7 @@ import type {
   AudiobookChapter,
   AudiobookCharacter,
   AudiobookParagraph,
+  AudiobookWork,
   BookSegment,
   Voice,
 } from '@vw/contract';
@@ -34,7 +35,7 @@ import {
   Tooltip,
 } from 'antd';
 import useApp from 'antd/es/app/useApp';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '@/lib/api.ts';
 import { invalidateCall, useCall, useCallMutation } from '@/lib/query/hooks.ts';
@@ -181,6 +182,148 @@ function SegmentText({ segments }: { segments: BookSegment[] }) {
   );
 }
 
+/** A paragraph's segments being edited: each one's speaker (narrator or a character) and text. */
+function SegmentsEditor({
+  segments,
+  characters,
+  saving,
+  onChange,
+  onSave,
+  onCancel,
+}: {
+  segments: BookSegment[];
+  characters: AudiobookCharacter[];
+  saving: boolean;
+  onChange: (segments: BookSegment[]) => void;
+  onSave: () => void;
+  onCancel: () => void;
+}) {
+  const speakerOptions = [
+    { value: '', label: t.narrator },
+    ...characters.map((c) => ({ value: c.name, label: c.name })),
+  ];
+  return (
+    <div data-testid="book-paragraph-editor">
+      {segments.map((s, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: segments have no ids and keep their order
+        <div key={i} style={{ display: 'flex', gap: 6, marginBottom: 6 }}>
+          <Select
+            size="small"
+            style={{ width: 110 }}
+            value={s.kind === 'quote' ? (s.speaker ?? '') : ''}
+            options={speakerOptions}
+            onChange={(v) =>
+              onChange(
+                segments.map((x, j) =>
+                  j === i ? { ...x, kind: v ? 'quote' : x.kind, speaker: v || null } : x,
+                ),
+              )
+            }
+          />
+          <Input.TextArea
+            autoSize
+            value={s.text}
+            onChange={(e) => onChange(segments.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))}
+          />
+        </div>
+      ))}
+      <Button size="small" type="primary" loading={saving} onClick={onSave}>
+        {zhCN.audioBook.save}
+      </Button>{' '}
+      <Button size="small" onClick={onCancel}>
+        {zhCN.audioBook.cancel}
+      </Button>
+    </div>
+  );
+}
+
+/** A pause before or after a paragraph, in milliseconds. */
+function PauseInput({ value, onChange }: { value: number; onChange: (ms: number) => void }) {
+  return (
+    <InputNumber
+      size="small"
+      min={0}
+      max={10000}
+      step={100}
+      style={{ width: 80 }}
+      value={value}
+      onChange={(v) => v !== null && onChange(v)}
+    />
+  );
+}
+
+/** The paragraph's earlier takes; picking one makes it the current audio. */
+function TakesMenu({
+  paragraph: p,
+  onPick,
+}: {
+  paragraph: AudiobookParagraph;
+  onPick: (rev: number) => void;
+}) {
+  return (
+    <Dropdown
+      menu={{
+        items: p.takes.map((take) => ({
+          key: String(take.rev),
+          label: t.take(
+            take.rev,
+            formatDuration(take.duration_ms / 1000),
+            take.engine,
+            take.rev === p.audio_rev,
+          ),
+        })),
+        onClick: ({ key }) => onPick(Number(key)),
+      }}
+    >
+      <Button size="small" icon={<HistoryOutlined />} data-testid="book-takes">
+        {t.takes} {p.takes.length}
+      </Button>
+    </Dropdown>
+  );
+}
+
+/** Opens the pronunciation fix for the word selected in the paragraph's text (or typed in the dialog). */
+function PronunciationButton({
+  workId,
+  paragraph,
+  textRef,
+}: {
+  workId: string;
+  paragraph: AudiobookParagraph;
+  textRef: RefObject<HTMLDivElement | null>;
+}) {
+  const [fixWord, setFixWord] = useState<string | null>(null);
+  /** The selected text of this paragraph (Chinese characters only, as in the spoken text), else ''. */
+  const selectedWord = () => {
+    const picked = selectionIn(textRef.current).replace(/[^\p{Script=Han}]/gu, '');
+    return picked && paragraphPlain(paragraph).includes(picked) ? picked.slice(0, 20) : '';
+  };
+  return (
+    <>
+      <Tooltip title={t.pronunciationTip}>
+        <Button
+          size="small"
+          icon={<SoundOutlined />}
+          // Keep the text selection when the button is pressed.
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => setFixWord(selectedWord())}
+          data-testid="book-pron-fix"
+        >
+          {t.pronunciation}
+        </Button>
+      </Tooltip>
+      {fixWord !== null && (
+        <PronunciationFix
+          workId={workId}
+          paragraph={paragraph}
+          initialWord={fixWord}
+          onClose={() => setFixWord(null)}
+        />
+      )}
+    </>
+  );
+}
+
 function ParagraphCard({
   workId,
   p,
@@ -202,13 +345,7 @@ function ParagraphCard({
 }) {
   const { message } = useApp();
   const [editing, setEditing] = useState<BookSegment[] | null>(null);
-  const [fixWord, setFixWord] = useState<string | null>(null);
   const textRef = useRef<HTMLDivElement>(null);
-  /** The selected text of this paragraph (Chinese characters only, as in the spoken text), else ''. */
-  const selectedWord = () => {
-    const picked = selectionIn(textRef.current).replace(/[^\p{Script=Han}]/gu, '');
-    return picked && paragraphPlain(p).includes(picked) ? picked.slice(0, 20) : '';
-  };
   const edit = useCallMutation(api.audiobookParagraphEdit, {
     invalidates: [api.audiobookParagraphs, api.audiobookGet],
     onSuccess: () => setEditing(null),
@@ -223,53 +360,19 @@ function ParagraphCard({
     invalidates: [api.audiobookGet, api.audiobookParagraphs],
     onSuccess: () => message.success(t.splitDone),
   });
-  const speakerOptions = [
-    { value: '', label: t.narrator },
-    ...characters.map((c) => ({ value: c.name, label: c.name })),
-  ];
   const save = (patch: Omit<Parameters<typeof edit.mutate>[0]['body'], 'work_id' | 'paragraph_id'>) =>
     edit.mutate({ body: { work_id: workId, paragraph_id: p.paragraph_id, ...patch } });
   return (
     <div className={`vw-book-paragraph${playing ? ' playing' : ''}`} data-testid="book-paragraph">
       {editing ? (
-        <div data-testid="book-paragraph-editor">
-          {editing.map((s, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: segments have no ids and keep their order
-            <div key={i} style={{ display: 'flex', gap: 6, marginBottom: 6 }}>
-              <Select
-                size="small"
-                style={{ width: 110 }}
-                value={s.kind === 'quote' ? (s.speaker ?? '') : ''}
-                options={speakerOptions}
-                onChange={(v) =>
-                  setEditing(
-                    editing.map((x, j) =>
-                      j === i ? { ...x, kind: v ? 'quote' : x.kind, speaker: v || null } : x,
-                    ),
-                  )
-                }
-              />
-              <Input.TextArea
-                autoSize
-                value={s.text}
-                onChange={(e) =>
-                  setEditing(editing.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))
-                }
-              />
-            </div>
-          ))}
-          <Button
-            size="small"
-            type="primary"
-            loading={edit.isPending}
-            onClick={() => save({ segments: editing })}
-          >
-            {zhCN.audioBook.save}
-          </Button>{' '}
-          <Button size="small" onClick={() => setEditing(null)}>
-            {zhCN.audioBook.cancel}
-          </Button>
-        </div>
+        <SegmentsEditor
+          segments={editing}
+          characters={characters}
+          saving={edit.isPending}
+          onChange={setEditing}
+          onSave={() => save({ segments: editing })}
+          onCancel={() => setEditing(null)}
+        />
       ) : (
         <div className="vw-book-paragraph-text" ref={textRef} data-testid="book-paragraph-text">
           <SegmentText segments={p.segments} />
@@ -294,26 +397,7 @@ function ParagraphCard({
         <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(p.segments)}>
           {t.edit}
         </Button>
-        <Tooltip title={t.pronunciationTip}>
-          <Button
-            size="small"
-            icon={<SoundOutlined />}
-            // Keep the text selection when the button is pressed.
-            onMouseDown={(e) => e.preventDefault()}
-            onClick={() => setFixWord(selectedWord())}
-            data-testid="book-pron-fix"
-          >
-            {t.pronunciation}
-          </Button>
-        </Tooltip>
-        {fixWord !== null && (
-          <PronunciationFix
-            workId={workId}
-            paragraph={p}
-            initialWord={fixWord}
-            onClose={() => setFixWord(null)}
-          />
-        )}
+        <PronunciationButton workId={workId} paragraph={p} textRef={textRef} />
         <Select
           size="small"
           style={{ width: 150 }}
@@ -324,25 +408,9 @@ function ParagraphCard({
         />
         <Tooltip title={t.pausesTip}>
           <span>
-            <InputNumber
-              size="small"
-              min={0}
-              max={10000}
-              step={100}
-              style={{ width: 80 }}
-              value={p.pause_before_ms}
-              onChange={(v) => v !== null && save({ pause_before_ms: v })}
-            />
+            <PauseInput value={p.pause_before_ms} onChange={(v) => save({ pause_before_ms: v })} />
             {' / '}
-            <InputNumber
-              size="small"
-              min={0}
-              max={10000}
-              step={100}
-              style={{ width: 80 }}
-              value={p.pause_after_ms}
-              onChange={(v) => v !== null && save({ pause_after_ms: v })}
-            />
+            <PauseInput value={p.pause_after_ms} onChange={(v) => save({ pause_after_ms: v })} />
           </span>
         </Tooltip>
         <Button
@@ -367,26 +435,7 @@ function ParagraphCard({
         >
           {p.locked ? t.locked : t.lock}
         </Button>
-        {p.takes.length > 1 && (
-          <Dropdown
-            menu={{
-              items: p.takes.map((take) => ({
-                key: String(take.rev),
-                label: t.take(
-                  take.rev,
-                  formatDuration(take.duration_ms / 1000),
-                  take.engine,
-                  take.rev === p.audio_rev,
-                ),
-              })),
-              onClick: ({ key }) => save({ take_rev: Number(key) }),
-            }}
-          >
-            <Button size="small" icon={<HistoryOutlined />} data-testid="book-takes">
-              {t.takes} {p.takes.length}
-            </Button>
-          </Dropdown>
-        )}
+        {p.takes.length > 1 && <TakesMenu paragraph={p} onPick={(rev) => save({ take_rev: rev })} />}
         <Tooltip title={t.splitTip}>
           <Button
             size="small"
@@ -525,12 +574,118 @@ function SynthesisTask({ taskId }: { taskId: string }) {
   );
 }
 
-/** /audio-book/work/:id (full screen): chapters, paragraph editor, casting, synthesis and export. */
-export function Component() {
-  const { id = '' } = useParams();
+/** The work's title and figures, the automatic check, synthesis of the chapter or the book, and export. */
+function WorkHeader({
+  work: w,
+  chapterId,
+  running,
+  check,
+  onCheck,
+  canCheck,
+  checkOn,
+  onStarted,
+  onExport,
+}: {
+  work: AudiobookWork;
+  chapterId: string | null;
+  running: boolean;
+  check: boolean;
+  onCheck: (check: boolean) => void;
+  canCheck: boolean;
+  checkOn: boolean;
+  onStarted: (taskId: string) => void;
+  onExport: () => void;
+}) {
   const navigate = useNavigate();
   const { message } = useApp();
   const availability = useToolAvailability('audiobook');
+  const synth = useCallMutation(api.audiobookSynthesize, {
+    onSuccess: (d) => {
+      onStarted(d.task_id);
+      message.success(t.synthStarted(d.paragraphs));
+    },
+  });
+  return (
+    <header className="vw-book-top">
+      <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate('/audio-book')} />
+      <h2 data-testid="book-work-title">{w.title}</h2>
+      <span className="vw-book-muted">
+        {t.summary(w.chapters_done, w.chapters_total, formatDuration(w.duration_ms / 1000))}
+      </span>
+      <Tooltip title={t.attributionTip}>
+        <Tag data-testid="book-attribution">{t.speaker(w.attribution)}</Tag>
+      </Tooltip>
+      {availability.available ? (
+        <>
+          {canCheck && (
+            <Tooltip title={t.checkTip}>
+              <Checkbox checked={check} onChange={(e) => onCheck(e.target.checked)} data-testid="book-check">
+                {t.check}
+              </Checkbox>
+            </Tooltip>
+          )}
+          <Button
+            disabled={!chapterId || running}
+            loading={synth.isPending}
+            onClick={() =>
+              chapterId &&
+              synth.mutate({ body: { work_id: w.work_id, chapter_ids: [chapterId], check: checkOn } })
+            }
+            data-testid="book-synth-chapter"
+          >
+            {t.synthChapter}
+          </Button>
+          <Button
+            type="primary"
+            disabled={running}
+            loading={synth.isPending}
+            onClick={() => synth.mutate({ body: { work_id: w.work_id, chapter_ids: [], check: checkOn } })}
+            data-testid="book-synth-all"
+          >
+            {t.synthAll}
+          </Button>
+        </>
+      ) : (
+        <Alert type="warning" showIcon message={availability.reason} />
+      )}
+      <Button icon={<ExportOutlined />} onClick={onExport} data-testid="book-export">
+        {zhCN.audioBook.export}
+      </Button>
+    </header>
+  );
+}
+
+/** One player for the chapter: plays from a paragraph on to the end, skipping paragraphs without audio. */
+function useChapterPlayer(list: AudiobookParagraph[]) {
+  const audio = useRef<HTMLAudioElement | null>(null);
+  const [playing, setPlaying] = useState<number | null>(null);
+  const playable = useMemo(() => list.map((p, i) => ({ i, url: p.audio_url })).filter((x) => x.url), [list]);
+  useEffect(() => {
+    const el = audio.current;
+    if (!el || playing === null) return;
+    const item = list[playing];
+    if (!item?.audio_url) {
+      const next = playable.find((x) => x.i > playing);
+      setPlaying(next ? next.i : null);
+      return;
+    }
+    el.src = item.audio_url;
+    void el.play().catch(() => setPlaying(null));
+  }, [playing, list, playable]);
+  const playNext = () => {
+    const next = playable.find((x) => playing !== null && x.i > playing);
+    setPlaying(next ? next.i : null);
+  };
+  const stop = () => {
+    audio.current?.pause();
+    setPlaying(null);
+  };
+  return { audio, playing, setPlaying, playNext, stop };
+}
+
+/** /audio-book/work/:id (full screen): chapters, paragraph editor, casting, synthesis and export. */
+export function Component() {
+  const { id = '' } = useParams();
   // A recognizer configured: each paragraph can be checked by speech to text after it is made.
   const recognizer = useToolAvailability('stt');
   const [check, setCheck] = useState(true);
@@ -547,96 +702,28 @@ export function Component() {
     { enabled: !!current },
   );
   const list = paragraphs.data?.list ?? [];
-  const synth = useCallMutation(api.audiobookSynthesize, {
-    onSuccess: (d) => {
-      setTaskId(d.task_id);
-      message.success(t.synthStarted(d.paragraphs));
-    },
-  });
   const latest = taskId ?? work.data?.work.task_id ?? null;
   const { task } = useTask(latest);
   const running = !!task && !isFinished(task);
 
-  // One player: plays from a paragraph on to the end of the chapter.
-  const audio = useRef<HTMLAudioElement | null>(null);
-  const [playing, setPlaying] = useState<number | null>(null);
-  const playable = useMemo(() => list.map((p, i) => ({ i, url: p.audio_url })).filter((x) => x.url), [list]);
-  useEffect(() => {
-    const el = audio.current;
-    if (!el || playing === null) return;
-    const item = list[playing];
-    if (!item?.audio_url) {
-      const next = playable.find((x) => x.i > playing);
-      setPlaying(next ? next.i : null);
-      return;
-    }
-    el.src = item.audio_url;
-    void el.play().catch(() => setPlaying(null));
-  }, [playing, list, playable]);
+  const { audio, playing, setPlaying, playNext, stop } = useChapterPlayer(list);
 
   if (work.isPending) return <Spin style={{ margin: 48 }} />;
   if (!work.data) return <Empty description={t.notFound} style={{ margin: 48 }} />;
   const { work: w, characters } = work.data;
   return (
     <div className="vw-book-work" data-testid="book-work-page">
-      <header className="vw-book-top">
-        <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate('/audio-book')} />
-        <h2 data-testid="book-work-title">{w.title}</h2>
-        <span className="vw-book-muted">
-          {t.summary(w.chapters_done, w.chapters_total, formatDuration(w.duration_ms / 1000))}
-        </span>
-        <Tooltip title={t.attributionTip}>
-          <Tag data-testid="book-attribution">{t.speaker(w.attribution)}</Tag>
-        </Tooltip>
-        {availability.available ? (
-          <>
-            {recognizer.available && !recognizer.loading && (
-              <Tooltip title={t.checkTip}>
-                <Checkbox
-                  checked={check}
-                  onChange={(e) => setCheck(e.target.checked)}
-                  data-testid="book-check"
-                >
-                  {t.check}
-                </Checkbox>
-              </Tooltip>
-            )}
-            <Button
-              disabled={!current || running}
-              loading={synth.isPending}
-              onClick={() =>
-                current &&
-                synth.mutate({
-                  body: {
-                    work_id: id,
-                    chapter_ids: [current.chapter_id],
-                    check: check && recognizer.available,
-                  },
-                })
-              }
-              data-testid="book-synth-chapter"
-            >
-              {t.synthChapter}
-            </Button>
-            <Button
-              type="primary"
-              disabled={running}
-              loading={synth.isPending}
-              onClick={() =>
-                synth.mutate({ body: { work_id: id, chapter_ids: [], check: check && recognizer.available } })
-              }
-              data-testid="book-synth-all"
-            >
-              {t.synthAll}
-            </Button>
-          </>
-        ) : (
-          <Alert type="warning" showIcon message={availability.reason} />
-        )}
-        <Button icon={<ExportOutlined />} onClick={() => setExporting(true)} data-testid="book-export">
-          {zhCN.audioBook.export}
-        </Button>
-      </header>
+      <WorkHeader
+        work={w}
+        chapterId={current?.chapter_id ?? null}
+        running={running}
+        check={check}
+        onCheck={setCheck}
+        canCheck={recognizer.available && !recognizer.loading}
+        checkOn={check && recognizer.available}
+        onStarted={setTaskId}
+        onExport={() => setExporting(true)}
+      />
       {/* Keyed: a short task can be over before its id arrives here (its events came first), so a new
           id must reload even when its state equals the previous task's. */}
       {latest && <SynthesisTask key={latest} taskId={latest} />}
@@ -658,23 +745,9 @@ export function Component() {
         </nav>
         <main className="vw-book-paragraphs" data-testid="book-paragraphs">
           {/* biome-ignore lint/a11y/useMediaCaption: read-aloud audio of the text shown beside it */}
-          <audio
-            ref={audio}
-            onEnded={() => {
-              const next = playable.find((x) => playing !== null && x.i > playing);
-              setPlaying(next ? next.i : null);
-            }}
-          />
+          <audio ref={audio} onEnded={playNext} />
           {playing !== null && (
-            <Button
-              size="small"
-              icon={<PauseOutlined />}
-              onClick={() => {
-                audio.current?.pause();
-                setPlaying(null);
-              }}
-              style={{ marginBottom: 8 }}
-            >
+            <Button size="small" icon={<PauseOutlined />} onClick={stop} style={{ marginBottom: 8 }}>
               {t.stopPlaying}
             </Button>
           )}

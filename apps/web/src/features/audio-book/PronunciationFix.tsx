@@ -1,4 +1,4 @@
-import type { AudiobookParagraph } from '@vw/contract';
+import type { AudiobookParagraph, CharacterReading } from '@vw/contract';
 import { Alert, type ButtonProps, Input, Modal, Radio, Spin } from 'antd';
 import useApp from 'antd/es/app/useApp';
 import { useEffect, useMemo, useState } from 'react';
@@ -13,6 +13,41 @@ const t = zhCN.audioBook.pronunciation;
 /** The spoken text of a paragraph, as the readings helper and the synthesis see it. */
 export const paragraphPlain = (p: Pick<AudiobookParagraph, 'segments'>) =>
   p.segments.map((s) => s.text).join('');
+
+/** The paragraph with each character's reading above it; a polyphone is a button that picks it as the word. */
+function ReadingsText({
+  text,
+  readings,
+  onPick,
+}: {
+  text: string;
+  readings: CharacterReading[];
+  onPick: (char: string) => void;
+}) {
+  const polyphones = readings.filter((r) => r.candidates.length > 1 && r.end - r.start === 1);
+  return Array.from(text).map((ch, i) => {
+    const r = readings.find((x) => x.start <= i && i < x.end && x.end - x.start === 1);
+    const poly = polyphones.some((x) => x.start === i);
+    return (
+      // biome-ignore lint/suspicious/noArrayIndexKey: characters of a fixed text
+      <ruby key={i}>
+        {poly ? (
+          <button
+            type="button"
+            className="vw-book-pron-poly"
+            onClick={() => onPick(ch)}
+            data-testid="book-pron-polyphone"
+          >
+            {ch}
+          </button>
+        ) : (
+          ch
+        )}
+        <rt>{r && /\p{Script=Han}/u.test(ch) ? toneMarks(r.pinyin) : ''}</rt>
+      </ruby>
+    );
+  });
+}
 
 /**
  * Pronunciation fix for a word of a paragraph: the readings that will be spoken (the user's dictionary
@@ -60,8 +95,6 @@ export function PronunciationFix({
     setTouched(false);
   }, [chars]);
   const problem = checkEntry(word.trim(), pinyin);
-  const polyphones =
-    readings.data?.readings.filter((r) => r.candidates.length > 1 && r.end - r.start === 1) ?? [];
 
   const save = async () => {
     if (problem) return;
@@ -94,30 +127,7 @@ export function PronunciationFix({
           {readings.isPending ? (
             <Spin size="small" />
           ) : (
-            Array.from(text).map((ch, i) => {
-              const r = readings.data?.readings.find(
-                (x) => x.start <= i && i < x.end && x.end - x.start === 1,
-              );
-              const poly = polyphones.some((x) => x.start === i);
-              return (
-                // biome-ignore lint/suspicious/noArrayIndexKey: characters of a fixed text
-                <ruby key={i}>
-                  {poly ? (
-                    <button
-                      type="button"
-                      className="vw-book-pron-poly"
-                      onClick={() => setWord(ch)}
-                      data-testid="book-pron-polyphone"
-                    >
-                      {ch}
-                    </button>
-                  ) : (
-                    ch
-                  )}
-                  <rt>{r && /\p{Script=Han}/u.test(ch) ? toneMarks(r.pinyin) : ''}</rt>
-                </ruby>
-              );
-            })
+            <ReadingsText text={text} readings={readings.data?.readings ?? []} onPick={setWord} />
           )}
         </div>
         <div style={{ margin: '12px 0 6px' }}>{t.wordLabel}</div>
