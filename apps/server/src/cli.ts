@@ -138,15 +138,21 @@ async function findUser(ctx: AppContext, ref: string) {
 
 const date = (ms: number | null) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : '-');
 
-async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: Options): Promise<void> {
-  if (group === 'settings' && verb === 'list') {
+/**
+ * Every command, by `group verb` (or by group alone when the group is one command, like `ledger`):
+ * the positional words after the key and the options.
+ */
+type Command = (ctx: AppContext, options: Options, words: string[]) => Promise<void>;
+const COMMANDS: Record<string, Command> = {
+  'settings list': async (ctx) => {
     for (const [k, v] of Object.entries(await findSettings(ctx))) console.log(`${k} = ${JSON.stringify(v)}`);
-  } else if (group === 'settings' && verb === 'set') {
-    const [key, value] = rest;
+  },
+  'settings set': async (ctx, _options, [key, value]) => {
     if (!key || value === undefined || !isSettingKey(key))
       throw new UsageError(`unknown setting "${key ?? ''}"`);
     console.log(`${key} = ${JSON.stringify(await updateSetting(ctx, key, value))}`);
-  } else if (group === 'redeem' && verb === 'create') {
+  },
+  'redeem create': async (ctx, options) => {
     const { codes } = await createRedeemBatch(ctx, {
       kind: options.credits ? 'credits' : 'plan',
       level: int(options, 'level'),
@@ -159,7 +165,8 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
       note: options.note as string | undefined,
     });
     console.log(codes.join('\n'));
-  } else if (group === 'redeem' && verb === 'list') {
+  },
+  'redeem list': async (ctx, options) => {
     if (options.batch) {
       for (const c of await listRedeemCodes(ctx, String(options.batch))) {
         console.log(`${c.code}  ${c.used_by ? `used by ${c.used_by} at ${date(c.used_at)}` : 'unused'}`);
@@ -175,13 +182,15 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
         );
       }
     }
-  } else if (group === 'redeem' && verb === 'void') {
+  },
+  'redeem void': async (ctx, options) => {
     console.log(
       (await voidRedeemBatch(ctx, required(options.batch as string, 'batch')))
         ? 'voided'
         : 'no such open batch',
     );
-  } else if (group === 'credits' && verb === 'grant') {
+  },
+  'credits grant': async (ctx, options) => {
     const user = await findUser(ctx, required(options.user as string, 'user'));
     const source = (options.source as 'gift' | 'topup' | 'refund' | undefined) ?? 'gift';
     if (!['gift', 'topup', 'refund'].includes(source))
@@ -196,7 +205,8 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
       remark: (options.note as string | undefined) ?? '运营发放',
     });
     console.log(`granted ${lot.amount} (${lot.source}) to ${user.id}, expires ${date(lot.expires_at)}`);
-  } else if (group === 'plan' && verb === 'set') {
+  },
+  'plan set': async (ctx, options) => {
     const user = await findUser(ctx, required(options.user as string, 'user'));
     const account = await grantMembership(ctx, {
       userId: user.id,
@@ -206,7 +216,8 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
       days: int(options, 'days'),
     });
     console.log(`${user.id} is on level ${account.level} until ${date(account.expires_at)}`);
-  } else if (group === 'ledger') {
+  },
+  ledger: async (ctx, options) => {
     const user = await findUser(ctx, required(options.user as string, 'user'));
     const bonus = await getTenantBonus(ctx, user.id);
     console.log(`${user.id}  ${bonus.title} (level ${bonus.level}) until ${date(bonus.expired_time * 1000)}`);
@@ -232,7 +243,8 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
       .execute();
     for (const e of entries)
       console.log(`  ${date(e.created_at)}  ${e.kind.padEnd(7)} ${String(e.delta).padStart(7)}  ${e.lot_id}`);
-  } else if (group === 'products' && verb === 'list') {
+  },
+  'products list': async (ctx) => {
     for (const row of await findAllProducts(ctx.db)) {
       const p = toProduct(row);
       const cn = p.channel_details.find((d) => d.country_code === 'CN');
@@ -244,8 +256,8 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
         `${p.product_id.padEnd(20)} ${what.padEnd(18)} ¥${cn?.discount_price ?? '-'} (list ¥${cn?.price ?? '-'})  ${p.title}${row.is_disabled ? '  DISABLED' : ''}`,
       );
     }
-  } else if (group === 'products' && verb === 'set') {
-    const [id] = rest;
+  },
+  'products set': async (ctx, options, [id]) => {
     if (!id) throw new UsageError('products set needs a product id');
     const row = await editProduct(
       ctx.db,
@@ -264,7 +276,8 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
       throw new UsageError(err.message);
     });
     console.log(`${row.product_id} updated: ${row.channel_details}`);
-  } else if (group === 'orders' && verb === 'list') {
+  },
+  'orders list': async (ctx, options) => {
     const user = options.user ? await findUser(ctx, String(options.user)) : undefined;
     for (const o of await findOrders(ctx.db, {
       userId: user?.id,
@@ -275,13 +288,15 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
         `${o.id}  ${date(o.created_at)}  ${o.user_id}  ${o.product_id}  ${o.pay_channel}/${o.provider}  ¥${o.amount_fen / 100}  status ${o.status}${o.failure ? `  (${o.failure})` : ''}`,
       );
     }
-  } else if (group === 'orders' && verb === 'reconcile') {
+  },
+  'orders reconcile': async (ctx) => {
     const done = await reconcilePayments(ctx);
     console.log(`checked ${done.orders} open orders, retried ${done.refunds} refunds`);
-  } else if (group === 'questionnaire' && verb === 'show') {
+  },
+  'questionnaire show': async (ctx) => {
     console.log(JSON.stringify(await getQuestionnaire(ctx), null, 2));
-  } else if (group === 'questionnaire' && verb === 'set') {
-    const file = rest[0];
+  },
+  'questionnaire set': async (ctx, _options, [file]) => {
     if (!file) throw new UsageError('questionnaire set needs a JSON file');
     let json: unknown;
     try {
@@ -293,7 +308,8 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
       throw new UsageError(error.message);
     });
     console.log(`questionnaire replaced: ${questions.length} questions`);
-  } else if (group === 'questionnaire' && verb === 'stats') {
+  },
+  'questionnaire stats': async (ctx) => {
     const { responses, trials, counts } = await summarizeResponses(ctx);
     console.log(`responses ${responses}, trials granted ${trials}`);
     for (const q of await getQuestionnaire(ctx)) {
@@ -301,7 +317,8 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
       for (const o of q.question_options)
         console.log(`   ${String(counts.get(o.id) ?? 0).padStart(6)}  ${o.content}`);
     }
-  } else if (group === 'questionnaire' && verb === 'skip') {
+  },
+  'questionnaire skip': async (ctx, options) => {
     const user = await findUser(ctx, required(options.user as string, 'user'));
     const done = await switchQuestionnaireStatus(
       ctx.db,
@@ -311,7 +328,8 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
       ctx.clock.now(),
     );
     console.log(done ? `${user.id}: survey skipped` : `${user.id}: no pending survey`);
-  } else if (group === 'analytics' && verb === 'stats') {
+  },
+  'analytics stats': async (ctx, options) => {
     const days = int(options, 'days', 7)!;
     if (days < 1) throw new UsageError('--days must be at least 1');
     const report = await activityReport(ctx, days, int(options, 'top', 10));
@@ -323,40 +341,52 @@ async function run(ctx: AppContext, [group, verb, ...rest]: string[], options: O
     }
     console.log(`top events (last ${days} days):`);
     for (const e of report.top) console.log(`  ${String(e.count).padStart(7)}  ${e.event}`);
-  } else if (group === 'notify' && verb === 'test') {
+  },
+  'notify test': async (ctx, options) => {
     const user = await findUser(ctx, required(options.user as string, 'user'));
     const { sent, failed } = await notifyUser(ctx, user.id, {
       title: '声音工作台',
       body: '通知已开启：任务完成时会在这里提醒您',
     });
     console.log(`sent ${sent}, failed ${failed}`);
-  } else if (group === 'users' && verb === 'show') {
+  },
+  'users show': async (ctx, options) => {
     const user = await findUser(ctx, required(options.user as string, 'user'));
     console.log(
       `${user.id}  type ${user.type}${user.type === UserType.Refused ? ` (refused ${date(user.refused_at)}: ${user.refused_reason ?? ''})` : ''}  ${user.phone ?? ''} ${user.email ?? ''}`,
     );
     console.log(`password failures ${user.password_failures}, next try ${date(user.password_retry_at)}`);
-  } else if (group === 'users' && verb === 'refuse') {
+  },
+  'users refuse': async (ctx, options) => {
     const user = await findUser(ctx, required(options.user as string, 'user'));
     const reason = String(required(options.reason, 'reason')).trim();
     if (!reason) throw new UsageError('--reason must say why');
     await refuseAccount(ctx, user.id, reason);
     console.log(`${user.id} refused: ${reason}`);
-  } else if (group === 'users' && verb === 'unrefuse') {
+  },
+  'users unrefuse': async (ctx, options) => {
     const user = await findUser(ctx, required(options.user as string, 'user'));
     await liftRefusal(ctx, user.id);
     console.log(`${user.id}: refusal lifted`);
-  } else if (group === 'engines') {
+  },
+  engines: async (ctx) => {
     for (const line of await engineReport(ctx.config)) console.log(line);
-  } else if (group === 'features') {
+  },
+  features: async (ctx, options, [verb]) => {
     const user = await findUser(ctx, required(options.user as string, 'user'));
     const lines = await runFeaturesCommand(ctx, verb, user.id, options).catch((error: Error) => {
       throw new UsageError(error.message);
     });
     for (const line of lines) console.log(line);
-  } else {
-    throw new UsageError(`unknown command "${[group, verb].filter(Boolean).join(' ')}"`);
-  }
+  },
+};
+
+async function run(ctx: AppContext, words: string[], options: Options): Promise<void> {
+  const [group, verb] = words;
+  const byVerb = `${group} ${verb}`;
+  if (Object.hasOwn(COMMANDS, byVerb)) return COMMANDS[byVerb]!(ctx, options, words.slice(2));
+  if (group && Object.hasOwn(COMMANDS, group)) return COMMANDS[group]!(ctx, options, words.slice(1));
+  throw new UsageError(`unknown command "${[group, verb].filter(Boolean).join(' ')}"`);
 }
 
 async function main(): Promise<number> {

@@ -75,6 +75,38 @@ function parseBeijing(value: unknown): number {
   return Date.parse(`${value.replace(' ', 'T')}+08:00`);
 }
 
+/** A gateway answer that is not a success, as the error to throw. */
+const failure = (method: string, result: AlipaySdkCommonResult) =>
+  new ProviderError(
+    `Alipay ${method} refused: ${result.code} ${result.msg ?? ''} ${result.sub_code ?? ''} ${result.sub_msg ?? ''}`.trim(),
+    result.sub_code ?? result.code,
+  );
+
+/** A trade's state from its trade_status and fields (a query's answer or a notification); paidAt NaN: now. */
+function tradeState(
+  status: unknown,
+  fields: { trade_no?: unknown; total_amount?: unknown; paidAt: number },
+  now: () => number,
+): ProviderTradeState {
+  switch (status) {
+    case 'WAIT_BUYER_PAY':
+      // The buyer has scanned the code; the trade exists and waits for the payment.
+      return { state: 'pending', paying: true };
+    case 'TRADE_SUCCESS':
+    case 'TRADE_FINISHED': {
+      const amountFen = yuanToFen(fields.total_amount);
+      if (typeof fields.trade_no !== 'string' || !fields.trade_no || amountFen === null)
+        throw new ProviderError(`Alipay reported ${status} without trade_no or total_amount`);
+      const paidAt = Number.isNaN(fields.paidAt) ? now() : fields.paidAt;
+      return { state: 'paid', transactionId: fields.trade_no, amountFen, paidAt };
+    }
+    case 'TRADE_CLOSED':
+      return { state: 'closed' };
+    default:
+      throw new ProviderError(`Alipay reported an unknown trade_status ${String(status)}`);
+  }
+}
+
 export function createAlipayProvider(options: AlipayOptions): PaymentProvider {
   const now = options.now ?? Date.now;
   // Normalise both keys to PEM so the SDK's own key formatting cannot misread them.
@@ -109,35 +141,6 @@ export function createAlipayProvider(options: AlipayOptions): PaymentProvider {
     }
   }
 
-  const failure = (method: string, result: AlipaySdkCommonResult) =>
-    new ProviderError(
-      `Alipay ${method} refused: ${result.code} ${result.msg ?? ''} ${result.sub_code ?? ''} ${result.sub_msg ?? ''}`.trim(),
-      result.sub_code ?? result.code,
-    );
-
-  function tradeState(
-    status: unknown,
-    fields: { trade_no?: unknown; total_amount?: unknown; paidAt: number },
-  ): ProviderTradeState {
-    switch (status) {
-      case 'WAIT_BUYER_PAY':
-        // The buyer has scanned the code; the trade exists and waits for the payment.
-        return { state: 'pending', paying: true };
-      case 'TRADE_SUCCESS':
-      case 'TRADE_FINISHED': {
-        const amountFen = yuanToFen(fields.total_amount);
-        if (typeof fields.trade_no !== 'string' || !fields.trade_no || amountFen === null)
-          throw new ProviderError(`Alipay reported ${status} without trade_no or total_amount`);
-        const paidAt = Number.isNaN(fields.paidAt) ? now() : fields.paidAt;
-        return { state: 'paid', transactionId: fields.trade_no, amountFen, paidAt };
-      }
-      case 'TRADE_CLOSED':
-        return { state: 'closed' };
-      default:
-        throw new ProviderError(`Alipay reported an unknown trade_status ${String(status)}`);
-    }
-  }
-
   return {
     name: 'alipay',
 
@@ -168,11 +171,15 @@ export function createAlipayProvider(options: AlipayOptions): PaymentProvider {
       if (result.code !== SUCCESS_CODE) throw failure('alipay.trade.query', result);
       if (result.out_trade_no !== orderId)
         throw new ProviderError(`Alipay answered the query for ${orderId} about another trade`);
-      return tradeState(result.trade_status, {
-        trade_no: result.trade_no,
-        total_amount: result.total_amount,
-        paidAt: parseBeijing(result.send_pay_date),
-      });
+      return tradeState(
+        result.trade_status,
+        {
+          trade_no: result.trade_no,
+          total_amount: result.total_amount,
+          paidAt: parseBeijing(result.send_pay_date),
+        },
+        now,
+      );
     },
 
     async close(orderId: string) {
@@ -215,11 +222,15 @@ export function createAlipayProvider(options: AlipayOptions): PaymentProvider {
       if (params.refund_fee || params.out_biz_no || params.gmt_refund)
         return { orderId: params.out_trade_no, trade: null };
       try {
-        const trade = tradeState(params.trade_status, {
-          trade_no: params.trade_no,
-          total_amount: params.total_amount,
-          paidAt: parseBeijing(params.gmt_payment),
-        });
+        const trade = tradeState(
+          params.trade_status,
+          {
+            trade_no: params.trade_no,
+            total_amount: params.total_amount,
+            paidAt: parseBeijing(params.gmt_payment),
+          },
+          now,
+        );
         return { orderId: params.out_trade_no, trade };
       } catch (err) {
         throw new NotifyRejected((err as Error).message);

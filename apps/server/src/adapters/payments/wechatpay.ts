@@ -141,6 +141,79 @@ interface NotifyEnvelope {
   };
 }
 
+/** SHA256withRSA over `timestamp\nnonce\nbody\n` with the key the serial names. */
+function verifySignature(
+  keys: Map<string, KeyObject>,
+  nowMs: number,
+  headers: Record<string, string | undefined>,
+  body: string,
+  fail: (reason: string) => Error,
+) {
+  const signature = headers['wechatpay-signature'];
+  const timestamp = headers['wechatpay-timestamp'];
+  const nonce = headers['wechatpay-nonce'];
+  const serial = headers['wechatpay-serial'];
+  if (!signature || !timestamp || !nonce || !serial) throw fail('missing Wechatpay-* signature headers');
+  if (!/^\d+$/.test(timestamp)) throw fail('malformed Wechatpay-Timestamp');
+  if (Math.abs(Math.floor(nowMs / 1000) - Number(timestamp)) > MAX_SKEW_SECONDS)
+    throw fail('Wechatpay-Timestamp is more than 300 s away from now');
+  const key = keys.get(serialKey(serial));
+  if (!key) throw fail(`unknown Wechatpay-Serial ${serial}`);
+  const ok = createVerify('RSA-SHA256')
+    .update(`${timestamp}\n${nonce}\n${body}\n`, 'utf8')
+    .verify(key, signature, 'base64');
+  if (!ok) throw fail('signature does not match');
+}
+
+/** A callback's AES-256-GCM resource, decrypted with the APIv3 key and parsed. */
+function decryptResource(apiV3Key: Buffer, resource: NonNullable<NotifyEnvelope['resource']>): unknown {
+  if (resource.algorithm !== 'AEAD_AES_256_GCM')
+    throw new NotifyRejected(`unsupported resource algorithm ${resource.algorithm}`);
+  if (!resource.ciphertext || !resource.nonce) throw new NotifyRejected('resource without ciphertext');
+  const data = Buffer.from(resource.ciphertext, 'base64');
+  if (data.length <= 16) throw new NotifyRejected('resource ciphertext too short');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', apiV3Key, Buffer.from(resource.nonce, 'utf8'));
+    decipher.setAuthTag(data.subarray(data.length - 16));
+    decipher.setAAD(Buffer.from(resource.associated_data ?? '', 'utf8'));
+    const plain = Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]);
+    return JSON.parse(plain.toString('utf8'));
+  } catch {
+    throw new NotifyRejected('resource decryption failed (wrong APIv3 key or altered resource)');
+  }
+}
+
+/** An error answer (status not 2xx) as the ProviderError to throw, with WeChat Pay's code when it gave one. */
+function refusal(call: string, status: number, text: string): ProviderError {
+  let code: string | undefined;
+  let message = text.slice(0, 200);
+  try {
+    const parsed = JSON.parse(text) as { code?: string; message?: string };
+    code = parsed.code;
+    message = parsed.message ?? message;
+  } catch {}
+  return new ProviderError(`WeChat Pay refused ${call}: ${status} ${message}`, code);
+}
+
+/** The Authorization header of a request: SHA256withRSA over `method\npath`, time, a nonce and the body. */
+function signRequest(
+  options: Pick<WechatPayOptions, 'mchId' | 'merchantSerialNo'>,
+  privateKey: KeyObject,
+  nowMs: number,
+  call: string,
+  body: string,
+): string {
+  const timestamp = String(Math.floor(nowMs / 1000));
+  const nonce = randomBytes(16).toString('hex').toUpperCase();
+  const signature = createSign('RSA-SHA256')
+    .update(`${call}\n${timestamp}\n${nonce}\n${body}\n`, 'utf8')
+    .sign(privateKey, 'base64');
+  return (
+    `${AUTH_SCHEMA} mchid="${options.mchId}",nonce_str="${nonce}",` +
+    `signature="${signature}",timestamp="${timestamp}",serial_no="${options.merchantSerialNo}"`
+  );
+}
+
 export function createWechatPayProvider(options: WechatPayOptions): PaymentProvider {
   const now = options.now ?? Date.now;
   const privateKey = createPrivateKey(options.merchantPrivateKey);
@@ -150,38 +223,9 @@ export function createWechatPayProvider(options: WechatPayOptions): PaymentProvi
   const baseUrl = options.baseUrl.replace(/\/$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
 
-  /** SHA256withRSA over `timestamp\nnonce\nbody\n` with the key the serial names. */
-  function verifySignature(
-    headers: Record<string, string | undefined>,
-    body: string,
-    fail: (reason: string) => Error,
-  ) {
-    const signature = headers['wechatpay-signature'];
-    const timestamp = headers['wechatpay-timestamp'];
-    const nonce = headers['wechatpay-nonce'];
-    const serial = headers['wechatpay-serial'];
-    if (!signature || !timestamp || !nonce || !serial) throw fail('missing Wechatpay-* signature headers');
-    if (!/^\d+$/.test(timestamp)) throw fail('malformed Wechatpay-Timestamp');
-    if (Math.abs(Math.floor(now() / 1000) - Number(timestamp)) > MAX_SKEW_SECONDS)
-      throw fail('Wechatpay-Timestamp is more than 300 s away from now');
-    const key = keys.get(serialKey(serial));
-    if (!key) throw fail(`unknown Wechatpay-Serial ${serial}`);
-    const ok = createVerify('RSA-SHA256')
-      .update(`${timestamp}\n${nonce}\n${body}\n`, 'utf8')
-      .verify(key, signature, 'base64');
-    if (!ok) throw fail('signature does not match');
-  }
-
   async function request(method: 'GET' | 'POST', pathAndQuery: string, payload?: unknown) {
     const body = payload === undefined ? '' : JSON.stringify(payload);
-    const timestamp = String(Math.floor(now() / 1000));
-    const nonce = randomBytes(16).toString('hex').toUpperCase();
-    const signature = createSign('RSA-SHA256')
-      .update(`${method}\n${pathAndQuery}\n${timestamp}\n${nonce}\n${body}\n`, 'utf8')
-      .sign(privateKey, 'base64');
-    const authorization =
-      `${AUTH_SCHEMA} mchid="${options.mchId}",nonce_str="${nonce}",` +
-      `signature="${signature}",timestamp="${timestamp}",serial_no="${options.merchantSerialNo}"`;
+    const authorization = signRequest(options, privateKey, now(), `${method}\n${pathAndQuery}`, body);
     let response: Response;
     try {
       response = await fetch(`${baseUrl}${pathAndQuery}`, {
@@ -199,47 +243,20 @@ export function createWechatPayProvider(options: WechatPayOptions): PaymentProvi
       throw new ProviderError(`WeChat Pay is unreachable: ${(err as Error).message}`);
     }
     const text = await response.text();
-    if (!response.ok) {
-      // Error answers are not always signed; they only ever lead to a failure here.
-      let code: string | undefined;
-      let message = text.slice(0, 200);
-      try {
-        const parsed = JSON.parse(text) as { code?: string; message?: string };
-        code = parsed.code;
-        message = parsed.message ?? message;
-      } catch {}
-      throw new ProviderError(
-        `WeChat Pay refused ${method} ${pathAndQuery}: ${response.status} ${message}`,
-        code,
-      );
-    }
-    const headers: Record<string, string | undefined> = {};
-    response.headers.forEach((value, name) => {
-      headers[name.toLowerCase()] = value;
-    });
-    verifySignature(headers, text, (reason) => new ProviderError(`WeChat Pay answer rejected: ${reason}`));
+    // Error answers are not always signed; they only ever lead to a failure here.
+    if (!response.ok) throw refusal(`${method} ${pathAndQuery}`, response.status, text);
+    verifySignature(
+      keys,
+      now(),
+      Object.fromEntries(response.headers),
+      text,
+      (reason) => new ProviderError(`WeChat Pay answer rejected: ${reason}`),
+    );
     if (!text) return {};
     try {
       return JSON.parse(text) as Record<string, unknown>;
     } catch {
       throw new ProviderError(`WeChat Pay answered ${method} ${pathAndQuery} with invalid JSON`);
-    }
-  }
-
-  function decryptResource(resource: NonNullable<NotifyEnvelope['resource']>): unknown {
-    if (resource.algorithm !== 'AEAD_AES_256_GCM')
-      throw new NotifyRejected(`unsupported resource algorithm ${resource.algorithm}`);
-    if (!resource.ciphertext || !resource.nonce) throw new NotifyRejected('resource without ciphertext');
-    const data = Buffer.from(resource.ciphertext, 'base64');
-    if (data.length <= 16) throw new NotifyRejected('resource ciphertext too short');
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', apiV3Key, Buffer.from(resource.nonce, 'utf8'));
-      decipher.setAuthTag(data.subarray(data.length - 16));
-      decipher.setAAD(Buffer.from(resource.associated_data ?? '', 'utf8'));
-      const plain = Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]);
-      return JSON.parse(plain.toString('utf8'));
-    } catch {
-      throw new NotifyRejected('resource decryption failed (wrong APIv3 key or altered resource)');
     }
   }
 
@@ -309,7 +326,7 @@ export function createWechatPayProvider(options: WechatPayOptions): PaymentProvi
 
     async verifyNotify(notify: NotifyRequest): Promise<VerifiedNotice> {
       const body = notify.rawBody.toString('utf8');
-      verifySignature(notify.headers, body, (reason) => new NotifyRejected(reason));
+      verifySignature(keys, now(), notify.headers, body, (reason) => new NotifyRejected(reason));
       let envelope: NotifyEnvelope;
       try {
         envelope = JSON.parse(body) as NotifyEnvelope;
@@ -317,7 +334,7 @@ export function createWechatPayProvider(options: WechatPayOptions): PaymentProvi
         throw new NotifyRejected('body is not JSON');
       }
       if (!envelope.resource) throw new NotifyRejected('callback without resource');
-      const resource = decryptResource(envelope.resource) as WechatTransaction;
+      const resource = decryptResource(apiV3Key, envelope.resource) as WechatTransaction;
       if (resource.mchid !== options.mchId) throw new NotifyRejected(`mchid ${resource.mchid} is not ours`);
       if (!resource.out_trade_no) throw new NotifyRejected('resource without out_trade_no');
       const event = envelope.event_type ?? '';

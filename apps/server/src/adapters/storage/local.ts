@@ -19,6 +19,56 @@ export function isLocalStorage(storage: ObjectStorage): storage is LocalStorage 
 }
 
 /**
+ * Makes a file at `target` by having `fill` write it under `tmpDir` first and renaming it into
+ * place (same filesystem, so atomic); a failure leaves nothing behind.
+ */
+async function placeAtomically(tmpDir: string, target: string, fill: (tmp: string) => Promise<void>) {
+  await mkdir(tmpDir, { recursive: true });
+  const tmp = path.join(tmpDir, randomUUID());
+  try {
+    await fill(tmp);
+    await mkdir(path.dirname(target), { recursive: true });
+    await rename(tmp, target);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    // Another filesystem: copy, then drop the original.
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyFile(from, to);
+    await rm(from, { force: true });
+  }
+}
+
+/** The files under `dir/rel`, as keys relative to `dir`; a missing folder has none. */
+async function* walkFiles(
+  dir: string,
+  rel: string,
+): AsyncGenerator<{ key: string; size: number; modifiedAt: number }> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(path.join(dir, rel), { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  for (const entry of entries) {
+    const key = `${rel}/${entry.name}`;
+    if (entry.isDirectory()) yield* walkFiles(dir, key);
+    else if (entry.isFile()) {
+      const info = await stat(path.join(dir, key)).catch(() => null);
+      if (info) yield { key, size: info.size, modifiedAt: info.mtimeMs };
+    }
+  }
+}
+
+/**
  * Objects as files under `dir`; the content type sits in a small JSON file under `dir/.meta`.
  * Every write goes to `dir/.tmp` first and is renamed into place (same filesystem, so atomic):
  * a reader never sees half a file and a failed write leaves nothing under its key.
@@ -45,20 +95,12 @@ export function createLocalStorage(options: {
       .update(`${key}\n${exp}\n${name ?? ''}`)
       .digest('base64url');
 
-  async function writeAtomically(target: string, body: Buffer | Readable): Promise<void> {
-    await mkdir(tmpDir, { recursive: true });
-    const tmp = path.join(tmpDir, randomUUID());
-    try {
+  const writeAtomically = (target: string, body: Buffer | Readable) =>
+    placeAtomically(tmpDir, target, async (tmp) => {
       // flush: the data reaches the disk before the rename makes it visible.
       if (Buffer.isBuffer(body)) await writeFile(tmp, body, { flush: true });
       else await pipeline(body, createWriteStream(tmp, { flush: true }));
-      await mkdir(path.dirname(target), { recursive: true });
-      await rename(tmp, target);
-    } catch (error) {
-      await rm(tmp, { force: true });
-      throw error;
-    }
-  }
+    });
 
   return {
     kind: 'local',
@@ -73,25 +115,9 @@ export function createLocalStorage(options: {
 
     async putFile(key, file, contentType, options) {
       const target = dataPath(key);
-      await mkdir(tmpDir, { recursive: true });
-      const tmp = path.join(tmpDir, randomUUID());
-      try {
-        if (options?.move) {
-          try {
-            await rename(file, tmp);
-          } catch (error) {
-            // Another filesystem: copy, then drop the original.
-            if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-            await copyFile(file, tmp);
-            await rm(file, { force: true });
-          }
-        } else await copyFile(file, tmp);
-        await mkdir(path.dirname(target), { recursive: true });
-        await rename(tmp, target);
-      } catch (error) {
-        await rm(tmp, { force: true });
-        throw error;
-      }
+      await placeAtomically(tmpDir, target, (tmp) =>
+        options?.move ? moveFile(file, tmp) : copyFile(file, tmp),
+      );
       await writeAtomically(metaPath(key), Buffer.from(JSON.stringify({ contentType })));
       return { size: (await stat(target)).size };
     },
@@ -100,26 +126,7 @@ export function createLocalStorage(options: {
       // Walks the folder of the prefix; the backend's own `.tmp`/`.meta` folders are not objects.
       const base = prefix.replace(/\/+$/, '');
       assertValidKey(base);
-      const walk = async function* (
-        rel: string,
-      ): AsyncGenerator<{ key: string; size: number; modifiedAt: number }> {
-        let entries: import('node:fs').Dirent[];
-        try {
-          entries = await readdir(path.join(dir, rel), { withFileTypes: true });
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-          throw error;
-        }
-        for (const entry of entries) {
-          const key = `${rel}/${entry.name}`;
-          if (entry.isDirectory()) yield* walk(key);
-          else if (entry.isFile()) {
-            const info = await stat(path.join(dir, key)).catch(() => null);
-            if (info) yield { key, size: info.size, modifiedAt: info.mtimeMs };
-          }
-        }
-      };
-      yield* walk(base);
+      yield* walkFiles(dir, base);
     },
 
     async read(key, range) {

@@ -18,7 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { contentDisposition } from './content-disposition.ts';
-import { assertValidKey, type ObjectStorage, UploadRefusedError } from './storage.ts';
+import { assertValidKey, type MultipartUploads, type ObjectStorage, UploadRefusedError } from './storage.ts';
 
 export interface S3StorageOptions {
   /** Unset for AWS itself; the URL of MinIO, R2, OSS and the like otherwise. */
@@ -35,6 +35,52 @@ const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 /** The HTTP status the store answered, when it answered at all. */
 const httpStatusOf = (error: unknown) =>
   (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+
+function s3Multipart(client: S3Client, bucket: string): MultipartUploads {
+  return {
+    async create(key, contentType) {
+      assertValidKey(key);
+      const res = await client.send(
+        new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentType }),
+      );
+      if (!res.UploadId) throw new Error('S3 returned no upload id');
+      return res.UploadId;
+    },
+    presignPart(key, uploadId, partNumber, expiresInSeconds) {
+      const command = new UploadPartCommand({
+        Bucket: bucket,
+        Key: key,
+        UploadId: uploadId,
+        PartNumber: partNumber,
+      });
+      return getSignedUrl(client, command, { expiresIn: Math.min(expiresInSeconds, MAX_PRESIGN_SECONDS) });
+    },
+    async complete(key, uploadId, parts) {
+      try {
+        await client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: bucket,
+            Key: key,
+            UploadId: uploadId,
+            MultipartUpload: {
+              Parts: [...parts]
+                .sort((a, b) => a.partNumber - b.partNumber)
+                .map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })),
+            },
+          }),
+        );
+      } catch (error) {
+        const status = httpStatusOf(error);
+        if (status !== undefined && status >= 400 && status < 500)
+          throw new UploadRefusedError((error as Error).message);
+        throw error;
+      }
+    },
+    async abort(key, uploadId) {
+      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
+    },
+  };
+}
 
 export function createS3Storage(options: S3StorageOptions): ObjectStorage {
   const { bucket } = options;
@@ -61,6 +107,20 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
     return { size: body.length };
   }
 
+  async function putFile(key: string, file: string, contentType: string) {
+    const { size } = await stat(file);
+    await client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: createReadStream(file),
+        ContentType: contentType,
+        ContentLength: size,
+      }),
+    );
+    return { size };
+  }
+
   return {
     kind: 's3',
 
@@ -73,17 +133,7 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
       try {
         const file = path.join(dir, 'body');
         await pipeline(body, createWriteStream(file));
-        const { size } = await stat(file);
-        await client.send(
-          new PutObjectCommand({
-            Bucket: bucket,
-            Key: key,
-            Body: createReadStream(file),
-            ContentType: contentType,
-            ContentLength: size,
-          }),
-        );
-        return { size };
+        return await putFile(key, file, contentType);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -91,18 +141,9 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
 
     async putFile(key, file, contentType, options) {
       assertValidKey(key);
-      const { size } = await stat(file);
-      await client.send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: key,
-          Body: createReadStream(file),
-          ContentType: contentType,
-          ContentLength: size,
-        }),
-      );
+      const stored = await putFile(key, file, contentType);
       if (options?.move) await rm(file, { force: true });
-      return { size };
+      return stored;
     },
 
     async *list(prefix) {
@@ -119,49 +160,7 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
       } while (token);
     },
 
-    multipart: {
-      async create(key, contentType) {
-        assertValidKey(key);
-        const res = await client.send(
-          new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentType }),
-        );
-        if (!res.UploadId) throw new Error('S3 returned no upload id');
-        return res.UploadId;
-      },
-      presignPart(key, uploadId, partNumber, expiresInSeconds) {
-        const command = new UploadPartCommand({
-          Bucket: bucket,
-          Key: key,
-          UploadId: uploadId,
-          PartNumber: partNumber,
-        });
-        return getSignedUrl(client, command, { expiresIn: Math.min(expiresInSeconds, MAX_PRESIGN_SECONDS) });
-      },
-      async complete(key, uploadId, parts) {
-        try {
-          await client.send(
-            new CompleteMultipartUploadCommand({
-              Bucket: bucket,
-              Key: key,
-              UploadId: uploadId,
-              MultipartUpload: {
-                Parts: [...parts]
-                  .sort((a, b) => a.partNumber - b.partNumber)
-                  .map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })),
-              },
-            }),
-          );
-        } catch (error) {
-          const status = httpStatusOf(error);
-          if (status !== undefined && status >= 400 && status < 500)
-            throw new UploadRefusedError((error as Error).message);
-          throw error;
-        }
-      },
-      async abort(key, uploadId) {
-        await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
-      },
-    },
+    multipart: s3Multipart(client, bucket),
 
     async read(key, range) {
       const res = await client.send(
