@@ -16,9 +16,9 @@ import { systemClock } from '../src/clock.ts';
 import { ensureDataDir, loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
 import { openDatabase, prepareDatabase } from '../src/db/database.ts';
+import { createEngines } from '../src/engines/engines.ts';
 import { createLogger } from '../src/logger.ts';
 import { grantCredits } from '../src/modules/credits/ledger.service.ts';
-import { createEnginesFromConfig } from '../src/modules/tts/tts.engines.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'vw-bench-tts-'));
@@ -32,7 +32,7 @@ const config = loadConfig({
 ensureDataDir(config);
 const database = openDatabase(config.database);
 await prepareDatabase(database.db);
-const engines = await createEnginesFromConfig(config);
+const engines = await createEngines(config);
 const ctx = createContext({ config, database, clock: systemClock, log: createLogger('warn'), engines });
 const app = await buildApp(ctx);
 await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,12 +1,3 @@
-import {
-  type AsrRegistry,
-  createAsrRegistry,
-  createEngineRegistry,
-  createMediaInspector,
-  type EngineRegistry,
-  type MediaInspector,
-  type OcrEngine,
-} from '@vw/engines';
 import type { FastifyBaseLogger } from 'fastify';
 import { createAliyunSmsSender } from './adapters/messaging/aliyun-sms.ts';
 import type { MessageSender } from './adapters/messaging/messaging.ts';
@@ -23,9 +14,9 @@ import { type AccessTokens, createAccessTokens } from './auth/access-tokens.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
+import { assembleEngines, type Engines } from './engines/engines.ts';
 import { createJobQueue, type JobQueue } from './jobs/index.ts';
 import { createMemoryLimiter, createRedisLimiter, type Limiter } from './modules/apikeys/limits.ts';
-import { createLazyOcrPool } from './modules/ocr/ocr.engine.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { createTaskEventHub, type TaskEventHub } from './tasks/events.ts';
 
@@ -41,10 +32,8 @@ export interface AppContext {
   mail: MessageSender;
   storage: ObjectStorage;
   jobs: JobQueue;
-  /** Speech engines (created at start-up by createEnginesFromConfig; empty when not given). */
-  engines: EngineRegistry;
-  /** Speech recognizers (created at start-up by createAsrFromConfig; empty when not given: get() says what to configure). */
-  asr: AsrRegistry;
+  /** Every engine (created at start-up by createEngines; without speech, cloning and recognition when not given). */
+  engines: Engines;
   /** Payment providers by channel (sandbox, WeChat Pay, Alipay). */
   payments: PaymentProviders;
   /** Task events for the SSE streams of this process (through Redis pub/sub when REDIS_URL is set). */
@@ -53,10 +42,6 @@ export interface AppContext {
   lifecycle: { draining: boolean };
   /** Per-account rate windows (tasks, uploads, webhook tests; account-limits.ts), on Redis when REDIS_URL is set. */
   accountLimits: Limiter;
-  /** The process's one bounded OCR pool (PP-OCRv4 workers, started on first use; closed on shutdown). */
-  ocr: OcrEngine;
-  /** Probe, peaks and thumbnails of uploaded files, in a helper process (started on first use; closed on shutdown). */
-  mediaInspector: MediaInspector;
 }
 
 export function createContext(options: {
@@ -64,9 +49,7 @@ export function createContext(options: {
   database: DatabaseHandle;
   clock: Clock;
   log: FastifyBaseLogger;
-  engines?: EngineRegistry;
-  asr?: AsrRegistry;
-  ocr?: OcrEngine;
+  engines?: Engines;
 }): AppContext {
   const { config, database, clock, log } = options;
   const now = () => clock.now();
@@ -112,15 +95,12 @@ export function createContext(options: {
       leaseMs: config.JOB_LEASE_MS,
       app: () => ctx,
     }),
-    engines: options.engines ?? createEngineRegistry([]),
-    asr: options.asr ?? createAsrRegistry([]),
+    engines: options.engines ?? assembleEngines(config),
     payments: createPaymentProviders({ config, db: database.db, now, signingSecret: secret }),
     taskEvents: createTaskEventHub({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, log }),
     accountLimits: config.REDIS_URL
       ? createRedisLimiter(config.REDIS_URL, `${config.REDIS_PREFIX}-account:`)
       : createMemoryLimiter(now),
-    ocr: options.ocr ?? createLazyOcrPool(config.OCR_WORKERS),
-    mediaInspector: createMediaInspector(),
     lifecycle: { draining: false },
   };
   return ctx;

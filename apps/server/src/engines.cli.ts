@@ -1,8 +1,5 @@
-import path from 'node:path';
-import { createVcProviders, findSpeakerModel } from '@vw/engines';
-import { type Config, REPO_ROOT } from './config.ts';
-import { createAsrFromConfig } from './modules/stt/stt.engines.ts';
-import { cloneEngineSetOf, createEnginesFromConfig } from './modules/tts/tts.engines.ts';
+import type { Config } from './config.ts';
+import { createEngines } from './engines/engines.ts';
 
 /**
  * `npm run admin -- engines`: what this configuration runs and, for what does not run, what to set or
@@ -16,26 +13,20 @@ export async function engineReport(config: Config): Promise<string[]> {
   const service = (area: string, engine: string, on: unknown, set: string) =>
     on ? row(area, engine, 'ok') : row(area, engine, 'off', `set ${set}`);
 
-  const tts = await createEnginesFromConfig(config);
+  const engines = await createEngines(config);
   try {
+    const { tts, clone, asr } = engines;
     for (const e of tts.list()) row('speech', e.id, 'ok');
     for (const p of tts.problems) row('speech', p.engine, 'broken', p.error.en);
     if (!config.SHERPA_ONNX_MODELS_DIR) row('speech', 'sherpa-onnx', 'off', 'set SHERPA_ONNX_MODELS_DIR');
     if (!config.OPENAI_TTS_BASE_URL) row('speech', 'openai-compatible', 'off', 'set OPENAI_TTS_BASE_URL');
-    const clones = cloneEngineSetOf(tts);
-    for (const e of clones?.engines ?? []) row('voice cloning', e.id, 'ok');
-    for (const p of clones?.problems ?? []) row('voice cloning', p.id, 'off', p.reason);
-  } finally {
-    await tts.close();
-  }
-  service('voice cloning', 'trainer', config.VOICE_CLONE_TRAINER_URL, 'VOICE_CLONE_TRAINER_URL');
-  const modelsDir = config.SHERPA_ONNX_MODELS_DIR;
-  const speaker = await findSpeakerModel(modelsDir ? path.resolve(REPO_ROOT, modelsDir) : undefined);
-  if (speaker.model) row('voice cloning', 'speaker check', 'ok', speaker.model.file);
-  else row('voice cloning', 'speaker check', 'off', speaker.reason);
+    for (const e of clone.engines) row('voice cloning', e.id, 'ok');
+    for (const p of clone.problems) row('voice cloning', p.id, 'off', p.reason);
+    service('voice cloning', 'trainer', config.VOICE_CLONE_TRAINER_URL, 'VOICE_CLONE_TRAINER_URL');
+    const speaker = await engines.speakerModel();
+    if (speaker.model) row('voice cloning', 'speaker check', 'ok', speaker.model.file);
+    else row('voice cloning', 'speaker check', 'off', speaker.reason);
 
-  const asr = await createAsrFromConfig(config);
-  try {
     for (const p of asr.list()) row('recognition', p.id, 'ok');
     for (const p of asr.problems) row('recognition', p.provider, 'broken', p.error.en);
     if (!asr.list().length && !asr.problems.length) {
@@ -45,32 +36,25 @@ export async function engineReport(config: Config): Promise<string[]> {
         row('recognition', '-', 'off', (err as { en?: string }).en ?? String(err));
       }
     }
-  } finally {
-    await asr.close();
-  }
 
-  const vc = await createVcProviders({
-    server: config.VC_SERVER_URL ? { baseURL: config.VC_SERVER_URL } : undefined,
-  });
-  for (const p of vc.list()) row('voice changer', p.id, 'ok');
-  if (!vc.list().some((p) => p.kind === 'remote'))
-    row('voice changer', 'vc-server', 'off', 'set VC_SERVER_URL');
-  if (!vc.list().length) {
-    try {
-      vc.get();
-    } catch (err) {
-      row('voice changer', '-', 'off', (err as { en?: string }).en ?? String(err));
+    const vc = await engines.vc();
+    for (const p of vc.list()) row('voice changer', p.id, 'ok');
+    if (!vc.list().some((p) => p.kind === 'remote'))
+      row('voice changer', 'vc-server', 'off', 'set VC_SERVER_URL');
+    if (!vc.list().length) {
+      try {
+        vc.get();
+      } catch (err) {
+        row('voice changer', '-', 'off', (err as { en?: string }).en ?? String(err));
+      }
     }
-  }
 
-  service('language model', 'chat', config.LLM_BASE_URL && config.LLM_MODEL, 'LLM_BASE_URL and LLM_MODEL');
-  service(
-    'language model',
-    'embeddings',
-    config.LLM_BASE_URL && config.LLM_EMBEDDING_MODEL,
-    'LLM_EMBEDDING_MODEL',
-  );
-  service('dubbing', 'separator', config.SEPARATOR_URL, 'SEPARATOR_URL (a vw-sep/1 server)');
-  service('video', 'lip sync', config.LIPSYNC_URL, 'LIPSYNC_URL (a vw-lipsync/1 server)');
+    service('language model', 'chat', engines.llm, 'LLM_BASE_URL and LLM_MODEL');
+    service('language model', 'embeddings', engines.embed, 'LLM_EMBEDDING_MODEL');
+    service('dubbing', 'separator', engines.separate, 'SEPARATOR_URL (a vw-sep/1 server)');
+    service('video', 'lip sync', engines.lipsync, 'LIPSYNC_URL (a vw-lipsync/1 server)');
+  } finally {
+    await engines.close();
+  }
   return lines;
 }

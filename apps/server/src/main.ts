@@ -4,6 +4,7 @@ import { systemClock } from './clock.ts';
 import { ConfigError, ensureDataDir, loadConfig } from './config.ts';
 import { createContext } from './context.ts';
 import { openDatabase, prepareDatabase } from './db/database.ts';
+import { createEngines } from './engines/engines.ts';
 import { scheduleEvery } from './jobs/schedule.ts';
 import { createLogger } from './logger.ts';
 import { MEDIA_SWEEP_EVERY_MS, mediaSweepJob } from './media/gc.ts';
@@ -13,9 +14,7 @@ import { holdLeaseSweepJob } from './modules/credits/hold-leases.ts';
 import { ensureVapidKeys } from './modules/notifications/notifications.service.ts';
 import { ensureDemoSample } from './modules/ocr/ocr.sample.ts';
 import { paymentReconcileJob, RECONCILE_EVERY_MS } from './modules/payments/payments.jobs.ts';
-import { createAsrFromConfig } from './modules/stt/stt.engines.ts';
-import { createEnginesFromConfig } from './modules/tts/tts.engines.ts';
-import { startVoicePreviews } from './modules/tts/voices.service.ts';
+import { startVoicePreviews } from './modules/voices/voices.service.ts';
 import { TASK_SWEEP_EVERY_MS, taskSweepJob } from './tasks/tasks.jobs.ts';
 
 const CREDIT_SWEEP_EVERY_MS = 10 * 60_000;
@@ -29,10 +28,8 @@ async function main(role: Role): Promise<void> {
   const log = createLogger(config.LOG_LEVEL);
   const database = openDatabase(config.database);
   await prepareDatabase(database.db);
-  const engines = await createEnginesFromConfig(config);
-  for (const p of engines.problems) log.warn({ engine: p.engine }, p.error.message);
-  const asr = await createAsrFromConfig(config, log);
-  const ctx = createContext({ config, database, clock: systemClock, log, engines, asr });
+  const engines = await createEngines(config, log);
+  const ctx = createContext({ config, database, clock: systemClock, log, engines });
   for (const problem of ctx.payments.problems) log.warn(problem);
   // Preview clips of the voice catalogue are made once, by whichever worker takes the job.
   await startVoicePreviews(ctx);
@@ -83,9 +80,6 @@ async function main(role: Role): Promise<void> {
   closers.push(() => ctx.taskEvents.close());
   closers.push(() => database.close());
   closers.push(() => engines.close());
-  closers.push(() => asr.close());
-  closers.push(() => ctx.ocr.close());
-  closers.push(() => ctx.mediaInspector.close());
 
   // Draining: /readyz answers 503 at once; an API process keeps serving for DRAIN_DELAY_MS so the
   // load balancer moves away, then closes: new requests get 503, SSE streams end (clients resume

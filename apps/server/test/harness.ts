@@ -12,11 +12,10 @@ import { type Config, ensureDataDir, loadConfig } from '../src/config.ts';
 import { type AppContext, createContext } from '../src/context.ts';
 import { type DatabaseHandle, openDatabase, prepareDatabase } from '../src/db/database.ts';
 import type { TaskRow } from '../src/db/schema.ts';
+import { createEngines } from '../src/engines/engines.ts';
 import { createLogger } from '../src/logger.ts';
 import { grantCredits } from '../src/modules/credits/ledger.service.ts';
 import { upsertSetting } from '../src/modules/settings/settings.repo.ts';
-import { createAsrFromConfig } from '../src/modules/stt/stt.engines.ts';
-import { createEnginesFromConfig } from '../src/modules/tts/tts.engines.ts';
 
 /** Which database the server tests run on: the test command runs the suite once per kind. */
 export const TEST_DB = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
@@ -100,10 +99,9 @@ export async function createTestServer(
   // every balance a test checks is then exactly what it granted.
   await upsertSetting(database.db, 'free_monthly_credits', '0', Date.now());
   const clock = new TestClock();
-  const engines = await createEnginesFromConfig(config);
   const log = createLogger(config.LOG_LEVEL);
-  const asr = await createAsrFromConfig(config, log);
-  const ctx = createContext({ config, database, clock, log, engines, asr });
+  const engines = await createEngines(config, log);
+  const ctx = createContext({ config, database, clock, log, engines });
   const app = await buildApp(ctx);
   extendApp?.(app);
   await app.ready();
@@ -118,7 +116,6 @@ export async function createTestServer(
       await app.close();
       await database.close();
       await engines.close();
-      await asr.close();
       await testDb.drop();
       // A file still being closed (a log, a stream's last write) can make the first pass find it.
       rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });

@@ -2,11 +2,11 @@ import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { createEngines } from '../src/engines/engines.ts';
 import { createJobQueue } from '../src/jobs/index.ts';
 import { createLogger } from '../src/logger.ts';
 import '../src/modules/audiobook/audiobook.pipeline.ts';
 import '../src/modules/video-translation/video-translation.pipeline.ts';
-import { createEnginesFromConfig } from '../src/modules/tts/tts.engines.ts';
 
 /**
  * A task worker in its own process for the kill-and-resume tests (`spawnPipelineWorker`): the product's
@@ -15,7 +15,7 @@ import { createEnginesFromConfig } from '../src/modules/tts/tts.engines.ts';
 const config = loadConfig();
 const database = openDatabase(config.database);
 const log = createLogger('silent');
-const engines = await createEnginesFromConfig(config);
+const engines = await createEngines(config);
 const ctx = createContext({ config, database, clock: systemClock, log, engines });
 ctx.jobs = createJobQueue({
   db: database.db,

@@ -270,8 +270,8 @@ describe('speech to text (tool stt)', () => {
   });
 
   it('with no recognizer configured, answers err_interface_unavailable telling the user to ask (no settings)', async () => {
-    const configured = server.ctx.asr;
-    server.ctx.asr = createAsrRegistry([]);
+    const configured = server.ctx.engines.asr;
+    server.ctx.engines.asr = createAsrRegistry([]);
     try {
       const caps = await call(server.app, 'GET', '/v1/tools/capabilities', { token: alice });
       const stt = caps.body.data.tools.find((t: { tool: string }) => t.tool === 'stt');
@@ -290,7 +290,7 @@ describe('speech to text (tool stt)', () => {
         (await call(server.app, 'GET', '/v1/projects/list?tool=stt', { token: alice })).body.data.total,
       ).toBe(listed);
     } finally {
-      server.ctx.asr = configured;
+      server.ctx.engines.asr = configured;
     }
     const caps = await call(server.app, 'GET', '/v1/tools/capabilities', { token: alice });
     expect(caps.body.data.tools.find((t: { tool: string }) => t.tool === 'stt')).toMatchObject({
@@ -323,8 +323,8 @@ describe('speech to text (tool stt)', () => {
       },
       async close() {},
     };
-    const configured = server.ctx.asr;
-    server.ctx.asr = createAsrRegistry([local]);
+    const configured = server.ctx.engines.asr;
+    server.ctx.engines.asr = createAsrRegistry([local]);
     try {
       const english = await call(server.app, 'POST', '/v1/stt/create', {
         token: alice,
@@ -357,7 +357,7 @@ describe('speech to text (tool stt)', () => {
         { id: 'c2', start_ms: 1300, end_ms: 2500, text: '你好，谢谢邀请。', speaker_id: 'S2' },
       ]);
     } finally {
-      server.ctx.asr = configured;
+      server.ctx.engines.asr = configured;
     }
   });
 

@@ -301,7 +301,7 @@ describe('subtitle erasing (tool erase) and watermark removal (tool watermark)',
     expect(asset).toMatchObject({ has_video: 1, has_audio: 1, width: 480, height: 270 });
     const out = await localPathOf(server.ctx, asset.storage_key, dir);
     // OCR over the band of the result finds nothing.
-    const again = await recognizeVideo(out, { engine: server.ctx.ocr, regions: [BAND], fps: 5 });
+    const again = await recognizeVideo(out, { engine: server.ctx.engines.ocr, regions: [BAND], fps: 5 });
     expect(again.tracks.flatMap((t) => t.cues)).toEqual([]);
     // Outside the boxes the picture is the original's (re-encoded: high PSNR).
     expect(await psnrAbove(clipFile, out, BAND.y - 0.02)).toBeGreaterThan(35);

@@ -270,8 +270,8 @@ describe('POST /api/v1/audio/transcriptions (OpenAI-compatible)', () => {
   });
 
   it('with no recognizer configured, says it is not available (503, no settings named) and charges nothing', async () => {
-    const configured = server.ctx.asr;
-    server.ctx.asr = createAsrRegistry([]);
+    const configured = server.ctx.engines.asr;
+    server.ctx.engines.asr = createAsrRegistry([]);
     const before = await balance();
     try {
       const err = (await client.audio.transcriptions
@@ -282,7 +282,7 @@ describe('POST /api/v1/audio/transcriptions (OpenAI-compatible)', () => {
       expect(err.message).toContain('语音识别暂未开放，请联系管理员');
       expect(err.message).not.toMatch(/OPENAI_ASR_BASE_URL|SHERPA_ONNX_MODELS_DIR/);
     } finally {
-      server.ctx.asr = configured;
+      server.ctx.engines.asr = configured;
     }
     expect(await balance()).toBe(before);
   });

@@ -52,13 +52,13 @@ async function synthesise(text = TEXT) {
     body: { text, voice_id: 'espeak-zh-xiaowen', speed: 1, mode: 'task' },
   });
   expect(started.body.code).toBe(0);
-  const real = server.ctx.engines;
+  const real = server.ctx.engines.tts;
   const heard = recording(real);
-  server.ctx.engines = heard.wrapped;
+  server.ctx.engines.tts = heard.wrapped;
   try {
     await runSynthesisTask(server.ctx, started.body.data.history_id);
   } finally {
-    server.ctx.engines = real;
+    server.ctx.engines.tts = real;
   }
   const row = await findHistoryById(server.ctx.db, started.body.data.history_id);
   expect(row?.status).toBe('succeeded');

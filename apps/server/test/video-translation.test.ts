@@ -105,7 +105,7 @@ async function download(url: string, name: string): Promise<string> {
 async function lowerText(file: string, atMs: number): Promise<string> {
   const jpg = join(dir, `frame-${atMs}-${Math.random().toString(36).slice(2, 6)}.jpg`);
   await grabFrame(file, atMs, jpg);
-  const lines = await server.ctx.ocr.recognize(jpg);
+  const lines = await server.ctx.engines.ocr.recognize(jpg);
   return lines
     .filter((l) => l.box.y > 0.6)
     .map((l) => l.text)

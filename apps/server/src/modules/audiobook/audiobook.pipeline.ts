@@ -154,11 +154,13 @@ async function checkSpeech(
   wav: Buffer,
   text: string,
 ): Promise<number | null> {
-  if (!ctx.input.check || ctx.app.asr.list().length === 0) return null;
+  if (!ctx.input.check || ctx.app.engines.asr.list().length === 0) return null;
   const file = path.join(ctx.scratchDir, `check-${Math.random().toString(36).slice(2)}.wav`);
   await writeFile(file, wav);
   try {
-    const transcript = await ctx.app.asr.get().transcribe(file, { language: 'zh', signal: ctx.signal });
+    const transcript = await ctx.app.engines.asr
+      .get()
+      .transcribe(file, { language: 'zh', signal: ctx.signal });
     return transcriptSimilarity(text, transcript.segments.map((s) => s.text).join(''));
   } catch (err) {
     ctx.app.log.warn({ err, taskId: ctx.task.id }, 'audiobook check: recognition failed');

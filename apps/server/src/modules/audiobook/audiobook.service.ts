@@ -13,7 +13,6 @@ import {
   type AttributedText,
   attributeSpeakers,
   BookImportError,
-  createChatClient,
   importBook,
   refineSpeakers,
 } from '@vw/engines';
@@ -168,11 +167,7 @@ async function attributeWithModel(
   chapterSizes: number[],
 ): Promise<{ attributed: AttributedText; attribution: string }> {
   const attributed = attributeSpeakers(paragraphs);
-  const { LLM_BASE_URL, LLM_API_KEY, LLM_MODEL } = ctx.config;
-  const client =
-    LLM_BASE_URL && LLM_MODEL
-      ? createChatClient({ baseURL: LLM_BASE_URL, apiKey: LLM_API_KEY ?? 'none', model: LLM_MODEL })
-      : null;
+  const client = ctx.engines.llm;
   if (!client || !attributed.paragraphs.some((p) => p.segments.some((s) => s.kind === 'quote')))
     return { attributed, attribution: '规则' };
   try {

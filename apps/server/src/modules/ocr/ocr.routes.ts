@@ -22,6 +22,4 @@ export function registerOcrRoutes(app: FastifyInstance, ctx: AppContext): void {
     ({ user, body }) => previewFrame(ctx, user.uid, body.asset_id, body.at_ms),
     { rateLimit: { max: 240, timeWindow: '1 minute' } },
   );
-  // The process's OCR workers stop with the server.
-  app.addHook('onClose', async () => ctx.ocr.close());
 }

@@ -19,8 +19,6 @@ import {
 export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const tus = createTusServer(ctx);
   const fastPatch = createFastPatch(tus);
-  // The media inspector's helper process stops with the server.
-  app.addHook('onClose', async () => ctx.mediaInspector.close());
 
   // tus lives in its own scope: its raw body parser and hijacked replies touch no other route.
   await app.register(async (scope) => {

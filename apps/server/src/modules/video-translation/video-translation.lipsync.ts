@@ -1,42 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
-
 /*
- * 口型同步 (lip sync): an adapter slot for a self-hosted lip-sync server (a Wav2Lip / LatentSync /
- * MuseTalk wrapper) speaking vw-lipsync/1: POST {LIPSYNC_URL}/v1/lipsync, multipart `video` (MP4) and
- * `audio` (WAV) → 200 with the lip-synced MP4 as the body. Hidden (and refused) when unconfigured;
- * behind the `lip_sync` switch.
+ * 口型同步 (lip sync): the lip-sync server of `ctx.engines.lipsync` (engines/lipsync.ts). Hidden (and
+ * refused) when unconfigured; behind the `lip_sync` switch.
  */
 
 /** Without LIPSYNC_URL (a vw-lipsync/1 server, e.g. Wav2Lip or LatentSync; see the admin CLI). */
 export const LIPSYNC_MISSING = '口型同步暂未开放，请联系管理员';
-
-export interface LipSync {
-  label: string;
-  /** Replaces `video` (rendered MP4) with the lip-synced one for `audio`. */
-  apply(video: string, audio: string, signal?: AbortSignal): Promise<void>;
-}
-
-export function lipSyncOf(ctx: Pick<AppContext, 'config'>): LipSync | null {
-  const { LIPSYNC_URL, LIPSYNC_API_KEY } = ctx.config;
-  if (!LIPSYNC_URL) return null;
-  return {
-    label: '口型同步服务',
-    async apply(video, audio, signal) {
-      const form = new FormData();
-      form.append('video', new Blob([await readFile(video)], { type: 'video/mp4' }), 'video.mp4');
-      form.append('audio', new Blob([await readFile(audio)], { type: 'audio/wav' }), 'audio.wav');
-      const res = await fetch(new URL('/v1/lipsync', LIPSYNC_URL), {
-        method: 'POST',
-        body: form,
-        headers: LIPSYNC_API_KEY ? { authorization: `Bearer ${LIPSYNC_API_KEY}` } : {},
-        ...(signal ? { signal } : {}),
-      }).catch((err: unknown) => {
-        throw AppError.named('err_interface_unavailable', `口型同步服务无法连接：${String(err)}`);
-      });
-      if (!res.ok) throw AppError.named('err_interface_unavailable', `口型同步服务返回 ${res.status}`);
-      await writeFile(video, Buffer.from(await res.arrayBuffer()));
-    },
-  };
-}

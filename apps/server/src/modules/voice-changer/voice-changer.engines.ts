@@ -1,37 +1,11 @@
-import { createVcProviders, isEngineError, type VcProvider, type VcRegistry } from '@vw/engines';
+import { isEngineError, type VcProvider } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 
-/*
- * The voice-conversion engines of this process: Rubber Band R3 when rubberband-cli is installed, and a
- * vw-vc/1 server when VC_SERVER_URL is set. Built once per configuration (on first use, so processes
- * that never convert do not probe rubberband).
- */
-const registries = new WeakMap<AppContext['config'], Promise<VcRegistry>>();
-
-export function vcEngines(ctx: Pick<AppContext, 'config'>): Promise<VcRegistry> {
-  let reg = registries.get(ctx.config);
-  if (!reg) {
-    const c = ctx.config;
-    reg = createVcProviders({
-      server: c.VC_SERVER_URL
-        ? {
-            baseURL: c.VC_SERVER_URL,
-            apiKey: c.VC_SERVER_API_KEY,
-            defaultVoice: c.VC_SERVER_VOICE,
-            label: c.VC_SERVER_LABEL ?? 'VC 服务',
-          }
-        : undefined,
-    });
-    registries.set(ctx.config, reg);
-  }
-  return reg;
-}
-
 /** The engine to use (named, or the default) — err_interface_unavailable saying what to configure. */
-export async function pickVcEngine(ctx: Pick<AppContext, 'config'>, id?: string): Promise<VcProvider> {
+export async function pickVcEngine(ctx: Pick<AppContext, 'engines'>, id?: string): Promise<VcProvider> {
   try {
-    return (await vcEngines(ctx)).get(id);
+    return (await ctx.engines.vc()).get(id);
   } catch (err) {
     throw vcError(err);
   }

@@ -13,7 +13,7 @@ import { createTask, getOwnedTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getMediaLimits, registerToolAvailability } from '../features/features.service.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
-import { pickVcEngine, vcEngines } from './voice-changer.engines.ts';
+import { pickVcEngine } from './voice-changer.engines.ts';
 import {
   type EncodeResult,
   readPeaks,
@@ -160,7 +160,7 @@ export async function getVoiceChangerTargets(ctx: AppContext, userId: string) {
 
 // /v1/tools/capabilities: the page shows the reason instead of a start button.
 registerToolAvailability('voice_changer', async (ctx) => {
-  const reg = await vcEngines(ctx);
+  const reg = await ctx.engines.vc();
   const engines = reg.list().map((e) => ({ id: e.id, label: e.label }));
   return {
     tool: 'voice_changer',
