@@ -315,20 +315,79 @@ function CancelAccountDialog({
   );
 }
 
-export function Component() {
-  const user = useUserStore((s) => s.userInfo);
+/** The avatar: a picked image is cropped, then uploaded. */
+function AvatarRow({ user, name }: { user: UserInfo; name: string }) {
+  const { message } = App.useApp();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [cropFile, setCropFile] = useState<File | null>(null);
+  const uploadAvatar = async (blob: Blob) => {
+    const form = new FormData();
+    form.append('file', blob, 'avatar.png');
+    try {
+      const data = await request(api.uploadAvatar, { body: form });
+      applyUser(data.user_info);
+      setCropFile(null);
+      message.success(t.avatarSaved);
+    } catch {
+      // the general handler has shown the message
+    }
+  };
+  return (
+    <>
+      <div className="vw-profile-avatar-row">
+        <button
+          type="button"
+          className="vw-profile-avatar"
+          onClick={() => fileInput.current?.click()}
+          aria-label={t.changeAvatar}
+        >
+          <UserAvatar src={user.avatar_url} name={name} seed={user.uid} size={72} />
+          <span className="vw-profile-avatar-mask">
+            <CameraOutlined />
+          </span>
+        </button>
+        <div>
+          <Button onClick={() => fileInput.current?.click()} data-testid="change-avatar">
+            {t.changeAvatar}
+          </Button>
+          <div className="vw-profile-hint">{t.avatarHint}</div>
+        </div>
+        <input
+          ref={fileInput}
+          type="file"
+          accept={AVATAR_TYPES.join(',')}
+          hidden
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (!file) return;
+            if (!AVATAR_TYPES.includes(file.type)) {
+              message.error(t.avatarTypeError);
+              return;
+            }
+            setCropFile(file);
+          }}
+        />
+      </div>
+      <AvatarCropper
+        file={cropFile}
+        onCancel={() => setCropFile(null)}
+        onConfirm={uploadAvatar}
+        onLoadError={() => {
+          setCropFile(null);
+          message.error(t.avatarLoadError);
+        }}
+      />
+    </>
+  );
+}
+
+/** The nickname, edited in place. */
+function NicknameRow({ user }: { user: UserInfo }) {
+  const { message } = App.useApp();
   const [editingName, setEditingName] = useState(false);
   const [nickname, setNickname] = useState('');
   const [savingName, setSavingName] = useState(false);
-  const [cropFile, setCropFile] = useState<File | null>(null);
-  const [bindKind, setBindKind] = useState<'phone' | 'email' | null>(null);
-  const [passwordOpen, setPasswordOpen] = useState(false);
-  const [cancelOpen, setCancelOpen] = useState(false);
-  const fileInput = useRef<HTMLInputElement>(null);
-  const { message } = App.useApp();
-  if (!user) return null;
-  const name = displayName(user);
-
   const saveNickname = async () => {
     const value = nickname.trim();
     if (!value) {
@@ -347,19 +406,57 @@ export function Component() {
       setSavingName(false);
     }
   };
+  return (
+    <Row
+      label={t.nickname}
+      action={
+        editingName ? (
+          <Space>
+            <Button onClick={() => setEditingName(false)}>{t.cancel}</Button>
+            <Button type="primary" loading={savingName} onClick={saveNickname}>
+              {t.save}
+            </Button>
+          </Space>
+        ) : (
+          <Button
+            type="link"
+            onClick={() => {
+              setNickname(user.nickname);
+              setEditingName(true);
+            }}
+          >
+            {t.edit}
+          </Button>
+        )
+      }
+    >
+      {editingName ? (
+        <Input
+          value={nickname}
+          maxLength={32}
+          showCount
+          placeholder={t.nicknamePlaceholder}
+          onChange={(e) => setNickname(e.target.value)}
+          onPressEnter={saveNickname}
+          autoFocus
+          style={{ maxWidth: 320 }}
+        />
+      ) : (
+        <span data-testid="profile-nickname">
+          {user.nickname || <span className="vw-muted">{zhCN.profileMenu.notSet}</span>}
+        </span>
+      )}
+    </Row>
+  );
+}
 
-  const uploadAvatar = async (blob: Blob) => {
-    const form = new FormData();
-    form.append('file', blob, 'avatar.png');
-    try {
-      const data = await request(api.uploadAvatar, { body: form });
-      applyUser(data.user_info);
-      setCropFile(null);
-      message.success(t.avatarSaved);
-    } catch {
-      // the general handler has shown the message
-    }
-  };
+export function Component() {
+  const user = useUserStore((s) => s.userInfo);
+  const [bindKind, setBindKind] = useState<'phone' | 'email' | null>(null);
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const [cancelOpen, setCancelOpen] = useState(false);
+  if (!user) return null;
+  const name = displayName(user);
 
   return (
     <div className="vw-page vw-profile">
@@ -370,81 +467,8 @@ export function Component() {
 
       <section className="vw-card">
         <h2>{t.basic}</h2>
-        <div className="vw-profile-avatar-row">
-          <button
-            type="button"
-            className="vw-profile-avatar"
-            onClick={() => fileInput.current?.click()}
-            aria-label={t.changeAvatar}
-          >
-            <UserAvatar src={user.avatar_url} name={name} seed={user.uid} size={72} />
-            <span className="vw-profile-avatar-mask">
-              <CameraOutlined />
-            </span>
-          </button>
-          <div>
-            <Button onClick={() => fileInput.current?.click()} data-testid="change-avatar">
-              {t.changeAvatar}
-            </Button>
-            <div className="vw-profile-hint">{t.avatarHint}</div>
-          </div>
-          <input
-            ref={fileInput}
-            type="file"
-            accept={AVATAR_TYPES.join(',')}
-            hidden
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              e.target.value = '';
-              if (!file) return;
-              if (!AVATAR_TYPES.includes(file.type)) {
-                message.error(t.avatarTypeError);
-                return;
-              }
-              setCropFile(file);
-            }}
-          />
-        </div>
-        <Row
-          label={t.nickname}
-          action={
-            editingName ? (
-              <Space>
-                <Button onClick={() => setEditingName(false)}>{t.cancel}</Button>
-                <Button type="primary" loading={savingName} onClick={saveNickname}>
-                  {t.save}
-                </Button>
-              </Space>
-            ) : (
-              <Button
-                type="link"
-                onClick={() => {
-                  setNickname(user.nickname);
-                  setEditingName(true);
-                }}
-              >
-                {t.edit}
-              </Button>
-            )
-          }
-        >
-          {editingName ? (
-            <Input
-              value={nickname}
-              maxLength={32}
-              showCount
-              placeholder={t.nicknamePlaceholder}
-              onChange={(e) => setNickname(e.target.value)}
-              onPressEnter={saveNickname}
-              autoFocus
-              style={{ maxWidth: 320 }}
-            />
-          ) : (
-            <span data-testid="profile-nickname">
-              {user.nickname || <span className="vw-muted">{zhCN.profileMenu.notSet}</span>}
-            </span>
-          )}
-        </Row>
+        <AvatarRow user={user} name={name} />
+        <NicknameRow user={user} />
         <Row label={t.uid}>
           <span className="vw-mono">{user.uid}</span>
         </Row>
@@ -500,15 +524,6 @@ export function Component() {
         </Row>
       </section>
 
-      <AvatarCropper
-        file={cropFile}
-        onCancel={() => setCropFile(null)}
-        onConfirm={uploadAvatar}
-        onLoadError={() => {
-          setCropFile(null);
-          message.error(t.avatarLoadError);
-        }}
-      />
       <BindDialog kind={bindKind} onClose={() => setBindKind(null)} />
       <PasswordDialog
         open={passwordOpen}
