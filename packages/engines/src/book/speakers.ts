@@ -405,6 +405,24 @@ const ASIDE_CHARS = 80;
 export function quoteSpeakers(edition: string[]): Said[][] {
   // Note marks of annotated editions (墨子〔４〕, 赛神②) are not part of names.
   const paragraphs = edition.map((p) => p.replace(/〔[^〕]{1,4}〕|[①-⑳⑴-⒇㈠-㈩]/gu, ''));
+  const characters = readCharacters(paragraphs);
+  // A story told by 我 (who then also speaks): the narration says 我 often.
+  const narration = paragraphs.map(stripQuotes).join('');
+  const firstPerson = (narration.match(/我(?!们)/gu)?.length ?? 0) * 200 > narration.length;
+  const exchange: Exchange = { turns: [], context: '', pending: null };
+  return paragraphs.map((p) => paragraphSpeakers(p, characters, exchange, firstPerson));
+}
+
+interface Characters {
+  names: Set<string>;
+  genders: Map<string, Gender>;
+  genderOf(name: string): Gender;
+  fits(name: string, g: Gender, strict?: boolean): boolean;
+  referent(text: string, g: Gender, not: string | null, strict?: boolean): string | null | undefined;
+}
+
+/** The characters of a text: their names, their genders as met, and who a pronoun stands for. */
+function readCharacters(paragraphs: string[]): Characters {
   const names = learnNames(paragraphs);
   const genders = new Map<string, Gender>();
   const genderOf = (name: string): Gender => {
@@ -456,144 +474,147 @@ export function quoteSpeakers(edition: string[]): Said[][] {
     }
     return best?.name;
   };
+  return { names, genders, genderOf, fits, referent };
+}
 
-  // A story told by 我 (who then also speaks): the narration says 我 often.
-  const narration = paragraphs.map(stripQuotes).join('');
-  const firstPerson = (narration.match(/我(?!们)/gu)?.length ?? 0) * 200 > narration.length;
-  const out: Said[][] = [];
-  /** The exchange so far: who spoke each line, to whom, and whether it was a crowd (有人, 他们). */
-  let turns: Array<{ speaker: string | null; listener: string | null; crowd: boolean }> = [];
+/** The exchange so far, carried from paragraph to paragraph. */
+interface Exchange {
+  /** Who spoke each line, to whom, and whether it was a crowd (有人, 他们). */
+  turns: Array<{ speaker: string | null; listener: string | null; crowd: boolean }>;
   /** The narration of the paragraphs before (quotes as stops), where a pronoun's referent may be. */
-  let context = '';
+  context: string;
   /** Who a paragraph ending with …问他说： announces as the next quote's speaker, and to whom. */
-  let pending: { speaker: string | null; listener: string | null } | null = null;
-  for (const p of paragraphs) {
-    const quotes = findQuotes(p);
-    const row: Said[] = [];
-    /** A subject as a name; `not` is the speaker when resolving the listener (对他说: 他 is not me). */
-    const resolve = (s: Subject | null, before: string, not: string | null = null): string | null => {
-      if (!s || s.kind === 'crowd' || s.kind === 'none') return null;
-      if (s.kind === 'name') return s.name;
-      // A character known to be of the pronoun's gender first, then one not known to be of the other;
-      // 他 also stands for women in older texts (红楼梦), so at last anyone.
-      const g = s.kind === 'pronoun' ? s.gender : 'unknown';
-      const tries: Array<[Gender, boolean]> =
-        g === 'unknown'
-          ? [['unknown', false]]
-          : [[g, true], [g, false], ...(g === 'male' ? [['unknown', false] as [Gender, boolean]] : [])];
-      for (const [gender, strict] of tries) {
-        // The paragraph so far first, then the narration before it.
-        const n = referent(before, gender, not, strict);
-        if (n !== undefined && (n !== null || !strict)) return n;
-        const c = referent(context, gender, not, strict);
-        if (c) return c;
-      }
-      return null;
-    };
-    let lastEnd = 0;
-    for (const [k, q] of quotes.entries()) {
-      if (!q.speech) {
-        row.push({ speaker: null, speech: false });
-        continue;
-      }
-      const before = quotesAsStops(p.slice(0, q.start));
-      const next = quotes.slice(k + 1).find((x) => x.speech);
-      const after = p.slice(q.end, next?.start ?? p.length);
-      const near = speakerNear(before, after, names);
-      const bare = !/[\p{L}\p{N}]/u.test(stripQuotes(p.slice(lastEnd, q.start)));
-      const last = turns[turns.length - 1];
-      let speaker = resolve(near.subject, before);
-      // 她说，“…” after her own line in the paragraph: still her.
-      const previous = row.findLast((r) => r.speech)?.speaker;
-      if (near.subject.kind === 'pronoun' && previous && fits(previous, near.subject.gender))
-        speaker = previous;
-      // A new paragraph is a new turn: 她 after the other one's line (“…”她含胡的回答) is not that one.
-      if (near.subject.kind === 'pronoun' && k === 0 && bare && last?.speaker === speaker) {
-        const other = turns
-          .slice(0, -1)
-          .reverse()
-          .find(
-            (t) =>
-              t.speaker &&
-              t.speaker !== speaker &&
-              fits(t.speaker, near.subject.kind === 'pronoun' ? near.subject.gender : 'unknown'),
-          );
-        if (other) speaker = other.speaker;
-      }
-      // 他 right after a line said to him is the one spoken to (掌柜…对他说，“…”但他这回…).
-      if (
-        near.subject.kind === 'pronoun' &&
-        last?.listener &&
-        last.listener !== '我' &&
-        speaker === last.speaker
-      )
-        speaker = last.listener;
-      // Within a paragraph, the one who just spoke does not answer themself: the narration after the
-      // line introduces the next one (“…”“什么清白？…”孔乙己便涨红了脸，争辩道，“…”).
-      let subject = near.subject;
-      if (k > 0 && after.trim() && bare && last && speaker === last.speaker) {
-        speaker = null;
-        subject = { kind: 'none' };
-      }
-      let listener = resolve(near.listener, before, speaker);
-      if (subject.kind === 'none' && k > 0 && !bare) {
-        // Narration between two quotes of a paragraph names who goes on: “…”七爷说到这里，…，“…”.
-        speaker = referent(stripQuotes(p.slice(lastEnd, q.start)), 'unknown', null) ?? null;
-      } else if (
-        subject.kind === 'none' &&
-        k === 0 &&
-        pending &&
-        !/[\p{L}\p{N}]/u.test(p.slice(0, q.start))
-      ) {
-        ({ speaker, listener } = pending); // …说：  /  “…”
-      } else if (subject.kind === 'none' && bare && last) {
-        // A bare quote in an exchange: the one spoken to answers, else the one who spoke two turns ago.
-        // The other party: the last one in the exchange who is not the last speaker (a crowd stays unnamed).
-        const prior = turns
-          .slice(0, -1)
-          .reverse()
-          .find((t) => t.speaker !== last.speaker && (t.speaker || t.crowd));
-        if (last.listener && last.listener !== last.speaker) speaker = last.listener;
-        else if (prior) speaker = last.speaker ? prior.speaker : null;
-        else if (last.speaker && last.speaker !== '我' && firstPerson)
-          speaker = '我'; // answering the narrator
-        // Nobody else spoke yet: the one the narration before was about (…公输般正捏着曲尺。“…”“他姓什么？”).
-        else if (last.speaker) speaker = referent(context, 'unknown', last.speaker) ?? null;
-      }
-      // A line that calls someone by name (“祥林嫂，你放着罢！”) is said to them.
-      const called = /^([^，,！!？?。…\s]{2,4})[，,！!]/u.exec(q.text)?.[1];
-      if (!listener && called && called !== speaker && (names.has(called) || genders.has(called)))
-        listener = called;
-      // A minor role that names a character already speaking is that character: 那秀才 → 赵秀才.
-      if (speaker && !names.has(speaker)) {
-        const role = speaker;
-        const same = [...genders.keys()].filter((n) => n !== role && n.endsWith(role));
-        if (same.length === 1) speaker = same[0];
-      }
-      if (speaker) genderOf(speaker);
-      row.push({ speaker, speech: true });
-      turns.push({
-        speaker,
-        listener: listener !== speaker ? listener : null,
-        crowd: subject.kind === 'crowd',
-      });
-      lastEnd = q.end;
+  pending: { speaker: string | null; listener: string | null } | null;
+}
+
+/** The speakers of one paragraph's quotes; moves the exchange on past the paragraph. */
+function paragraphSpeakers(
+  p: string,
+  { names, genders, genderOf, fits, referent }: Characters,
+  exchange: Exchange,
+  firstPerson: boolean,
+): Said[] {
+  let { turns, context, pending } = exchange;
+  const quotes = findQuotes(p);
+  const row: Said[] = [];
+  /** A subject as a name; `not` is the speaker when resolving the listener (对他说: 他 is not me). */
+  const resolve = (s: Subject | null, before: string, not: string | null = null): string | null => {
+    if (!s || s.kind === 'crowd' || s.kind === 'none') return null;
+    if (s.kind === 'name') return s.name;
+    // A character known to be of the pronoun's gender first, then one not known to be of the other;
+    // 他 also stands for women in older texts (红楼梦), so at last anyone.
+    const g = s.kind === 'pronoun' ? s.gender : 'unknown';
+    const tries: Array<[Gender, boolean]> =
+      g === 'unknown'
+        ? [['unknown', false]]
+        : [[g, true], [g, false], ...(g === 'male' ? [['unknown', false] as [Gender, boolean]] : [])];
+    for (const [gender, strict] of tries) {
+      // The paragraph so far first, then the narration before it.
+      const n = referent(before, gender, not, strict);
+      if (n !== undefined && (n !== null || !strict)) return n;
+      const c = referent(context, gender, not, strict);
+      if (c) return c;
     }
-    // A speech verb closing the paragraph announces the next paragraph's first quote.
-    const tail = p.slice(quotes.length ? quotes[quotes.length - 1].end : 0);
-    pending = null;
-    if (/[：:]\s*$/u.test(tail)) {
-      const near = speakerNear(quotesAsStops(p), '', names);
-      const speaker = resolve(near.subject, quotesAsStops(p));
-      pending = { speaker, listener: resolve(near.listener, quotesAsStops(p), speaker) };
+    return null;
+  };
+  let lastEnd = 0;
+  for (const [k, q] of quotes.entries()) {
+    if (!q.speech) {
+      row.push({ speaker: null, speech: false });
+      continue;
     }
-    const narration = stripQuotes(p);
-    // A paragraph of narration alone, unless a short aside, ends an exchange.
-    if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS) turns = [];
-    if (/[\p{L}\p{N}]/u.test(narration)) context = (context + quotesAsStops(p)).slice(-CONTEXT_CHARS);
-    out.push(row);
+    const before = quotesAsStops(p.slice(0, q.start));
+    const next = quotes.slice(k + 1).find((x) => x.speech);
+    const after = p.slice(q.end, next?.start ?? p.length);
+    const near = speakerNear(before, after, names);
+    const bare = !/[\p{L}\p{N}]/u.test(stripQuotes(p.slice(lastEnd, q.start)));
+    const last = turns[turns.length - 1];
+    let speaker = resolve(near.subject, before);
+    // 她说，“…” after her own line in the paragraph: still her.
+    const previous = row.findLast((r) => r.speech)?.speaker;
+    if (near.subject.kind === 'pronoun' && previous && fits(previous, near.subject.gender))
+      speaker = previous;
+    // A new paragraph is a new turn: 她 after the other one's line (“…”她含胡的回答) is not that one.
+    if (near.subject.kind === 'pronoun' && k === 0 && bare && last?.speaker === speaker) {
+      const other = turns
+        .slice(0, -1)
+        .reverse()
+        .find(
+          (t) =>
+            t.speaker &&
+            t.speaker !== speaker &&
+            fits(t.speaker, near.subject.kind === 'pronoun' ? near.subject.gender : 'unknown'),
+        );
+      if (other) speaker = other.speaker;
+    }
+    // 他 right after a line said to him is the one spoken to (掌柜…对他说，“…”但他这回…).
+    if (
+      near.subject.kind === 'pronoun' &&
+      last?.listener &&
+      last.listener !== '我' &&
+      speaker === last.speaker
+    )
+      speaker = last.listener;
+    // Within a paragraph, the one who just spoke does not answer themself: the narration after the
+    // line introduces the next one (“…”“什么清白？…”孔乙己便涨红了脸，争辩道，“…”).
+    let subject = near.subject;
+    if (k > 0 && after.trim() && bare && last && speaker === last.speaker) {
+      speaker = null;
+      subject = { kind: 'none' };
+    }
+    let listener = resolve(near.listener, before, speaker);
+    if (subject.kind === 'none' && k > 0 && !bare) {
+      // Narration between two quotes of a paragraph names who goes on: “…”七爷说到这里，…，“…”.
+      speaker = referent(stripQuotes(p.slice(lastEnd, q.start)), 'unknown', null) ?? null;
+    } else if (subject.kind === 'none' && k === 0 && pending && !/[\p{L}\p{N}]/u.test(p.slice(0, q.start))) {
+      ({ speaker, listener } = pending); // …说：  /  “…”
+    } else if (subject.kind === 'none' && bare && last) {
+      // A bare quote in an exchange: the one spoken to answers, else the one who spoke two turns ago.
+      // The other party: the last one in the exchange who is not the last speaker (a crowd stays unnamed).
+      const prior = turns
+        .slice(0, -1)
+        .reverse()
+        .find((t) => t.speaker !== last.speaker && (t.speaker || t.crowd));
+      if (last.listener && last.listener !== last.speaker) speaker = last.listener;
+      else if (prior) speaker = last.speaker ? prior.speaker : null;
+      else if (last.speaker && last.speaker !== '我' && firstPerson)
+        speaker = '我'; // answering the narrator
+      // Nobody else spoke yet: the one the narration before was about (…公输般正捏着曲尺。“…”“他姓什么？”).
+      else if (last.speaker) speaker = referent(context, 'unknown', last.speaker) ?? null;
+    }
+    // A line that calls someone by name (“祥林嫂，你放着罢！”) is said to them.
+    const called = /^([^，,！!？?。…\s]{2,4})[，,！!]/u.exec(q.text)?.[1];
+    if (!listener && called && called !== speaker && (names.has(called) || genders.has(called)))
+      listener = called;
+    // A minor role that names a character already speaking is that character: 那秀才 → 赵秀才.
+    if (speaker && !names.has(speaker)) {
+      const role = speaker;
+      const same = [...genders.keys()].filter((n) => n !== role && n.endsWith(role));
+      if (same.length === 1) speaker = same[0];
+    }
+    if (speaker) genderOf(speaker);
+    row.push({ speaker, speech: true });
+    turns.push({
+      speaker,
+      listener: listener !== speaker ? listener : null,
+      crowd: subject.kind === 'crowd',
+    });
+    lastEnd = q.end;
   }
-  return out;
+  // A speech verb closing the paragraph announces the next paragraph's first quote.
+  const tail = p.slice(quotes.length ? quotes[quotes.length - 1].end : 0);
+  pending = null;
+  if (/[：:]\s*$/u.test(tail)) {
+    const near = speakerNear(quotesAsStops(p), '', names);
+    const speaker = resolve(near.subject, quotesAsStops(p));
+    pending = { speaker, listener: resolve(near.listener, quotesAsStops(p), speaker) };
+  }
+  const narration = stripQuotes(p);
+  // A paragraph of narration alone, unless a short aside, ends an exchange.
+  if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS) turns = [];
+  if (/[\p{L}\p{N}]/u.test(narration)) context = (context + quotesAsStops(p)).slice(-CONTEXT_CHARS);
+  Object.assign(exchange, { turns, context, pending });
+  return row;
 }
 
 export function attributeSpeakers(paragraphs: string[]): AttributedText {
