@@ -13,8 +13,8 @@ import { setFeatureOverride } from '../src/modules/features/features.service.ts'
 import { updateSetting } from '../src/modules/settings/settings.service.ts';
 import { registerAsset } from '../src/modules/uploads/register.ts';
 import { defaultVoiceFor } from '../src/modules/video-translation/video-translation.languages.ts';
-import { pickCloneEngine } from '../src/modules/voice-clone/voice-clone.pipeline.ts';
-import { SPEAKER_CONSENT_STATEMENT } from '../src/modules/voice-clone/voice-clone.service.ts';
+import { SPEAKER_CONSENT_STATEMENT } from '../src/modules/voices/clones.ts';
+import { pickCloneEngine } from '../src/modules/voices/cloning.ts';
 import { findStages } from '../src/tasks/tasks.repo.ts';
 import { call, createTestServer, fund, signIn, type TestServer, taskFinished } from './harness.ts';
 

@@ -30,7 +30,7 @@ import { dubStages, ocrInto, recognizeInto } from '../projects/stages/dub.ts';
 import { readDubProject, updateDubDocument } from '../projects/stages/dub-project.ts';
 import { mediaOf } from '../projects/stages/media.ts';
 import { subtitleRegions } from '../projects/stages/recognize-text.ts';
-import { cloneSpeakerVoice } from '../voice-clone/voice-clone.service.ts';
+import { cloneSpeakerVoice } from '../voices/clones.ts';
 import { LIPSYNC_MISSING } from './video-translation.lipsync.ts';
 import { readGlossary } from './video-translation.profile.ts';
 import { cacheGet, cacheSet, findSpeakerVoices, saveSpeakerVoices } from './video-translation.repo.ts';

@@ -23,7 +23,7 @@ import { readDubProject, updateDubDocument } from '../projects/stages/dub-projec
 import { recognizerStatus } from '../projects/stages/recognize-speech.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
-import { pickCloneEngine } from '../voice-clone/voice-clone.pipeline.ts';
+import { pickCloneEngine } from '../voices/cloning.ts';
 import {
   assertTarget,
   DEFAULT_TARGETS,

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import type { VoiceRow } from '../../db/schema.ts';
 import type { VoiceReference } from '../../engines/engines.ts';
 import { AppError } from '../../errors.ts';
-import { listUsableClones } from '../voice-clone/voice-clone.service.ts';
+import { listUsableClones } from '../voices/clones.ts';
 import { findVoices, getUsableVoice } from '../voices/voices.service.ts';
 
 /*
@@ -155,6 +155,7 @@ export async function listTargets(ctx: AppContext, userId: string): Promise<Voic
 }
 
 function measuredKeyOf(ctx: AppContext, voiceId: string): string | undefined {
-  for (const k of ctx.engines.voicePitches.keys()) if (k.startsWith(`voice-changer/references/${voiceId}-`)) return k;
+  for (const k of ctx.engines.voicePitches.keys())
+    if (k.startsWith(`voice-changer/references/${voiceId}-`)) return k;
   return undefined;
 }

@@ -2,8 +2,8 @@ import { voiceCloneCalls } from '@vw/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { registerCall } from '../../http/calls.ts';
+import { assertCloneOn } from '../voices/clones.ts';
 import {
-  assertCloneOn,
   checkAssets,
   chooseCandidate,
   consentSentence,
