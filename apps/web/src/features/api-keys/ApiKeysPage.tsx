@@ -18,34 +18,17 @@ const t = zhCN.apiKeys;
 const pickKeys = (d: { keys: ApiKeyView[] }) => d.keys;
 const STATUS_COLORS: Record<string, string> = { active: 'green', revoked: 'default', expired: 'orange' };
 
-/** Route /api-keys: the user's API keys, their usage, a quick start, the docs link and webhooks. */
-export function Component() {
-  const { message, modal } = App.useApp();
-  const { list: keys, loading, loads, reload: load } = useLoadedList(api.apiKeyList, pickKeys);
-  const [creating, setCreating] = useState(false);
-  const [secret, setSecret] = useState<string | null>(null);
-  /** The key created in this visit: filled into the quick start (it is never fetched again). */
-  const [freshKey, setFreshKey] = useState<string | null>(null);
-  const [renaming, setRenaming] = useState<ApiKeyView | null>(null);
-  const [selected, setSelected] = useState<string | null>(null);
-
-  const shown = keys.find((k) => k.key_id === selected) ?? keys.find((k) => k.status === 'active') ?? keys[0];
-
-  const revoke = (k: ApiKeyView) =>
-    modal.confirm({
-      title: t.revokeTitle,
-      content: t.revokeBody,
-      okText: t.revokeOk,
-      okButtonProps: { danger: true, 'data-testid': 'revoke-confirm' } as never,
-      cancelText: t.cancel,
-      onOk: async () => {
-        await request(api.apiKeyRevoke, { body: { key_id: k.key_id } });
-        message.success(t.revoked);
-        await load();
-      },
-    });
-
-  const columns: TableColumnsType<ApiKeyView> = [
+/** The key table's columns: name, masked key, status, credits, requests, dates and the row's actions. */
+function keyColumns({
+  onUsage,
+  onRename,
+  onRevoke,
+}: {
+  onUsage: (keyId: string) => void;
+  onRename: (key: ApiKeyView) => void;
+  onRevoke: (key: ApiKeyView) => void;
+}): TableColumnsType<ApiKeyView> {
+  return [
     {
       title: t.colName,
       dataIndex: 'name',
@@ -107,15 +90,10 @@ export function Component() {
       width: 190,
       render: (_, k) => (
         <Space size={0}>
-          <Button
-            type="link"
-            size="small"
-            onClick={() => setSelected(k.key_id)}
-            data-testid="key-usage-button"
-          >
+          <Button type="link" size="small" onClick={() => onUsage(k.key_id)} data-testid="key-usage-button">
             {t.usage}
           </Button>
-          <Button type="link" size="small" onClick={() => setRenaming(k)} data-testid="key-rename">
+          <Button type="link" size="small" onClick={() => onRename(k)} data-testid="key-rename">
             {t.rename}
           </Button>
           <Button
@@ -123,7 +101,7 @@ export function Component() {
             size="small"
             danger
             disabled={k.status === 'revoked'}
-            onClick={() => revoke(k)}
+            onClick={() => onRevoke(k)}
             data-testid="key-revoke"
           >
             {t.revoke}
@@ -132,6 +110,36 @@ export function Component() {
       ),
     },
   ];
+}
+
+/** Route /api-keys: the user's API keys, their usage, a quick start, the docs link and webhooks. */
+export function Component() {
+  const { message, modal } = App.useApp();
+  const { list: keys, loading, loads, reload: load } = useLoadedList(api.apiKeyList, pickKeys);
+  const [creating, setCreating] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  /** The key created in this visit: filled into the quick start (it is never fetched again). */
+  const [freshKey, setFreshKey] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<ApiKeyView | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+
+  const shown = keys.find((k) => k.key_id === selected) ?? keys.find((k) => k.status === 'active') ?? keys[0];
+
+  const revoke = (k: ApiKeyView) =>
+    modal.confirm({
+      title: t.revokeTitle,
+      content: t.revokeBody,
+      okText: t.revokeOk,
+      okButtonProps: { danger: true, 'data-testid': 'revoke-confirm' } as never,
+      cancelText: t.cancel,
+      onOk: async () => {
+        await request(api.apiKeyRevoke, { body: { key_id: k.key_id } });
+        message.success(t.revoked);
+        await load();
+      },
+    });
+
+  const columns = keyColumns({ onUsage: setSelected, onRename: setRenaming, onRevoke: revoke });
 
   return (
     <div className="vw-page vw-apikeys" data-testid="api-keys-page">
