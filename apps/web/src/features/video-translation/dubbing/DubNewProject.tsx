@@ -7,6 +7,7 @@ import { api } from '@/lib/api.ts';
 import type { BodyOf } from '@/lib/http/client.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { dubbing as d } from '@/locales/zh-CN/dubbing.ts';
+import { FormCheck, SelectField } from '../project/fields.tsx';
 import { MediaStep } from '../project/MediaStep.tsx';
 import {
   CreditEstimate,
@@ -423,13 +424,9 @@ function SourceStep({ form, set, asrReady }: { form: DubForm; set: SetField<DubF
         </div>
       )}
       <div>
-        <Checkbox
-          checked={form.review}
-          onChange={(e) => set('review', e.target.checked)}
-          data-testid="dub-review"
-        >
+        <FormCheck form={form} set={set} name="review" testId="dub-review">
           {d.review}
-        </Checkbox>
+        </FormCheck>
       </div>
       {form.source === 'project' && (
         <Select
@@ -462,8 +459,7 @@ function OptionsStep({
   toolEngines: Array<{ id: string; label: string }>;
 }) {
   const { options } = form;
-  const setOption = <K extends keyof DubFormOptions>(key: K, value: DubFormOptions[K]) =>
-    set('options', { ...options, [key]: value });
+  const setOption: SetField<DubFormOptions> = (key, value) => set('options', { ...options, [key]: value });
   const speaking = mode !== 'synthesis';
   return (
     <section className="vw-vt-step vw-vt-options">
@@ -496,23 +492,21 @@ function OptionsStep({
         ))}
       <MixFields options={options} setOption={setOption} toolEngines={toolEngines} />
       {speaking && options.subtitle_mode !== 'none' && (
-        <div className="vw-vt-field">
-          <span>{d.subtitleLines}</span>
-          <Select
-            value={bilingualOk ? options.subtitle_lines : 'single'}
-            onChange={(v) => setOption('subtitle_lines', v)}
-            style={{ width: 260 }}
-            data-testid="dub-subtitle-lines"
-            options={(['single', 'bilingual'] as const).map((k) => ({
-              value: k,
-              label:
-                k === 'bilingual' && !bilingualOk
-                  ? `${d.subtitleLineModes[k]}（${d.bilingualNeeds}）`
-                  : d.subtitleLineModes[k],
-              disabled: k === 'bilingual' && !bilingualOk,
-            }))}
-          />
-        </div>
+        <SelectField
+          label={d.subtitleLines}
+          value={bilingualOk ? options.subtitle_lines : 'single'}
+          onChange={(v) => setOption('subtitle_lines', v)}
+          style={{ width: 260 }}
+          data-testid="dub-subtitle-lines"
+          options={(['single', 'bilingual'] as const).map((k) => ({
+            value: k,
+            label:
+              k === 'bilingual' && !bilingualOk
+                ? `${d.subtitleLineModes[k]}（${d.bilingualNeeds}）`
+                : d.subtitleLineModes[k],
+            disabled: k === 'bilingual' && !bilingualOk,
+          }))}
+        />
       )}
       {speaking && (
         <>
@@ -525,19 +519,15 @@ function OptionsStep({
               data-testid="dub-outputs-choice"
             />
           </div>
-          <Checkbox checked={options.condense} onChange={(e) => setOption('condense', e.target.checked)}>
+          <FormCheck form={options} set={setOption} name="condense">
             {d.condense}
-          </Checkbox>
-          <Checkbox checked={options.check} onChange={(e) => setOption('check', e.target.checked)}>
+          </FormCheck>
+          <FormCheck form={options} set={setOption} name="check">
             {d.check}
-          </Checkbox>
-          <Checkbox
-            checked={options.allow_slow_video}
-            onChange={(e) => setOption('allow_slow_video', e.target.checked)}
-            data-testid="dub-slow-video"
-          >
+          </FormCheck>
+          <FormCheck form={options} set={setOption} name="allow_slow_video" testId="dub-slow-video">
             {d.slowVideo}
-          </Checkbox>
+          </FormCheck>
         </>
       )}
     </section>
@@ -551,7 +541,7 @@ function MixFields({
   toolEngines,
 }: {
   options: DubFormOptions;
-  setOption: <K extends keyof DubFormOptions>(key: K, value: DubFormOptions[K]) => void;
+  setOption: SetField<DubFormOptions>;
   toolEngines: Array<{ id: string; label: string }>;
 }) {
   // 分离人声 needs a separator engine: the tool's engines say whether one runs, or give the reason.
@@ -559,42 +549,36 @@ function MixFields({
   const separatorReason = toolEngines.find((e) => e.id === 'separator_missing')?.label ?? d.separatorMissing;
   return (
     <>
-      <div className="vw-vt-field">
-        <span>{d.background}</span>
-        <Select
-          value={options.background}
-          onChange={(v) => setOption('background', v)}
-          style={{ width: 180 }}
-          data-testid="dub-background"
-          options={(['duck', 'mute', 'keep', 'separated'] as const).map((k) => ({
-            value: k,
-            label:
-              k === 'separated' && !separatorReady
-                ? `${d.backgrounds[k]}（${d.separatorMissingShort}）`
-                : d.backgrounds[k],
-            disabled: k === 'separated' && !separatorReady,
-            ...(k === 'separated' && !separatorReady ? { title: separatorReason } : {}),
-          }))}
-        />
-      </div>
-      <div className="vw-vt-field">
-        <span>{d.loudness}</span>
-        <Select
-          value={options.loudness}
-          onChange={(v) => setOption('loudness', v)}
-          style={{ width: 160 }}
-          options={(['online', 'broadcast'] as const).map((k) => ({ value: k, label: d.loudnesses[k] }))}
-        />
-      </div>
-      <div className="vw-vt-field">
-        <span>{d.subtitleMode}</span>
-        <Select
-          value={options.subtitle_mode}
-          onChange={(v) => setOption('subtitle_mode', v)}
-          style={{ width: 130 }}
-          options={(['none', 'burn', 'soft'] as const).map((k) => ({ value: k, label: d.subtitleModes[k] }))}
-        />
-      </div>
+      <SelectField
+        label={d.background}
+        value={options.background}
+        onChange={(v) => setOption('background', v)}
+        style={{ width: 180 }}
+        data-testid="dub-background"
+        options={(['duck', 'mute', 'keep', 'separated'] as const).map((k) => ({
+          value: k,
+          label:
+            k === 'separated' && !separatorReady
+              ? `${d.backgrounds[k]}（${d.separatorMissingShort}）`
+              : d.backgrounds[k],
+          disabled: k === 'separated' && !separatorReady,
+          ...(k === 'separated' && !separatorReady ? { title: separatorReason } : {}),
+        }))}
+      />
+      <SelectField
+        label={d.loudness}
+        value={options.loudness}
+        onChange={(v) => setOption('loudness', v)}
+        style={{ width: 160 }}
+        options={(['online', 'broadcast'] as const).map((k) => ({ value: k, label: d.loudnesses[k] }))}
+      />
+      <SelectField
+        label={d.subtitleMode}
+        value={options.subtitle_mode}
+        onChange={(v) => setOption('subtitle_mode', v)}
+        style={{ width: 130 }}
+        options={(['none', 'burn', 'soft'] as const).map((k) => ({ value: k, label: d.subtitleModes[k] }))}
+      />
     </>
   );
 }

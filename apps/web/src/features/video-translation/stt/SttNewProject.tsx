@@ -1,6 +1,6 @@
 import { AudioOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import type { MediaAsset, SttOptions } from '@vw/contract';
-import { Button, Checkbox, Segmented, Select } from 'antd';
+import { Button, Segmented } from 'antd';
 import { useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
@@ -8,6 +8,7 @@ import { formatDuration } from '@/lib/tasks/format.ts';
 import { formatBytes, UploadDropzone, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
 import { type UseUpload, useUpload } from '@/lib/upload/useUpload.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
+import { FormCheck, SelectField } from '../project/fields.tsx';
 import {
   CreditEstimate,
   NewProjectShell,
@@ -178,42 +179,30 @@ function FileStep({
 function OptionsStep({ form, set }: { form: SttOptions; set: SetField<SttOptions> }) {
   return (
     <section className="vw-vt-step vw-vt-options">
-      <div className="vw-vt-field">
-        <span id="stt-language-label">{t.language}</span>
-        <Select
-          aria-labelledby="stt-language-label"
-          value={form.language}
-          onChange={(language) => set('language', language)}
-          options={LANGUAGES.map((l) => ({ value: l, label: t.languages[l] }))}
-          style={{ width: 180 }}
-          data-testid="stt-language"
-        />
-      </div>
-      <div className="vw-vt-field">
-        <span id="stt-speakers-label">{t.speakers}</span>
-        <Select
-          aria-labelledby="stt-speakers-label"
-          value={form.speakers}
-          onChange={(speakers) => set('speakers', speakers)}
-          options={SPEAKERS.map((n) => ({ value: n, label: n === 0 ? t.speakersAuto : t.speakersN(n) }))}
-          style={{ width: 140 }}
-          data-testid="stt-speakers"
-        />
-      </div>
-      <Checkbox
-        checked={form.punctuation}
-        onChange={(e) => set('punctuation', e.target.checked)}
-        data-testid="stt-punctuation"
-      >
+      <SelectField
+        label={t.language}
+        labelId="stt-language-label"
+        value={form.language}
+        onChange={(language) => set('language', language)}
+        options={LANGUAGES.map((l) => ({ value: l, label: t.languages[l] }))}
+        style={{ width: 180 }}
+        data-testid="stt-language"
+      />
+      <SelectField
+        label={t.speakers}
+        labelId="stt-speakers-label"
+        value={form.speakers}
+        onChange={(speakers) => set('speakers', speakers)}
+        options={SPEAKERS.map((n) => ({ value: n, label: n === 0 ? t.speakersAuto : t.speakersN(n) }))}
+        style={{ width: 140 }}
+        data-testid="stt-speakers"
+      />
+      <FormCheck form={form} set={set} name="punctuation" testId="stt-punctuation">
         {t.punctuation}
-      </Checkbox>
-      <Checkbox
-        checked={form.split_cues}
-        onChange={(e) => set('split_cues', e.target.checked)}
-        data-testid="stt-split"
-      >
+      </FormCheck>
+      <FormCheck form={form} set={set} name="split_cues" testId="stt-split">
         {t.splitCues}
-      </Checkbox>
+      </FormCheck>
     </section>
   );
 }

@@ -1,10 +1,11 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { EraseOptions, MediaAsset } from '@vw/contract';
-import { Button, Checkbox, InputNumber, Radio, Segmented, Select } from 'antd';
+import { Button, InputNumber, Radio, Segmented, Select } from 'antd';
 import { useCallback, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { subtitleTools } from '@/locales/zh-CN/subtitleTools.ts';
+import { FormCheck, SelectField } from '../project/fields.tsx';
 import { MediaStep } from '../project/MediaStep.tsx';
 import { NewProjectShell, StartedTask } from '../project/NewProjectShell.tsx';
 import { type EditorBox, RegionEditor } from '../project/RegionEditor.tsx';
@@ -287,24 +288,18 @@ function EraseOptionsStep({
           )}
         </div>
       )}
-      <div className="vw-vt-field">
-        <span id="erase-method-label">{t.method}</span>
-        <Select
-          aria-labelledby="erase-method-label"
-          value={form.method}
-          onChange={onMethod}
-          options={(['fast', 'blur'] as const).map((k) => ({ value: k, label: t.methods[k] }))}
-          style={{ width: 200 }}
-          data-testid="erase-method"
-        />
-      </div>
-      <Checkbox
-        checked={form.second_pass}
-        onChange={(e) => set('second_pass', e.target.checked)}
-        data-testid="erase-second-pass"
-      >
+      <SelectField
+        label={t.method}
+        labelId="erase-method-label"
+        value={form.method}
+        onChange={onMethod}
+        options={(['fast', 'blur'] as const).map((k) => ({ value: k, label: t.methods[k] }))}
+        style={{ width: 200 }}
+        data-testid="erase-method"
+      />
+      <FormCheck form={form} set={set} name="second_pass" testId="erase-second-pass">
         {t.secondPass}
-      </Checkbox>
+      </FormCheck>
     </section>
   );
 }

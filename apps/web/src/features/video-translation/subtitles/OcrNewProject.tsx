@@ -1,8 +1,9 @@
 import type { OcrOptions } from '@vw/contract';
-import { Alert, Select } from 'antd';
+import { Alert } from 'antd';
 import { api } from '@/lib/api.ts';
 import { useCallMutation } from '@/lib/query/hooks.ts';
 import { subtitleTools } from '@/locales/zh-CN/subtitleTools.ts';
+import { SelectField } from '../project/fields.tsx';
 import { MediaStep } from '../project/MediaStep.tsx';
 import { NewProjectShell, StartedTask } from '../project/NewProjectShell.tsx';
 import { RegionEditor } from '../project/RegionEditor.tsx';
@@ -91,28 +92,24 @@ export function OcrNewProject({ onBack }: { onBack: () => void }) {
         </section>
       )}
       <section className="vw-vt-step vw-vt-options">
-        <div className="vw-vt-field">
-          <span id="ocr-fps-label">{t.fps}</span>
-          <Select
-            aria-labelledby="ocr-fps-label"
-            value={form.fps}
-            onChange={(fps) => set('fps', fps)}
-            options={FPS.map((n) => ({ value: n, label: t.fpsN(n) }))}
-            style={{ width: 140 }}
-            data-testid="ocr-fps"
-          />
-        </div>
-        <div className="vw-vt-field">
-          <span id="ocr-convert-label">{t.convert}</span>
-          <Select
-            aria-labelledby="ocr-convert-label"
-            value={form.convert}
-            onChange={(convert) => set('convert', convert)}
-            options={CONVERTS.map((k) => ({ value: k, label: t.converts[k] }))}
-            style={{ width: 140 }}
-            data-testid="ocr-convert"
-          />
-        </div>
+        <SelectField
+          label={t.fps}
+          labelId="ocr-fps-label"
+          value={form.fps}
+          onChange={(fps) => set('fps', fps)}
+          options={FPS.map((n) => ({ value: n, label: t.fpsN(n) }))}
+          style={{ width: 140 }}
+          data-testid="ocr-fps"
+        />
+        <SelectField
+          label={t.convert}
+          labelId="ocr-convert-label"
+          value={form.convert}
+          onChange={(convert) => set('convert', convert)}
+          options={CONVERTS.map((k) => ({ value: k, label: t.converts[k] }))}
+          style={{ width: 140 }}
+          data-testid="ocr-convert"
+        />
       </section>
     </NewProjectShell>
   );

@@ -1,5 +1,5 @@
 import { SettingOutlined } from '@ant-design/icons';
-import { Alert, Button, Checkbox, Segmented, Select } from 'antd';
+import { Alert, Button, Segmented, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatCredits } from '@/features/credits/format.ts';
@@ -10,6 +10,7 @@ import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { useTask } from '@/lib/tasks/useTask.ts';
 import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { VoiceSelect } from '../dubbing/VoiceSelect.tsx';
+import { FormCheck, SelectField } from '../project/fields.tsx';
 import { MediaStep } from '../project/MediaStep.tsx';
 import { CreditEstimate, NewProjectShell } from '../project/NewProjectShell.tsx';
 import { RegionEditor } from '../project/RegionEditor.tsx';
@@ -221,34 +222,30 @@ export function TranslateNewProject({ onBack }: { onBack: () => void }) {
 function LanguagesStep({ form, set, langs }: StepProps) {
   return (
     <section className="vw-vt-step vw-vt-options">
-      <div className="vw-vt-field">
-        <span id="vt-source-lang">{vt.sourceLanguage}</span>
-        <Select
-          aria-labelledby="vt-source-lang"
-          value={form.sourceLanguage}
-          onChange={(v) => set('sourceLanguage', v)}
-          options={(langs?.source ?? [{ code: 'auto', name: vt.autoDetect }]).map((l) => ({
-            value: l.code,
-            label: l.name,
-          }))}
-          style={{ width: 140 }}
-          data-testid="vt-source-language"
-        />
-      </div>
-      <div className="vw-vt-field">
-        <span id="vt-target-lang">{vt.targetLanguages}</span>
-        <Select
-          mode="multiple"
-          aria-labelledby="vt-target-lang"
-          value={form.targets}
-          onChange={(v) => set('targets', v)}
-          placeholder={vt.targetPlaceholder}
-          options={(langs?.target ?? []).map((l) => ({ value: l.code, label: l.name }))}
-          style={{ minWidth: 260 }}
-          maxCount={5}
-          data-testid="vt-targets"
-        />
-      </div>
+      <SelectField
+        label={vt.sourceLanguage}
+        labelId="vt-source-lang"
+        value={form.sourceLanguage}
+        onChange={(v) => set('sourceLanguage', v)}
+        options={(langs?.source ?? [{ code: 'auto', name: vt.autoDetect }]).map((l) => ({
+          value: l.code,
+          label: l.name,
+        }))}
+        style={{ width: 140 }}
+        data-testid="vt-source-language"
+      />
+      <SelectField
+        label={vt.targetLanguages}
+        labelId="vt-target-lang"
+        mode="multiple"
+        value={form.targets}
+        onChange={(v) => set('targets', v)}
+        placeholder={vt.targetPlaceholder}
+        options={(langs?.target ?? []).map((l) => ({ value: l.code, label: l.name }))}
+        style={{ minWidth: 260 }}
+        maxCount={5}
+        data-testid="vt-targets"
+      />
       {langs?.llm.configured && (
         <span className="vw-vt-muted" data-testid="vt-llm">
           {vt.llmReady(langs.llm.model)}
@@ -283,13 +280,9 @@ function SourceStep({
         <SubtitlePicker value={subtitle} onChange={onSubtitle} testId="vt-subtitle" />
       )}
       <div className="vw-vt-checks">
-        <Checkbox
-          checked={form.split}
-          onChange={(e) => set('split', e.target.checked)}
-          data-testid="vt-split"
-        >
+        <FormCheck form={form} set={set} name="split" testId="vt-split">
           {vt.split}
-        </Checkbox>
+        </FormCheck>
       </div>
     </section>
   );
@@ -301,14 +294,9 @@ function EraseStep({ form, set }: StepProps) {
   return (
     <section className="vw-vt-step">
       <h3>{vt.erase}</h3>
-      <Checkbox
-        checked={form.erase}
-        disabled={!eraseAllowed}
-        onChange={(e) => set('erase', e.target.checked)}
-        data-testid="vt-erase"
-      >
+      <FormCheck form={form} set={set} name="erase" disabled={!eraseAllowed} testId="vt-erase">
         {eraseAllowed ? vt.eraseOn : `${vt.eraseOn}（${vt.eraseNotAllowed}）`}
-      </Checkbox>
+      </FormCheck>
       {form.erase && (
         <Select
           value={form.eraseMethod}
@@ -330,9 +318,9 @@ function DubStep({ form, set, langs, speakers }: StepProps & { speakers: string[
     <>
       <h3 className="vw-vt-subhead">{vt.dub}</h3>
       <section className="vw-vt-step vw-vt-options">
-        <Checkbox checked={form.dub} onChange={(e) => set('dub', e.target.checked)} data-testid="vt-dub">
+        <FormCheck form={form} set={set} name="dub" testId="vt-dub">
           {vt.dubOn}
-        </Checkbox>
+        </FormCheck>
         {form.dub && (
           <div className="vw-vt-field">
             <span>{vt.voice}</span>
@@ -363,24 +351,20 @@ function DubStep({ form, set, langs, speakers }: StepProps & { speakers: string[
             </div>
           ))}
         {form.dub && langs?.clone.available && (
-          <Checkbox checked={form.cloneSpeakers} onChange={(e) => set('cloneSpeakers', e.target.checked)}>
+          <FormCheck form={form} set={set} name="cloneSpeakers">
             {vt.cloneSpeakers}
             {langs.clone.engine_label && <span className="vw-vt-muted">（{langs.clone.engine_label}）</span>}
-          </Checkbox>
+          </FormCheck>
         )}
         {form.dub && langs?.clone.available && form.cloneSpeakers && (
-          <Checkbox
-            checked={form.cloneConsent}
-            onChange={(e) => set('cloneConsent', e.target.checked)}
-            data-testid="vt-clone-consent"
-          >
+          <FormCheck form={form} set={set} name="cloneConsent" testId="vt-clone-consent">
             {vt.cloneConsent}
-          </Checkbox>
+          </FormCheck>
         )}
         {langs?.lip_sync.available && (
-          <Checkbox checked={form.lipSync} onChange={(e) => set('lipSync', e.target.checked)}>
+          <FormCheck form={form} set={set} name="lipSync">
             {vt.lipSync}
-          </Checkbox>
+          </FormCheck>
         )}
       </section>
     </>
@@ -427,9 +411,9 @@ function PreferencesStep({ form, set }: StepProps) {
       <span className="vw-vt-muted" data-testid="vt-prefs-summary">
         {vt.preferencesSummary(saved.preferences.style, saved.entries.length)}
       </span>
-      <Checkbox checked={form.useGlossary} onChange={(e) => set('useGlossary', e.target.checked)}>
+      <FormCheck form={form} set={set} name="useGlossary">
         {vt.useGlossary}
-      </Checkbox>
+      </FormCheck>
       <PreferencesDrawer open={open} onClose={() => setOpen(false)} />
     </section>
   );
@@ -439,20 +423,12 @@ function ReviewStep({ form, set }: StepProps) {
   return (
     <section className="vw-vt-step vw-vt-options">
       <span>{vt.review}</span>
-      <Checkbox
-        checked={form.reviewAfterRecognition}
-        onChange={(e) => set('reviewAfterRecognition', e.target.checked)}
-        data-testid="vt-review-recognition"
-      >
+      <FormCheck form={form} set={set} name="reviewAfterRecognition" testId="vt-review-recognition">
         {vt.reviewAfterRecognition}
-      </Checkbox>
-      <Checkbox
-        checked={form.reviewAfterTranslation}
-        onChange={(e) => set('reviewAfterTranslation', e.target.checked)}
-        data-testid="vt-review-translation"
-      >
+      </FormCheck>
+      <FormCheck form={form} set={set} name="reviewAfterTranslation" testId="vt-review-translation">
         {vt.reviewAfterTranslation}
-      </Checkbox>
+      </FormCheck>
     </section>
   );
 }
