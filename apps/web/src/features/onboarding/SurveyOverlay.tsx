@@ -32,6 +32,90 @@ export interface SurveyOverlayProps {
   isFinalCode: (code: number) => boolean;
 }
 
+/** One question: the welcome (first) or the logo, a way back, and its options. */
+function SurveySlide({
+  question: q,
+  position,
+  active,
+  long,
+  onBack,
+  onChoose,
+}: {
+  question: SurveyQuestion;
+  position: number;
+  active: boolean;
+  long: boolean;
+  onBack: () => void;
+  onChoose: (optionId: number) => void;
+}) {
+  return (
+    <section
+      className="vw-survey-slide"
+      aria-hidden={!active}
+      data-testid="survey-slide"
+      data-active={active}
+    >
+      {position === 0 ? (
+        <header className="vw-survey-welcome" data-testid="survey-welcome">
+          <BrandMark size={40} />
+          <h2>{t.welcome}</h2>
+          <p>{t.welcomeSub}</p>
+        </header>
+      ) : (
+        <header className="vw-survey-logo" data-testid="survey-logo">
+          <BrandMark size={24} />
+          <span>{zhCN.app.name}</span>
+        </header>
+      )}
+      <div className="vw-survey-body">
+        {position > 0 && (
+          <button
+            type="button"
+            className="vw-survey-back"
+            data-testid="survey-back"
+            tabIndex={active ? 0 : -1}
+            onClick={onBack}
+          >
+            <LeftOutlined /> {t.back}
+          </button>
+        )}
+        <h3 className="vw-survey-question">
+          {q.question_content}
+          {isMultiple(q) && <span className="vw-survey-multi">{t.multiple}</span>}
+        </h3>
+        <ul
+          className={`vw-survey-options ${long ? 'is-long' : ''}`}
+          data-testid="survey-options"
+          data-long={long}
+        >
+          {q.question_options.map((o, oi) => (
+            <li key={o.id}>
+              <button
+                type="button"
+                className={`vw-survey-option ${o.selected ? 'is-selected' : ''}`}
+                aria-pressed={o.selected}
+                data-testid="survey-option"
+                tabIndex={active ? 0 : -1}
+                onClick={() => onChoose(o.id)}
+              >
+                {o.icon && (
+                  <img
+                    src={o.icon}
+                    alt=""
+                    className="vw-survey-icon"
+                    style={{ animationDelay: `${oi * OPTION_FADE_STEP_S}s` }}
+                  />
+                )}
+                <span>{o.content}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
 /** The first-login survey of spec §2/§4: one question per slide, swipe or buttons. */
 export function SurveyOverlay({
   uid,
@@ -113,71 +197,15 @@ export function SurveyOverlay({
       >
         <div className="vw-survey-track" style={{ transform: `translateX(-${index * 100}%)` }}>
           {questions.map((q, qi) => (
-            <section
+            <SurveySlide
               key={q.id}
-              className="vw-survey-slide"
-              aria-hidden={qi !== index}
-              data-testid="survey-slide"
-              data-active={qi === index}
-            >
-              {qi === 0 ? (
-                <header className="vw-survey-welcome" data-testid="survey-welcome">
-                  <BrandMark size={40} />
-                  <h2>{t.welcome}</h2>
-                  <p>{t.welcomeSub}</p>
-                </header>
-              ) : (
-                <header className="vw-survey-logo" data-testid="survey-logo">
-                  <BrandMark size={24} />
-                  <span>{zhCN.app.name}</span>
-                </header>
-              )}
-              <div className="vw-survey-body">
-                {qi > 0 && (
-                  <button
-                    type="button"
-                    className="vw-survey-back"
-                    data-testid="survey-back"
-                    tabIndex={qi === index ? 0 : -1}
-                    onClick={() => go(qi - 1)}
-                  >
-                    <LeftOutlined /> {t.back}
-                  </button>
-                )}
-                <h3 className="vw-survey-question">
-                  {q.question_content}
-                  {isMultiple(q) && <span className="vw-survey-multi">{t.multiple}</span>}
-                </h3>
-                <ul
-                  className={`vw-survey-options ${longLayout[qi] ? 'is-long' : ''}`}
-                  data-testid="survey-options"
-                  data-long={longLayout[qi]}
-                >
-                  {q.question_options.map((o, oi) => (
-                    <li key={o.id}>
-                      <button
-                        type="button"
-                        className={`vw-survey-option ${o.selected ? 'is-selected' : ''}`}
-                        aria-pressed={o.selected}
-                        data-testid="survey-option"
-                        tabIndex={qi === index ? 0 : -1}
-                        onClick={() => choose(qi, o.id)}
-                      >
-                        {o.icon && (
-                          <img
-                            src={o.icon}
-                            alt=""
-                            className="vw-survey-icon"
-                            style={{ animationDelay: `${oi * OPTION_FADE_STEP_S}s` }}
-                          />
-                        )}
-                        <span>{o.content}</span>
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            </section>
+              question={q}
+              position={qi}
+              active={qi === index}
+              long={longLayout[qi]}
+              onBack={() => go(qi - 1)}
+              onChoose={(optionId) => choose(qi, optionId)}
+            />
           ))}
         </div>
         <footer className="vw-survey-foot">
