@@ -10,9 +10,10 @@ import pg from 'pg';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
-import { openDatabase, prepareDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/database.ts';
 import { createLogger } from '../src/logger.ts';
 import { captureCredits, grantCredits, holdCredits } from '../src/modules/credits/ledger.service.ts';
+import { prepareDatabase } from '../src/modules/seeds.ts';
 
 const CALLERS = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

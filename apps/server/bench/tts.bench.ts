@@ -15,10 +15,11 @@ import { buildApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
 import { ensureDataDir, loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
-import { openDatabase, prepareDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/database.ts';
 import { createEngines } from '../src/engines/engines.ts';
 import { createLogger } from '../src/logger.ts';
 import { grantCredits } from '../src/modules/credits/ledger.service.ts';
+import { prepareDatabase } from '../src/modules/seeds.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'vw-bench-tts-'));

@@ -4,7 +4,7 @@ import { QuestionnaireStatus, UserType } from '@vw/contract';
 import { systemClock } from './clock.ts';
 import { ensureDataDir, loadConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
-import { openDatabase, prepareDatabase } from './db/database.ts';
+import { openDatabase } from './db/database.ts';
 import { engineReport } from './engines.cli.ts';
 import { createLogger } from './logger.ts';
 import { toAccountKey } from './modules/accounts/account-key.ts';
@@ -31,6 +31,7 @@ import {
   listRedeemCodes,
   voidRedeemBatch,
 } from './modules/redeem/redeem.service.ts';
+import { prepareDatabase } from './modules/seeds.ts';
 import {
   findSettings,
   isSettingKey,

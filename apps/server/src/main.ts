@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, ensureDataDir, loadConfig } from './config.ts';
 import { createContext } from './context.ts';
-import { openDatabase, prepareDatabase } from './db/database.ts';
+import { openDatabase } from './db/database.ts';
 import { createEngines } from './engines/engines.ts';
 import { scheduleEvery } from './jobs/schedule.ts';
 import { createLogger } from './logger.ts';
@@ -14,6 +14,7 @@ import { holdLeaseSweepJob } from './modules/credits/hold-leases.ts';
 import { ensureVapidKeys } from './modules/notifications/notifications.service.ts';
 import { ensureDemoSample } from './modules/ocr/ocr.sample.ts';
 import { paymentReconcileJob, RECONCILE_EVERY_MS } from './modules/payments/payments.jobs.ts';
+import { prepareDatabase } from './modules/seeds.ts';
 import { startVoicePreviews } from './modules/voices/voices.service.ts';
 import { TASK_SWEEP_EVERY_MS, taskSweepJob } from './tasks/tasks.jobs.ts';
 

@@ -10,11 +10,12 @@ import { buildApp } from '../src/app.ts';
 import type { Clock } from '../src/clock.ts';
 import { type Config, ensureDataDir, loadConfig } from '../src/config.ts';
 import { type AppContext, createContext } from '../src/context.ts';
-import { type DatabaseHandle, openDatabase, prepareDatabase } from '../src/db/database.ts';
+import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
 import type { TaskRow } from '../src/db/schema.ts';
 import { createEngines } from '../src/engines/engines.ts';
 import { createLogger } from '../src/logger.ts';
 import { grantCredits } from '../src/modules/credits/ledger.service.ts';
+import { prepareDatabase } from '../src/modules/seeds.ts';
 import { upsertSetting } from '../src/modules/settings/settings.repo.ts';
 
 /** Which database the server tests run on: the test command runs the suite once per kind. */

@@ -10,9 +10,6 @@ import {
   type Transaction,
 } from 'kysely';
 import pg from 'pg';
-import { seedPlans } from '../modules/credits/plans.ts';
-import { seedProducts } from '../modules/payments/catalogue.ts';
-import { seedVoices } from '../modules/voices/voices.seed.ts';
 import { LocalState } from './local-state.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -129,18 +126,8 @@ function withStatementCache(db: SqliteDatabase.Database, max = 1000): SqliteData
   return db;
 }
 
-/**
- * Migrations, then the reference rows every install needs (plan ladder, product catalogue, built-in
- * voices); safe to run from many processes.
- */
-export async function prepareDatabase(db: Kysely<Database>): Promise<void> {
-  await migrateToLatest(db);
-  await seedPlans(db);
-  await seedProducts(db);
-  await seedVoices(db);
-}
-
-async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+/** Runs the migrations not run yet; safe to run from many processes. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createTestDatabase, TEST_DB } from '../../../test/harness.ts';
-import { type Db, openDatabase, prepareDatabase } from '../../db/database.ts';
+import { type Db, openDatabase } from '../../db/database.ts';
 import type { Job } from '../../db/schema.ts';
+import { prepareDatabase } from '../../modules/seeds.ts';
 
 export interface JobTestDatabase {
   /** A SQLite file or a postgres:// URL, for other handles and child processes. */
