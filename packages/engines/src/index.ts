@@ -76,6 +76,7 @@ export * from './llm/index.ts';
 export * from './media/index.ts';
 export * from './ocr/index.ts';
 export { createOpenAiEngine, type OpenAiEngineOptions, speechUrl } from './openai/engine.ts';
+export * from './registry.ts';
 export {
   createHttpSeparator,
   HTTP_SEPARATOR_ID,

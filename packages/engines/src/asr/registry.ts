@@ -1,4 +1,5 @@
 import { EngineError } from '../errors.ts';
+import { createRegistry, type Registry } from '../registry.ts';
 import type { Hint } from '../tts/registry.ts';
 import { createOpenAiAsrProvider, type OpenAiAsrOptions } from './openai.ts';
 import { createSherpaAsrProviders, type SherpaAsrOptions } from './sherpa.ts';
@@ -22,18 +23,13 @@ export interface AsrProblem {
   error: EngineError;
 }
 
-export interface AsrRegistry {
+/**
+ * Recognizers by id ('sherpa-onnx:<model>', 'openai-compatible'; a family name picks its first
+ * provider), the first without one; a miss is an EngineError that says what is wrong or what to configure.
+ */
+export interface AsrRegistry extends Registry<AsrProvider, AsrProblem> {
   /** The providers that work, with what each can do (the UI offers only these). */
   list(): AsrCapabilities[];
-  has(id: string): boolean;
-  /**
-   * By id ('sherpa-onnx:<model>', 'openai-compatible'; a family name picks its first provider), the
-   * first provider without one — or an EngineError that says what is wrong or what to configure.
-   */
-  get(id?: string): AsrProvider;
-  /** Providers that were configured but failed to start, for the start-up log. */
-  readonly problems: readonly AsrProblem[];
-  close(): Promise<void>;
 }
 
 const family = (id: string) => id.split(':')[0];
@@ -47,16 +43,11 @@ export function createAsrRegistry(
 ): AsrRegistry {
   const hint = (f: AsrFamily) => hints[f] ?? DEFAULT_ASR_HINTS[f];
 
-  function get(id?: string): AsrProvider {
-    const found =
-      id === undefined
-        ? providers[0]
-        : (providers.find((p) => p.id === id) ?? providers.find((p) => family(p.id) === id));
-    if (found) return found;
+  function missing(id: string | undefined): EngineError {
     const siblings = id === undefined ? [] : providers.filter((p) => family(p.id) === family(id));
     if (siblings.length) {
       const ids = siblings.map((p) => p.id).join(', ');
-      throw new EngineError(
+      return new EngineError(
         'model_not_found',
         `没有识别模型 ${id}（可用：${ids}）`,
         `no recognition model ${id} (available: ${ids})`,
@@ -65,10 +56,10 @@ export function createAsrRegistry(
     // A provider that was configured but broke says why; that is the operator's next step.
     const failed = problems.find((p) => id === undefined || p.provider === family(id));
     if (failed)
-      throw new EngineError(failed.error.code, ASR_UNAVAILABLE_ZH, failed.error.en, { cause: failed.error });
+      return new EngineError(failed.error.code, ASR_UNAVAILABLE_ZH, failed.error.en, { cause: failed.error });
     if (id === undefined) {
       const [local, remote] = [hint('sherpa-onnx'), hint('openai-compatible')];
-      throw new EngineError(
+      return new EngineError(
         'engine_not_configured',
         ASR_UNAVAILABLE_ZH,
         `no speech recognition engine is configured: ${local}; or ${remote}`,
@@ -77,13 +68,13 @@ export function createAsrRegistry(
     const known =
       (hints as Record<string, Hint | undefined>)[family(id)] ?? DEFAULT_ASR_HINTS[family(id) as AsrFamily];
     if (!known) {
-      throw new EngineError(
+      return new EngineError(
         'invalid_request',
         `没有名为 ${id} 的语音识别引擎`,
         `there is no speech recognition engine called ${id}`,
       );
     }
-    throw new EngineError(
+    return new EngineError(
       'engine_not_configured',
       `语音识别引擎 ${id} 暂未开放，请联系管理员或换用其他识别引擎`,
       `speech recognition engine ${id} is not configured: ${known}`,
@@ -91,6 +82,7 @@ export function createAsrRegistry(
   }
 
   return {
+    ...createRegistry(providers, problems, { familyOf: (p) => family(p.id), missing }),
     list: () =>
       providers.map(({ id, label, languages, diarization, wordTimes }) => ({
         id,
@@ -99,12 +91,6 @@ export function createAsrRegistry(
         diarization,
         wordTimes,
       })),
-    has: (id) => providers.some((p) => p.id === id),
-    get,
-    problems,
-    close: async () => {
-      await Promise.all(providers.map((p) => p.close()));
-    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { EngineError } from '../errors.ts';
 import { createEspeakEngine, type EspeakEngineOptions } from '../espeak/engine.ts';
 import { createOpenAiEngine, type OpenAiEngineOptions } from '../openai/engine.ts';
+import { createRegistry, type Registry } from '../registry.ts';
 import { createSherpaEngine, type SherpaEngineOptions } from '../sherpa/engine.ts';
 import type {
   AudioChunk,
@@ -37,18 +38,13 @@ export interface EngineProblem {
   error: EngineError;
 }
 
-export interface EngineRegistry {
+/** Speech engines by id; `get` without the engine a voice names finds nothing (no default voice engine). */
+export interface EngineRegistry extends Registry<TtsEngine, EngineProblem> {
   /** The engines that work, with what each can do (the UI offers only these). */
   list(): Array<{ id: EngineId; capabilities: EngineCapabilities }>;
-  has(id: string): boolean;
-  /** The engine, or an EngineError that says what to configure. */
-  get(id: string): TtsEngine;
-  /** Engines that were configured but failed to start, for the start-up log. */
-  readonly problems: readonly EngineProblem[];
   /** Routes by `request.voice.engine`. */
   synthesize(request: SynthesisRequest, options?: CallOptions): Promise<SynthesisResult>;
   stream(request: SynthesisRequest, options?: CallOptions): AsyncIterable<AudioChunk>;
-  close(): Promise<void>;
 }
 
 export function createEngineRegistry(
@@ -58,44 +54,44 @@ export function createEngineRegistry(
     hints = DEFAULT_HINTS,
   }: { problems?: EngineProblem[]; hints?: Partial<Record<EngineId, Hint>> } = {},
 ): EngineRegistry {
-  const byId = new Map(engines.map((e) => [e.id as string, e]));
-
-  function get(id: string): TtsEngine {
-    const engine = byId.get(id);
-    if (engine) return engine;
-    const failed = problems.find((p) => p.engine === id);
-    if (failed) {
-      throw new EngineError(failed.error.code, `语音引擎 ${id} ${ENGINE_UNAVAILABLE_ZH}`, failed.error.en, {
-        cause: failed.error,
-      });
-    }
-    const hint = (hints as Record<string, Hint | undefined>)[id] ?? DEFAULT_HINTS[id as EngineId];
-    if (!hint) {
-      throw new EngineError(
-        'invalid_request',
-        `没有名为 ${id} 的语音引擎`,
-        `there is no speech engine called ${id}`,
+  const registry = createRegistry(engines, problems, {
+    noDefault: true,
+    missing(id) {
+      const failed = problems.find((p) => p.engine === id);
+      if (failed) {
+        return new EngineError(
+          failed.error.code,
+          `语音引擎 ${id} ${ENGINE_UNAVAILABLE_ZH}`,
+          failed.error.en,
+          {
+            cause: failed.error,
+          },
+        );
+      }
+      const hint = (hints as Record<string, Hint | undefined>)[id!] ?? DEFAULT_HINTS[id as EngineId];
+      if (!hint) {
+        return new EngineError(
+          'invalid_request',
+          `没有名为 ${id} 的语音引擎`,
+          `there is no speech engine called ${id}`,
+        );
+      }
+      return new EngineError(
+        'engine_not_configured',
+        `语音引擎 ${id} ${ENGINE_UNAVAILABLE_ZH}`,
+        `speech engine ${id} is not configured: ${hint}`,
       );
-    }
-    throw new EngineError(
-      'engine_not_configured',
-      `语音引擎 ${id} ${ENGINE_UNAVAILABLE_ZH}`,
-      `speech engine ${id} is not configured: ${hint}`,
-    );
-  }
+    },
+  });
+  const { get } = registry;
 
   return {
+    ...registry,
     list: () => engines.map((e) => ({ id: e.id, capabilities: e.capabilities })),
-    has: (id) => byId.has(id),
-    get,
-    problems,
     // Async so that a missing engine is a rejection, like every other failure of a call.
     synthesize: async (request, options) => get(request.voice?.engine).synthesize(request, options),
     async *stream(request, options) {
       yield* get(request.voice?.engine).stream(request, options);
-    },
-    close: async () => {
-      await Promise.all(engines.map((e) => e.close()));
     },
   };
 }

@@ -1,13 +1,12 @@
 import { EngineError } from '../errors.ts';
+import { createRegistry, type Registry } from '../registry.ts';
 import { createHttpVcProvider, type HttpVcOptions } from './http.ts';
 import { createRubberbandProvider, rubberbandAvailable } from './rubberband.ts';
 import type { VcProvider } from './types.ts';
 
-export interface VcRegistry {
-  /** Working engines, the offline default first. */
+/** Voice changer engines by id, the offline default first; a miss names what to install or configure. */
+export interface VcRegistry extends Registry<VcProvider> {
   list(): Array<Pick<VcProvider, 'id' | 'label' | 'kind' | 'usesReference'>>;
-  /** By id, or the first (default); an EngineError naming what to install/configure otherwise. */
-  get(id?: string): VcProvider;
   /** Why there is no engine at all ('' when there is one). */
   readonly problem: string;
 }
@@ -18,22 +17,25 @@ const VC_UNAVAILABLE_EN =
   'no voice changer engine: install rubberband-cli (apt-get install rubberband-cli) or set VC_SERVER_URL';
 
 export function createVcRegistry(providers: VcProvider[], problem = ''): VcRegistry {
-  return {
-    problem: providers.length ? '' : problem,
-    list: () => providers.map(({ id, label, kind, usesReference }) => ({ id, label, kind, usesReference })),
-    get(id) {
-      const found = id ? providers.find((p) => p.id === id) : providers[0];
-      if (found) return found;
+  const registry = createRegistry(providers, [], {
+    missing(id) {
       if (id) {
         const hint = id === 'vc-server' ? ': set VC_SERVER_URL' : '';
-        throw new EngineError(
+        return new EngineError(
           'engine_not_configured',
           `变声引擎 ${id} 暂未开放，请换用其他变声引擎`,
           `voice changer engine ${id} is not configured${hint}`,
         );
       }
-      throw new EngineError('engine_not_configured', problem || VC_UNAVAILABLE_ZH, VC_UNAVAILABLE_EN);
+      return new EngineError('engine_not_configured', problem || VC_UNAVAILABLE_ZH, VC_UNAVAILABLE_EN);
     },
+  });
+  return {
+    ...registry,
+    problem: providers.length ? '' : problem,
+    list: () => providers.map(({ id, label, kind, usesReference }) => ({ id, label, kind, usesReference })),
+    // An empty id asks for the default too.
+    get: (id) => registry.get(id || undefined),
   };
 }
 
