@@ -1,7 +1,7 @@
 import { CloudUploadOutlined } from '@ant-design/icons';
 import type { MediaAsset } from '@vw/contract';
 import { Button, Progress } from 'antd';
-import { type DragEvent, useId, useRef, useState } from 'react';
+import { type DragEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { api } from '../api.ts';
 import { ApiError, describeEnvelopeError } from '../http/errors.ts';
@@ -107,6 +107,82 @@ export function UploadLeaveGuard({ active }: { active: boolean }) {
   return null;
 }
 
+/** An upload under way (or failed, or done): name, size, percent, speed, time left and its controls. */
+function UploadProgress<T>({
+  upload,
+  onRetry,
+  children,
+}: {
+  upload: UseUpload<T>;
+  onRetry: () => void;
+  /** The leave guard, when the dropzone keeps one. */
+  children: ReactNode;
+}) {
+  const { state } = upload;
+  if (state.phase === 'idle' || state.phase === 'cancelled') return null;
+  const percent = state.total > 0 ? Math.floor((state.loaded / state.total) * 100) : 0;
+  const status = {
+    preparing: t.preparing,
+    uploading: t.uploading,
+    paused: t.paused,
+    completing: t.checking,
+    done: t.done,
+    error: t.failed,
+  }[state.phase];
+  const errorText = state.phase === 'error' ? uploadErrorText(state.error) : null;
+  return (
+    <div className="vw-upload-card" data-testid="upload-progress" data-phase={state.phase}>
+      {children}
+      <div className="vw-upload-row">
+        <strong className="vw-upload-name">{state.file?.name}</strong>
+        <span className="vw-upload-size">{formatBytes(state.total)}</span>
+      </div>
+      <Progress
+        percent={percent}
+        status={state.phase === 'error' ? 'exception' : state.phase === 'done' ? 'success' : 'active'}
+        strokeColor={state.phase === 'error' || state.phase === 'done' ? undefined : '#4f46e5'}
+        data-testid="upload-percent"
+      />
+      <div className="vw-upload-row vw-upload-meta">
+        <span data-testid="upload-status">{status}</span>
+        {state.phase === 'uploading' && state.speed > 0 && (
+          <span data-testid="upload-speed">{t.speed((state.speed / 1024 / 1024).toFixed(1))}</span>
+        )}
+        {state.phase === 'uploading' && state.etaSeconds != null && (
+          <span data-testid="upload-eta">{t.remaining(formatDuration(state.etaSeconds))}</span>
+        )}
+      </div>
+      {errorText && (
+        <div className="vw-upload-error" role="alert" data-testid="upload-error">
+          {errorText}
+        </div>
+      )}
+      <div className="vw-upload-actions">
+        {state.phase === 'uploading' && (
+          <Button size="small" onClick={upload.pause} data-testid="upload-pause">
+            {t.pause}
+          </Button>
+        )}
+        {state.phase === 'paused' && (
+          <Button size="small" type="primary" onClick={upload.resume} data-testid="upload-resume">
+            {t.resume}
+          </Button>
+        )}
+        {upload.active && state.phase !== 'completing' && (
+          <Button size="small" onClick={upload.cancel} data-testid="upload-cancel">
+            {t.cancel}
+          </Button>
+        )}
+        {state.phase === 'error' && (
+          <Button size="small" type="primary" onClick={onRetry} data-testid="upload-retry">
+            {t.retry}
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}
+
 /**
  * Drag a file here or click to pick one; it uploads resumably with percent, MB/s, time left and
  * pause/resume/cancel. The size limit is the plan's (`getToolCapabilities().limits`). While it
@@ -153,71 +229,10 @@ export function UploadDropzone<T = MediaAsset>({
   };
 
   if (state.phase !== 'idle' && state.phase !== 'cancelled') {
-    const percent = state.total > 0 ? Math.floor((state.loaded / state.total) * 100) : 0;
-    const status = {
-      preparing: t.preparing,
-      uploading: t.uploading,
-      paused: t.paused,
-      completing: t.checking,
-      done: t.done,
-      error: t.failed,
-    }[state.phase];
-    const errorText = state.phase === 'error' ? uploadErrorText(state.error) : null;
     return (
-      <div className="vw-upload-card" data-testid="upload-progress" data-phase={state.phase}>
+      <UploadProgress upload={upload} onRetry={() => take(state.file ?? undefined)}>
         {guard}
-        <div className="vw-upload-row">
-          <strong className="vw-upload-name">{state.file?.name}</strong>
-          <span className="vw-upload-size">{formatBytes(state.total)}</span>
-        </div>
-        <Progress
-          percent={percent}
-          status={state.phase === 'error' ? 'exception' : state.phase === 'done' ? 'success' : 'active'}
-          strokeColor={state.phase === 'error' || state.phase === 'done' ? undefined : '#4f46e5'}
-          data-testid="upload-percent"
-        />
-        <div className="vw-upload-row vw-upload-meta">
-          <span data-testid="upload-status">{status}</span>
-          {state.phase === 'uploading' && state.speed > 0 && (
-            <span data-testid="upload-speed">{t.speed((state.speed / 1024 / 1024).toFixed(1))}</span>
-          )}
-          {state.phase === 'uploading' && state.etaSeconds != null && (
-            <span data-testid="upload-eta">{t.remaining(formatDuration(state.etaSeconds))}</span>
-          )}
-        </div>
-        {errorText && (
-          <div className="vw-upload-error" role="alert" data-testid="upload-error">
-            {errorText}
-          </div>
-        )}
-        <div className="vw-upload-actions">
-          {state.phase === 'uploading' && (
-            <Button size="small" onClick={upload.pause} data-testid="upload-pause">
-              {t.pause}
-            </Button>
-          )}
-          {state.phase === 'paused' && (
-            <Button size="small" type="primary" onClick={upload.resume} data-testid="upload-resume">
-              {t.resume}
-            </Button>
-          )}
-          {upload.active && state.phase !== 'completing' && (
-            <Button size="small" onClick={upload.cancel} data-testid="upload-cancel">
-              {t.cancel}
-            </Button>
-          )}
-          {state.phase === 'error' && (
-            <Button
-              size="small"
-              type="primary"
-              onClick={() => take(state.file ?? undefined)}
-              data-testid="upload-retry"
-            >
-              {t.retry}
-            </Button>
-          )}
-        </div>
-      </div>
+      </UploadProgress>
     );
   }
 
