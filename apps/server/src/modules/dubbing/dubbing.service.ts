@@ -296,10 +296,10 @@ function enginesOf(ctx: AppContext) {
     { id: 'tts', label: '语音合成（声音库）' },
     { id: 'rubberband', label: 'Rubber Band R3' },
   ];
-  const llm = ctx.config.LLM_MODEL && ctx.config.LLM_BASE_URL;
+  const { llm } = ctx.engines;
   engines.push(
     llm
-      ? { id: 'llm', label: `语言模型缩写 · ${ctx.config.LLM_MODEL}` }
+      ? { id: 'llm', label: `语言模型缩写 · ${llm.model}` }
       : { id: 'llm', label: '自动缩写暂未开放（不缩写）' },
   );
   engines.push({ id: 'ocr', label: `画面字幕识别：${ctx.engines.ocr.label}` });

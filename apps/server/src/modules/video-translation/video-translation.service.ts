@@ -61,20 +61,18 @@ export async function cloneAvailability(ctx: AppContext) {
 }
 
 export async function languages(ctx: AppContext) {
-  const { LLM_BASE_URL, LLM_MODEL, LLM_EMBEDDING_MODEL } = ctx.config;
-  const llm = Boolean(LLM_BASE_URL && LLM_MODEL);
-  const lip = ctx.engines.lipsync;
+  const { llm, embed, lipsync: lip } = ctx.engines;
   return {
     source: SOURCE_LANGUAGES,
     target: targetLanguages(ctx),
     llm: {
-      configured: llm,
-      model: llm ? LLM_MODEL! : '',
+      configured: Boolean(llm),
+      model: llm?.model ?? '',
       reason: llm ? '' : '自动翻译暂未开放：识别后请在编辑器中手动翻译，其余步骤照常进行',
     },
     embedding: {
-      configured: Boolean(ctx.engines.embed),
-      model: ctx.engines.embed ? LLM_EMBEDDING_MODEL! : '',
+      configured: Boolean(embed),
+      model: embed ? ctx.config.LLM_EMBEDDING_MODEL! : '',
     },
     lip_sync: { available: Boolean(lip), reason: lip ? '' : LIPSYNC_MISSING },
     asr: recognizerStatus(ctx),
