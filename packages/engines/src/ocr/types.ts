@@ -25,12 +25,12 @@ export interface OcrEngine {
   label: string;
   /** Recognises every text line of one PNG/JPEG file. */
   recognize(image: string, opts?: OcrRecognizeOptions): Promise<OcrLine[]>;
-  /** Stops the workers; pending calls fail with an EngineError('aborted'). */
+  /** Stops the helpers; pending calls fail with an EngineError('aborted'). */
   close(): Promise<void>;
 }
 
 export interface OcrPoolOptions {
-  /** Worker threads; default min(2, cores − 0) and at least 1. */
+  /** Helper processes; default min(2, cores) and at least 1. */
   size?: number;
 }
 
