@@ -220,11 +220,103 @@ async function runSynthesis(ctx: StageContext<AudiobookInput>) {
 }
 
 const safeName = (s: string) => s.replace(/[\\/:*?"<>|\n\r\t]/g, '_').slice(0, 80) || 'chapter';
+const chapterName = (i: number, c: BuiltChapter) => `${String(i + 1).padStart(2, '0')} ${safeName(c.title)}`;
 
-async function runExport(ctx: StageContext<AudiobookInput>) {
+type ExportCtx = StageContext<AudiobookInput>;
+type ExportOptions = NonNullable<AudiobookInput['export']>;
+type ChapterPlan = Parameters<typeof buildChapter>[1];
+
+async function runExport(ctx: ExportCtx) {
   const opts = ctx.input.export;
   if (ctx.input.mode !== 'export' || !opts) return { skipped: true };
   const work = await workOf(ctx);
+  const plans = await exportPlans(ctx, work);
+  const rate = opts.format === 'm4b' ? M4B_SAMPLE_RATE : EXPORT_SAMPLE_RATE;
+  // M4B and per-chapter MP3s are encoded chapter by chapter in the shaping pass; one MP3 joins PCM.
+  const encoding: ChapterEncoding = opts.format === 'm4b' ? 'aac' : opts.format === 'zip' ? 'mp3' : 'pcm';
+  const steps = plans.length + 2;
+  let step = 0;
+  const tick = () => ctx.progress(++step / steps).catch(() => {});
+  const built = await buildChapters(ctx, plans, opts.preset, rate, encoding, tick);
+  ctx.signal.throwIfAborted();
+  const dir = ctx.scratchDir;
+  const subtitleFiles = await writeChapterSubtitles(dir, built, opts.subtitles);
+  // Each chapter's figures were measured by ffmpeg as it was encoded (the audio that goes into the file).
+  const report = await Promise.all(
+    built.map(async (c, i) =>
+      verdict(
+        `${chapterName(i, c)}.${encoding === 'mp3' ? 'mp3' : opts.format}`,
+        c.levels,
+        opts.preset,
+        encoding === 'mp3'
+          ? await encodedFigures(c.file)
+          : {
+              bitrate_kbps: opts.format === 'mp3' ? ACX.bitrateKbps : 64,
+              sample_rate: rate,
+              duration_ms: c.duration_ms,
+            },
+      ),
+    ),
+  );
+  let deliverable: string | null = null;
+  if (opts.format === 'zip') {
+    const zip = path.join(dir, 'book.zip');
+    await zipFiles(
+      [...built.map((c, i) => ({ name: `${chapterName(i, c)}.mp3`, file: c.file })), ...subtitleFiles],
+      zip,
+    );
+    await tick();
+    await saveOutput(ctx, zip, work.title, 'file', 'zip', 'application/zip');
+  } else {
+    deliverable = await writeBook(ctx, work, built, opts);
+    await tick();
+    const name = `${safeName(work.title)}.${opts.format}`;
+    // M4B: the whole file's figures combine its chapters' (measured on the very AAC frames it joins);
+    // one MP3 was re-encoded from PCM, so it is measured itself.
+    const levels =
+      opts.format === 'm4b'
+        ? combineLevels(built)
+        : await measureLoudness(deliverable, ['-f', 'mp3'], opts.preset === 'online', ctx.signal);
+    report.unshift(verdict(name, levels, opts.preset, await encodedFigures(deliverable)));
+    for (const s of subtitleFiles) {
+      await saveOutput(
+        ctx,
+        s.file,
+        s.name.replace(/\.(srt|lrc)$/, ''),
+        opts.subtitles,
+        opts.subtitles,
+        'text/plain; charset=utf-8',
+      );
+    }
+    const type = opts.format === 'mp3' ? 'audio/mpeg' : 'audio/mp4';
+    await saveOutput(ctx, deliverable, work.title, 'audio', opts.format, type);
+  }
+  const reportFile = path.join(dir, 'report.json');
+  await writeFile(reportFile, JSON.stringify({ preset: opts.preset, files: report }, null, 2));
+  await saveOutput(ctx, reportFile, `${work.title}-响度报告`, 'file', 'json', 'application/json');
+  await tick();
+
+  let push: { ok: boolean; message: string } | null = null;
+  if (opts.audiobookshelf && deliverable) {
+    push = await pushToAudiobookshelf(opts.audiobookshelf, {
+      file: deliverable,
+      fileName: `${safeName(work.title)}.${opts.format}`,
+      title: work.title,
+      author: work.author,
+      signal: ctx.signal,
+    });
+  }
+  return {
+    format: opts.format,
+    preset: opts.preset,
+    report,
+    push,
+    chapters: built.map((c) => ({ title: c.title, duration_ms: c.duration_ms })),
+  };
+}
+
+/** The selected chapters with the paragraphs that have audio, in reading order (none: the task fails). */
+async function exportPlans(ctx: ExportCtx, work: WorkRow): Promise<ChapterPlan[]> {
   const chapters = (await findChapters(ctx.app.db, work.id)).filter((c) => c.selected === 1);
   const paragraphs = await findParagraphs(
     ctx.app.db,
@@ -247,23 +339,27 @@ async function runExport(ctx: StageContext<AudiobookInput>) {
     }))
     .filter((c) => c.paragraphs.length > 0);
   if (plans.length === 0) throw taskFailure(1, '没有可导出的音频，请先合成至少一个段落');
+  return plans;
+}
 
+/** Chapters shaped, encoded and measured one per core at a time: each is its own ffmpeg pass. */
+async function buildChapters(
+  ctx: ExportCtx,
+  plans: ChapterPlan[],
+  preset: ExportOptions['preset'],
+  rate: number,
+  encoding: ChapterEncoding,
+  tick: () => Promise<unknown>,
+): Promise<BuiltChapter[]> {
   const dir = ctx.scratchDir;
-  const rate = opts.format === 'm4b' ? M4B_SAMPLE_RATE : EXPORT_SAMPLE_RATE;
-  // M4B and per-chapter MP3s are encoded chapter by chapter in the shaping pass; one MP3 joins PCM.
-  const encoding: ChapterEncoding = opts.format === 'm4b' ? 'aac' : opts.format === 'zip' ? 'mp3' : 'pcm';
-  const built: BuiltChapter[] = new Array(plans.length);
-  const steps = plans.length + 2;
-  let step = 0;
-  const tick = () => ctx.progress(++step / steps).catch(() => {});
   const contentType = encoding === 'aac' ? 'audio/aac' : 'audio/mpeg';
   const buildOne = async (i: number): Promise<BuiltChapter> => {
     if (encoding === 'pcm')
-      return buildChapter(ctx.app, plans[i], opts.preset, dir, i, rate, encoding, ctx.signal);
+      return buildChapter(ctx.app, plans[i], preset, dir, i, rate, encoding, ctx.signal);
     // A checkpoint per chapter (its encoded audio kept in storage): a resumed export redoes only the
     // chapters it had not finished.
     const done = await ctx.item<BuiltChapter & { key: string }>(`chapter:${i}`, async () => {
-      const c = await buildChapter(ctx.app, plans[i], opts.preset, dir, i, rate, encoding, ctx.signal);
+      const c = await buildChapter(ctx.app, plans[i], preset, dir, i, rate, encoding, ctx.signal);
       const key = await ctx.saveArtifact({ path: c.file }, { name: `chapter-${i}.${encoding}`, contentType });
       return { ...c, key };
     });
@@ -274,7 +370,7 @@ async function runExport(ctx: StageContext<AudiobookInput>) {
     if (!there) await streamPipeline(await ctx.app.storage.read(done.key), createWriteStream(done.file));
     return done;
   };
-  // Chapters are shaped, encoded and measured one per core at a time: each is its own ffmpeg pass.
+  const built: BuiltChapter[] = new Array(plans.length);
   let nextChapter = 0;
   await Promise.all(
     Array.from({ length: Math.max(1, Math.min(availableParallelism(), 4, plans.length)) }, async () => {
@@ -285,26 +381,33 @@ async function runExport(ctx: StageContext<AudiobookInput>) {
       }
     }),
   );
-  ctx.signal.throwIfAborted();
-  const report = [];
-  const chapterName = (i: number, c: BuiltChapter) =>
-    `${String(i + 1).padStart(2, '0')} ${safeName(c.title)}`;
-  const save = async (file: string, name: string, kind: string, format: string, contentType: string) => {
-    const key = await ctx.saveArtifact(
-      { path: file },
-      { name: `${safeName(name.replace(/\s/g, '_'))}.${format}`, contentType },
-    );
-    await ctx.addOutput({ name: `${name}.${format}`, kind, format, key, size: (await stat(file)).size });
-  };
-  const subtitleFiles: Array<{ name: string; file: string }> = [];
-  if (opts.subtitles !== 'none') {
-    for (const [i, c] of built.entries()) {
-      const file = path.join(dir, `chapter-${i}.${opts.subtitles}`);
-      await writeFile(file, opts.subtitles === 'srt' ? toChapterSrt(c.cues) : toLrc(c.cues, c.title));
-      subtitleFiles.push({ name: `${chapterName(i, c)}.${opts.subtitles}`, file });
-    }
-  }
+  return built;
+}
 
+/** Each chapter's subtitles (SRT or LRC) as a file named after the chapter. */
+async function writeChapterSubtitles(dir: string, built: BuiltChapter[], kind: ExportOptions['subtitles']) {
+  const files: Array<{ name: string; file: string }> = [];
+  if (kind === 'none') return files;
+  for (const [i, c] of built.entries()) {
+    const file = path.join(dir, `chapter-${i}.${kind}`);
+    await writeFile(file, kind === 'srt' ? toChapterSrt(c.cues) : toLrc(c.cues, c.title));
+    files.push({ name: `${chapterName(i, c)}.${kind}`, file });
+  }
+  return files;
+}
+
+/** The whole book as one file: an MP3 joined from the chapters' PCM, or an M4B with chapters and cover. */
+async function writeBook(ctx: ExportCtx, work: WorkRow, built: BuiltChapter[], opts: ExportOptions) {
+  const dir = ctx.scratchDir;
+  if (opts.format === 'mp3') {
+    const book = path.join(dir, 'book.mp3');
+    await encodeMp3(
+      built.map((c) => c.file),
+      book,
+      ctx.signal,
+    );
+    return book;
+  }
   const meta = {
     title: work.title,
     author: work.author,
@@ -312,99 +415,30 @@ async function runExport(ctx: StageContext<AudiobookInput>) {
     description: work.description,
     cover: undefined as { file: string; mime: string } | undefined,
   };
-  let deliverable: string | null = null;
-  // Each chapter's figures were measured by ffmpeg as it was encoded (the audio that goes into the file).
-  const chapterEntries = await Promise.all(
-    built.map(async (c, i) =>
-      verdict(
-        `${chapterName(i, c)}.${encoding === 'mp3' ? 'mp3' : opts.format}`,
-        c.levels,
-        opts.preset,
-        encoding === 'mp3'
-          ? await encodedFigures(c.file)
-          : {
-              bitrate_kbps: opts.format === 'mp3' ? ACX.bitrateKbps : 64,
-              sample_rate: rate,
-              duration_ms: c.duration_ms,
-            },
-      ),
-    ),
-  );
-  if (opts.format === 'zip') {
-    report.push(...chapterEntries);
-    const zip = path.join(dir, 'book.zip');
-    await zipFiles(
-      [...built.map((c, i) => ({ name: `${chapterName(i, c)}.mp3`, file: c.file })), ...subtitleFiles],
-      zip,
-    );
-    await tick();
-    await save(zip, work.title, 'file', 'zip', 'application/zip');
-  } else {
-    report.push(...chapterEntries);
-    if (opts.format === 'mp3') {
-      deliverable = path.join(dir, 'book.mp3');
-      await encodeMp3(
-        built.map((c) => c.file),
-        deliverable,
-        ctx.signal,
-      );
-    } else {
-      if (work.cover_key && work.cover_mime) {
-        const coverFile = path.join(dir, work.cover_mime === 'image/png' ? 'cover.png' : 'cover.jpg');
-        await writeFile(coverFile, await buffer(await ctx.app.storage.read(work.cover_key)));
-        meta.cover = { file: coverFile, mime: work.cover_mime };
-      }
-      deliverable = path.join(dir, 'book.m4b');
-      await encodeM4b(built, meta, deliverable, dir, ctx.signal);
-    }
-    await tick();
-    const name = `${safeName(work.title)}.${opts.format}`;
-    // M4B: the whole file's figures combine its chapters' (measured on the very AAC frames it joins);
-    // one MP3 was re-encoded from PCM, so it is measured itself.
-    const levels =
-      opts.format === 'm4b'
-        ? combineLevels(built)
-        : await measureLoudness(deliverable, ['-f', 'mp3'], opts.preset === 'online', ctx.signal);
-    report.unshift(verdict(name, levels, opts.preset, await encodedFigures(deliverable)));
-    for (const s of subtitleFiles) {
-      await save(
-        s.file,
-        s.name.replace(/\.(srt|lrc)$/, ''),
-        opts.subtitles,
-        opts.subtitles,
-        'text/plain; charset=utf-8',
-      );
-    }
-    await save(
-      deliverable,
-      work.title,
-      'audio',
-      opts.format,
-      opts.format === 'mp3' ? 'audio/mpeg' : 'audio/mp4',
-    );
+  if (work.cover_key && work.cover_mime) {
+    const coverFile = path.join(dir, work.cover_mime === 'image/png' ? 'cover.png' : 'cover.jpg');
+    await writeFile(coverFile, await buffer(await ctx.app.storage.read(work.cover_key)));
+    meta.cover = { file: coverFile, mime: work.cover_mime };
   }
-  const reportFile = path.join(dir, 'report.json');
-  await writeFile(reportFile, JSON.stringify({ preset: opts.preset, files: report }, null, 2));
-  await save(reportFile, `${work.title}-响度报告`, 'file', 'json', 'application/json');
-  await tick();
+  const book = path.join(dir, 'book.m4b');
+  await encodeM4b(built, meta, book, dir, ctx.signal);
+  return book;
+}
 
-  let push: { ok: boolean; message: string } | null = null;
-  if (opts.audiobookshelf && deliverable) {
-    push = await pushToAudiobookshelf(opts.audiobookshelf, {
-      file: deliverable,
-      fileName: `${safeName(work.title)}.${opts.format}`,
-      title: work.title,
-      author: work.author,
-      signal: ctx.signal,
-    });
-  }
-  return {
-    format: opts.format,
-    preset: opts.preset,
-    report,
-    push,
-    chapters: built.map((c) => ({ title: c.title, duration_ms: c.duration_ms })),
-  };
+/** A file as one of the task's outputs (`<name>.<format>`). */
+async function saveOutput(
+  ctx: ExportCtx,
+  file: string,
+  name: string,
+  kind: string,
+  format: string,
+  contentType: string,
+) {
+  const key = await ctx.saveArtifact(
+    { path: file },
+    { name: `${safeName(name.replace(/\s/g, '_'))}.${format}`, contentType },
+  );
+  await ctx.addOutput({ name: `${name}.${format}`, kind, format, key, size: (await stat(file)).size });
 }
 
 /** Bitrate, rate and length of an encoded file, read back with ffprobe. */
