@@ -1,4 +1,5 @@
 import { type Job as BullJob, DelayedError, Queue, UnrecoverableError, Worker } from 'bullmq';
+import type { Job } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { backoffDelay, findJobDefinition, JOB_LANES, type JobLane } from './define.ts';
 import {
@@ -19,6 +20,46 @@ export const BULLMQ_QUEUE_NAME = 'vw-jobs';
 const queueName = (lane: JobLane) => (lane === 'light' ? BULLMQ_QUEUE_NAME : `${BULLMQ_QUEUE_NAME}-${lane}`);
 /** After the shutdown timeout, how long aborted handlers get to return before the worker is forced down. */
 const ABORT_GRACE_MS = 2_000;
+
+/**
+ * Marks the job's row as running under `lease` and counts the attempt. BullMQ's lock says this
+ * worker holds the job; finished rows (a duplicate delivery) are skipped: undefined.
+ */
+function startRun({ db, clock }: JobQueueDeps, id: string, lease: string): Promise<Job | undefined> {
+  const now = clock.now();
+  return db
+    .updateTable('jobs')
+    .set((eb) => ({
+      status: 'running',
+      attempts: eb('attempts', '+', 1),
+      locked_by: lease,
+      locked_until: null,
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** A job BullMQ failed without our processor finishing it: it stalled too often (killed workers). */
+async function failOpenJob(deps: JobQueueDeps, id: string): Promise<void> {
+  const now = deps.clock.now();
+  const row = await deps.db
+    .updateTable('jobs')
+    .set({
+      status: 'failed',
+      error: INTERRUPTED_MESSAGE,
+      locked_by: null,
+      locked_until: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .returning(['id', 'name', 'payload'])
+    .executeTakeFirst();
+  if (row) await abandonJob(deps, row);
+}
 
 /**
  * The scale-out backend: BullMQ on Redis schedules, retries and detects stalled (killed) workers;
@@ -46,21 +87,7 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
   async function processJob(bullJob: BullJob, token?: string): Promise<void> {
     const id = bullJob.id!;
     const lease = `${workerId}:${token}`;
-    const now = clock.now();
-    // BullMQ's lock says this worker holds the job; finished rows (a duplicate delivery) are skipped.
-    const row = await db
-      .updateTable('jobs')
-      .set((eb) => ({
-        status: 'running',
-        attempts: eb('attempts', '+', 1),
-        locked_by: lease,
-        locked_until: null,
-        updated_at: now,
-      }))
-      .where('id', '=', id)
-      .where('status', 'in', ['queued', 'running'])
-      .returningAll()
-      .executeTakeFirst();
+    const row = await startRun(deps, id, lease);
     if (!row) return;
     if (row.attempts > row.max_attempts) {
       // Its last allowed run was cut short by a dead worker.
@@ -88,25 +115,6 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
     } finally {
       runs.delete(id);
     }
-  }
-
-  /** A job BullMQ failed without our processor finishing it: it stalled too often (killed workers). */
-  async function failOpenJob(id: string): Promise<void> {
-    const now = clock.now();
-    const row = await db
-      .updateTable('jobs')
-      .set({
-        status: 'failed',
-        error: INTERRUPTED_MESSAGE,
-        locked_by: null,
-        locked_until: null,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where('status', 'in', ['queued', 'running'])
-      .returning(['id', 'name', 'payload'])
-      .executeTakeFirst();
-    if (row) await abandonJob(deps, row);
   }
 
   async function shutDown(timeoutMs: number): Promise<void> {
@@ -166,7 +174,7 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
         });
         worker.on('failed', (bullJob) => {
           if (bullJob?.finishedOn && bullJob.deferredFailure) {
-            failOpenJob(bullJob.id!).catch((err) =>
+            failOpenJob(deps, bullJob.id!).catch((err) =>
               log.error({ err, jobId: bullJob.id }, 'job bookkeeping failed'),
             );
           }

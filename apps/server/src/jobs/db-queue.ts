@@ -22,6 +22,76 @@ interface Run {
   done: Promise<void>;
 }
 
+/** Claims the lane's next due job for `lease`, if there is one. */
+async function claimJob(
+  { db, clock, leaseMs }: JobQueueDeps,
+  lane: JobLane,
+  lease: string,
+): Promise<Job | undefined> {
+  // The lane is the definition's: each lane claims only the names that run in it.
+  const names = definedJobNames(lane);
+  if (names.length === 0) return undefined;
+  const now = clock.now();
+  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const next = db
+    .selectFrom('jobs')
+    .select('id')
+    .where('status', '=', 'queued')
+    .where('run_at', '<=', now)
+    .where('name', 'in', names)
+    .orderBy('run_at')
+    .limit(1)
+    // PostgreSQL: workers skip rows another worker is claiming instead of queueing behind it.
+    .$if(isPostgres, (q) => q.forUpdate().skipLocked());
+  return (
+    db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        attempts: eb('attempts', '+', 1),
+        locked_by: lease,
+        locked_until: now + leaseMs,
+        updated_at: now,
+      }))
+      .where('id', '=', next)
+      // The compare-and-set: of several workers that picked the same row, only one updates it.
+      .where('status', '=', 'queued')
+      .returningAll()
+      .executeTakeFirst()
+  );
+}
+
+/** Jobs whose worker stopped renewing its lease: retried if attempts remain, otherwise failed. */
+async function reclaimExpired(deps: JobQueueDeps): Promise<void> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const expired = db.updateTable('jobs').where('status', '=', 'running').where('locked_until', '<', now);
+  const unlocked = { locked_by: null, locked_until: null, updated_at: now };
+  const abandoned = await expired
+    .set({ ...unlocked, status: 'failed', error: INTERRUPTED_MESSAGE })
+    .whereRef('attempts', '>=', 'max_attempts')
+    .returning(['id', 'name', 'payload'])
+    .execute();
+  for (const row of abandoned) await abandonJob(deps, row);
+  await expired
+    .set({ ...unlocked, status: 'queued', run_at: now })
+    .whereRef('attempts', '<', 'max_attempts')
+    .execute();
+}
+
+/** Extends a running job's lease; false once the lease is no longer this run's. */
+async function renewLease({ db, clock, leaseMs }: JobQueueDeps, id: string, lease: string): Promise<boolean> {
+  const now = clock.now();
+  const res = await db
+    .updateTable('jobs')
+    .set({ locked_until: now + leaseMs, updated_at: now })
+    .where('id', '=', id)
+    .where('locked_by', '=', lease)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
 /**
  * The embedded backend: the jobs table is the queue. Workers in any number of processes poll it and
  * claim a job with a conditional update, hold it under a lease they renew while the handler runs,
@@ -29,7 +99,6 @@ interface Run {
  */
 export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }): JobQueue {
   const { db, clock, log, leaseMs, pollIntervalMs } = deps;
-  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const workerId = newId('wrk');
   const runs = new Map<string, Run>();
   let leaseSeq = 0;
@@ -45,71 +114,9 @@ export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }
     interruptSleep?.();
   };
 
-  async function claim(lane: JobLane): Promise<{ row: Job; lease: string } | undefined> {
-    // The lane is the definition's: each lane claims only the names that run in it.
-    const names = definedJobNames(lane);
-    if (names.length === 0) return undefined;
-    const now = clock.now();
-    const lease = `${workerId}:${++leaseSeq}`;
-    const next = db
-      .selectFrom('jobs')
-      .select('id')
-      .where('status', '=', 'queued')
-      .where('run_at', '<=', now)
-      .where('name', 'in', names)
-      .orderBy('run_at')
-      .limit(1)
-      // PostgreSQL: workers skip rows another worker is claiming instead of queueing behind it.
-      .$if(isPostgres, (q) => q.forUpdate().skipLocked());
-    const row = await db
-      .updateTable('jobs')
-      .set((eb) => ({
-        status: 'running',
-        attempts: eb('attempts', '+', 1),
-        locked_by: lease,
-        locked_until: now + leaseMs,
-        updated_at: now,
-      }))
-      .where('id', '=', next)
-      // The compare-and-set: of several workers that picked the same row, only one updates it.
-      .where('status', '=', 'queued')
-      .returningAll()
-      .executeTakeFirst();
-    return row && { row, lease };
-  }
-
-  /** Jobs whose worker stopped renewing its lease: retried if attempts remain, otherwise failed. */
-  async function reclaimExpired(): Promise<void> {
-    const now = clock.now();
-    const expired = db.updateTable('jobs').where('status', '=', 'running').where('locked_until', '<', now);
-    const unlocked = { locked_by: null, locked_until: null, updated_at: now };
-    const abandoned = await expired
-      .set({ ...unlocked, status: 'failed', error: INTERRUPTED_MESSAGE })
-      .whereRef('attempts', '>=', 'max_attempts')
-      .returning(['id', 'name', 'payload'])
-      .execute();
-    for (const row of abandoned) await abandonJob(deps, row);
-    await expired
-      .set({ ...unlocked, status: 'queued', run_at: now })
-      .whereRef('attempts', '<', 'max_attempts')
-      .execute();
-  }
-
-  async function renewLease(id: string, lease: string): Promise<boolean> {
-    const now = clock.now();
-    const res = await db
-      .updateTable('jobs')
-      .set({ locked_until: now + leaseMs, updated_at: now })
-      .where('id', '=', id)
-      .where('locked_by', '=', lease)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    return res.numUpdatedRows > 0n;
-  }
-
   async function run(row: Job, lease: string, controller: AbortController): Promise<void> {
     const heartbeat = setInterval(() => {
-      renewLease(row.id, lease).then(
+      renewLease(deps, row.id, lease).then(
         (held) => {
           // Another worker took the job over: stop working on it.
           if (!held) controller.abort();
@@ -150,12 +157,13 @@ export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }
     while (accepting) {
       woken = false;
       try {
-        await reclaimExpired();
+        await reclaimExpired(deps);
         for (const lane of JOB_LANES) {
           while (accepting && running(lane) < concurrency[lane]) {
-            const claimed = await claim(lane);
-            if (!claimed) break;
-            start(lane, claimed.row, claimed.lease);
+            const lease = `${workerId}:${++leaseSeq}`;
+            const row = await claimJob(deps, lane, lease);
+            if (!row) break;
+            start(lane, row, lease);
           }
         }
       } catch (err) {

@@ -234,6 +234,121 @@ async function advance(ctx: AppContext, pipeline: Pipeline<unknown>, taskId: str
   }
 }
 
+/** What a stage's run may do: report progress, checkpoint items, store artifacts and outputs. */
+function stageContext(stage: {
+  app: AppContext;
+  task: TaskRow;
+  stageName: string;
+  input: unknown;
+  signal: AbortSignal;
+  scratchDir: string;
+  results: Record<string, unknown>;
+  /** The stage's artifact keys so far (from its row); saveArtifact adds to it. */
+  artifacts: string[];
+  /** The task's progress (percent) when this stage is `fraction` done. */
+  overallProgress: (fraction: number) => number;
+}): StageContext<unknown> {
+  const { app: ctx, task, stageName, artifacts, overallProgress } = stage;
+  const db = ctx.db;
+  const taskId = task.id;
+  let lastProgress = 0;
+  return {
+    task,
+    input: stage.input,
+    app: ctx,
+    signal: stage.signal,
+    scratchDir: stage.scratchDir,
+    results: stage.results,
+    async progress(fraction) {
+      const f = Math.min(1, Math.max(0, fraction));
+      const at = Date.now();
+      if (f < 1 && at - lastProgress < PROGRESS_EVERY_MS) return;
+      lastProgress = at;
+      await updateStage(db, taskId, stageName, { progress: f });
+      const row = await updateTask(
+        db,
+        taskId,
+        { progress: overallProgress(f), updated_at: ctx.clock.now() },
+        ['running'],
+      );
+      if (row) await recordTaskEvent(ctx, 'task.progress', row);
+    },
+    async item(key, run) {
+      const done = await findItem(db, taskId, stageName, key);
+      if (done) return JSON.parse(done.result);
+      const result = await run();
+      await insertItem(db, {
+        task_id: taskId,
+        stage: stageName,
+        item: key,
+        result: JSON.stringify(result ?? null),
+        created_at: ctx.clock.now(),
+      });
+      return result;
+    },
+    async saveArtifact(from, opts) {
+      // Storage keys keep to a narrow alphabet: the name is for telling files apart, not for display.
+      const safe = opts.name.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_');
+      const key = `tasks/${task.owner_id}/${taskId}/${stageName}/${safe}`;
+      // Recorded before the write, so a crash mid-write still leaves the key to be removed with the task.
+      if (!artifacts.includes(key)) {
+        artifacts.push(key);
+        await updateStage(db, taskId, stageName, { artifacts: JSON.stringify(artifacts) });
+      }
+      if ('bytes' in from) await ctx.storage.put(key, from.bytes, opts.contentType);
+      else {
+        await stat(from.path);
+        await ctx.storage.put(key, createReadStream(from.path), opts.contentType);
+      }
+      return key;
+    },
+    async addOutput(output) {
+      const current = await findTask(db, taskId);
+      if (!current) return;
+      const outputs = (JSON.parse(current.outputs) as Array<{ key: string }>).filter(
+        (o) => o.key !== output.key,
+      );
+      outputs.push(output);
+      await updateTask(db, taskId, { outputs: JSON.stringify(outputs), updated_at: ctx.clock.now() });
+    },
+  };
+}
+
+/**
+ * A stage's run threw (not on shutdown). The stage of a task no longer running (cancelled) is marked
+ * so; one with runs left goes back to pending and the error is rethrown, for the queue to retry;
+ * otherwise the stage and the task fail.
+ */
+async function stageFailed(
+  ctx: AppContext,
+  pipeline: Pipeline<unknown>,
+  def: StageDef<unknown>,
+  taskId: string,
+  attempts: number,
+  err: unknown,
+): Promise<{ cancelled: true } | { failed: true }> {
+  const current = await findTask(ctx.db, taskId);
+  if (current?.status !== 'running') {
+    await updateStage(ctx.db, taskId, def.name, { status: 'failed', error: CANCELLED });
+    return { cancelled: true };
+  }
+  const final = err instanceof AppError && [3, 4, 5].includes(err.code);
+  if (!final && attempts < (def.attempts ?? 1)) {
+    ctx.log.warn({ err, taskId, stage: def.name, attempts }, 'task stage failed; trying again');
+    await updateStage(ctx.db, taskId, def.name, { status: 'pending', error: String(err) });
+    throw err;
+  }
+  ctx.log.warn({ err, taskId, stage: def.name }, 'task stage failed');
+  const failure = failureOf(err);
+  await updateStage(ctx.db, taskId, def.name, {
+    status: 'failed',
+    error: failure.message,
+    finished_at: ctx.clock.now(),
+  });
+  await finishTask(ctx, pipeline, taskId, 'failed', failure);
+  return { failed: true };
+}
+
 /**
  * Runs one stage of a task (the handler of its job). Starts only when every earlier stage is done
  * and the task is still wanted; the stage's result is stored before the next stage is enqueued, so a
@@ -303,67 +418,17 @@ export async function runStage(
   const signal = AbortSignal.any([job.signal, cancel.signal]);
   const scratchDir = scratchDirOf(ctx, taskId);
   await mkdir(scratchDir, { recursive: true });
-  const artifacts: string[] = JSON.parse(stageRow.artifacts);
-  let lastProgress = 0;
-
-  const stageCtx: StageContext<unknown> = {
-    task,
-    input,
+  const stageCtx = stageContext({
     app: ctx,
+    task,
+    stageName,
+    input,
     signal,
     scratchDir,
     results: await resultsOf(ctx, taskId),
-    async progress(fraction) {
-      const f = Math.min(1, Math.max(0, fraction));
-      const at = Date.now();
-      if (f < 1 && at - lastProgress < PROGRESS_EVERY_MS) return;
-      lastProgress = at;
-      await updateStage(db, taskId, stageName, { progress: f });
-      const overall = Math.round((doneWeight + (weights.get(stageName) ?? 0) * f) * 1000) / 10;
-      const row = await updateTask(db, taskId, { progress: overall, updated_at: ctx.clock.now() }, [
-        'running',
-      ]);
-      if (row) await recordTaskEvent(ctx, 'task.progress', row);
-    },
-    async item(key, run) {
-      const done = await findItem(db, taskId, stageName, key);
-      if (done) return JSON.parse(done.result);
-      const result = await run();
-      await insertItem(db, {
-        task_id: taskId,
-        stage: stageName,
-        item: key,
-        result: JSON.stringify(result ?? null),
-        created_at: ctx.clock.now(),
-      });
-      return result;
-    },
-    async saveArtifact(from, opts) {
-      // Storage keys keep to a narrow alphabet: the name is for telling files apart, not for display.
-      const safe = opts.name.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_');
-      const key = `tasks/${task.owner_id}/${taskId}/${stageName}/${safe}`;
-      // Recorded before the write, so a crash mid-write still leaves the key to be removed with the task.
-      if (!artifacts.includes(key)) {
-        artifacts.push(key);
-        await updateStage(db, taskId, stageName, { artifacts: JSON.stringify(artifacts) });
-      }
-      if ('bytes' in from) await ctx.storage.put(key, from.bytes, opts.contentType);
-      else {
-        await stat(from.path);
-        await ctx.storage.put(key, createReadStream(from.path), opts.contentType);
-      }
-      return key;
-    },
-    async addOutput(output) {
-      const current = await findTask(db, taskId);
-      if (!current) return;
-      const outputs = (JSON.parse(current.outputs) as Array<{ key: string }>).filter(
-        (o) => o.key !== output.key,
-      );
-      outputs.push(output);
-      await updateTask(db, taskId, { outputs: JSON.stringify(outputs), updated_at: ctx.clock.now() });
-    },
-  };
+    artifacts: JSON.parse(stageRow.artifacts),
+    overallProgress: (f) => Math.round((doneWeight + (weights.get(stageName) ?? 0) * f) * 1000) / 10,
+  });
 
   let result: unknown;
   try {
@@ -371,26 +436,7 @@ export async function runStage(
     result = def.when && !def.when(input) ? { skipped: true } : await def.run(stageCtx);
   } catch (err) {
     if (job.signal.aborted && !cancel.signal.aborted) throw err; // shutdown: the job runs again elsewhere
-    const current = await findTask(db, taskId);
-    if (current?.status !== 'running') {
-      await updateStage(db, taskId, stageName, { status: 'failed', error: CANCELLED });
-      return { cancelled: true };
-    }
-    const final = err instanceof AppError && [3, 4, 5].includes(err.code);
-    if (!final && attempts < (def.attempts ?? 1)) {
-      ctx.log.warn({ err, taskId, stage: stageName, attempts }, 'task stage failed; trying again');
-      await updateStage(db, taskId, stageName, { status: 'pending', error: String(err) });
-      throw err;
-    }
-    ctx.log.warn({ err, taskId, stage: stageName }, 'task stage failed');
-    const failure = failureOf(err);
-    await updateStage(db, taskId, stageName, {
-      status: 'failed',
-      error: failure.message,
-      finished_at: ctx.clock.now(),
-    });
-    await finishTask(ctx, pipeline, taskId, 'failed', failure);
-    return { failed: true };
+    return await stageFailed(ctx, pipeline, def, taskId, attempts, err);
   } finally {
     clearInterval(watch);
   }
