@@ -194,31 +194,35 @@ export function createHelperPool<Ops extends HelperOperations>(options: HelperPo
       if (call) settle(call, crash);
     }
     if (index >= 0) {
-      if (options.startAll && !closed) helpers[index] = start();
+      // Replaced at once only when it had started: one that never did is not restarted in a loop.
+      if (options.startAll && !closed && helper.started) helpers[index] = start();
       else helpers.splice(index, 1);
     }
     dispatch();
     return crash;
   }
 
+  /** Answers a call. Its helper stays busy with it until the helper answers (or dies). */
   function settle(call: Call, error: Error | null, value?: unknown) {
     calls.delete(call.id);
     const queued = queue.indexOf(call);
     if (queued >= 0) queue.splice(queued, 1);
     if (call.onAbort) call.options.signal?.removeEventListener('abort', call.onAbort);
-    if (call.helper) {
-      call.helper.calls.delete(call.id);
-      holdOpen(call.helper);
-    }
     if (error) call.reject(error);
     else call.resolve(value);
   }
 
+  function release(helper: Helper, id: number) {
+    helper.calls.delete(id);
+    holdOpen(helper);
+  }
+
   function answer(helper: Helper, reply: Extract<HelperReply, { id: number }>) {
+    release(helper, reply.id);
     const call = calls.get(reply.id);
-    if (!call) return; // cancelled: the answer is dropped
-    if ('error' in reply) settle(call, fromWire(reply.error));
-    else if ('value' in reply) settle(call, null, reply.value);
+    // A cancelled call's answer is dropped.
+    if ('error' in reply && call) settle(call, fromWire(reply.error));
+    else if ('value' in reply && call) settle(call, null, reply.value);
     if (helperPerCall) {
       helper.retired = true;
       helper.child.disconnect();
@@ -240,7 +244,9 @@ export function createHelperPool<Ops extends HelperOperations>(options: HelperPo
       target.calls.add(call.id);
       holdOpen(target);
       target.child.send({ id: call.id, op: call.op, input: call.input } satisfies HelperCall, (error) => {
-        if (error && calls.has(call.id)) settle(call, errors.crashed({ exit: null, stderr: target.stderr }));
+        if (!error) return;
+        release(target, call.id);
+        if (calls.has(call.id)) settle(call, errors.crashed({ exit: null, stderr: target.stderr }));
       });
     }
   }
@@ -263,7 +269,8 @@ export function createHelperPool<Ops extends HelperOperations>(options: HelperPo
         };
         if (signal) {
           call.onAbort = () => {
-            // A helper of this call alone stops with it; a shared one finishes and its answer is dropped.
+            // A helper of this call alone stops with it; a shared one finishes the call (staying busy
+            // until then) and its answer is dropped.
             if (helperPerCall && call.helper) kill(call.helper);
             settle(call, aborted(signal));
           };
