@@ -3,6 +3,7 @@ import { dubbing } from './zh-CN/dubbing.ts';
 import { editor } from './zh-CN/editor.ts';
 import { subtitleTools } from './zh-CN/subtitleTools.ts';
 import { videoTranslate } from './zh-CN/videoTranslate.ts';
+import { voiceChanger } from './zh-CN/voiceChanger.ts';
 import { voiceCloning } from './zh-CN/voiceCloning.ts';
 /**
  * zh-CN is the source of truth for every piece of text the web client shows.
@@ -14,6 +15,7 @@ export const zhCN = {
   editor,
   dubbing,
   audioBook,
+  voiceChanger,
   voiceCloning,
   app: {
     name: '声音工作台',

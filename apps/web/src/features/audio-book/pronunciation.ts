@@ -1,8 +1,10 @@
 import type { CharacterReading } from '@vw/contract';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { toneNumbers } from '../tts/polyphone.ts';
 
 const HAN = /^\p{Script=Han}+$/u;
 const SYLLABLE = /^[a-zü]+[1-5]$/;
+const problems = zhCN.audioBook.pronunciation.problems;
 
 /** One character of the word being fixed: what is read now and what it may be read as. */
 export interface WordChar {
@@ -51,18 +53,17 @@ export function setSyllable(pinyin: string, count: number, index: number, syllab
   return parts.slice(0, count).join(' ').trim();
 }
 
-/** A Chinese message saying what is wrong with a word → pinyin entry, or null when it can be saved. */
+/** A message saying what is wrong with a word → pinyin entry, or null when it can be saved. */
 export function checkEntry(word: string, pinyin: string): string | null {
-  if (!word) return '请先选中或输入要修正读音的词';
-  if (word.length > 20) return '词太长了，最多 20 个字';
-  if (!HAN.test(word)) return '只能为汉字词设置读音，请去掉标点、空格和字母';
+  if (!word) return problems.noWord;
+  if (word.length > 20) return problems.tooLong;
+  if (!HAN.test(word)) return problems.notHan;
   // A syllable without a tone is neutral only beside others that have one ('shuō de').
   const written = toneNumbers(pinyin, false).split(' ').filter(Boolean);
   const syllables = written.some((s) => /\d$/.test(s)) ? toneNumbers(pinyin).split(' ') : written;
-  if (syllables.length !== word.length)
-    return `“${word}”有 ${word.length} 个字，需要 ${word.length} 个拼音（用空格分开），现在是 ${syllables.length} 个`;
+  if (syllables.length !== word.length) return problems.count(word, syllables.length);
   const bad = syllables.find((s) => !SYLLABLE.test(s));
-  if (bad) return `“${bad}”没有声调，请写成 háng 或 hang2 这样（轻声写 5，如 de5）`;
+  if (bad) return problems.noTone(bad);
   return null;
 }
 

@@ -5,7 +5,9 @@ import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { useTask } from '@/lib/tasks/useTask.ts';
-import { vcText as t } from './texts.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
+
+const t = zhCN.voiceChanger;
 
 function Row({ item, onOpen }: { item: TaskView; onOpen: (id: string) => void }) {
   const { message } = useApp();

@@ -3,8 +3,10 @@ import { Button, Spin, Tag } from 'antd';
 import { useRef, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { useCall } from '@/lib/query/hooks.ts';
-import { vcText as t } from './texts.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { WaveformPlayer } from './WaveformPlayer.tsx';
+
+const t = zhCN.voiceChanger;
 
 /**
  * Original and converted audio side by side with waveforms; A/B switches which one plays, at the

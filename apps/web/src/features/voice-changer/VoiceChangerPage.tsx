@@ -14,10 +14,12 @@ import { useTask } from '@/lib/tasks/useTask.ts';
 import { formatBytes, UploadDropzone, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
 import { type UseUpload, useUpload } from '@/lib/upload/useUpload.ts';
 import '@/features/video-translation/video-tools.css';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { History } from './History.tsx';
 import { ResultView } from './ResultView.tsx';
-import { vcText as t } from './texts.ts';
 import './voice-changer.css';
+
+const t = zhCN.voiceChanger;
 
 const ACCEPT = 'audio/*,video/*';
 const ACCEPT_LABEL = 'MP3、WAV、M4A、AAC、FLAC、OGG、MP4、MOV、WEBM';

@@ -75,6 +75,14 @@ export const audioBook = {
     wordMissing: '这个段落里没有这个词，请检查是否输入正确',
     readAs: (char: string) => `“${char}”读作`,
     pinyinLabel: '拼音（每字一个，空格分开；可写 yín háng 或 yin2 hang2）',
+    problems: {
+      noWord: '请先选中或输入要修正读音的词',
+      tooLong: '词太长了，最多 20 个字',
+      notHan: '只能为汉字词设置读音，请去掉标点、空格和字母',
+      count: (word: string, written: number) =>
+        `“${word}”有 ${word.length} 个字，需要 ${word.length} 个拼音（用空格分开），现在是 ${written} 个`,
+      noTone: (syllable: string) => `“${syllable}”没有声调，请写成 háng 或 hang2 这样（轻声写 5，如 de5）`,
+    },
   },
   exportDialog: {
     title: '导出有声书',

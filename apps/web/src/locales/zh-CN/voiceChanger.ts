@@ -1,5 +1,5 @@
-/** Chinese text of the voice changer page (kept with the feature). */
-export const vcText = {
+/** The voice changer: the page, its history and the A/B result. */
+export const voiceChanger = {
   title: '变声器',
   // The limits are stated once, under the upload box (the lower of the tool's and the plan's).
   intro: '上传或录制一段人声，转换为声音库中的声音、你的克隆声音，或按手动设置变调。',
