@@ -15,7 +15,7 @@ import { findVoices, getUsableVoice } from '../voices/voices.service.ts';
  * Target voices of the voice changer and their pitch. A built-in voice's F0 is measured once from a
  * reference sentence synthesised with it (kept in storage with the WAV, keyed by the voice's engine
  * parameters, so an operator's edit measures again); a cloned voice's comes from its stored profile
- * (listUsableClones of the voice-clone module).
+ * (listUsableClones of the voice library).
  */
 
 /** English and Mandarin voices read the same sentence shape; espeak reads pinyin for cmn itself. */

@@ -6,7 +6,10 @@ const CONTENT_TYPES = {
   ass: 'text/x-ssa; charset=utf-8',
 } as const;
 
-/** The writeSubtitleOutputs stage step: subtitle files as the task's outputs (`<title>.<format>`), in the order given. */
+/**
+ * Subtitle files as the task's outputs (`<title>.<format>`, in the order given), each stored as an
+ * artifact: the last step of speech to text, subtitle recognition and the dub render.
+ */
 export async function writeSubtitleOutputs(
   ctx: StageContext<unknown>,
   files: Partial<Record<keyof typeof CONTENT_TYPES, string>>,
