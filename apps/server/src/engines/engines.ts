@@ -11,6 +11,7 @@ import {
   createEngineRegistry,
   createHttpSeparator,
   createMediaInspector,
+  createOcrPool,
   createEngines as createTtsEngines,
   createVcProviders,
   type EmbedFn,
@@ -25,7 +26,6 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { type Config, REPO_ROOT } from '../config.ts';
 import { createLipSync, type LipSync } from './lipsync.ts';
-import { createLazyOcrPool } from './ocr.ts';
 
 /**
  * Every engine of this process, built once from the configuration and held on the AppContext
@@ -38,7 +38,7 @@ export interface Engines {
   clone: CloneEngineSet;
   /** Speech recognizers (diarization is a capability of a recognizer); get() says what to configure. */
   asr: AsrRegistry;
-  /** The process's one bounded OCR pool (PP-OCRv4 workers, started on first use). */
+  /** The process's one bounded OCR pool (PP-OCRv4 helpers, started on first use). */
   ocr: OcrEngine;
   /**
    * Voice conversion: Rubber Band R3 when rubberband-cli is installed, a vw-vc/1 server when VC_SERVER_URL
@@ -132,7 +132,7 @@ export function assembleEngines(
   const { LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_EMBEDDING_MODEL } = config;
   const { SEPARATOR_URL, SEPARATOR_API_KEY, SEPARATOR_MODEL, SEPARATOR_LABEL } = config;
   let vc: Promise<VcRegistry> | null = null;
-  const ocr = createLazyOcrPool(config.OCR_WORKERS);
+  const ocr = createOcrPool(config.OCR_WORKERS ? { size: config.OCR_WORKERS } : {});
   const inspector = createMediaInspector();
   return {
     ...started,
