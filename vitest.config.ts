@@ -15,7 +15,6 @@ const POSTGRES_TESTS = [
   'src/jobs/jobs.routes.test.ts',
   'src/jobs/lanes.test.ts',
   'src/modules/apikeys/limits.test.ts',
-  'src/modules/files/files.test.ts',
   'src/tasks/tasks.test.ts',
   'test/account-safety.test.ts',
   'test/accounts.test.ts',
