@@ -36,8 +36,10 @@ for (const [name, set] of [
   const m = measurePolyphones(set);
   const chars = new Set(set.map((l) => [...parseCase(l).sentence][parseCase(l).at]));
   console.log(`${name}: ${m.right}/${m.total} right = ${pct(m.accuracy)} (${chars.size} characters)`);
-  for (const w of m.wrong)
-    console.log(`  wrong: ${w.sentence} [${[...w.sentence][w.at]}] ${w.got} ≠ ${w.expected}`);
+  // Misses are printed for the sets rules may be tuned on; held-out misses stay unseen.
+  if (!name.includes('held-out'))
+    for (const w of m.wrong)
+      console.log(`  wrong: ${w.sentence} [${[...w.sentence][w.at]}] ${w.got} ≠ ${w.expected}`);
   const wrong = new Set(m.wrong.map((w) => w.sentence));
   const fixed = measurePolyphones(set, (c) => (wrong.has(c.sentence) ? userFix(c) : []));
   console.log(

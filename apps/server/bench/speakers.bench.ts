@@ -20,6 +20,9 @@ for (const [name, set] of [
 ] as const) {
   const m = measureSpeakers(set);
   console.log(`attribution, ${name}: ${m.right}/${m.total} quotes right = ${pct(m.accuracy)}`);
+  // Misses are printed for the tuning part only; held-out misses stay unseen.
+  if (set === SPEAKERS_TUNING)
+    for (const w of m.wrong) console.log(`  wrong: ${w.source} “${w.quote}” ${w.got} ≠ ${w.expected}`);
   for (const p of set) {
     const one = measureSpeakers([p]);
     console.log(`  ${p.source}: ${one.right}/${one.total} = ${pct(one.accuracy)}`);

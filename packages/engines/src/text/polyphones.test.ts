@@ -180,6 +180,34 @@ describe('polyphones in context', () => {
       // V不了 (can't) is liǎo
       ['这么多菜我吃不了。', '了', 'liao3'],
       ['怕侍候不了长衫主顾。', '了', 'liao3'],
+      // 一场 of an episode is cháng, of a show chǎng
+      ['这才解决了这一场大纠纷。', '场', 'chang2'],
+      ['和这一场热闹似乎有点相关。', '场', 'chang3'],
+      // 地 after a verb before what it does: the particle
+      ['路上的沙土仿佛已是闪烁地生光。', '地', 'de5'],
+      // 尽 jǐn (keep on) before a verb; jìn (use up) with 了/到
+      ['天下事尽有小作为比大作为更烦难的。', '尽', 'jin3'],
+      ['他尽了责任。', '尽', 'jin4'],
+      // 予 yú (I) heading a clause; yǔ (give) before a person
+      ['故今予发，维共行天罚。', '予', 'yu2'],
+      ['是我予子宋也。', '予', 'yu3'],
+      // 当 dàng (take as) before a pronoun and nouns; dāng (when) before a pronoun and a verb
+      ['有的当他们名人，有的当他们怪物。', '当', 'dang4'],
+      ['当他们来的时候，天已经黑了。', '当', 'dang1'],
+      ['这思想实在是正当的。', '当', 'dang4'],
+      ['也知道这既便当，又可靠。', '当', 'dang5'],
+      // 划 huá (row), 栅 zhà, 间 jiàn (now and then), 所差 chā, 老少 shào, 一转 zhuàn, 扇 shān
+      ['白篷船，红划楫，摇到对岸。', '划', 'hua2'],
+      ['在沙盘上划字。', '划', 'hua4'],
+      ['粗木直栅的，决计挖不开。', '栅', 'zha4'],
+      ['间亦有略具联络者。', '间', 'jian4'],
+      ['所差只在一个时间。', '差', 'cha1'],
+      ['男的，女的，老的，少的鬼魂出现。', '少', 'shao4'],
+      ['有时还值得去一转。', '转', 'zhuan4'],
+      ['黄香扇枕之类。', '扇', 'shan1'],
+      ['推开一扇门。', '扇', 'shan4'],
+      // 称他为, 写他为: wéi
+      ['照英国流行的拼法写他为阿Ｑｕｅｉ。', '为', 'wei2'],
     ];
     for (const [text, ch, expected] of cases) expect(reading(text, ch), text).toBe(expected);
   });

@@ -351,6 +351,8 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['当成', 'dang4 -'],
   ['当真', 'dang4 -'],
   ['拿去当', '- - dang4'],
+  // 便当 "convenient" (既便当，又可靠) has a neutral 当 in 现代汉语词典
+  ['便当', 'bian4 dang5'],
   ['应当', 'ying1 dang1'],
   // 好
   ['爱好', '- hao4'],
@@ -767,6 +769,43 @@ const wordAround = (chars: string[], i: number) =>
   isWord(chars.slice(i, i + 2).join('')) || isWord(chars.slice(i - 1, i + 1).join(''));
 
 const RULES: Record<string, Rule> = {
+  // 尽 jǐn, the adverb "keep on, all along", on its own before a verb (尽说, 尽有); jìn (use up) takes
+  // 了/力/到 or is in a word (尽力, 尽头).
+  尽: (c, i, spans) =>
+    spans[i][1] - spans[i][0] === 1 && spans[i + 1]?.[2].startsWith('v') && !'了到力心'.includes(at(c, i + 1))
+      ? 'jin3'
+      : undefined,
+  // 予 yú, the classical "I", as the subject heading a clause (今予发); yǔ (give) lives in words
+  // (给予, 授予) and takes a person (予子宋).
+  予: (c, i, spans) =>
+    !wordAround(c, i) &&
+    (i === 0 || END.has(at(c, i - 1)) || '今故乃而“‘'.includes(at(c, i - 1))) &&
+    !/^[nr]/.test(spans[i + 1]?.[2] ?? '') &&
+    !'子汝尔你我他'.includes(at(c, i + 1))
+      ? 'yu2'
+      : undefined,
+  // 划 huá, rowing and striking (红划楫, 划火柴, 划破), before a boat, an oar, a match or a result;
+  // huà (mark off, plan) is in words (计划, 划分) and before what is drawn (划字).
+  划: (c, i) => (!wordAround(c, i) && '船桨楫水火着开破伤'.includes(at(c, i + 1)) ? 'hua2' : undefined),
+  // 栅 is zhà (fence, railings) everywhere but the electronics word 栅极.
+  栅: (c, i) => (at(c, i + 1) === '极' ? undefined : 'zha4'),
+  // 间 jiàn (now and then) as the adverb heading a clause before another adverb: 间亦有.
+  间: (c, i, spans) =>
+    (i === 0 || END.has(at(c, i - 1))) && spans[i][1] === i + 1 && spans[i + 1]?.[2] === 'd'
+      ? 'jian4'
+      : undefined,
+  // 所差 (what is lacking, the difference) is chā.
+  差: (c, i) => (at(c, i - 1) === '所' ? 'cha1' : undefined),
+  // 少 shào (young) set against 老: 老的，少的.
+  少: (c, i) =>
+    at(c, i + 1) === '的' &&
+    clauseBefore(c, i - 2)
+      .concat(at(c, i - 2))
+      .includes('老')
+      ? 'shao4'
+      : undefined,
+  // 一转 closing a clause is a round, a stroll (去一转): zhuàn.
+  转: (c, i) => (at(c, i - 1) === '一' && isEnd(c, i + 1) ? 'zhuan4' : undefined),
   还: (c, i) => {
     // A clause never ends on hái: 借钱要还，东西要还。
     if (isEnd(c, i + 1) && i > 0 && HAN.test(at(c, i - 1))) return 'huan2';
@@ -864,6 +903,8 @@ const RULES: Record<string, Rule> = {
       // …and before a verb (怨愤地吁一口气), unless a numeral or pronoun makes it a plot of land (那块地卖了).
       const after = spans[i + 1];
       if (after?.[2].startsWith('v') && !/^(m|mq|q|r)$/.test(before[2])) return 'de5';
+      // …and wherever jieba takes it for the particle (uv) after a verb (闪烁地生光).
+      if (spans[i][2] === 'uv' && before[2].startsWith('v')) return 'de5';
     }
     if (isWord(c.slice(i - 2, i + 1).join('')) || isWord(c.slice(i - 1, i + 1).join(''))) return undefined;
     if (ADVERBIAL.has(prev2) || ADVERBIAL.has(prev3) || prev2.endsWith('然')) return 'de5';
@@ -884,14 +925,20 @@ const RULES: Record<string, Rule> = {
       : undefined;
   },
   教: (c, i) => (PRONOUN.has(at(c, i + 1)) || '给会'.includes(at(c, i + 1)) ? 'jiao1' : undefined),
-  当: (c, i) =>
-    at(c, i - 1) === '大' &&
-    c
-      .slice(Math.max(0, i - 4), i)
-      .join('')
-      .includes('上')
-      ? 'dang4'
-      : undefined,
+  当: (c, i, spans) => {
+    // 上了大当: the noun of 上当, dàng.
+    if (at(c, i - 1) === '大' && clauseBefore(c, i).slice(-4).includes('上')) return 'dang4';
+    // 正当 as an adjective (是正当的, 很正当) is zhèngdàng (proper), not zhèngdāng (just when).
+    if (at(c, i - 1) === '正' && (at(c, i + 1) === '的' || '是很不'.includes(at(c, i - 2)))) return 'dang4';
+    // 当 dàng (take as) before a pronoun and nothing but nouns (有的当他们名人); with a verb after
+    // the pronoun it is dāng (when: 当他们来的时候).
+    const pronoun = spans[i + 1];
+    if (spans[i][1] - spans[i][0] !== 1 || pronoun?.[2] !== 'r') return undefined;
+    let nouns = 0;
+    for (let k = pronoun[1]; !isEnd(c, k); k = spans[k][1], nouns++)
+      if (!spans[k][2].startsWith('n')) return undefined;
+    return nouns > 0 ? 'dang4' : undefined;
+  },
   中: (c, i) =>
     '考说猜射击选命打看相'.includes(at(c, i - 1)) && !isWord(c.slice(i, i + 2).join(''))
       ? 'zhong4'
@@ -947,6 +994,8 @@ const RULES: Record<string, Rule> = {
   // 为…所 (passive): 不为世间所知 — wéi; so is 以X为Y (物以希为贵). 以 and 所 count only outside
   // dictionary words (所有, 可以).
   为: (c, i) => {
+    // 称他为, 写他为 (name him as): wéi after a verb of naming and its object.
+    if (PRONOUN.has(at(c, i - 1)) && '称叫写认视选推奉尊封立拜呼'.includes(at(c, i - 2))) return 'wei2';
     for (let k = i - 1; k >= 0 && !END.has(c[k]); k--) if (c[k] === '以' && !wordAround(c, k)) return 'wei2';
     for (let k = i + 1; k < c.length && !END.has(c[k]); k++)
       if (c[k] === '所' && !wordAround(c, k)) return 'wei2';
@@ -967,16 +1016,23 @@ const RULES: Record<string, Rule> = {
   撒: (c, i) => (!wordAround(c, i) && '得在了满下到上遍开'.includes(at(c, i + 1)) ? 'sa3' : undefined),
   // 喝 hè (shout): 喝住, 喝道, 喝令, 喝彩.
   喝: (c, i) => ('住道令斥彩采问'.includes(at(c, i + 1)) ? 'he4' : undefined),
-  // 一场 of a bout or an episode is cháng: 哭了一场。相识一场，一场大雨; a show or match is chǎng.
+  // 一场 of a bout or an episode is cháng (哭了一场。一场大雨, 一场大纠纷); only a show, game, exam or a
+  // spectacle (一场电影, 一场球赛, 一场热闹) is chǎng — 现代汉语词典's split of the measure word.
   场: (c, i) =>
     (NUMERAL.test(at(c, i - 1)) || (at(c, i - 1) === '大' && NUMERAL.test(at(c, i - 2)))) &&
-    (isEnd(c, i + 1) || '雨病梦空灾风雪'.includes(at(c, i + 1)))
+    !'戏电球比赛演考会热'.includes(at(c, i + 1))
       ? 'chang2'
       : undefined,
   // 杆 gǎn as the measure word: 一杆秤, 两杆枪.
   杆: (c, i) => (NUMERAL.test(at(c, i - 1)) ? 'gan3' : undefined),
   冲: (c, i) => ('很太挺真'.includes(at(c, i - 1)) ? 'chong4' : undefined),
-  扇: (c, i) => ('风火了他她我你'.includes(at(c, i + 1)) ? 'shan1' : undefined),
+  // 扇 shān, the verb (扇风, 扇枕), on its own before another character; after a numeral or a
+  // demonstrative it is the measure word shàn (一扇门).
+  扇: (c, i) => {
+    if ('风火了他她我你'.includes(at(c, i + 1))) return 'shan1';
+    if (NUMERAL.test(at(c, i - 1)) || DEMONSTRATIVE.has(at(c, i - 1)) || wordAround(c, i)) return undefined;
+    return HAN.test(at(c, i + 1)) ? 'shan1' : undefined;
+  },
   缝: (c, i) => ('在正'.includes(at(c, i - 1)) && HAN.test(at(c, i + 1)) ? 'feng2' : undefined),
 };
 
