@@ -28,6 +28,70 @@ export function textSimilarity(a: string, b: string): number {
   return n ? 1 - editDistance(x, y) / n : 1;
 }
 
+/**
+ * Edits needed to find `needle` somewhere inside `hay` (Levenshtein with a free start and end in
+ * `hay`): 0 when `needle` is a part of `hay`, e.g. one line of a two-line subtitle.
+ */
+export function substringDistance(needle: string, hay: string): number {
+  const s = [...needle];
+  const t = [...hay];
+  let prev = new Array<number>(t.length + 1).fill(0);
+  for (let i = 1; i <= s.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= t.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return Math.min(...prev);
+}
+
+/** Shorter texts than this are never joined as a part of a longer one ("好" is in many lines). */
+const MIN_PART = 4;
+
+/**
+ * Whether two reads of a subtitle band show the same cue: similar enough as a whole, or one is
+ * (nearly) a part of the other — a read that lost a line or a few letters to a busy background.
+ */
+export function sameCueText(a: string, b: string, minSimilarity: number): boolean {
+  if (textSimilarity(a, b) >= minSimilarity) return true;
+  const [short, long] = [squeeze(a), squeeze(b)].sort((x, y) => [...x].length - [...y].length);
+  const n = [...short].length;
+  return n >= MIN_PART && substringDistance(short, long) <= Math.floor(n * (1 - minSimilarity) * 0.5);
+}
+
+/**
+ * The text of a cue from its reads (text and confidence, one per sampled frame): the read that agrees
+ * best with all others (confidence-weighted similarity), then each of its characters voted on by the
+ * reads of the same length — one garbled character in one frame does not reach the result.
+ */
+export function voteText(reads: Array<{ text: string; score: number }>): string {
+  if (!reads.length) return '';
+  const support = new Map<string, number>();
+  for (const r of reads) {
+    if (support.has(r.text)) continue;
+    support.set(
+      r.text,
+      reads.reduce((sum, o) => sum + o.score * textSimilarity(r.text, o.text), 0),
+    );
+  }
+  let best = reads[0].text;
+  for (const [text, s] of support) if (s > (support.get(best) ?? 0)) best = text;
+  const chars = [...best];
+  const peers = reads
+    .map((r) => ({ chars: [...r.text], score: r.score }))
+    .filter((r) => r.chars.length === chars.length);
+  return chars
+    .map((c, i) => {
+      const votes = new Map<string, number>();
+      for (const p of peers) votes.set(p.chars[i], (votes.get(p.chars[i]) ?? 0) + p.score);
+      let pick = c;
+      for (const [v, w] of votes) if (w > (votes.get(pick) ?? 0)) pick = v;
+      return pick;
+    })
+    .join('');
+}
+
 const HAN = /[\p{Script=Han}\u3000-\u303f\uff00-\uffef]/u;
 const LATIN = /\p{Script=Latin}/u;
 

@@ -1,3 +1,5 @@
+import type { Box } from './types.ts';
+
 /**
  * Change detection on a subtitle band without OCR. A "text mask" keeps the pixels that look like
  * subtitle strokes: bright (luma ≥ 160) with a much darker pixel (by ≥ 80) within 2 px — the edge
@@ -62,4 +64,55 @@ export function maskDistance(a: TextMask, b: TextMask, width: number): number {
     return m;
   };
   return (miss(a.bits, b.bits) + miss(b.bits, a.bits)) / (a.count + b.count);
+}
+
+/** Pixels set in at least `share` of `masks`, inside `boxes` (normalised, grown by 2 px). */
+export function steadyMask(
+  masks: TextMask[],
+  boxes: Box[],
+  width: number,
+  height: number,
+  share: number,
+): TextMask {
+  const inside = new Uint8Array(width * height);
+  for (const b of boxes) {
+    const x0 = Math.max(0, Math.floor(b.x * width) - 2);
+    const x1 = Math.min(width, Math.ceil((b.x + b.w) * width) + 2);
+    const y0 = Math.max(0, Math.floor(b.y * height) - 2);
+    const y1 = Math.min(height, Math.ceil((b.y + b.h) * height) + 2);
+    for (let y = y0; y < y1; y++) inside.fill(1, y * width + x0, y * width + x1);
+  }
+  const need = Math.max(1, Math.ceil(masks.length * share));
+  const bits = new Uint8Array(width * height);
+  let count = 0;
+  for (let i = 0; i < bits.length; i++) {
+    if (!inside[i]) continue;
+    let n = 0;
+    for (const m of masks) n += m.bits[i];
+    if (n >= need) {
+      bits[i] = 1;
+      count++;
+    }
+  }
+  return { bits, count };
+}
+
+/** Share 0..1 of `of`'s pixels that `frame` also has (at the same place or next to it). */
+export function maskHits(of: TextMask, frame: TextMask, width: number): number {
+  if (!of.count) return 0;
+  const q = frame.bits;
+  const n = q.length;
+  let hits = 0;
+  for (let i = 0; i < n; i++) {
+    if (!of.bits[i]) continue;
+    if (
+      q[i] ||
+      (i > 0 && q[i - 1]) ||
+      (i + 1 < n && q[i + 1]) ||
+      (i >= width && q[i - width]) ||
+      q[i + width]
+    )
+      hits++;
+  }
+  return hits / of.count;
 }

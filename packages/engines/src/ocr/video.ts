@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { EngineError } from '../errors.ts';
 import { runFfmpeg } from '../media/run.ts';
 import { assertBox, pixelBox, probeVideo, type VideoInfo } from './frames.ts';
-import { convertScript, lineScript, textSimilarity } from './text.ts';
-import { maskDistance, type TextMask, textMask } from './textmask.ts';
+import { convertScript, lineScript, sameCueText, voteText } from './text.ts';
+import { maskDistance, maskHits, steadyMask, type TextMask, textMask } from './textmask.ts';
 import type {
   Box,
   OcrCue,
@@ -22,6 +22,13 @@ const SAME_MASK = 0.3;
 const EMPTY_MASK_PER_10K = 8;
 /** Consecutive samples whose texts are at least this similar belong to one cue. */
 const SAME_TEXT = 0.6;
+/**
+ * Samples a cue may skip (text not read, or misread) and still continue when its text is read again
+ * after them: a busy background hides a cue from OCR in a frame now and then.
+ */
+const MAX_GAP = 2;
+/** A pixel belongs to a cue's own mask when set in at least this share of the cue's samples. */
+const STEADY = 0.6;
 /** Width of the band for change detection (every frame, gray). */
 const DENSE_WIDTH = 480;
 /** Width of the band handed to OCR (sampled frames). */
@@ -40,10 +47,12 @@ interface Geometry {
 interface SampleResult {
   /** Global frame index. */
   n: number;
-  /** null = band empty (no OCR run). */
+  /** Empty = no text read in the band. */
   lines: OcrLine[];
   /** Frame where the band changed to this sample's state (for the first sample of a state). */
   from: number;
+  /** The band showed no text-like pixels at all (a cue never continues across such a sample). */
+  blank?: boolean;
 }
 
 interface ChunkResult {
@@ -155,6 +164,8 @@ async function recogniseChunk(
       const samples: SampleResult[] = [];
       // For each sample: the recognised sample whose text it shows (itself when recognised), or null.
       const sources: Array<SampleResult | null> = [];
+      // Every sample with its frame in the chunk, the lead-in one included.
+      const read: Array<{ j: number; sample: SampleResult }> = [];
       let lastMask: TextMask | null = null;
       let lastSource: SampleResult | null = null;
       const pending: Array<Promise<void>> = [];
@@ -162,7 +173,7 @@ async function recogniseChunk(
         if (signal?.aborted) throw aborted();
         const mask = masks[j];
         const n = chunk.first - chunk.lead + j;
-        const sample: SampleResult = { n, lines: [], from: n };
+        const sample: SampleResult = { n, lines: [], from: n, blank: !mask.count };
         if (j >= step) {
           // The frame where the band switched from the previous sample's state to this one's.
           const prev = masks[j - step];
@@ -187,22 +198,86 @@ async function recogniseChunk(
           );
           recognised++;
         }
-        // The lead-in sample (last of the previous chunk) only anchors the first transition.
-        if (j >= chunk.lead) {
-          samples.push(sample);
-          sources.push(lastSource);
-        }
+        read.push({ j, sample });
+        sources.push(lastSource);
       }
       await Promise.all(pending);
-      samples.forEach((s, i) => {
+      read.forEach(({ sample }, i) => {
         const src = sources[i];
-        if (src && src !== s) s.lines = src.lines;
+        if (src && src !== sample) sample.lines = src.lines;
       });
+      textTransitions(read, masks, geos[r].dense, chunk.first - chunk.lead);
+      // The lead-in sample (last of the previous chunk) only anchors the first transition.
+      for (const { j, sample } of read) if (j >= chunk.lead) samples.push(sample);
       regions.push(samples);
     }
     return { regions, recognised };
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const bandText = (lines: OcrLine[]) =>
+  [...lines]
+    .sort((a, b) => a.box.y - b.box.y)
+    .map((l) => l.text.trim())
+    .join('\n');
+
+/**
+ * Where the text changed, at frame precision. Samples are grouped into runs showing the same text
+ * (as read); each run's own mask is the text pixels steady across its samples inside its OCR boxes, so
+ * grain and moving texture drop out. Between the last sample of one run and the first of the next,
+ * the first frame whose hits on the two runs' masks look more like the new run's than the old one's
+ * is where the new state begins (replacing the whole-band guess made during sampling).
+ */
+function textTransitions(
+  read: Array<{ j: number; sample: SampleResult }>,
+  masks: TextMask[],
+  size: { w: number; h: number },
+  firstFrame: number,
+) {
+  const runs: Array<{ text: string; members: number[]; mask: TextMask | null }> = [];
+  const runOf = read.map(({ sample }) => {
+    const text = bandText(sample.lines);
+    const run = runs.at(-1);
+    if (run && (run.text ? text && sameCueText(text, run.text, SAME_TEXT) : !text)) {
+      run.members.push(sample.n - firstFrame);
+      return runs.length - 1;
+    }
+    runs.push({ text, members: [sample.n - firstFrame], mask: null });
+    return runs.length - 1;
+  });
+  runs.forEach((run, k) => {
+    if (!run.text) return;
+    const boxes = read
+      .filter((_, i) => runOf[i] === k)
+      .flatMap(({ sample }) => sample.lines.map((l) => l.box));
+    run.mask = steadyMask(
+      run.members.map((j) => masks[j]),
+      boxes,
+      size.w,
+      size.h,
+      STEADY,
+    );
+  });
+  for (let i = 1; i < read.length; i++) {
+    const [a, b] = [runs[runOf[i - 1]].mask, runs[runOf[i]].mask];
+    if (runOf[i] === runOf[i - 1] || !(a?.count || b?.count)) continue;
+    const feature = (j: number) =>
+      [a, b].filter((m): m is TextMask => !!m?.count).map((m) => maskHits(m, masks[j], size.w));
+    const dist = (p: number[], q: number[]) => p.reduce((d, v, k) => d + Math.abs(v - q[k]), 0);
+    const [j0, j1] = [read[i - 1].j, read[i].j];
+    const before = feature(j0);
+    const after = feature(j1);
+    let from = j1;
+    for (let j = j0 + 1; j < j1; j++) {
+      const f = feature(j);
+      if (dist(f, after) < dist(f, before)) {
+        from = j;
+        break;
+      }
+    }
+    read[i].sample.from = firstFrame + from;
   }
 }
 
@@ -250,15 +325,11 @@ function trackTexts(lines: OcrLine[], region: Box): Map<'zh' | 'latin', TrackSta
   return res;
 }
 
-interface Building {
-  variants: Map<string, number>;
-  best: string;
-  startFrame: number;
-  lastSample: number;
-  scores: number[];
-  box: Box;
-}
-
+/**
+ * One track's cues from the samples: a cue continues while its text is read again (the same or
+ * nearly, or a part of it), across up to MAX_GAP samples where it was not read or misread unless the
+ * band went blank or another text held for two samples; its text is voted over all its reads.
+ */
 function buildCues(
   samples: SampleResult[],
   region: Box,
@@ -266,54 +337,42 @@ function buildCues(
   info: VideoInfo,
   step: number,
 ) {
-  const cues: OcrCue[] = [];
   const ms = (frame: number) => Math.round((frame * 1000) / info.fps);
-  let cur: Building | null = null;
-  const close = (endFrame: number) => {
-    if (!cur) return;
-    let best = cur.best;
-    let bestScore = -1;
-    for (const [text, score] of cur.variants) {
-      if (score > bestScore) {
-        best = text;
-        bestScore = score;
-      }
-    }
-    cues.push({
-      start_ms: ms(cur.startFrame),
-      end_ms: Math.min(info.durationMs || Number.POSITIVE_INFINITY, ms(endFrame)),
-      text: best,
-      box: cur.box,
-      score: cur.scores.reduce((a, b) => a + b, 0) / cur.scores.length,
-    });
-    cur = null;
-  };
+  const states = samples.map((s) => trackTexts(s.lines, region).get(script) ?? null);
+  const cues: OcrCue[] = [];
   for (let i = 0; i < samples.length; i++) {
-    const s = samples[i];
-    const state = trackTexts(s.lines, region).get(script);
-    if (cur && state && textSimilarity(state.text, (cur as Building).best) >= SAME_TEXT) {
-      const c = cur as Building;
-      c.variants.set(state.text, (c.variants.get(state.text) ?? 0) + state.score);
-      c.scores.push(state.score);
-      c.lastSample = i;
-      c.box = union(c.box, state.box);
-      continue;
+    const first = states[i];
+    if (!first) continue;
+    const members = [i];
+    let last = i;
+    const same = (text: string) =>
+      sameCueText(text, first.text, SAME_TEXT) || sameCueText(text, states[last]?.text ?? '', SAME_TEXT);
+    for (;;) {
+      let next = -1;
+      for (let g = last + 1; g < samples.length && g <= last + 1 + MAX_GAP; g++) {
+        const st = states[g];
+        if (st && same(st.text)) {
+          next = g;
+          break;
+        }
+        if (samples[g].blank) break;
+        const then = states[g + 1];
+        if (st && then && !same(then.text) && sameCueText(then.text, st.text, SAME_TEXT)) break;
+      }
+      if (next < 0) break;
+      members.push(next);
+      last = next;
     }
-    close(s.from);
-    if (state) {
-      cur = {
-        variants: new Map([[state.text, state.score]]),
-        best: state.text,
-        startFrame: s.from,
-        lastSample: i,
-        scores: [state.score],
-        box: state.box,
-      };
-    }
-  }
-  if (cur) {
-    const last = samples[samples.length - 1];
-    close(last.n + step);
+    const reads = members.map((k) => states[k] as TrackState);
+    const endFrame = last + 1 < samples.length ? samples[last + 1].from : samples[last].n + step;
+    cues.push({
+      start_ms: ms(samples[i].from),
+      end_ms: Math.min(info.durationMs || Number.POSITIVE_INFINITY, ms(endFrame)),
+      text: voteText(reads),
+      box: reads.map((r) => r.box).reduce(union),
+      score: reads.reduce((a, r) => a + r.score, 0) / reads.length,
+    });
+    i = last;
   }
   return cues;
 }
