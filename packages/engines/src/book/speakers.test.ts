@@ -71,6 +71,39 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes).toEqual([['七斤'], [], ['七斤嫂'], ['七斤'], ['七斤嫂']]);
   });
 
+  it('a missing subject after a pronoun’s clause is that pronoun’s referent (他站住了，…叫道)', () => {
+    const { quotes } = speakersOf([
+      '“老太太。”闰土说。他站在门口。',
+      '“你来了。”母亲高兴的说。',
+      '母亲叫闰土坐，他迟疑了一回，终于就了坐，递过纸包来，说：“这是自家晒的。”',
+    ]);
+    expect(quotes).toEqual([['闰土'], ['母亲'], ['闰土']]);
+  });
+
+  it('他的女人 is X嫂 when the text names the wife of X so', () => {
+    const { quotes } = speakersOf([
+      '七斤嫂骂道：“你这死尸！”七斤嫂又说：“回来了？”',
+      '七斤从城内回家，看见他的女人非常高兴，问他说，“你在城里可听到些什么？”',
+    ]);
+    expect(quotes[1]).toEqual(['七斤嫂']);
+  });
+
+  it('那人 is the one the narration just introduced, and a line of the narration naming them renames the role', () => {
+    const { quotes } = speakersOf([
+      '墨子坐在槐树下。远远的望见一个大汉，推着小车。那人就歇下车子，叫了一声“先生”，喘着气。',
+      '“这是沙么？”墨子认识他是自己的学生管黔敖，便问。',
+      '“是的，防云梯的。”',
+      '“别的准备怎么样？”',
+      '“也已经募集了一些麻。”管黔敖说。',
+    ]);
+    expect(quotes).toEqual([['管黔敖'], ['墨子'], ['管黔敖'], ['墨子'], ['管黔敖']]);
+  });
+
+  it('a named character with a speech verb later in the sentence after a quote is its speaker', () => {
+    const { quotes } = speakersOf(['四婶和我坐着。', '“阿呀，米呢？”好一会，四婶这才惊叫起来。']);
+    expect(quotes).toEqual([[], ['四婶']]);
+  });
+
   it('a term or a nickname in quote marks stays in the narration', () => {
     const { paragraphs } = attributeSpeakers(['人都叫伊“豆腐西施”。', '杨二嫂冷笑说：“忘了？”']);
     expect(paragraphs[0].segments).toEqual([

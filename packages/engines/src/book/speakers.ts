@@ -253,6 +253,10 @@ type Subject =
   | { kind: 'crowd' }
   /** A speech verb without a subject: the character the sentence is about. */
   | { kind: 'zero' }
+  /** 他的女人: the wife of the man 他 stands for — X嫂 when the text names her so (七斤 → 七斤嫂). */
+  | { kind: 'wife' }
+  /** 那人, 这人: the one the narration last introduced (望见一个大汉…那人就歇下车子). */
+  | { kind: 'that' }
   | { kind: 'none' };
 
 /** A description ending with a person noun (喝酒的人, 穿红绫袄的丫鬟 → 丫鬟), determiners dropped. */
@@ -295,11 +299,15 @@ function byFirst(names: Set<string>): Map<string, string[]> {
 
 /** The subject at the start of a clause: connectives dropped, a known name, a pronoun or a description. */
 function subjectOf(clause: string, names: Set<string>): Subject {
-  const n = clause
-    .trim()
-    .replace(/^[—…\s]+/u, '')
-    .replace(LEAD, '');
+  const raw = clause.trim().replace(/^[—…\s]+/u, '');
+  const n = raw.replace(LEAD, '');
   if (!n || n.startsWith('自己')) return { kind: 'none' };
+  // LEAD takes the 那 of 那人 (那人就歇下车子): the one just introduced, not a crowd.
+  if (/[那这]$/u.test(raw.slice(0, raw.length - n.length)) && /^人(?![们家])/u.test(n))
+    return { kind: 'that' };
+  const wife = /^(他|[^的，,]{2,4})的(?:女人|老婆|妻子|媳妇)/u.exec(n)?.[1];
+  if (wife === '他') return { kind: 'wife' };
+  if (wife && names.has(wife) && names.has(`${wife}嫂`)) return { kind: 'name', name: `${wife}嫂` };
   if (CROWD.test(n) || n.includes('有人') || /^(?:[那这]|一个)人|^一个$/u.test(n)) return { kind: 'crowd' };
   if (PRONOUNS[n[0]] && n[1] !== '们' && n[1] !== '的') return { kind: 'pronoun', gender: PRONOUNS[n[0]] };
   if (n[0] === '我' && n[1] !== '们' && n[1] !== '的') return { kind: 'name', name: '我' };
@@ -342,7 +350,7 @@ function speakerNear(
     const pivot = /^(?:看见|只见|见)(.+)/u.exec(parts[1] ?? '');
     if (pivot && subjectOf(parts[0], names).kind === 'none') {
       const s = subjectOf(pivot[1], names);
-      if (s.kind === 'name') return { subject: s, listener };
+      if (s.kind === 'name' || s.kind === 'wife') return { subject: s, listener };
     }
     for (const [i, part] of parts.entries()) {
       const s = subjectOf(part, names);
@@ -361,6 +369,16 @@ function speakerNear(
       const to2 = TO_LISTENER.exec(withVerb ? withVerb[0] : '');
       return { subject: s, listener: to2 ? subjectOf(to2[1], names) : null };
     }
+  }
+  // A named character with a speech verb later in the sentence after the quote: “…”好一会，四婶这才惊叫起来.
+  const rest = after
+    .split(/[。！？!?“「"]/u)[0]
+    .split(/[，,；;]/u)
+    .slice(1);
+  for (const clause of rest) {
+    const withVerb = AFTER_VERB.exec(clause.trim());
+    const s = withVerb && subjectOf(withVerb[1], names);
+    if (s?.kind === 'name') return { subject: s, listener: null };
   }
   return { subject: { kind: 'none' }, listener: null };
 }
@@ -444,10 +462,11 @@ function readCharacters(paragraphs: string[]): Characters {
    */
   const referent = (
     text: string,
-    g: Gender,
+    gender: Gender,
     not: string | null,
     strict = false,
   ): string | null | undefined => {
+    let g = gender;
     const clauses = text.split(/[，,。！？!?；;：:…]/u).reverse();
     for (const clause of clauses) {
       // Someone the narration introduces (开门出来的却是一个横眉怒目的门丁。他…喝道).
@@ -455,6 +474,8 @@ function readCharacters(paragraphs: string[]): Characters {
       const role = introduced && description(introduced[1]);
       if (role && role !== '人' && role !== not && g !== 'unknown' && fits(role, g, strict)) return role;
       const s = subjectOf(clause, names);
+      // A missing subject after a pronoun's clause is that pronoun's (他站住了，…，分明的叫道).
+      if (s.kind === 'pronoun' && g === 'unknown') g = s.gender;
       if (s.kind === 'crowd' && g === 'unknown' && !not) return null;
       if (s.kind === 'name' && s.name !== not && fits(s.name, g, strict) && names.has(s.name)) return s.name;
     }
@@ -477,10 +498,20 @@ function readCharacters(paragraphs: string[]): Characters {
   return { names, genders, genderOf, fits, referent };
 }
 
+/** The person the narration last introduced with 一个/一位 (远远的望见一个大汉，推着…), if any. */
+function introduced(text: string): string | null {
+  let found: string | null = null;
+  for (const m of text.matchAll(/[一两](?:个|位|名)([^，,。！？!?；;：:]{1,10})/gu)) {
+    const d = description(m[1]);
+    if (d && d !== '人') found = d;
+  }
+  return found;
+}
+
 /** The exchange so far, carried from paragraph to paragraph. */
 interface Exchange {
   /** Who spoke each line, to whom, and whether it was a crowd (有人, 他们). */
-  turns: Array<{ speaker: string | null; listener: string | null; crowd: boolean }>;
+  turns: Array<{ speaker: string | null; listener: string | null; crowd: boolean; said: Said }>;
   /** The narration of the paragraphs before (quotes as stops), where a pronoun's referent may be. */
   context: string;
   /** Who a paragraph ending with …问他说： announces as the next quote's speaker, and to whom. */
@@ -501,6 +532,11 @@ function paragraphSpeakers(
   const resolve = (s: Subject | null, before: string, not: string | null = null): string | null => {
     if (!s || s.kind === 'crowd' || s.kind === 'none') return null;
     if (s.kind === 'name') return s.name;
+    if (s.kind === 'wife') {
+      const husband = resolve({ kind: 'pronoun', gender: 'male' }, before, not);
+      return husband && names.has(`${husband}嫂`) ? `${husband}嫂` : '女人';
+    }
+    if (s.kind === 'that') return introduced(before) ?? introduced(context) ?? null;
     // A character known to be of the pronoun's gender first, then one not known to be of the other;
     // 他 also stands for women in older texts (红楼梦), so at last anyone.
     const g = s.kind === 'pronoun' ? s.gender : 'unknown';
@@ -593,11 +629,13 @@ function paragraphSpeakers(
       if (same.length === 1) speaker = same[0];
     }
     if (speaker) genderOf(speaker);
-    row.push({ speaker, speech: true });
+    const said = { speaker, speech: true };
+    row.push(said);
     turns.push({
       speaker,
       listener: listener !== speaker ? listener : null,
       crowd: subject.kind === 'crowd',
+      said,
     });
     lastEnd = q.end;
   }
@@ -610,11 +648,42 @@ function paragraphSpeakers(
     pending = { speaker, listener: resolve(near.listener, quotesAsStops(p), speaker) };
   }
   const narration = stripQuotes(p);
+  nameTheRole(narration, names, turns);
   // A paragraph of narration alone, unless a short aside, ends an exchange.
   if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS) turns = [];
   if (/[\p{L}\p{N}]/u.test(narration)) context = (context + quotesAsStops(p)).slice(-CONTEXT_CHARS);
   Object.assign(exchange, { turns, context, pending });
   return row;
+}
+
+/**
+ * The narration naming the minor role who just spoke (一个大汉 … 墨子认识他是自己的学生管黔敖 / 这是自己
+ * 的学生曹公子的声音): that role's lines so far, and its turns in the exchange, become the character's.
+ */
+function nameTheRole(narration: string, names: Set<string>, turns: Exchange['turns']): void {
+  for (const clause of narration.split(/[，,。！？!?；;]/u)) {
+    const known = /(?:认识|认得)(?:他|她|那人|这人)?是|原来是/u.exec(clause);
+    const voice = /[这那]是(.+?)的声音/u.exec(clause);
+    let named: string | undefined;
+    if (known) named = [...names].find((n) => clause.indexOf(n, known.index) > known.index);
+    else if (voice) {
+      // The titled name closing the phrase: 自己的学生曹公子 → 曹公子.
+      const words = voice[1];
+      for (let len = Math.min(5, words.length); len >= 2 && !named; len--) {
+        const w = words.slice(-len);
+        if (names.has(w) || (TITLED.test(w) && SURNAME.test(w))) named = w;
+      }
+    }
+    const role = turns
+      .slice(-2)
+      .findLast((t) => t.speaker && t.speaker !== '我' && !names.has(t.speaker))?.speaker;
+    if (!named || !role) continue;
+    for (const t of turns)
+      if (t.speaker === role) {
+        t.speaker = named;
+        t.said.speaker = named;
+      }
+  }
 }
 
 export function attributeSpeakers(paragraphs: string[]): AttributedText {
