@@ -3,7 +3,15 @@ import { EngineError } from '../errors.ts';
 import { spawnMedia } from '../media/run.ts';
 import { assertBox, probeVideo, type VideoInfo } from '../ocr/frames.ts';
 import type { Box } from '../ocr/types.ts';
-import { ERASE_METHODS, type EraseOptions, type Span, type SpansFromCuesOptions } from './types.ts';
+import { fillVideo } from './fill.ts';
+import {
+  ERASE_METHODS,
+  type EraseOptions,
+  type EraseResult,
+  type FilterMethod,
+  type Span,
+  type SpansFromCuesOptions,
+} from './types.ts';
 
 interface PixelSpan {
   x: number;
@@ -123,7 +131,7 @@ function blurGraph(spans: PixelSpan[], input = '0:v', output = 'v'): string {
  */
 export function eraseFilterGraph(
   spans: Span[],
-  method: EraseOptions['method'],
+  method: FilterMethod,
   info: VideoInfo,
   input: string,
   output: string,
@@ -145,11 +153,11 @@ export function videoEncodeArgs(info: VideoInfo): string[] {
 }
 
 /**
- * Erases boxes × time ranges from a video (fast: ffmpeg delogo; blur: box blur), keeping size, pixel
- * format and frame rate, re-encoding the picture with x264 and copying the audio. A failed or
- * cancelled run leaves no output file.
+ * Erases boxes × time ranges from a video (fast: ffmpeg delogo; blur: box blur; fill: the text's
+ * pixels from nearby frames, else inpainted), keeping size, pixel format and frame rate, re-encoding
+ * the picture with x264 and copying the audio. A failed or cancelled run leaves no output file.
  */
-export async function eraseVideo(input: string, output: string, opts: EraseOptions): Promise<void> {
+export async function eraseVideo(input: string, output: string, opts: EraseOptions): Promise<EraseResult> {
   if (!ERASE_METHODS.includes(opts.method)) {
     throw invalid(
       '不支持的擦除方式',
@@ -158,6 +166,20 @@ export async function eraseVideo(input: string, output: string, opts: EraseOptio
   }
   const info = await probeVideo(input, { signal: opts.signal });
   const spans = pixelSpans(opts.spans, info);
+  if (opts.method === 'fill') {
+    const counts = await fillVideo(input, output, {
+      info,
+      spans,
+      encode: videoEncodeArgs(info),
+      signal: opts.signal,
+      onProgress: opts.onProgress,
+    });
+    return {
+      method: 'fill',
+      temporal_share: counts.masked ? counts.temporal / counts.masked : 1,
+      mask_share: counts.boxed ? counts.masked / counts.boxed : 0,
+    };
+  }
   const graph = opts.method === 'blur' ? blurGraph(spans) : delogoGraph(spans);
   const args = [
     '-i',
@@ -199,6 +221,7 @@ export async function eraseVideo(input: string, output: string, opts: EraseOptio
     throw e;
   }
   opts.onProgress?.(1);
+  return { method: opts.method };
 }
 
 /**

@@ -8,13 +8,25 @@ export interface Span {
 }
 
 /**
- * fast: ffmpeg delogo (interpolates the box from its border), blur: boxblur of the box.
- * No inpainting mode: see erase/README section in docs/ARCHITECTURE.md (measured, not better than
- * delogo within 3× real time at 720p with the tools available offline here).
+ * fast: ffmpeg delogo (interpolates the box from its border), blur: boxblur of the box — both fast,
+ * over the whole box. fill: only the text's own pixels, taken from nearby frames where the picture
+ * shows them, inpainted (OpenCV Telea) where none does (erase/fill.ts).
  */
-export type EraseMethod = 'fast' | 'blur';
+export type EraseMethod = 'fast' | 'blur' | 'fill';
 
-export const ERASE_METHODS: readonly EraseMethod[] = ['fast', 'blur'];
+/** The methods that are one ffmpeg filter graph (and so can run inside another encode). */
+export type FilterMethod = Exclude<EraseMethod, 'fill'>;
+
+export const ERASE_METHODS: readonly EraseMethod[] = ['fast', 'blur', 'fill'];
+
+/** What an erase did, for the page's label. */
+export interface EraseResult {
+  method: EraseMethod;
+  /** fill: share (0..1) of the text's pixels taken from other frames; the rest was inpainted. */
+  temporal_share?: number;
+  /** fill: share (0..1) of the boxes' pixels that were text (and so changed). */
+  mask_share?: number;
+}
 
 export interface EraseOptions {
   method: EraseMethod;

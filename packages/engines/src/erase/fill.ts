@@ -1,0 +1,391 @@
+import { rm } from 'node:fs/promises';
+import { EngineError } from '../errors.ts';
+import { spawnMedia } from '../media/run.ts';
+import type { VideoInfo } from '../ocr/frames.ts';
+import type { ToolProcess } from '../process/tool.ts';
+import { inpaintPlane, loadInpainter } from './inpaint.ts';
+import { chromaMask, maskFromVotes, voteCandidates } from './mask.ts';
+import { estimateShift, type Shift } from './motion.ts';
+import { advancePlate, copyPlate, newPlate, type Plate } from './plate.ts';
+import {
+  chromaSize,
+  cropRegion,
+  frameBytes,
+  newPlanes,
+  type Planes,
+  pasteRegion,
+  type Rect,
+  readFrames,
+  writeFrame,
+} from './yuv.ts';
+
+/**
+ * `fill`: erases the glyphs, not the box. Two reads of the video:
+ * 1. the region around the boxes in gray: per span, the mask of its text (mask.ts);
+ * 2. every frame: the masked pixels are taken from the background plates — the picture seen before
+ *    (run forwards) or after (run backwards, over a look-ahead of about two seconds), carried along
+ *    the picture's global shift — whichever saw it more recently; what neither saw is inpainted
+ *    (OpenCV Telea). Everything outside the masks is passed through untouched, then encoded with
+ *    x264 and muxed with the original audio.
+ */
+
+/** Pixels of picture kept around the boxes for motion estimation. */
+const CONTEXT = 16;
+
+interface PixelSpan {
+  box: Rect;
+  start: number | null;
+  end: number | null;
+}
+
+interface Layout {
+  info: VideoInfo;
+  region: Rect;
+  /** Spans with boxes in region coordinates. */
+  spans: PixelSpan[];
+}
+
+const even = (n: number) => n - (n % 2);
+
+function layout(info: VideoInfo, pixels: Array<Rect & { start: number | null; end: number | null }>): Layout {
+  const x0 = even(Math.max(0, Math.min(...pixels.map((s) => s.x)) - CONTEXT));
+  const y0 = even(Math.max(0, Math.min(...pixels.map((s) => s.y)) - CONTEXT));
+  const x1 = Math.min(info.width, Math.max(...pixels.map((s) => s.x + s.w)) + CONTEXT);
+  const y1 = Math.min(info.height, Math.max(...pixels.map((s) => s.y + s.h)) + CONTEXT);
+  // Even sizes too: ffmpeg crops a subsampled picture to even sizes, and rows must line up.
+  const region = { x: x0, y: y0, w: even(x1 - x0), h: even(y1 - y0) };
+  const spans = pixels.map((s) => ({
+    box: {
+      x: s.x - x0,
+      y: s.y - y0,
+      w: Math.min(s.w, region.w - (s.x - x0)),
+      h: Math.min(s.h, region.h - (s.y - y0)),
+    },
+    start: s.start,
+    end: s.end,
+  }));
+  return { info, region, spans };
+}
+
+const shownAt = (s: PixelSpan, ms: number) => ms >= (s.start ?? 0) && (s.end === null || ms <= s.end);
+
+const frameMs = (index: number, fps: number) => (index / fps) * 1000;
+
+/** Runs a tool that reads the input and writes raw frames, handing each frame to `each`. */
+async function eachFrame(
+  proc: ToolProcess,
+  size: number,
+  each: (frame: Uint8Array, index: number) => Promise<void> | void,
+): Promise<void> {
+  const work = (async () => {
+    let index = 0;
+    for await (const frame of readFrames(proc.child.stdout, size)) await each(frame, index++);
+  })();
+  try {
+    await Promise.all([work, proc.done]);
+  } catch (e) {
+    proc.kill();
+    throw e;
+  }
+}
+
+/** Pass 1: each span's text mask (box-sized) from the gray region of the frames it covers. */
+async function spanMasks(
+  input: string,
+  l: Layout,
+  signal: AbortSignal | undefined,
+  onFrame: (i: number) => void,
+): Promise<Uint8Array[]> {
+  const { region: r, info } = l;
+  const votes = l.spans.map((s) => new Uint16Array(s.box.w * s.box.h));
+  const counted = l.spans.map(() => 0);
+  const proc = spawnMedia(
+    'ffmpeg',
+    [
+      '-i',
+      input,
+      '-an',
+      '-vf',
+      `format=gray,crop=${r.w}:${r.h}:${r.x}:${r.y}`,
+      '-fps_mode',
+      'passthrough',
+      '-f',
+      'rawvideo',
+      'pipe:1',
+    ],
+    { signal, timeoutMs: 6 * 60 * 60_000 },
+  );
+  let previous: Uint8Array | undefined;
+  await eachFrame(proc, r.w * r.h, (gray, index) => {
+    const ms = frameMs(index, info.fps);
+    l.spans.forEach((s, k) => {
+      if (!shownAt(s, ms)) return;
+      voteCandidates(gray, previous, r.w, s.box, votes[k]);
+      counted[k]++;
+    });
+    previous = gray;
+    onFrame(index);
+  });
+  return l.spans.map((s, k) => maskFromVotes(votes[k], s.box.w, s.box.h, counted[k]));
+}
+
+interface Entry {
+  index: number;
+  frame: Uint8Array;
+  crop: Planes;
+  maskY: Uint8Array;
+  maskC: Uint8Array;
+  masked: boolean;
+  /** Motion from the previous frame. */
+  shift: Shift;
+  /** The backward plate at this frame (only for frames with text). */
+  back?: Plate;
+}
+
+export interface FillCounts {
+  /** Luma pixels of the shown boxes, summed over frames. */
+  boxed: number;
+  /** Of those, text (filled). */
+  masked: number;
+  temporal: number;
+  inpainted: number;
+}
+
+/** Takes each masked pixel from the plate that saw it more recently; returns the holes left. */
+function fillFromPlates(e: Entry, fwd: Plate, r: Rect, counts: FillCounts) {
+  const back = e.back;
+  const pick = (
+    mask: Uint8Array,
+    fa: Int16Array,
+    ba: Int16Array | undefined,
+    planes: Array<[Uint8Array, Uint8Array, Uint8Array | undefined]>,
+    count: boolean,
+  ) => {
+    const holes = new Uint8Array(mask.length);
+    let any = false;
+    for (let i = 0; i < mask.length; i++) {
+      if (!mask[i]) continue;
+      const a = fa[i];
+      const b = ba ? ba[i] : -1;
+      if (a >= 0 && (b < 0 || a <= b)) for (const [to, f] of planes) to[i] = f[i];
+      else if (b >= 0) for (const [to, , bk] of planes) to[i] = (bk as Uint8Array)[i];
+      else {
+        holes[i] = 1;
+        any = true;
+      }
+      if (count) {
+        counts.masked++;
+        if (holes[i]) counts.inpainted++;
+        else counts.temporal++;
+      }
+    }
+    return any ? holes : null;
+  };
+  const holesY = pick(e.maskY, fwd.ageY, back?.ageY, [[e.crop.y, fwd.planes.y, back?.planes.y]], true);
+  const holesC = pick(
+    e.maskC,
+    fwd.ageC,
+    back?.ageC,
+    [
+      [e.crop.u, fwd.planes.u, back?.planes.u],
+      [e.crop.v, fwd.planes.v, back?.planes.v],
+    ],
+    false,
+  );
+  const cw = chromaSize(r.w);
+  const ch = chromaSize(r.h);
+  return { holesY, holesC, cw, ch };
+}
+
+export interface FillOptions {
+  info: VideoInfo;
+  /** The spans in pixels, checked (pixelSpans). */
+  spans: Array<Rect & { start: number | null; end: number | null }>;
+  /** Encoder settings of the picture (videoEncodeArgs). */
+  encode: string[];
+  signal?: AbortSignal;
+  onProgress?: (f: number) => void;
+}
+
+/** Erases with `fill` (see the top of this file); returns how the masked pixels were filled. */
+export async function fillVideo(input: string, output: string, opts: FillOptions): Promise<FillCounts> {
+  const { signal, info } = opts;
+  const l = layout(info, opts.spans);
+  const total = Math.max(1, Math.round((info.durationMs / 1000) * info.fps));
+  const progress = (f: number) => opts.onProgress?.(Math.min(1, f));
+  const inpainter = loadInpainter();
+  const masks = await spanMasks(input, l, signal, (i) => progress((0.2 * i) / total));
+  await inpainter;
+
+  const videoOnly = `${output}.video.mp4`;
+  try {
+    const counts = await fillPass(input, videoOnly, l, masks, opts, (i) =>
+      progress(0.2 + (0.78 * i) / total),
+    );
+    // The original audio and metadata around the new picture.
+    await spawnMedia(
+      'ffmpeg',
+      [
+        '-i',
+        videoOnly,
+        '-i',
+        input,
+        '-map',
+        '0:v',
+        '-map',
+        '1:a?',
+        '-c',
+        'copy',
+        '-map_metadata',
+        '1',
+        '-movflags',
+        '+faststart',
+        '-y',
+        output,
+      ],
+      { signal },
+    ).done;
+    progress(1);
+    return counts;
+  } catch (e) {
+    await rm(output, { force: true });
+    throw e;
+  } finally {
+    await rm(videoOnly, { force: true });
+  }
+}
+
+/** Pass 2: decode → fill → encode (picture only). */
+async function fillPass(
+  input: string,
+  output: string,
+  l: Layout,
+  masks: Uint8Array[],
+  opts: FillOptions,
+  onFrame: (i: number) => void,
+): Promise<FillCounts> {
+  const { region: r, info } = l;
+  const { width, height, fps } = info;
+  const { signal } = opts;
+  // Look-ahead: the backward plate of a frame sees at least `block` frames of its future.
+  const block = Math.max(8, Math.round(fps));
+  const decoder = spawnMedia(
+    'ffmpeg',
+    ['-i', input, '-an', '-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p', '-f', 'rawvideo', 'pipe:1'],
+    { signal, timeoutMs: 6 * 60 * 60_000 },
+  );
+  // Our own pipe of raw frames: no user input here, so no demuxer list.
+  const encoder = spawnMedia(
+    'ffmpeg',
+    [
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuv420p',
+      '-s',
+      `${width}x${height}`,
+      '-framerate',
+      String(fps),
+      '-i',
+      'pipe:0',
+      ...opts.encode,
+      '-an',
+      '-y',
+      output,
+    ],
+    { signal, stdin: 'pipe', restrictDemuxers: false, timeoutMs: 6 * 60 * 60_000 },
+  );
+  const stdin = encoder.child.stdin;
+  if (!stdin) throw new EngineError('media_failed', '媒体处理失败', 'encoder without stdin');
+
+  const counts: FillCounts = { boxed: 0, masked: 0, temporal: 0, inpainted: 0 };
+  const fwd = newPlate(r);
+  const scratch = newPlate(r);
+  const window: Entry[] = [];
+  let previous: Entry | undefined;
+
+  const entryOf = (frame: Uint8Array, index: number): Entry => {
+    const crop = newPlanes(r);
+    cropRegion(frame, width, height, r, crop);
+    const maskY = new Uint8Array(r.w * r.h);
+    let masked = false;
+    const ms = frameMs(index, fps);
+    l.spans.forEach((s, k) => {
+      if (!shownAt(s, ms)) return;
+      counts.boxed += s.box.w * s.box.h;
+      const m = masks[k];
+      for (let j = 0; j < s.box.h; j++) {
+        const row = (s.box.y + j) * r.w + s.box.x;
+        for (let i = 0; i < s.box.w; i++) {
+          if (m[j * s.box.w + i]) {
+            maskY[row + i] = 1;
+            masked = true;
+          }
+        }
+      }
+    });
+    const maskC = chromaMask(maskY, r.w, r.h);
+    let shift: Shift = { dx: 0, dy: 0 };
+    // The shift matters only when this frame or the one before has text (a plate carried across it).
+    if (previous && (masked || previous.masked)) {
+      const keep = (m: Uint8Array) => m.map((v) => 1 - v);
+      shift = estimateShift(previous.crop.y, keep(previous.maskY), crop.y, keep(maskY), r.w, r.h);
+    }
+    return { index, frame, crop, maskY, maskC, masked, shift };
+  };
+
+  /** The backward plate over the window, kept for the first `upto` frames that have text. */
+  const sweepBack = (upto: number) => {
+    if (!window.slice(0, upto).some((e) => e.masked)) return;
+    const back = newPlate(r);
+    const spare = newPlate(r);
+    for (let k = window.length - 1; k >= 0; k--) {
+      const e = window[k];
+      const next = window[k + 1];
+      const shift = next ? { dx: -next.shift.dx, dy: -next.shift.dy } : { dx: 0, dy: 0 };
+      advancePlate(back, spare, e.crop, e.maskY, e.maskC, r, shift);
+      if (k < upto && e.masked) e.back = copyPlate(back);
+    }
+  };
+
+  const emit = async (e: Entry) => {
+    advancePlate(fwd, scratch, e.crop, e.maskY, e.maskC, r, e.shift);
+    if (e.masked) {
+      const { holesY, holesC, cw, ch } = fillFromPlates(e, fwd, r, counts);
+      if (holesY) await inpaintPlane(e.crop.y, holesY, r.w, r.h);
+      if (holesC) {
+        await inpaintPlane(e.crop.u, holesC, cw, ch);
+        await inpaintPlane(e.crop.v, holesC, cw, ch);
+      }
+      pasteRegion(e.frame, width, height, r, e.crop);
+    }
+    await writeFrame(stdin, e.frame);
+    onFrame(e.index + 1);
+  };
+
+  const flush = async (all: boolean) => {
+    const upto = all ? window.length : block;
+    sweepBack(upto);
+    for (const e of window.splice(0, upto)) await emit(e);
+  };
+
+  const work = (async () => {
+    let index = 0;
+    for await (const frame of readFrames(decoder.child.stdout, frameBytes(width, height))) {
+      const e = entryOf(frame, index++);
+      previous = e;
+      window.push(e);
+      if (window.length >= 2 * block) await flush(false);
+    }
+    await flush(true);
+    stdin.end();
+  })();
+  try {
+    await Promise.all([work, decoder.done, encoder.done]);
+  } catch (e) {
+    decoder.kill();
+    encoder.kill();
+    throw e;
+  }
+  return counts;
+}

@@ -1,0 +1,91 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Spatial inpainting of what no frame shows, with OpenCV's Telea method (@techstark/opencv-js, the
+ * WebAssembly build installed with the OCR engine; loaded on first use, about a second).
+ * Only the bounding box of the pixels to fill (plus the radius) is handed to OpenCV.
+ */
+
+interface CvMat {
+  data: Uint8Array;
+  delete(): void;
+}
+
+interface Cv {
+  Mat: { new (): CvMat; new (rows: number, cols: number, type: number): CvMat };
+  CV_8UC1: number;
+  INPAINT_TELEA: number;
+  inpaint(src: CvMat, mask: CvMat, dst: CvMat, radius: number, flags: number): void;
+  onRuntimeInitialized?: () => void;
+}
+
+/** Boxed: resolving a promise with the module itself would never settle. */
+let loading: Promise<{ cv: Cv }> | undefined;
+
+function opencv(): Promise<{ cv: Cv }> {
+  loading ??= (async () => {
+    // The module object is itself a thenable that resolves to itself: never await it directly.
+    const cv = createRequire(import.meta.url)('@techstark/opencv-js') as Cv;
+    if (typeof cv.inpaint !== 'function') {
+      await new Promise<void>((resolve) => {
+        cv.onRuntimeInitialized = resolve;
+      });
+    }
+    return { cv };
+  })();
+  return loading;
+}
+
+/** Starts loading OpenCV now (the fill calls this before it needs it). */
+export const loadInpainter = () => opencv().then(() => undefined);
+
+const RADIUS = 4;
+
+/** Fills `plane`'s pixels where `holes` is 1 from their surroundings, in place. */
+export async function inpaintPlane(
+  plane: Uint8Array,
+  holes: Uint8Array,
+  w: number,
+  h: number,
+): Promise<void> {
+  let x0 = w;
+  let y0 = h;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!holes[y * w + x]) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  if (x1 < 0) return;
+  x0 = Math.max(0, x0 - RADIUS - 1);
+  y0 = Math.max(0, y0 - RADIUS - 1);
+  x1 = Math.min(w - 1, x1 + RADIUS + 1);
+  y1 = Math.min(h - 1, y1 + RADIUS + 1);
+  const cw = x1 - x0 + 1;
+  const ch = y1 - y0 + 1;
+  const { cv } = await opencv();
+  const src = new cv.Mat(ch, cw, cv.CV_8UC1);
+  const mask = new cv.Mat(ch, cw, cv.CV_8UC1);
+  const dst = new cv.Mat();
+  try {
+    for (let y = 0; y < ch; y++) {
+      const row = (y0 + y) * w + x0;
+      src.data.set(plane.subarray(row, row + cw), y * cw);
+      for (let x = 0; x < cw; x++) mask.data[y * cw + x] = holes[row + x] ? 255 : 0;
+    }
+    cv.inpaint(src, mask, dst, RADIUS, cv.INPAINT_TELEA);
+    for (let y = 0; y < ch; y++) {
+      const row = (y0 + y) * w + x0;
+      for (let x = 0; x < cw; x++) if (holes[row + x]) plane[row + x] = dst.data[y * cw + x];
+    }
+  } finally {
+    src.delete();
+    mask.delete();
+    dst.delete();
+  }
+}
