@@ -99,6 +99,20 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes).toEqual([['管黔敖'], ['墨子'], ['管黔敖'], ['墨子'], ['管黔敖']]);
   });
 
+  it('an exchange goes on through narration about its two speakers, the narrator included', () => {
+    const { quotes } = speakersOf([
+      '祥林嫂走来，看着我。祥林嫂笑道：“我认得你。”',
+      '“你回来了？”她先这样问。',
+      '“是的。”',
+      '“一个人死了之后，究竟有没有魂灵的？”她放低了声音说。',
+      '我很悚然，一见她的眼钉着我的，背上也就遭了芒刺一般，比在学校里遇到不及豫防的临时考，教师又偏是站在身旁的时候，惶急得多了。',
+      '“也许有罢，——我想。”我于是吞吞吐吐的说。',
+      '“那么，也就有地狱了？”',
+      '“啊！地狱？”我很吃惊，只得支吾着，“地狱？——论理，就该也有。”',
+    ]);
+    expect(quotes.slice(5)).toEqual([['我'], ['祥林嫂'], ['我', '我']]);
+  });
+
   it('a named character with a speech verb later in the sentence after a quote is its speaker', () => {
     const { quotes } = speakersOf(['四婶和我坐着。', '“阿呀，米呢？”好一会，四婶这才惊叫起来。']);
     expect(quotes).toEqual([[], ['四婶']]);

@@ -600,8 +600,12 @@ function paragraphSpeakers(
     }
     let listener = resolve(near.listener, before, speaker);
     if (subject.kind === 'none' && k > 0 && !bare) {
-      // Narration between two quotes of a paragraph names who goes on: “…”七爷说到这里，…，“…”.
-      speaker = referent(stripQuotes(p.slice(lastEnd, q.start)), 'unknown', null) ?? null;
+      // Narration between two quotes of a paragraph names who goes on: “…”七爷说到这里，…，“…”, the
+      // narrator too (“啊！地狱？”我很吃惊，只得支吾者，“…”).
+      const between = stripQuotes(p.slice(lastEnd, q.start));
+      const first = subjectOf(between.split(/[，,。！？!?；;]/u)[0], names);
+      speaker =
+        first.kind === 'name' && first.name === '我' ? '我' : (referent(between, 'unknown', null) ?? null);
     } else if (subject.kind === 'none' && k === 0 && pending && !/[\p{L}\p{N}]/u.test(p.slice(0, q.start))) {
       ({ speaker, listener } = pending); // …说：  /  “…”
     } else if (subject.kind === 'none' && bare && last) {
@@ -649,8 +653,18 @@ function paragraphSpeakers(
   }
   const narration = stripQuotes(p);
   nameTheRole(narration, names, turns);
-  // A paragraph of narration alone, unless a short aside, ends an exchange.
-  if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS) turns = [];
+  // A paragraph of narration alone, unless a short aside, ends an exchange — not when it is about the
+  // two who were speaking and nobody else (我很悚然，一见她的眼钉着我的…: the narrator and 她 go on).
+  const about = (who: string | null) =>
+    !!who &&
+    (narration.includes(who) ||
+      (who !== '我' &&
+        /[他她伊](?!们)/u.test(narration) &&
+        fits(who, /他/u.test(narration) ? 'male' : 'female')));
+  const lastTwo = [...new Set(turns.slice(-4).map((t) => t.speaker))].slice(-2);
+  const someoneElse = [...names].some((n) => !lastTwo.includes(n) && narration.includes(n));
+  const ongoing = lastTwo.length === 2 && lastTwo.every(about) && !someoneElse;
+  if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS && !ongoing) turns = [];
   if (/[\p{L}\p{N}]/u.test(narration)) context = (context + quotesAsStops(p)).slice(-CONTEXT_CHARS);
   Object.assign(exchange, { turns, context, pending });
   return row;
