@@ -22,7 +22,7 @@ export async function engineReport(config: Config): Promise<string[]> {
     if (!config.OPENAI_TTS_BASE_URL) row('speech', 'openai-compatible', 'off', 'set OPENAI_TTS_BASE_URL');
     for (const e of clone.engines) row('voice cloning', e.id, 'ok');
     for (const p of clone.problems) row('voice cloning', p.id, 'off', p.reason);
-    service('voice cloning', 'trainer', config.VOICE_CLONE_TRAINER_URL, 'VOICE_CLONE_TRAINER_URL');
+    service('voice cloning', 'trainer', engines.trainer, 'VOICE_CLONE_TRAINER_URL');
     const speaker = await engines.speakerModel();
     if (speaker.model) row('voice cloning', 'speaker check', 'ok', speaker.model.file);
     else row('voice cloning', 'speaker check', 'off', speaker.reason);

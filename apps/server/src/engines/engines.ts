@@ -26,6 +26,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { type Config, REPO_ROOT } from '../config.ts';
 import { createLipSync, type LipSync } from './lipsync.ts';
+import { createTrainer, type Trainer } from './trainer.ts';
 
 /**
  * Every engine of this process, built once from the configuration and held on the AppContext
@@ -53,6 +54,8 @@ export interface Engines {
   separate: Separator | null;
   /** The lip-sync server (LIPSYNC_URL, vw-lipsync/1), or null. */
   lipsync: LipSync | null;
+  /** The voice-clone training server (VOICE_CLONE_TRAINER_URL) of professional clones, or null. */
+  trainer: Trainer | null;
   /**
    * The speaker-embedding model (the one-speaker check of cloning samples), looked up file by file per
    * call so a model added later is used.
@@ -165,6 +168,7 @@ export function assembleEngines(
         })
       : null,
     lipsync: config.LIPSYNC_URL ? createLipSync(config.LIPSYNC_URL, config.LIPSYNC_API_KEY) : null,
+    trainer: config.VOICE_CLONE_TRAINER_URL ? createTrainer(config.VOICE_CLONE_TRAINER_URL) : null,
     speakerModel: () => findSpeakerModel(sherpaModelsDir(config)),
     inspector,
     voicePitches: new Map(),

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { z as zod } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { MediaAssetRow, VoiceCloneRow } from '../../db/schema.ts';
+import type { TrainerStatus } from '../../engines/trainer.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
@@ -182,7 +183,7 @@ export async function getOverview(ctx: AppContext, userId: string) {
       })),
     ],
     asr_label: asr?.label ?? '',
-    trainer_label: ctx.config.VOICE_CLONE_TRAINER_URL ? '训练服务' : '',
+    trainer_label: ctx.engines.trainer?.label ?? '',
   };
 }
 
@@ -481,8 +482,8 @@ export async function createProfessionalClone(
         kind: 'professional',
         status: 'queued',
         language: body.language,
-        engine: ctx.config.VOICE_CLONE_TRAINER_URL ? 'trainer' : engine.id,
-        engine_label: ctx.config.VOICE_CLONE_TRAINER_URL ? '训练服务' : engine.label,
+        engine: ctx.engines.trainer ? 'trainer' : engine.id,
+        engine_label: ctx.engines.trainer?.label ?? engine.label,
         profile: JSON.stringify({ median_hz: 0, p10_hz: 0, p90_hz: 0, rate: 0, gender: 'female' }),
         samples: JSON.stringify(samples),
         reference_clips: '[]',
@@ -529,19 +530,6 @@ async function finishProfessional(
   }).catch((err) => ctx.log.warn({ err }, 'clone notification failed'));
 }
 
-interface TrainerStatus {
-  status: 'queued' | 'training' | 'ready' | 'failed';
-  error?: string;
-  voice?: { engine: string; params: Record<string, unknown> };
-}
-
-async function trainerCall<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`训练服务出错（${res.status}）：${text.slice(0, 200)}`);
-  return JSON.parse(text) as T;
-}
-
 export const professionalCloneJob = defineJob({
   name: 'voice-clone.professional',
   lane: 'heavy',
@@ -560,8 +548,8 @@ export const professionalCloneJob = defineJob({
         await updateClone(ctx.db, row.id, { check_report: JSON.stringify(check) });
         const usable = files.filter((_, i) => check.files[i]!.ok);
         if (usable.length === 0) throw new Error('没有通过检测的文件：请查看逐个文件的检测结果');
-        const trainerUrl = ctx.config.VOICE_CLONE_TRAINER_URL?.replace(/\/+$/, '');
-        const engine = trainerUrl ? pickCloneEngine(ctx) : pickCloneEngine(ctx, row.engine);
+        const { trainer } = ctx.engines;
+        const engine = trainer ? pickCloneEngine(ctx) : pickCloneEngine(ctx, row.engine);
         const built = await buildCandidates(ctx, {
           ownerId: row.owner_id,
           cloneId: row.id,
@@ -579,7 +567,7 @@ export const professionalCloneJob = defineJob({
             ? `本站未开启训练服务与零样本引擎：使用${engine.label}（按 ${usable.length} 个文件拟合的标准引擎声音）`
             : `本站未开启训练服务：使用 ${engine.label} 多参考零样本声音（${Math.min(engine.maxReferences, built.references.length)} 段最佳参考音频）`;
         let label = engine.label;
-        if (trainerUrl) {
+        if (trainer) {
           const dataset = await Promise.all(
             samples.map(async (s) => ({
               url: await ctx.storage.signedUrl(s.key, { expiresInSeconds: 7 * 24 * 3600 }),
@@ -592,17 +580,16 @@ export const professionalCloneJob = defineJob({
               text: r.text,
             })),
           );
-          const started = await trainerCall<{ job_id: string }>(`${trainerUrl}/train`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ voice_id: row.id, language: row.language, dataset, references }),
+          const started = await trainer.train({
+            voice_id: row.id,
+            language: row.language,
+            dataset,
+            references,
           });
           await updateClone(ctx.db, row.id, { trainer_job: started.job_id });
           let status: TrainerStatus = { status: 'queued' };
           while (!job.signal.aborted) {
-            status = await trainerCall<TrainerStatus>(
-              `${trainerUrl}/train/${encodeURIComponent(started.job_id)}`,
-            );
+            status = await trainer.status(started.job_id);
             if (status.status === 'ready' || status.status === 'failed') break;
             await new Promise((r) => setTimeout(r, ctx.config.VOICE_CLONE_TRAINER_POLL_MS));
           }
