@@ -118,6 +118,25 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes).toEqual([[], ['四婶']]);
   });
 
+  it('a thought in the narration names nobody who acts; one who speaks in the narration is a character', () => {
+    const { quotes } = speakersOf([
+      '单四嫂子说：“宝儿病了。”何小仙说了半句话，便闭上眼睛。何小仙坐着。',
+      '何小仙伸开两个指头按脉，单四嫂子暗地纳罕，心里计算：宝儿该有活命了。但总免不了着急，便局局促促的说：',
+      '“先生，我家的宝儿什么病呀？”',
+      '“他中焦塞着。”',
+    ]);
+    expect(quotes.slice(2)).toEqual([['单四嫂'], ['何小仙']]);
+  });
+
+  it('whose voice the narration says it was, and the one seen before a subjectless speech verb', () => {
+    const { quotes } = speakersOf([
+      '王九妈说：“来了。”蓝皮阿五说：“来了。”',
+      '他慢慢地走，耳朵边忽然听得人说：“单四嫂子，我替你抱勃罗！”似乎是蓝皮阿五的声音。',
+      '幸而不远便是家，早看见对门的王九妈在街边坐着，远远地说话：“孩子怎了？”',
+    ]);
+    expect(quotes.slice(1)).toEqual([['蓝皮阿五'], ['王九妈']]);
+  });
+
   it('a term or a nickname in quote marks stays in the narration', () => {
     const { paragraphs } = attributeSpeakers(['人都叫伊“豆腐西施”。', '杨二嫂冷笑说：“忘了？”']);
     expect(paragraphs[0].segments).toEqual([

@@ -18,8 +18,10 @@ import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './typ
 const QUOTE = /“([^”]*)”|「([^」]*)」|"([^"]*)"/gu;
 const VERBS =
   '心里想|心下想道|暗想|想道|想|笑道|笑着说|冷笑道|怒道|喝道|叹道|骂道|哭道|问道|答道|回答道|喊道|叫道|嚷道|低声道|轻声道|说道|大喊|大叫|追问|反问|说|道|问|喊|叫|嚷|答|叹|骂|笑|唱';
+/** A thought put as narration, up to the sentence's end: 心里计算：…。 */
+const THOUGHT = /(?:心里计算|心里想|心下想|心想|暗想|计算)[：:][^。！？!?]*/gu;
 const VERB_AT_END = new RegExp(
-  `(?:(?:${VERBS})[了着]?|(?:说|道|叫|喊|嚷|答应)了?一[句声])[：:，,]?\\s*$`,
+  `(?:(?:${VERBS})[了着]?|(?:说|道|叫|喊|嚷|骂|答应)了?一[句声])[：:，,]?\\s*$`,
   'u',
 );
 /** A speech verb with its listener: [subject]问他： / 对他说： / 向黛玉道：. */
@@ -33,7 +35,7 @@ const SPEECHY =
   /[说道问答叫喊嚷骂笑哭叹想看听见望走跑坐站拿把被将对向跟和与从就便也都又还却只不没很是在了着过的地得么呢吗罢吧啊呀声下后前来去起出进用取心因忙仍旧知觉]/u;
 /** Adverbs and place words that start clauses and recur, never names. */
 const NOT_NAME =
-  /^(?:自己|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|假使|倘若|倘使|要是|晚上|早上|早晨|夜里|上午|下午|中午|(.)\1)/u;
+  /^(?:自己|许多|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|假使|倘若|倘使|要是|晚上|早上|早晨|夜里|上午|下午|中午|(.)\1)/u;
 /** Common surnames (a name said only once must start with one, or with 阿/小/老, or end with a title). */
 const SURNAME =
   /^[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤邢鲁柳]/u;
@@ -223,7 +225,11 @@ export function learnNames(paragraphs: string[]): Set<string> {
     const dialogue = findQuotes(p).some((q) => q.speech);
     for (const sentence of stripQuotes(p).split(/[。！？!?…]/u)) {
       const [first, ...others] = sentence.split(/[，,；;：:]/u);
-      consider(first, dialogue ? 2 : 1, dialogue);
+      // One who speaks in the narration (何小仙说了半句话) is a speaker even where no quote is near.
+      const speaks = /^[^，,]{2,4}?(?:说了|说道|问道|答道|叫道|喊道|嚷道)/u.test(
+        first.trim().replace(LEAD, ''),
+      );
+      consider(first, dialogue || speaks ? 2 : 1, dialogue || speaks);
       for (const clause of others) consider(clause, 1);
     }
   }
@@ -347,10 +353,14 @@ function speakerNear(
     let crowd: Subject | null = null;
     const parts = cut.split(/[，,；;]/u).reverse();
     // A pivot right before a subjectless verb: 看见他的女人非常高兴，问他说 — she asks.
-    const pivot = /^(?:看见|只见|见)(.+)/u.exec(parts[1] ?? '');
+    // …早看见对门的王九妈在街边坐着，远远地说话： — the one seen, after a place that qualifies her.
+    const pivot = /^(?:早|又|便|就|却)?(?:看见|只见|望见|见)(.+)/u.exec(parts[1] ?? '');
     if (pivot && subjectOf(parts[0], names).kind === 'none') {
       const s = subjectOf(pivot[1], names);
       if (s.kind === 'name' || s.kind === 'wife') return { subject: s, listener };
+      const seen = /^[^，,]{1,6}?的(.+)/u.exec(pivot[1]);
+      const named = seen && subjectOf(seen[1], names);
+      if (named?.kind === 'name' && names.has(named.name)) return { subject: named, listener };
     }
     for (const [i, part] of parts.entries()) {
       const s = subjectOf(part, names);
@@ -360,6 +370,10 @@ function speakerNear(
     if (crowd) return { subject: crowd, listener };
     if (v || to) return { subject: { kind: 'zero' }, listener }; // …，又说道：
   }
+  // “…”似乎是蓝皮阿五的声音: whose voice the narration says it was.
+  const voice = /^\s*[，,]?\s*(?:似乎|仿佛|好像|大约|原来|正|这)?是([^，,。！？!?]{1,8}?)的声音/u.exec(after);
+  const voiced = voice && subjectOf(voice[1], names);
+  if (voiced?.kind === 'name') return { subject: voiced, listener: null };
   const a = AFTER_CLAUSE.exec(after);
   if (a) {
     const withVerb = AFTER_VERB.exec(a[1]);
@@ -467,7 +481,11 @@ function readCharacters(paragraphs: string[]): Characters {
     strict = false,
   ): string | null | undefined => {
     let g = gender;
-    const clauses = text.split(/[，,。！？!?；;：:…]/u).reverse();
+    // What a character thinks (单四嫂子心里计算：宝儿该有活命了) names nobody who acts.
+    const clauses = text
+      .replace(THOUGHT, '。')
+      .split(/[，,。！？!?；;：:…]/u)
+      .reverse();
     for (const clause of clauses) {
       // Someone the narration introduces (开门出来的却是一个横眉怒目的门丁。他…喝道).
       const introduced = /是(?:一个|一位|个)(.+)$/u.exec(clause);
