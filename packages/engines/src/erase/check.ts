@@ -2,10 +2,20 @@ import { pickGrayFrames, probeVideo } from '../ocr/frames.ts';
 import type { Box } from '../ocr/types.ts';
 import { recognizeVideo } from '../ocr/video.ts';
 import { eraseVideo, pixelSpans, spansFromCues } from './erase.ts';
-import type { CheckErasedOptions, CheckErasedResult, DarkResidue, EraseMethod, Span } from './types.ts';
+import { dilate } from './mask.ts';
+import type {
+  CheckErasedOptions,
+  CheckErasedResult,
+  Damage,
+  DarkResidue,
+  EraseMethod,
+  Span,
+} from './types.ts';
 
 /** |mean luma inside − mean luma of the ring around| at or above this (0..255) is a visible patch. */
 export const DARK_RESIDUE_DELTA = 28;
+/** A pixel whose luma moved by more than this (0..255) was changed by the erase, not by the encoder. */
+export const DAMAGE_DELTA = 12;
 const PROBE_WIDTH = 640;
 
 const overlaps = (a0: number, a1: number, s: Span) =>
@@ -15,7 +25,8 @@ const overlaps = (a0: number, a1: number, s: Span) =>
  * The check after erasing: recognises the regions of the erased video again (text still readable
  * during an erased span is residual) and measures each span's box against the picture around it at
  * the middle of the span (a box much darker or brighter than its surroundings is a visible patch:
- * "dark residue").
+ * "dark residue"). Given the `source` (the video before erasing), it also measures the damage at
+ * that frame: what changed outside the text itself (its mask in the source).
  */
 export async function checkErased(output: string, opts: CheckErasedOptions): Promise<CheckErasedResult> {
   const { engine, signal } = opts;
@@ -45,24 +56,33 @@ export async function checkErased(output: string, opts: CheckErasedOptions): Pro
   const frameNo = times.map((t) =>
     Math.min(Math.floor((t / 1000) * info.fps), Math.floor((info.durationMs / 1000) * info.fps) - 1),
   );
-  const picked = await pickGrayFrames(['-i', output], frameNo, {
-    fps: info.fps,
-    width: w,
-    height: h,
-    signal,
-  });
+  const pick = (video: string) =>
+    pickGrayFrames(['-i', video], frameNo, { fps: info.fps, width: w, height: h, signal });
+  const picked = await pick(output);
+  const before = opts.source ? await pick(opts.source) : undefined;
+  const damage: Damage[] = [];
   const dark_residue: DarkResidue[] = [];
   px.forEach((s, i) => {
     const frame = picked.get(frameNo[i]);
     if (!frame) return;
-    const delta = lumaDelta(frame, w, h, {
+    const box = {
       x: Math.round(s.x * scale),
       y: Math.round(s.y * scale),
       w: Math.max(1, Math.round(s.w * scale)),
       h: Math.max(1, Math.round(s.h * scale)),
-    });
+    };
+    const span = opts.spans[i];
+    const source = before?.get(frameNo[i]);
+    if (source) {
+      damage.push({
+        box: span.box,
+        start_ms: span.start_ms ?? 0,
+        end_ms: span.end_ms ?? info.durationMs,
+        ...damageOf(source, frame, w, h, box),
+      });
+    }
+    const delta = lumaDelta(frame, w, h, box);
     if (delta !== null && Math.abs(delta) >= DARK_RESIDUE_DELTA) {
-      const span = opts.spans[i];
       dark_residue.push({
         box: span.box,
         start_ms: span.start_ms ?? 0,
@@ -71,7 +91,73 @@ export async function checkErased(output: string, opts: CheckErasedOptions): Pro
       });
     }
   });
-  return { residual, residual_chars, dark_residue };
+  return { residual, residual_chars, dark_residue, ...(opts.source ? { damage } : {}) };
+}
+
+/**
+ * The text's strokes in one frame, strictly (a single frame cannot tell text from picture by
+ * stillness): very bright with a much darker pixel within 2 px, grown by 2 px for the outline.
+ */
+function strokeMask(frame: Uint8Array, width: number, b: { x: number; y: number; w: number; h: number }) {
+  const core = new Uint8Array(b.w * b.h);
+  for (let y = b.y; y < b.y + b.h; y++) {
+    for (let x = b.x; x < b.x + b.w; x++) {
+      const v = frame[y * width + x];
+      if (v < STROKE) continue;
+      for (const [dx, dy] of STROKE_REACH) {
+        const xx = x + dx;
+        const yy = y + dy;
+        if (xx < b.x || yy < b.y || xx >= b.x + b.w || yy >= b.y + b.h) continue;
+        if (frame[yy * width + xx] <= v - STROKE_CONTRAST) {
+          core[(y - b.y) * b.w + (x - b.x)] = 1;
+          break;
+        }
+      }
+    }
+  }
+  return dilate(core, b.w, b.h, 2);
+}
+
+const STROKE = 190;
+const STROKE_CONTRAST = 110;
+const STROKE_REACH = [1, 2].flatMap((d) => [
+  [d, 0],
+  [-d, 0],
+  [0, d],
+  [0, -d],
+]);
+
+/**
+ * What an erase changed besides the text, in one frame: over the box and a ring around it (half the
+ * box height wide), the pixels outside the text's mask (found in `before`) whose luma moved by more
+ * than DAMAGE_DELTA. delogo and blur change their whole box; fill, only the text.
+ */
+export function damageOf(
+  before: Uint8Array,
+  after: Uint8Array,
+  width: number,
+  height: number,
+  b: { x: number; y: number; w: number; h: number },
+): { changed_share: number; mean_change: number } {
+  const text = strokeMask(before, width, b);
+  const ring = Math.max(2, Math.round(b.h / 2));
+  let changed = 0;
+  let sum = 0;
+  let n = 0;
+  for (let y = Math.max(0, b.y - ring); y < Math.min(height, b.y + b.h + ring); y++) {
+    for (let x = Math.max(0, b.x - ring); x < Math.min(width, b.x + b.w + ring); x++) {
+      const inBox = x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h;
+      if (inBox && text[(y - b.y) * b.w + (x - b.x)]) continue;
+      const d = Math.abs(before[y * width + x] - after[y * width + x]);
+      if (d > DAMAGE_DELTA) changed++;
+      sum += d;
+      n++;
+    }
+  }
+  return {
+    changed_share: n ? Math.round((changed / n) * 1000) / 1000 : 0,
+    mean_change: n ? Math.round((sum / n) * 10) / 10 : 0,
+  };
 }
 
 /** Mean luma inside the box minus the mean of a ring around it (half the box height wide). */

@@ -1,3 +1,3 @@
-export { checkErased, DARK_RESIDUE_DELTA, eraseAgain, lumaDelta } from './check.ts';
+export { checkErased, DAMAGE_DELTA, DARK_RESIDUE_DELTA, damageOf, eraseAgain, lumaDelta } from './check.ts';
 export { eraseFilterGraph, eraseVideo, spansFromCues, videoEncodeArgs } from './erase.ts';
 export * from './types.ts';

@@ -44,6 +44,8 @@ export interface SpansFromCuesOptions {
 
 export interface CheckErasedOptions {
   engine: OcrEngine;
+  /** The video before erasing: with it the check also measures the damage (what changed besides the text). */
+  source?: string;
   regions: Box[];
   spans: Span[];
   fps?: number;
@@ -65,8 +67,21 @@ export interface DarkResidue {
   mean_luma_delta: number;
 }
 
+/** What an erase changed outside the text, at the middle of one span. */
+export interface Damage {
+  box: Box;
+  start_ms: number;
+  end_ms: number;
+  /** Share (0..1) of the pixels of the box and a ring around it, outside the text, that changed visibly. */
+  changed_share: number;
+  /** Mean |luma change| (0..255) over those pixels. */
+  mean_change: number;
+}
+
 export interface CheckErasedResult {
   residual: ResidualText[];
   residual_chars: number;
   dark_residue: DarkResidue[];
+  /** Only when the check was given the source. */
+  damage?: Damage[];
 }
