@@ -8,9 +8,9 @@
  *   npm run bench:ocr            (BENCH_OCR_MINUTES=2 for a shorter calm run)
  *   BENCH_OCR_BUSY_SEED=2        the busy clip tuned on (default 7 = the held-out clip reported)
  *   BENCH_OCR_SKIP_CALM=1, BENCH_OCR_SKIP_BUSY=1, BENCH_OCR_SKIP_ERASE=1   parts left out
- * Clips are cached in $TMPDIR/vw-bench-ocr between runs.
+ * Clips are cached in $TMPDIR/vw-bench-ocr between runs (written under another name, then renamed).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -224,7 +224,14 @@ if (!process.env.BENCH_OCR_SKIP_BUSY) {
   const busy = join(cacheDir, `busy-seed${seed}-720p-v1.mp4`);
   if (!existsSync(busy)) {
     const t = performance.now();
-    await makeBusyClip(busy, { width: 1280, height: 720, duration_ms: busyMs, cues: busyCues, seed });
+    await makeBusyClip(`${busy}.part.mp4`, {
+      width: 1280,
+      height: 720,
+      duration_ms: busyMs,
+      cues: busyCues,
+      seed,
+    });
+    renameSync(`${busy}.part.mp4`, busy);
     console.log(`generated ${busy} in ${fmt((performance.now() - t) / 1000)} s`);
   }
   await recognise(
@@ -240,7 +247,7 @@ if (!process.env.BENCH_OCR_SKIP_CALM) {
   const cues = makeCues();
   if (!existsSync(video)) {
     const t = performance.now();
-    await makeSubtitledClip(video, {
+    await makeSubtitledClip(`${video}.part.mp4`, {
       width: 1280,
       height: 720,
       duration_ms: DURATION_MS,
@@ -248,6 +255,7 @@ if (!process.env.BENCH_OCR_SKIP_CALM) {
       cues,
       measureBoxes: false,
     });
+    renameSync(`${video}.part.mp4`, video);
     console.log(`generated ${video} in ${fmt((performance.now() - t) / 1000)} s`);
   }
   const { regions, zh, latin } = await recognise(video, cues, DURATION_MS, 'calm moving background');

@@ -12,6 +12,8 @@ export interface BusyClipOptions {
   cues: Pick<TestCue, 'text' | 'start_ms' | 'end_ms'>[];
   /** Picks the fractal's place and the grain, so a held-out clip differs from the one tuned on. */
   seed: number;
+  /** How much of the picture the box behind the text hides, 0..1 (default 0.56). */
+  boxOpacity?: number;
   fps?: number;
 }
 
@@ -36,7 +38,11 @@ function busyAss(opts: BusyClipOptions): string {
   const size = Math.round(height * 0.062);
   const pad = Math.max(3, Math.round(height / 120));
   const margin = Math.round(height * 0.05);
-  // BorderStyle 3 = an opaque box in OutlineColour; alpha 0x70 lets the picture show through it.
+  // BorderStyle 3 = a box in OutlineColour, whose alpha (00 opaque … FF clear) lets the picture through.
+  const alpha = Math.round(255 * (1 - (opts.boxOpacity ?? 0.56)))
+    .toString(16)
+    .toUpperCase()
+    .padStart(2, '0');
   return `${[
     '[Script Info]',
     'ScriptType: v4.00+',
@@ -47,7 +53,7 @@ function busyAss(opts: BusyClipOptions): string {
     '',
     '[V4+ Styles]',
     'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
-    `Style: Boxed,Noto Sans CJK SC,${size},&H0000E6FF,&H000000FF,&H70000000,&H70000000,0,0,0,0,100,100,0,0,3,${pad},0,2,20,20,${margin},1`,
+    `Style: Boxed,Noto Sans CJK SC,${size},&H0000E6FF,&H000000FF,&H${alpha}000000,&H${alpha}000000,0,0,0,0,100,100,0,0,3,${pad},0,2,20,20,${margin},1`,
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',

@@ -29,6 +29,11 @@ const SAME_TEXT = 0.6;
 const MAX_GAP = 2;
 /** A pixel belongs to a cue's own mask when set in at least this share of the cue's samples. */
 const STEADY = 0.6;
+/**
+ * Median luma change between consecutive frames above which the band is busy (grain, texture in
+ * motion): there a mask without text-like pixels does not mean "no text", the sample is read anyway.
+ */
+const BUSY_MEDIAN = 2;
 /** Width of the band for change detection (every frame, gray). */
 const DENSE_WIDTH = 480;
 /** Width of the band handed to OCR (sampled frames). */
@@ -164,8 +169,12 @@ async function recogniseChunk(
       const samples: SampleResult[] = [];
       // For each sample: the recognised sample whose text it shows (itself when recognised), or null.
       const sources: Array<SampleResult | null> = [];
-      // Every sample with its frame in the chunk, the lead-in one included.
-      const read: Array<{ j: number; sample: SampleResult }> = [];
+      // Every sample with its frame in the chunk (and its JPEG's number), the lead-in one included.
+      const read: Array<{ j: number; sample: SampleResult; k: number }> = [];
+      const readSample = (sample: SampleResult, k: number) =>
+        engine.recognize(join(dir, `s${r}_${String(k).padStart(5, '0')}.jpg`), { signal }).then((lines) => {
+          sample.lines = lines.filter((l) => l.score >= minScore && l.text.trim());
+        });
       let lastMask: TextMask | null = null;
       let lastSource: SampleResult | null = null;
       const pending: Array<Promise<void>> = [];
@@ -173,7 +182,9 @@ async function recogniseChunk(
         if (signal?.aborted) throw aborted();
         const mask = masks[j];
         const n = chunk.first - chunk.lead + j;
-        const sample: SampleResult = { n, lines: [], from: n, blank: !mask.count };
+        const frame = (i: number) => raw.subarray(i * size, (i + 1) * size);
+        const busy = medianChange(frame(j), frame(j > 0 ? j - 1 : Math.min(1, total - 1))) > BUSY_MEDIAN;
+        const sample: SampleResult = { n, lines: [], from: n, blank: !mask.count && !busy };
         if (j >= step) {
           // The frame where the band switched from the previous sample's state to this one's.
           const prev = masks[j - step];
@@ -184,27 +195,30 @@ async function recogniseChunk(
             }
           }
         }
-        if (!mask.count) {
+        if (sample.blank) {
           lastMask = mask;
           lastSource = null;
         } else if (!lastSource || !lastMask?.count || maskDistance(mask, lastMask, w) >= SAME_MASK) {
           lastMask = mask;
           lastSource = sample;
-          const image = join(dir, `s${r}_${String(k).padStart(5, '0')}.jpg`);
-          pending.push(
-            engine.recognize(image, { signal }).then((lines) => {
-              sample.lines = lines.filter((l) => l.score >= minScore && l.text.trim());
-            }),
-          );
+          pending.push(readSample(sample, k));
           recognised++;
         }
-        read.push({ j, sample });
+        read.push({ j, sample, k });
         sources.push(lastSource);
       }
       await Promise.all(pending);
+      // A band with text-like pixels read as nothing was misread (a busy frame), not empty: the
+      // samples that took that read over are read themselves.
+      const again = read.filter(
+        ({ sample }, i) => !sample.blank && sources[i] !== sample && !sources[i]?.lines.length,
+      );
+      await Promise.all(again.map(({ sample, k }) => readSample(sample, k)));
+      recognised += again.length;
+      const own = new Set(again.map(({ sample }) => sample));
       read.forEach(({ sample }, i) => {
         const src = sources[i];
-        if (src && src !== sample) sample.lines = src.lines;
+        if (src && src !== sample && !own.has(sample)) sample.lines = src.lines;
       });
       textTransitions(read, masks, geos[r].dense, chunk.first - chunk.lead);
       // The lead-in sample (last of the previous chunk) only anchors the first transition.
@@ -215,6 +229,18 @@ async function recogniseChunk(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Median absolute difference between two gray pictures of the same size. */
+function medianChange(a: Uint8Array, b: Uint8Array): number {
+  const histogram = new Uint32Array(256);
+  for (let i = 0; i < a.length; i++) histogram[Math.abs(a[i] - b[i])]++;
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += histogram[v];
+    if (seen * 2 >= a.length) return v;
+  }
+  return 255;
 }
 
 const bandText = (lines: OcrLine[]) =>
