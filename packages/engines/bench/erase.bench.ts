@@ -5,9 +5,12 @@
  * and boxes), and every method erases them in the same run. Per clip and method it prints, on luma:
  * in-box PSNR and SSIM against the clean clip (while a cue is shown), outside-box PSNR (the rest of
  * the picture must stay as it was), residue (characters the engines' OCR still reads in the band,
- * against what it read before erasing) and the time taken as a multiple of the clip's duration.
+ * against what it read before erasing), and the wall time and the CPU time (this process and its
+ * ffmpeg runs) as multiples of the clip's duration — on 2 idle cores the wall time is about half the
+ * CPU time when ffmpeg keeps both busy.
  *   npm run bench:erase        (BENCH_ERASE_HEIGHT=360 BENCH_ERASE_SECONDS=3 for a quick run)
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +49,17 @@ function cuesFor(seconds: number): TruthCue[] {
   }));
 }
 
+/**
+ * CPU seconds used so far by this process and its finished children (ffmpeg), from /proc: the
+ * machine is shared, so wall time alone says little.
+ */
+function cpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime, stime, cutime, cstime are fields 14–17 (1-based), i.e. 11–14 after the name.
+  return fields.slice(11, 15).reduce((a, b) => a + Number(b), 0) / 100;
+}
+
 const chars = (texts: string[]) => texts.join('').replace(/\s+/gu, '').length;
 
 async function main() {
@@ -58,7 +72,9 @@ async function main() {
       .map((v) => v.toFixed(1))
       .join(' ')} (other work on the machine slows the times)`,
   );
-  console.log('clip    method  in-box PSNR  SSIM   outside PSNR  residue  time/duration  notes');
+  console.log(
+    'clip    method  in-box PSNR  SSIM   outside PSNR  residue   wall  CPU time  (÷ duration)  notes',
+  );
   const summary = new Map<EraseMethod, number[]>();
   try {
     for (const kind of KINDS) {
@@ -93,8 +109,10 @@ async function main() {
       for (const method of ERASE_METHODS) {
         const out = join(dir, `${kind}-${method}.mp4`);
         const t0 = performance.now();
+        const cpu0 = cpuSeconds();
         const result: EraseResult = await eraseVideo(burned, out, { method, spans });
         const took = (performance.now() - t0) / 1000 / SECONDS;
+        const cpu = (cpuSeconds() - cpu0) / SECONDS;
         const m = measure(cleanFrames, await lumaFrames(out, WIDTH, HEIGHT), cues, boxes, {
           width: WIDTH,
           height: HEIGHT,
@@ -121,7 +139,8 @@ async function main() {
             m.inBoxSsim.toFixed(3).padStart(6),
             `${m.outsidePsnr.toFixed(1)} dB`.padStart(13),
             `${(residue * 100).toFixed(1)} %`.padStart(8),
-            `${took.toFixed(2)}×`.padStart(14),
+            `${took.toFixed(2)}×`.padStart(6),
+            `${cpu.toFixed(2)}×`.padStart(9),
             ` ${notes.join(', ')}`,
           ].join(' '),
         );

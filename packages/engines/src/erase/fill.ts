@@ -151,50 +151,62 @@ export interface FillCounts {
   inpainted: number;
 }
 
-/** Takes each masked pixel from the plate that saw it more recently; returns the holes left. */
-function fillFromPlates(e: Entry, fwd: Plate, r: Rect, counts: FillCounts) {
-  const back = e.back;
-  const pick = (
-    mask: Uint8Array,
-    fa: Int16Array,
-    ba: Int16Array | undefined,
-    planes: Array<[Uint8Array, Uint8Array, Uint8Array | undefined]>,
-    count: boolean,
-  ) => {
-    const holes = new Uint8Array(mask.length);
-    let any = false;
-    for (let i = 0; i < mask.length; i++) {
-      if (!mask[i]) continue;
-      const a = fa[i];
-      const b = ba ? ba[i] : -1;
-      if (a >= 0 && (b < 0 || a <= b)) for (const [to, f] of planes) to[i] = f[i];
-      else if (b >= 0) for (const [to, , bk] of planes) to[i] = (bk as Uint8Array)[i];
-      else {
-        holes[i] = 1;
-        any = true;
-      }
-      if (count) {
-        counts.masked++;
-        if (holes[i]) counts.inpainted++;
-        else counts.temporal++;
-      }
+/**
+ * Takes each masked pixel from the plate that saw it more recently (into `to`, planes of the same
+ * size); returns the holes neither saw, or null. `count` adds the pixels to `counts`.
+ */
+function pick(
+  mask: Uint8Array,
+  fwd: { age: Int16Array; planes: Uint8Array[] },
+  back: { age: Int16Array; planes: Uint8Array[] } | undefined,
+  to: Uint8Array[],
+  counts: FillCounts | undefined,
+): Uint8Array | null {
+  const holes = new Uint8Array(mask.length);
+  let any = false;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    const a = fwd.age[i];
+    const b = back ? back.age[i] : -1;
+    const from = a >= 0 && (b < 0 || a <= b) ? fwd.planes : b >= 0 ? back?.planes : undefined;
+    if (from) for (let p = 0; p < to.length; p++) to[p][i] = from[p][i];
+    else {
+      holes[i] = 1;
+      any = true;
     }
-    return any ? holes : null;
-  };
-  const holesY = pick(e.maskY, fwd.ageY, back?.ageY, [[e.crop.y, fwd.planes.y, back?.planes.y]], true);
+    if (counts) {
+      counts.masked++;
+      if (from) counts.temporal++;
+      else counts.inpainted++;
+    }
+  }
+  return any ? holes : null;
+}
+
+/** Fills a frame's masked pixels from the plates, then inpaints what is left. */
+async function fillFrame(e: Entry, fwd: Plate, r: Rect, counts: FillCounts): Promise<void> {
+  const back = e.back;
+  const holesY = pick(
+    e.maskY,
+    { age: fwd.ageY, planes: [fwd.planes.y] },
+    back && { age: back.ageY, planes: [back.planes.y] },
+    [e.crop.y],
+    counts,
+  );
   const holesC = pick(
     e.maskC,
-    fwd.ageC,
-    back?.ageC,
-    [
-      [e.crop.u, fwd.planes.u, back?.planes.u],
-      [e.crop.v, fwd.planes.v, back?.planes.v],
-    ],
-    false,
+    { age: fwd.ageC, planes: [fwd.planes.u, fwd.planes.v] },
+    back && { age: back.ageC, planes: [back.planes.u, back.planes.v] },
+    [e.crop.u, e.crop.v],
+    undefined,
   );
-  const cw = chromaSize(r.w);
-  const ch = chromaSize(r.h);
-  return { holesY, holesC, cw, ch };
+  if (holesY) await inpaintPlane(e.crop.y, holesY, r.w, r.h);
+  if (holesC) {
+    const cw = chromaSize(r.w);
+    const ch = chromaSize(r.h);
+    await inpaintPlane(e.crop.u, holesC, cw, ch);
+    await inpaintPlane(e.crop.v, holesC, cw, ch);
+  }
 }
 
 export interface FillOptions {
@@ -351,12 +363,7 @@ async function fillPass(
   const emit = async (e: Entry) => {
     advancePlate(fwd, scratch, e.crop, e.maskY, e.maskC, r, e.shift);
     if (e.masked) {
-      const { holesY, holesC, cw, ch } = fillFromPlates(e, fwd, r, counts);
-      if (holesY) await inpaintPlane(e.crop.y, holesY, r.w, r.h);
-      if (holesC) {
-        await inpaintPlane(e.crop.u, holesC, cw, ch);
-        await inpaintPlane(e.crop.v, holesC, cw, ch);
-      }
+      await fillFrame(e, fwd, r, counts);
       pasteRegion(e.frame, width, height, r, e.crop);
     }
     await writeFrame(stdin, e.frame);

@@ -80,9 +80,8 @@ export function advancePlate(
   const cdy = Math.round(shift.dy / 2);
   shiftPlane(plate.planes.y, plate.ageY, scratch.planes.y, scratch.ageY, w, h, shift.dx, shift.dy);
   shiftPlane(plate.planes.u, plate.ageC, scratch.planes.u, scratch.ageC, cw, ch, cdx, cdy);
-  // V shares U's ages: shift it into place with a throwaway age array.
-  const vAge = new Int16Array(cw * ch);
-  shiftPlane(plate.planes.v, plate.ageC, scratch.planes.v, vAge, cw, ch, cdx, cdy);
+  // V shares U's ages: shifted into place with the same ages again.
+  shiftPlane(plate.planes.v, plate.ageC, scratch.planes.v, scratch.ageC, cw, ch, cdx, cdy);
 
   const py = scratch.planes.y;
   for (let ty = 0; ty < h; ty += TILE) {
@@ -110,19 +109,20 @@ export function advancePlate(
     }
   }
 
-  const take = (mask: Uint8Array, age: Int16Array, pairs: Array<[Uint8Array, Uint8Array]>) => {
-    for (let i = 0; i < mask.length; i++) {
-      if (!mask[i]) {
-        for (const [to, from] of pairs) to[i] = from[i];
-        age[i] = 0;
-      } else if (age[i] >= 0 && age[i] < AGE_MAX) age[i]++;
-    }
-  };
-  take(maskY, scratch.ageY, [[scratch.planes.y, frame.y]]);
-  take(maskC, scratch.ageC, [
-    [scratch.planes.u, frame.u],
-    [scratch.planes.v, frame.v],
-  ]);
+  const { y: sy, u: su, v: sv } = scratch.planes;
+  for (let i = 0; i < maskY.length; i++) {
+    if (!maskY[i]) {
+      sy[i] = frame.y[i];
+      scratch.ageY[i] = 0;
+    } else if (scratch.ageY[i] >= 0 && scratch.ageY[i] < AGE_MAX) scratch.ageY[i]++;
+  }
+  for (let i = 0; i < maskC.length; i++) {
+    if (!maskC[i]) {
+      su[i] = frame.u[i];
+      sv[i] = frame.v[i];
+      scratch.ageC[i] = 0;
+    } else if (scratch.ageC[i] >= 0 && scratch.ageC[i] < AGE_MAX) scratch.ageC[i]++;
+  }
   // The plate becomes the scratch and the other way round.
   [plate.planes, scratch.planes] = [scratch.planes, plate.planes];
   [plate.ageY, scratch.ageY] = [scratch.ageY, plate.ageY];
