@@ -137,6 +137,19 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes.slice(1)).toEqual([['蓝皮阿五'], ['王九妈']]);
   });
 
+  it('one-character names are found when the character starts many clauses and speaks (羿)', () => {
+    const { quotes, characters } = speakersOf([
+      '羿在垃圾堆边下了马。羿看了一眼，就低了头。羿吃着炸酱面，自己觉得不好吃。',
+      '“唉，”羿坐下，叹一口气，“那么，你们的太太就永远一个人快乐了。”',
+      '“这一定不是的。”女乙说。',
+      '“放屁！”羿想着，又站了起来。',
+      '羿忽然睁开眼睛。羿转了两个圆圈。',
+    ]);
+    expect(quotes.slice(1, 4)).toEqual([['羿', '羿'], ['女乙'], ['羿']]);
+    expect(characters).toContain('羿');
+    expect(characters).not.toContain('女');
+  });
+
   it('a term or a nickname in quote marks stays in the narration', () => {
     const { paragraphs } = attributeSpeakers(['人都叫伊“豆腐西施”。', '杨二嫂冷笑说：“忘了？”']);
     expect(paragraphs[0].segments).toEqual([

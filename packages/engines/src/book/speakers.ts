@@ -121,7 +121,8 @@ export function learnNames(paragraphs: string[]): Set<string> {
     let n = counts.get(s);
     if (n === undefined) {
       const at = pairs.get(s.slice(0, 2)) ?? [];
-      n = s.length === 2 ? at.length : at.filter((i) => text.startsWith(s, i)).length;
+      if (s.length === 1) n = text.split(s).length - 1;
+      else n = s.length === 2 ? at.length : at.filter((i) => text.startsWith(s, i)).length;
       counts.set(s, n);
     }
     return n;
@@ -239,6 +240,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
       .filter(([name, n]) => n >= 2 && nearQuote.has(name) && !/[里庄村镇城店屋堂院街]$/u.test(name))
       .map(([name]) => name),
   );
+  for (const name of singleCharNames(text, names)) names.add(name);
   // A name that is only ever the start of a longer one is dropped (孔乙 inside 孔乙己), and so is a
   // name plus a word (阿Q这回) when the name alone is far more frequent, unless a title ends it (七斤嫂).
   for (const n of [...names]) {
@@ -251,6 +253,38 @@ export function learnNames(paragraphs: string[]): Set<string> {
     for (const m of names) if (m !== n && m.startsWith(n) && count(m) === count(n)) names.delete(n);
   }
   return names;
+}
+
+/** Characters that start clauses without being names: pronouns, adverbs, conjunctions, particles. */
+const FUNCTION_CHARS = new Set([
+  ...'这那哪他她它伊我你您谁也就便又都却但而因所可是有在不没未一二三四五六七八九十百几只还已正才再很太最更从把被将对向跟和与或虽若如即乃且其此各每某些么了着过的地得上下中里外前后左右来去出进回到看听说想见等让叫使给用以为于至今时日月年天人大小老好多少真全本原总竟倒偏忙方仍亦皆俱遂乃忽',
+]);
+
+/**
+ * One-character names (羿, 禹): a character that starts many narration clauses, before several
+ * different words, once at least before a verb of speech or thought (羿想, 羿说), and that is not
+ * mostly the start of a longer name (女 of 女辛, 女乙).
+ */
+function singleCharNames(text: string, names: Set<string>): string[] {
+  const starts = new Map<string, { count: number; next: Set<string>; speaks: boolean; inName: number }>();
+  for (const clause of text.split(/[，,。！？!?；;：:…\n]/u)) {
+    const c = clause
+      .trim()
+      .replace(/^[—…\s]+/u, '')
+      .replace(LEAD, '');
+    const ch = c[0];
+    if (!ch || !/\p{Script=Han}/u.test(ch) || FUNCTION_CHARS.has(ch) || !/\p{Script=Han}/u.test(c[1] ?? ''))
+      continue;
+    const s = starts.get(ch) ?? { count: 0, next: new Set<string>(), speaks: false, inName: 0 };
+    s.count++;
+    s.next.add(c[1]);
+    if (/^.[^，,]{0,4}?(?:说|道|问|想|叫|喊|嚷|答)/u.test(c)) s.speaks = true;
+    if ([...names].some((n) => n.length > 1 && c.startsWith(n) && !FUNCTION_CHARS.has(n[1]))) s.inName++;
+    starts.set(ch, s);
+  }
+  return [...starts]
+    .filter(([, s]) => s.count >= 5 && s.next.size >= 4 && s.speaks && s.inName * 2 < s.count)
+    .map(([ch]) => ch);
 }
 
 type Subject =
