@@ -20,8 +20,9 @@ export async function engineReport(config: Config): Promise<string[]> {
     for (const p of tts.problems) row('speech', p.engine, 'broken', p.error.en);
     if (!config.SHERPA_ONNX_MODELS_DIR) row('speech', 'sherpa-onnx', 'off', 'set SHERPA_ONNX_MODELS_DIR');
     if (!config.OPENAI_TTS_BASE_URL) row('speech', 'openai-compatible', 'off', 'set OPENAI_TTS_BASE_URL');
-    for (const e of clone.engines) row('voice cloning', e.id, 'ok');
-    for (const p of clone.problems) row('voice cloning', p.id, 'off', p.reason);
+    // The standard fit is espeak's, reported under speech.
+    for (const e of clone.engines) if (e.id !== 'standard') row('voice cloning', e.id, 'ok');
+    for (const p of clone.problems) if (p.id !== 'standard') row('voice cloning', p.id, 'off', p.reason);
     service('voice cloning', 'trainer', engines.trainer, 'VOICE_CLONE_TRAINER_URL');
     const speaker = await engines.speakerModel();
     if (speaker.model) row('voice cloning', 'speaker check', 'ok', speaker.model.file);

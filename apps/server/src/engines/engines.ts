@@ -2,6 +2,8 @@ import path from 'node:path';
 import {
   type AsrRegistry,
   type ChatClient,
+  type CloneEngine,
+  type CloneEngineProblem,
   type CloneEngineSet,
   createAsrProviders,
   createAsrRegistry,
@@ -12,16 +14,20 @@ import {
   createHttpSeparator,
   createMediaInspector,
   createOcrPool,
+  createRegistry,
   createEngines as createTtsEngines,
   createVcProviders,
   type EmbedFn,
+  EngineError,
   type EngineRegistry,
   findSpeakerModel,
   type MediaInspector,
   type OcrEngine,
   type PitchStats,
+  type Registry,
   type Separator,
   type VcRegistry,
+  withStandardEngine,
 } from '@vw/engines';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Config, REPO_ROOT } from '../config.ts';
@@ -35,8 +41,8 @@ import { createTrainer, type Trainer } from './trainer.ts';
 export interface Engines {
   /** Speech synthesis: espeak, sherpa-onnx, an OpenAI-compatible server and the cloned voices' speakers. */
   tts: EngineRegistry;
-  /** The cloning engines the configuration started (their speakers are engines of `tts`). */
-  clone: CloneEngineSet;
+  /** The cloning engines: those the configuration started (their speakers are engines of `tts`), then the standard fit. */
+  clone: CloneRegistry;
   /** Speech recognizers (diarization is a capability of a recognizer); get() says what to configure. */
   asr: AsrRegistry;
   /** The process's one bounded OCR pool (PP-OCRv4 helpers, started on first use). */
@@ -68,6 +74,11 @@ export interface Engines {
   close(): Promise<void>;
 }
 
+export interface CloneRegistry extends Registry<CloneEngine, CloneEngineProblem> {
+  /** The engines that run, preferred first (neural before the standard fit). */
+  readonly engines: readonly CloneEngine[];
+}
+
 export interface VoiceReference {
   pitch: PitchStats;
   /** Storage key of the reference WAV (zero-shot engines take it as the target sample). */
@@ -75,7 +86,9 @@ export interface VoiceReference {
 }
 
 /** The engines that start at once (speech, cloning, recognition); the rest start on first use. */
-export type StartedEngines = Pick<Engines, 'tts' | 'clone' | 'asr'>;
+export interface StartedEngines extends Pick<Engines, 'tts' | 'asr'> {
+  clone: CloneEngineSet;
+}
 
 /**
  * The engines the configuration asks for. One that fails to start does not stop the server: it is
@@ -137,8 +150,11 @@ export function assembleEngines(
   let vc: Promise<VcRegistry> | null = null;
   const ocr = createOcrPool(config.OCR_WORKERS ? { size: config.OCR_WORKERS } : {});
   const inspector = createMediaInspector();
+  const { tts, asr } = started;
   return {
-    ...started,
+    tts,
+    clone: cloneRegistry(withStandardEngine(started.clone, tts.has('espeak') ? tts.get('espeak') : null)),
+    asr,
     ocr,
     vc: () =>
       (vc ??= createVcProviders({
@@ -175,6 +191,34 @@ export function assembleEngines(
     async close() {
       await Promise.all([started.tts.close(), started.asr.close(), ocr.close(), inspector.close()]);
     },
+  };
+}
+
+function cloneRegistry({ engines, problems }: CloneEngineSet): CloneRegistry {
+  const registry = createRegistry(engines, problems, {
+    missing(id) {
+      if (id === undefined) {
+        return new EngineError(
+          'engine_not_configured',
+          '声音克隆暂未开放：没有可用的克隆引擎，请联系管理员',
+          `no voice cloning engine runs: ${problems.map((p) => `${p.id}: ${p.reason}`).join('; ')}`,
+        );
+      }
+      const problem = problems.find((p) => p.id === id);
+      return new EngineError(
+        'engine_not_configured',
+        problem ? `${problem.label} 暂未开放，请换用其他克隆引擎` : `没有克隆引擎 ${id}`,
+        problem
+          ? `voice cloning engine ${id} does not run: ${problem.reason}`
+          : `no voice cloning engine ${id}`,
+      );
+    },
+  });
+  return {
+    ...registry,
+    engines,
+    // An empty id asks for the default too.
+    get: (id) => registry.get(id || undefined),
   };
 }
 

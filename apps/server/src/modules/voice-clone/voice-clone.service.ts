@@ -48,7 +48,6 @@ import {
 import {
   buildCandidates,
   type CandidateRecord,
-  cloneEngines,
   localFiles,
   optionalRecognizer,
   pickCloneEngine,
@@ -167,7 +166,7 @@ async function quotaOf(ctx: AppContext, userId: string) {
 export async function getOverview(ctx: AppContext, userId: string) {
   await assertCloneOn(ctx);
   const rows = await findClonesOfOwner(ctx.db, userId);
-  const { engines, problems } = cloneEngines(ctx);
+  const { engines, problems } = ctx.engines.clone;
   const asr = optionalRecognizer(ctx);
   return {
     clones: await Promise.all(rows.map((r) => toView(ctx, r))),

@@ -11,9 +11,9 @@ import {
   type SampleCheck,
   spokenText,
   type VoiceProfile,
-  withStandardEngine,
 } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
+import { ENGINE_FAILURES, engineAppError } from '../../engine-errors.ts';
 import { AppError } from '../../errors.ts';
 import { localPathOf } from '../../media/files.ts';
 import { recognitionError } from '../projects/stages/recognize-speech.ts';
@@ -45,29 +45,13 @@ export interface ReferenceRecord {
   text: string | null;
 }
 
-/** Cloning engines: those the configuration started (neural first), then the standard fit. */
-export function cloneEngines(ctx: AppContext) {
-  return withStandardEngine(
-    ctx.engines.clone,
-    ctx.engines.tts.has('espeak') ? ctx.engines.tts.get('espeak') : null,
-  );
-}
-
+/** The cloning engine named (or the preferred one), or err_interface_unavailable saying why not. */
 export function pickCloneEngine(ctx: AppContext, id?: string): CloneEngine {
-  const { engines, problems } = cloneEngines(ctx);
-  if (id) {
-    const found = engines.find((e) => e.id === id);
-    if (found) return found;
-    const problem = problems.find((p) => p.id === id);
-    throw AppError.named(
-      'err_interface_unavailable',
-      problem ? `${problem.label} 暂未开放，请换用其他克隆引擎` : `没有克隆引擎 ${id}`,
-    );
+  try {
+    return ctx.engines.clone.get(id);
+  } catch (err) {
+    throw engineAppError(err, ENGINE_FAILURES.recognition);
   }
-  const first = engines[0];
-  if (!first)
-    throw AppError.named('err_interface_unavailable', '声音克隆暂未开放：没有可用的克隆引擎，请联系管理员');
-  return first;
 }
 
 /** A speech recognizer, when one is configured (consent check, language, transcripts). */
