@@ -30,7 +30,7 @@ import {
  */
 
 /** Pixels of picture kept around the boxes for motion estimation. */
-const CONTEXT = 16;
+const CONTEXT = 32;
 
 interface PixelSpan {
   box: Rect;

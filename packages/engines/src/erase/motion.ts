@@ -62,7 +62,7 @@ function best(prev: Plane, cur: Plane, cx: number, cy: number, range: number, st
   for (let dy = cy - range; dy <= cy + range; dy++) {
     for (let dx = cx - range; dx <= cx + range; dx++) {
       // Ties go to the smaller move (a still picture stays still).
-      const c = cost(prev, cur, dx, dy, step) + 0.01 * (Math.abs(dx) + Math.abs(dy));
+      const c = cost(prev, cur, dx, dy, step) + 1e-4 * (Math.abs(dx) + Math.abs(dy));
       if (c < least) {
         least = c;
         found = { dx, dy };
@@ -84,6 +84,6 @@ export function estimateShift(
   const a: Plane = { px: prev, keep: keepPrev, w, h };
   const b: Plane = { px: cur, keep: keepCur, w, h };
   if (w < 16 || h < 16) return best(a, b, 0, 0, 2, 1);
-  const coarse = best(half(a), half(b), 0, 0, MAX >> 1, 2);
-  return best(a, b, coarse.dx * 2, coarse.dy * 2, 1, 2);
+  const coarse = best(half(a), half(b), 0, 0, MAX >> 1, 1);
+  return best(a, b, coarse.dx * 2, coarse.dy * 2, 1, 1);
 }
