@@ -17,8 +17,15 @@ import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
 import { assembleEngines, type Engines } from './engines/engines.ts';
 import { createJobQueue, type JobQueue } from './jobs/index.ts';
 import { createMemoryLimiter, createRedisLimiter, type Limiter } from './modules/apikeys/limits.ts';
+import { sendTaskWebhooks } from './modules/apikeys/webhooks.service.ts';
+import { type AbandonedHoldHandler, TASK_HOLDS } from './modules/credits/hold-leases.ts';
+import { settleTaskCredits } from './modules/credits/ledger.service.ts';
+import { pushLongTaskFinished } from './modules/notifications/notifications.service.ts';
+import { failSynthesisOfAbandonedHold } from './modules/tts/tts.service.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { createTaskEventHub, type TaskEventHub } from './tasks/events.ts';
+import type { TaskFinishedListener } from './tasks/finished.ts';
+import { failTaskOfAbandonedHold } from './tasks/tasks.service.ts';
 
 /** Everything a service needs, built once at start-up from the config. */
 export interface AppContext {
@@ -42,6 +49,10 @@ export interface AppContext {
   lifecycle: { draining: boolean };
   /** Per-account rate windows (tasks, uploads, webhook tests; account-limits.ts), on Redis when REDIS_URL is set. */
   accountLimits: Limiter;
+  /** What happens when a task ends, in this order (tasks/finished.ts). */
+  onTaskFinished: readonly TaskFinishedListener[];
+  /** What each tool that takes leased holds does when the sweep releases one (hold-leases.ts), by tool. */
+  onAbandonedHold: ReadonlyMap<string, AbandonedHoldHandler>;
 }
 
 export function createContext(options: {
@@ -102,6 +113,11 @@ export function createContext(options: {
       ? createRedisLimiter(config.REDIS_URL, `${config.REDIS_PREFIX}-account:`)
       : createMemoryLimiter(now),
     lifecycle: { draining: false },
+    onTaskFinished: [settleTaskCredits, sendTaskWebhooks, pushLongTaskFinished],
+    onAbandonedHold: new Map([
+      [TASK_HOLDS, failTaskOfAbandonedHold],
+      ['tts', failSynthesisOfAbandonedHold],
+    ]),
   };
   return ctx;
 }

@@ -6,9 +6,6 @@ import type { AppContext } from '../context.ts';
 import type { TaskRow, TaskStageRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { JobContext } from '../jobs/index.ts';
-import { emitTaskWebhook } from '../modules/apikeys/webhooks.service.ts';
-import { captureCredits, releaseCredits } from '../modules/credits/ledger.service.ts';
-import { notifyTaskFinished } from '../modules/notifications/notifications.service.ts';
 // pipeline.ts imports this module too; findPipeline is only called at run time, after both loaded.
 import { findPipeline, type Pipeline, type StageContext, type StageDef, stagesOf } from './pipeline.ts';
 import {
@@ -25,8 +22,6 @@ import {
 const CANCEL_POLL_MS = 400;
 /** Progress is written at most this often (and once at the end of a stage). */
 const PROGRESS_EVERY_MS = 500;
-/** Tasks that ran longer than this tell their owner by Web Push when they finish. */
-const PUSH_AFTER_MS = 60_000;
 const INTERRUPTED = '任务因进程中断而失败';
 const CANCELLED = '任务已取消';
 
@@ -97,7 +92,8 @@ export function taskFailure(code: 1 | 3 | 4 | 5, message?: string): AppError {
 
 /**
  * Ends a task once: the status change is a compare-and-set, so of a cancel and a success that race
- * only one happens, and only its winner settles the credits (capture on success, release otherwise).
+ * only one happens, and only its winner tells the task-finished listeners (the ledger among them:
+ * capture on success, release otherwise).
  */
 export async function finishTask(
   ctx: AppContext,
@@ -112,7 +108,7 @@ export async function finishTask(
   if (!before || !(from as readonly string[]).includes(before.status)) return undefined;
   const results = pipeline && outcome === 'succeeded' ? await resultsOf(ctx, taskId) : {};
   // What a success captures is known before the change, so the row never shows it succeeded
-  // with nothing captured; the capture below is idempotent by the task's hold key.
+  // with nothing captured; the capture (settleTaskCredits) is idempotent by the task's hold key.
   const captured =
     outcome === 'succeeded' && before.hold_key
       ? Math.max(
@@ -139,53 +135,14 @@ export async function finishTask(
     from,
   );
   if (!task) return undefined;
-  if (task.hold_key) {
-    try {
-      if (outcome === 'succeeded') await captureCredits(ctx, task.hold_key, captured);
-      else await releaseCredits(ctx, task.hold_key);
-    } catch (err) {
-      ctx.log.error({ err, taskId }, 'could not settle the credits of a task');
-    }
-  }
+  // The ledger settles the hold, webhooks and Web Push tell the owner (AppContext.onTaskFinished).
+  for (const listener of ctx.onTaskFinished) await listener({ app: ctx, task, pipeline, at: now });
   await recordTaskEvent(ctx, `task.${outcome}`, task);
   await rm(scratchDirOf(ctx, taskId), { recursive: true, force: true }).catch(() => {});
-  const finished = task;
   await pipeline
-    ?.onFinished?.({ app: ctx, task: finished, results })
+    ?.onFinished?.({ app: ctx, task, results })
     .catch((err) => ctx.log.error({ err, taskId }, 'task onFinished failed'));
-  if (outcome !== 'cancelled') await tellOwner(ctx, pipeline, finished, now);
-  return finished;
-}
-
-/** Webhooks for tasks an API key started; Web Push for tasks that ran longer than a minute. */
-async function tellOwner(
-  ctx: AppContext,
-  pipeline: Pipeline<unknown> | undefined,
-  task: TaskRow,
-  now: number,
-) {
-  const event = task.status === 'succeeded' ? 'task.succeeded' : 'task.failed';
-  if (task.api_key_id) {
-    await emitTaskWebhook(ctx, task, event, {
-      task_id: task.id,
-      tool: task.tool,
-      status: task.status,
-      api_key_id: task.api_key_id,
-      credits: task.credits_captured,
-      failure_code: task.status === 'failed' ? task.error_code : null,
-      error: task.status === 'failed' ? task.error : null,
-      ...(await pipeline?.webhookData?.(ctx, task).catch(() => ({}))),
-    });
-  }
-  if (task.started_at !== null && now - task.started_at > PUSH_AFTER_MS) {
-    await notifyTaskFinished(ctx, task.owner_id, {
-      id: task.id,
-      name: task.title,
-      tool: task.tool,
-      projectId: task.project_id,
-      failed: task.status === 'failed',
-    }).catch((err) => ctx.log.warn({ err, taskId: task.id }, 'task push failed'));
-  }
+  return task;
 }
 
 async function resultsOf(ctx: AppContext, taskId: string): Promise<Record<string, unknown>> {

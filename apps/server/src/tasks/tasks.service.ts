@@ -1,11 +1,11 @@
 import { rm } from 'node:fs/promises';
 import type { CreditTool, TaskEvent, TaskEventType, TaskStageView, TaskTool, TaskView } from '@vw/contract';
 import type { AppContext } from '../context.ts';
-import type { TaskRow } from '../db/schema.ts';
+import type { CreditHold, TaskRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { limitAccount } from '../modules/accounts/account-limits.ts';
-import { handOverHold, newHoldLease, onAbandonedHold, TASK_HOLDS } from '../modules/credits/hold-leases.ts';
+import { handOverHold, newHoldLease } from '../modules/credits/hold-leases.ts';
 import { holdCredits, releaseCredits } from '../modules/credits/ledger.service.ts';
 import type { TaskEventMessage } from './events.ts';
 import { findPipeline, type Pipeline, stagesOf } from './pipeline.ts';
@@ -155,7 +155,8 @@ export async function createTask<I>(
 
 // A process that died between holding a task's credits and queueing its first stage: the sweep
 // released the hold; the task, still queued with no job, fails (code 1, refunded).
-onAbandonedHold(TASK_HOLDS, async (ctx, hold) => {
+/** The hold of a task whose creating process died before enqueueing it was released: the task fails. */
+export async function failTaskOfAbandonedHold(ctx: AppContext, hold: CreditHold): Promise<void> {
   const task = await ctx.db.selectFrom('tasks').selectAll().where('id', '=', hold.task_id).executeTakeFirst();
   if (task && task.hold_key === hold.hold_key && task.status === 'queued') {
     await finishTask(ctx, findPipeline(task.tool), task.id, 'failed', {
@@ -163,7 +164,7 @@ onAbandonedHold(TASK_HOLDS, async (ctx, hold) => {
       message: '任务无法开始',
     });
   }
-});
+}
 
 /** The contract view. Stage states follow from the task row, so an event's snapshot shows the same. */
 export async function toTaskView(ctx: AppContext, row: TaskRow): Promise<TaskView> {

@@ -15,6 +15,7 @@ import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts'
 import { AppError } from '../../errors.ts';
 import { newId, newOrderedId } from '../../ids.ts';
 import { defineJob } from '../../jobs/index.ts';
+import type { TaskFinished } from '../../tasks/finished.ts';
 import { limitAccount } from '../accounts/account-limits.ts';
 import { randomBase62 } from './keys.ts';
 import { findDeliveryForOwner, findDeliveryPage, insertDelivery } from './webhooks.repo.ts';
@@ -342,6 +343,21 @@ export async function emitTaskWebhook(
   } catch (err) {
     ctx.log.error({ err, task: task.id }, 'could not queue webhook deliveries');
   }
+}
+
+/** Task-finished listener: the webhook event of a task an API key started (none for a cancel). */
+export async function sendTaskWebhooks({ app, task, pipeline }: TaskFinished): Promise<void> {
+  if (!task.api_key_id || task.status === 'cancelled') return;
+  await emitTaskWebhook(app, task, task.status === 'succeeded' ? 'task.succeeded' : 'task.failed', {
+    task_id: task.id,
+    tool: task.tool,
+    status: task.status,
+    api_key_id: task.api_key_id,
+    credits: task.credits_captured,
+    failure_code: task.status === 'failed' ? task.error_code : null,
+    error: task.status === 'failed' ? task.error : null,
+    ...(await pipeline?.webhookData?.(app, task).catch(() => ({}))),
+  });
 }
 
 /**

@@ -54,17 +54,14 @@ export async function handOverHold(ctx: Pick<AppContext, 'db'>, holdKey: string)
   await clearHoldLease(ctx.db, holdKey);
 }
 
-/** What a tool does with its item when the sweep released the hold of a dead owner. */
+/**
+ * What a tool does with its item when the sweep released the hold of a dead owner; the tools that
+ * take leased holds have theirs on the app context (AppContext.onAbandonedHold, by tool).
+ */
 export type AbandonedHoldHandler = (ctx: AppContext, hold: CreditHold) => Promise<void>;
-const abandonedHandlers = new Map<string, AbandonedHoldHandler>();
 
 /** The handler key for holds of tasks (hold key `task:<id>`), whatever their tool. */
 export const TASK_HOLDS = 'task';
-
-/** Registered by the tool that takes leased holds (at module load, so every worker knows it). */
-export function onAbandonedHold(tool: string, handler: AbandonedHoldHandler): void {
-  abandonedHandlers.set(tool, handler);
-}
 
 /** Releases open holds whose lease ran out (a batch per run), then lets their tool clean up. */
 export async function releaseAbandonedHolds(ctx: AppContext, limit = 200): Promise<number> {
@@ -76,7 +73,7 @@ export async function releaseAbandonedHolds(ctx: AppContext, limit = 200): Promi
       const settled = await releaseCredits(ctx, hold.hold_key);
       if (settled.status === 'released') released++;
       const owner = hold.hold_key.startsWith(`${TASK_HOLDS}:`) ? TASK_HOLDS : hold.tool;
-      await abandonedHandlers.get(owner)?.(ctx, hold);
+      await ctx.onAbandonedHold.get(owner)?.(ctx, hold);
       ctx.log.warn({ hold: hold.id, owner: hold.lease_owner, tool: hold.tool }, 'released an abandoned hold');
     } catch (err) {
       ctx.log.error({ err, hold: hold.id }, 'could not release an abandoned hold');

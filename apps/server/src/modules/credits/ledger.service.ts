@@ -5,6 +5,7 @@ import type { CreditAccount, CreditHold, CreditLot } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { newId, newOrderedId } from '../../ids.ts';
+import type { TaskFinished } from '../../tasks/finished.ts';
 import { creditMemory } from './credits.memory.ts';
 import {
   bySpendOrder,
@@ -338,6 +339,17 @@ export async function captureCredits(ctx: Ctx, holdKey: string, amount?: number)
 /** Gives a whole hold back (task failed; failure codes 1/3/4/5 refund). Idempotent. */
 export async function releaseCredits(ctx: Ctx, holdKey: string): Promise<CreditHold> {
   return settle(ctx, holdKey, () => ({ status: 'released', captured: 0 }));
+}
+
+/** Task-finished listener: a task's hold is captured (what success spends) or released. */
+export async function settleTaskCredits({ app, task }: TaskFinished): Promise<void> {
+  if (!task.hold_key) return;
+  try {
+    if (task.status === 'succeeded') await captureCredits(app, task.hold_key, task.credits_captured);
+    else await releaseCredits(app, task.hold_key);
+  } catch (err) {
+    app.log.error({ err, taskId: task.id }, 'could not settle the credits of a task');
+  }
 }
 
 /** Hold and capture at once, for work that is done the moment it is paid for. */

@@ -2,6 +2,7 @@ import webpush from 'web-push';
 import { mayBePublicHost, publicOnlyHttpsAgent } from '../../adapters/http/outbound.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
+import type { TaskFinished } from '../../tasks/finished.ts';
 import { getOrCreateSecret } from '../onboarding/app-secrets.ts';
 import {
   deleteEndpoint,
@@ -158,3 +159,19 @@ export const notifyTaskFinished = (
   userId: string,
   task: Parameters<typeof taskFinishedMessage>[0],
 ) => notifyUser(ctx, userId, taskFinishedMessage(task));
+
+/** Tasks that ran longer than this tell their owner by Web Push when they finish. */
+const PUSH_AFTER_MS = 60_000;
+
+/** Task-finished listener: Web Push for a task that ran longer than a minute (none for a cancel). */
+export async function pushLongTaskFinished({ app, task, at }: TaskFinished): Promise<void> {
+  if (task.status === 'cancelled' || task.started_at === null || at - task.started_at <= PUSH_AFTER_MS)
+    return;
+  await notifyTaskFinished(app, task.owner_id, {
+    id: task.id,
+    name: task.title,
+    tool: task.tool,
+    projectId: task.project_id,
+    failed: task.status === 'failed',
+  }).catch((err) => app.log.warn({ err, taskId: task.id }, 'task push failed'));
+}
