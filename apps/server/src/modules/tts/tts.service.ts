@@ -26,15 +26,13 @@ import {
   resolveEspeakVoice,
   wavHeader,
 } from '@vw/engines';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import type { CreditHold, TtsHistoryRow } from '../../db/schema.ts';
+import type { TtsHistoryRow } from '../../db/schema.ts';
 import { synthesisFailure } from '../../engine-errors.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { defineJob } from '../../jobs/index.ts';
 import { createTask, runTaskInline } from '../../tasks/index.ts';
-import { keepHoldLease, newHoldLease } from '../credits/hold-leases.ts';
+import { keepHoldLease, newHoldLease, onAbandonedHold } from '../credits/hold-leases.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
@@ -249,16 +247,14 @@ export async function generateSpeech(
   }
 }
 
-/**
- * A stream whose process died: its hold's lease ran out and the sweep gave the credits back
- * (hold-leases.ts); the item is marked failed like any engine failure (code 1, refunded).
- */
-export async function failSynthesisOfAbandonedHold(ctx: AppContext, hold: CreditHold): Promise<void> {
+// A stream whose process died: its hold's lease ran out and the sweep gave the credits back; the
+// item is marked failed like any engine failure (code 1, refunded).
+onAbandonedHold('tts', async (ctx, hold) => {
   const row = await findHistoryById(ctx.db, hold.task_id);
   if (row && row.hold_key === hold.hold_key && (row.status === 'running' || row.status === 'queued')) {
     await failSynthesis(ctx, row, TtsFailureCode.GenerationFailed, taskFailureMessages[1]);
   }
-}
+});
 
 /**
  * Long text: a task of the `tts` pipeline (tts.pipeline.ts) holds the price, and the history row is
@@ -510,21 +506,3 @@ export async function runSynthesisTask(ctx: AppContext, historyId: string, signa
   await runTaskInline(ctx, ttsPipeline, row.task_id, signal);
   return { history_id: row.id };
 }
-
-/**
- * The queue job long syntheses ran on before they were tasks. A job of that kind still waiting after
- * an upgrade fails its item and gives its credits back (the owner generates again), so a worker
- * does not refuse to start over it.
- */
-export const legacySynthesisJob = defineJob({
-  name: 'tts.synthesize',
-  payload: z.object({ history_id: z.string() }),
-  maxAttempts: 1,
-  async handler({ history_id }, job) {
-    const row = await findHistoryById(job.app.db, history_id);
-    if (row && row.status !== 'succeeded' && row.status !== 'failed') {
-      await failSynthesis(job.app, row, TtsFailureCode.GenerationFailed, '服务已升级，请重新生成');
-    }
-    return { failed: true };
-  },
-});

@@ -10,23 +10,19 @@ import {
 } from '@vw/contract';
 import { applySampleFix, fixesFor, measureLevels, type SampleCheck, toFileCheck } from '@vw/engines';
 import type { z } from 'zod';
-import { z as zod } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { MediaAssetRow, VoiceCloneRow } from '../../db/schema.ts';
-import type { TrainerStatus } from '../../engines/trainer.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { defineJob } from '../../jobs/index.ts';
 import { localPathOf } from '../../media/files.ts';
 import { withScratchDir } from '../../media/scratch.ts';
-import { notifyUser } from '../notifications/notifications.service.ts';
+import { createTask } from '../../tasks/index.ts';
 import { registerAsset } from '../uploads/register.ts';
 import { getOwnedAsset, toAssetView } from '../uploads/uploads.service.ts';
 import {
   countClonesOfKind,
   deleteCloneRow,
   deleteCloneVoice,
-  findClone,
   findCloneOfOwner,
   findClonesOfOwner,
   insertClone,
@@ -46,7 +42,6 @@ import {
   voiceRowFor,
 } from '../voices/clones.ts';
 import {
-  buildCandidates,
   type CandidateRecord,
   localFiles,
   optionalRecognizer,
@@ -59,6 +54,7 @@ import {
   transcribeText,
 } from '../voices/cloning.ts';
 import { getUserLevel } from '../voices/voices.service.ts';
+import { professionalClonePipeline } from './professional.pipeline.ts';
 
 type Body<K extends keyof typeof voiceCloneCalls> = (typeof voiceCloneCalls)[K] extends { body?: infer B }
   ? B extends z.ZodType
@@ -439,10 +435,10 @@ export async function recheckClone(ctx: AppContext, userId: string, body: Body<'
 export const PROFESSIONAL_MIN_MS = 30 * 60_000;
 
 /**
- * Professional clone: ≥ 30 min in many files. The row is made at once (queued) and a job checks every
- * file, picks the best reference clips, transcribes them when a recognizer is configured, then trains
- * through VOICE_CLONE_TRAINER_URL or, without a trainer, builds the best multi-reference zero-shot
- * voice the configured engines allow (and says so in the note). The user is notified either way.
+ * Professional clone: ≥ 30 min in many files. The row is made at once (queued) with a task of the
+ * professional pipeline (professional.pipeline.ts) that checks every file, picks the best reference
+ * clips, then trains through VOICE_CLONE_TRAINER_URL or, without a trainer, keeps the best
+ * multi-reference zero-shot voice the configured engines allow. The user is notified either way.
  */
 export async function createProfessionalClone(
   ctx: AppContext,
@@ -465,7 +461,7 @@ export async function createProfessionalClone(
   const engine = pickCloneEngine(ctx);
   const cloneId = newId('vc');
   try {
-    const created = await withScratchDir(ctx, `clone-${cloneId}`, async (dir) => {
+    const created: VoiceCloneRow = await withScratchDir(ctx, `clone-${cloneId}`, async (dir) => {
       const files = await localFiles(
         ctx,
         assets.map((a) => ({ key: a.storage_key, name: a.name })),
@@ -474,7 +470,7 @@ export async function createProfessionalClone(
       const consent = await recordConsent(ctx, userId, cloneId, body.consent, body.language, dir);
       const samples = await keepSamples(ctx, userId, cloneId, samplesOf(assets, files));
       const now = ctx.clock.now();
-      const row: VoiceCloneRow = {
+      return {
         id: cloneId,
         owner_id: userId,
         name: body.name,
@@ -496,137 +492,23 @@ export async function createProfessionalClone(
         created_at: now,
         updated_at: now,
       };
-      await ctx.db.transaction().execute(async (trx) => {
-        const used = await countClonesOfKind(trx, userId, 'professional');
-        if (used >= quota.professional.limit) throw AppError.named('err_voice_clone_pvc_insufficient_times');
-        await insertClone(trx, row);
-      });
-      return row;
     });
-    // Enqueued once the request's scratch folder is gone (the job has its own).
-    await ctx.jobs.enqueue(
-      professionalCloneJob,
-      { clone_id: cloneId },
-      { idempotencyKey: `voice-clone:${cloneId}` },
-    );
+    // Made once the request's scratch folder is gone (the task has its own).
+    await createTask(ctx, professionalClonePipeline, {
+      ownerId: userId,
+      title: body.name,
+      input: { clone_id: cloneId, trainer: created.engine === 'trainer' },
+      prepare: () =>
+        ctx.db.transaction().execute(async (trx) => {
+          const used = await countClonesOfKind(trx, userId, 'professional');
+          if (used >= quota.professional.limit)
+            throw AppError.named('err_voice_clone_pvc_insufficient_times');
+          await insertClone(trx, created);
+        }),
+    });
     return { clone: await toView(ctx, created) };
   } catch (err) {
     await removeCloneFiles(ctx, userId, cloneId).catch(() => {});
     throw err;
   }
 }
-
-async function finishProfessional(
-  ctx: AppContext,
-  row: VoiceCloneRow,
-  patch: Partial<VoiceCloneRow>,
-): Promise<void> {
-  await updateClone(ctx.db, row.id, { ...patch, updated_at: ctx.clock.now() });
-  const ok = patch.status === 'ready';
-  await notifyUser(ctx, row.owner_id, {
-    title: ok ? '专业克隆已完成' : '专业克隆失败',
-    body: ok ? `「${row.name}」已可在我的声音中使用` : `「${row.name}」：${patch.error ?? ''}`,
-  }).catch((err) => ctx.log.warn({ err }, 'clone notification failed'));
-}
-
-export const professionalCloneJob = defineJob({
-  name: 'voice-clone.professional',
-  lane: 'heavy',
-  payload: zod.object({ clone_id: zod.string() }),
-  maxAttempts: 1,
-  async handler({ clone_id }, job) {
-    const ctx = job.app;
-    const row = await findClone(ctx.db, clone_id);
-    if (!row || row.status === 'ready' || row.status === 'failed') return { skipped: true };
-    await updateClone(ctx.db, row.id, { status: 'training', updated_at: ctx.clock.now() });
-    const samples = JSON.parse(row.samples) as Array<{ key: string; name: string }>;
-    try {
-      await withScratchDir(ctx, `clone-job-${row.id}`, async (dir) => {
-        const files = await localFiles(ctx, samples, dir);
-        const check = await runSampleCheck(ctx, files, 'professional', row.language);
-        await updateClone(ctx.db, row.id, { check_report: JSON.stringify(check) });
-        const usable = files.filter((_, i) => check.files[i]!.ok);
-        if (usable.length === 0) throw new Error('没有通过检测的文件：请查看逐个文件的检测结果');
-        const { trainer } = ctx.engines;
-        const engine = trainer ? pickCloneEngine(ctx) : pickCloneEngine(ctx, row.engine);
-        const built = await buildCandidates(ctx, {
-          ownerId: row.owner_id,
-          cloneId: row.id,
-          files: usable,
-          language: row.language,
-          engine,
-          count: 1,
-          multiReference: true,
-          dir,
-          signal: job.signal,
-        });
-        let candidate = built.candidates[0]!;
-        let note =
-          engine.kind === 'fitted'
-            ? `本站未开启训练服务与零样本引擎：使用${engine.label}（按 ${usable.length} 个文件拟合的标准引擎声音）`
-            : `本站未开启训练服务：使用 ${engine.label} 多参考零样本声音（${Math.min(engine.maxReferences, built.references.length)} 段最佳参考音频）`;
-        let label = engine.label;
-        if (trainer) {
-          const dataset = await Promise.all(
-            samples.map(async (s) => ({
-              url: await ctx.storage.signedUrl(s.key, { expiresInSeconds: 7 * 24 * 3600 }),
-              name: s.name,
-            })),
-          );
-          const references = await Promise.all(
-            built.references.map(async (r) => ({
-              url: await ctx.storage.signedUrl(r.key, { expiresInSeconds: 7 * 24 * 3600 }),
-              text: r.text,
-            })),
-          );
-          const started = await trainer.train({
-            voice_id: row.id,
-            language: row.language,
-            dataset,
-            references,
-          });
-          await updateClone(ctx.db, row.id, { trainer_job: started.job_id });
-          let status: TrainerStatus = { status: 'queued' };
-          while (!job.signal.aborted) {
-            status = await trainer.status(started.job_id);
-            if (status.status === 'ready' || status.status === 'failed') break;
-            await new Promise((r) => setTimeout(r, ctx.config.VOICE_CLONE_TRAINER_POLL_MS));
-          }
-          if (status.status !== 'ready' || !status.voice) throw new Error(status.error ?? '训练失败');
-          if (!ctx.engines.tts.has(status.voice.engine)) {
-            throw new Error(`训练结果所需的语音引擎 ${status.voice.engine} 暂不可用，请联系管理员`);
-          }
-          await removeLocalFiles(candidate.files);
-          candidate = {
-            ...candidate,
-            engine: 'trainer',
-            engine_label: `训练服务（${status.voice.engine}）`,
-            tts_engine: status.voice.engine,
-            voice: { ...status.voice.params, engine: status.voice.engine } as never,
-            note: `训练服务完成训练（${samples.length} 个文件）`,
-            files: [],
-          };
-          note = candidate.note;
-          label = candidate.engine_label;
-        }
-        const now = ctx.clock.now();
-        const ready = { ...row, engine_label: label, note };
-        const previewKey = await previewKeyFor(ctx, row, candidate);
-        await upsertCloneVoice(ctx.db, voiceRowFor(ready, candidate, built.profile.gender, previewKey, now));
-        await finishProfessional(ctx, row, {
-          status: 'ready',
-          engine_label: label,
-          profile: JSON.stringify(built.profile),
-          reference_clips: JSON.stringify(built.references),
-          candidates: JSON.stringify([candidate]),
-          note,
-        });
-      });
-    } catch (err) {
-      const message =
-        err instanceof AppError ? err.message : err instanceof Error ? err.message : String(err);
-      await finishProfessional(ctx, row, { status: 'failed', error: message });
-    }
-    return { clone_id };
-  },
-});
