@@ -27,12 +27,12 @@ import {
   wavHeader,
 } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
-import type { TtsHistoryRow } from '../../db/schema.ts';
+import type { CreditHold, TtsHistoryRow } from '../../db/schema.ts';
 import { synthesisFailure } from '../../engine-errors.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { createTask, runTaskInline } from '../../tasks/index.ts';
-import { keepHoldLease, newHoldLease, onAbandonedHold } from '../credits/hold-leases.ts';
+import { keepHoldLease, newHoldLease } from '../credits/hold-leases.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
@@ -247,14 +247,16 @@ export async function generateSpeech(
   }
 }
 
-// A stream whose process died: its hold's lease ran out and the sweep gave the credits back; the
-// item is marked failed like any engine failure (code 1, refunded).
-onAbandonedHold('tts', async (ctx, hold) => {
+/**
+ * A stream whose process died: its hold's lease ran out and the sweep gave the credits back
+ * (hold-leases.ts); the item is marked failed like any engine failure (code 1, refunded).
+ */
+export async function failSynthesisOfAbandonedHold(ctx: AppContext, hold: CreditHold): Promise<void> {
   const row = await findHistoryById(ctx.db, hold.task_id);
   if (row && row.hold_key === hold.hold_key && (row.status === 'running' || row.status === 'queued')) {
     await failSynthesis(ctx, row, TtsFailureCode.GenerationFailed, taskFailureMessages[1]);
   }
-});
+}
 
 /**
  * Long text: a task of the `tts` pipeline (tts.pipeline.ts) holds the price, and the history row is
