@@ -150,6 +150,16 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(characters).not.toContain('女');
   });
 
+  it('a line broken by narration is speech, and 说—— closing a paragraph announces the next line', () => {
+    const { quotes } = speakersOf([
+      '“温一碗酒。”孔乙己说。孔乙己坐在柜台边。',
+      '“唉，”他不觉叹息，“我的字写得太好了。”',
+      '他仍旧走近去，支支梧梧地说——',
+      '“今天的运气仍旧不见佳。”',
+    ]);
+    expect(quotes.slice(1)).toEqual([['孔乙己', '孔乙己'], [], ['孔乙己']]);
+  });
+
   it('a term or a nickname in quote marks stays in the narration', () => {
     const { paragraphs } = attributeSpeakers(['人都叫伊“豆腐西施”。', '杨二嫂冷笑说：“忘了？”']);
     expect(paragraphs[0].segments).toEqual([

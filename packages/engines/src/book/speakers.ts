@@ -32,7 +32,7 @@ const AFTER_CLAUSE = /^\s*[，,]?\s*([^，,。！？!?；;：:“”「」"\s]{1
 const AFTER_VERB = new RegExp(`^(.{1,12}?)(?:${VERBS})`, 'u');
 /** Words that are never a speaker's name. */
 const SPEECHY =
-  /[说道问答叫喊嚷骂笑哭叹想看听见望走跑坐站拿把被将对向跟和与从就便也都又还却只不没很是在了着过的地得么呢吗罢吧啊呀声下后前来去起出进用取心因忙仍旧知觉]/u;
+  /[说道问答叫喊嚷骂笑哭叹想看听见望走跑坐站拿把被将对向跟和与从就便也都又还却只不没很是在了着过的地得么呢吗罢吧啊呀声上下后前来去起出进用取心因忙仍旧知觉]/u;
 /** Adverbs and place words that start clauses and recur, never names. */
 const NOT_NAME =
   /^(?:自己|许多|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|假使|倘若|倘使|要是|晚上|早上|早晨|夜里|上午|下午|中午|(.)\1)/u;
@@ -92,7 +92,8 @@ function findQuotes(p: string): Quote[] {
     const text = m[1] ?? m[2] ?? m[3] ?? '';
     const before = p.slice(0, start);
     const introduced = VERB_AT_END.test(before) || /[：:]\s*$/u.test(before) || !before.trim();
-    const sentence = /[。！？!?…—～~]/u.test(text) || text.length > 12;
+    // A line broken by narration (“唉，”他不觉叹息) ends on a comma, which a term never does.
+    const sentence = /[。！？!?…—～~]/u.test(text) || /[，,]$/u.test(text) || text.length > 12;
     out.push({ start, end: start + m[0].length, text, speech: introduced || sentence });
   }
   return out;
@@ -435,7 +436,7 @@ function guessGender(fullName: string, paragraphs: string[]): Gender {
   const name = fullName.replace(/儿$/u, '');
   let score = 0;
   if (MALE_TITLES.test(name) || (/^老/u.test(name) && SURNAME.test(name.slice(1)))) score += 3; // 老王, 老张
-  if (FEMALE_TITLES.test(name)) score -= 3;
+  if (FEMALE_TITLES.test(name) || /^女./u.test(name)) score -= 3; // 女辛, 女乙: the maids' names
   const last = name[name.length - 1];
   if (FEMALE_CHARS.has(last) || (name.length > 1 && FEMALE_CHARS.has(name[name.length - 2]))) score -= 1;
   if (MALE_CHARS.has(last)) score += 1;
@@ -470,7 +471,10 @@ const ASIDE_CHARS = 80;
  */
 export function quoteSpeakers(edition: string[]): Said[][] {
   // Note marks of annotated editions (墨子〔４〕, 赛神②) are not part of names.
-  const paragraphs = edition.map((p) => p.replace(/〔[^〕]{1,4}〕|[①-⑳⑴-⒇㈠-㈩]/gu, ''));
+  // A speech verb closing a paragraph with a dash (支支梧梧地说——) announces the next line as a colon does.
+  const paragraphs = edition.map((p) =>
+    p.replace(/〔[^〕]{1,4}〕|[①-⑳⑴-⒇㈠-㈩]/gu, '').replace(/((?:说|道|问|叫|喊|嚷)[了着]?)——\s*$/u, '$1：'),
+  );
   const characters = readCharacters(paragraphs);
   // A story told by 我 (who then also speaks): the narration says 我 often.
   const narration = paragraphs.map(stripQuotes).join('');
@@ -656,8 +660,10 @@ function paragraphSpeakers(
       // narrator too (“啊！地狱？”我很吃惊，只得支吾者，“…”).
       const between = stripQuotes(p.slice(lastEnd, q.start));
       const first = subjectOf(between.split(/[，,。！？!?；;]/u)[0], names);
-      speaker =
-        first.kind === 'name' && first.name === '我' ? '我' : (referent(between, 'unknown', null) ?? null);
+      // …and 他 there is whoever 他 stands for before (“唉，”他不觉叹息，“…”).
+      if (first.kind === 'name' && first.name === '我') speaker = '我';
+      else if (first.kind === 'pronoun') speaker = resolve(first, before);
+      else speaker = referent(between, 'unknown', null) ?? null;
     } else if (subject.kind === 'none' && k === 0 && pending && !/[\p{L}\p{N}]/u.test(p.slice(0, q.start))) {
       ({ speaker, listener } = pending); // …说：  /  “…”
     } else if (subject.kind === 'none' && bare && last) {
