@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isEngineError } from '../errors.ts';
 import { damageOf } from './check.ts';
 import { eraseVideo } from './erase.ts';
 import { chromaMask, dilate } from './mask.ts';
@@ -96,6 +98,24 @@ describe('fill: the text erased from its own pixels', () => {
     expect(m.inBoxPsnr).toBeGreaterThan(burned.inBoxPsnr + 3);
     expect(m.outsidePsnr).toBeGreaterThanOrEqual(40);
   }, 120_000);
+
+  it('a fill cancelled on the way leaves no file', async () => {
+    const clip = clips.get('pan');
+    if (!clip) throw new Error('no clip');
+    const out = join(dir, 'cancelled.mp4');
+    const stop = new AbortController();
+    const run = eraseVideo(clip.burned, out, {
+      method: 'fill',
+      spans: clip.spans,
+      signal: stop.signal,
+      onProgress: (f) => {
+        if (f > 0.3) stop.abort();
+      },
+    });
+    await expect(run).rejects.toSatisfy((e) => isEngineError(e, 'aborted'));
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.video.mp4`)).toBe(false);
+  }, 60_000);
 });
 
 describe('fill: parts', () => {

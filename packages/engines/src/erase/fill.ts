@@ -392,7 +392,11 @@ async function fillPass(
   } catch (e) {
     decoder.kill();
     encoder.kill();
-    throw e;
+    // A pipe broken by the encoder's end says less than why it ended (cancelled, failed).
+    if (!signal?.aborted && (e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
+    const ended = await Promise.allSettled([encoder.done, decoder.done]);
+    const why = ended.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    throw why ? why.reason : e;
   }
   return counts;
 }
