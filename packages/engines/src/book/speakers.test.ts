@@ -160,6 +160,18 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes.slice(1)).toEqual([['孔乙己', '孔乙己'], [], ['孔乙己']]);
   });
 
+  it('after an unnamed passer-by the other party answers; 他们 acting after a quote said it', () => {
+    const { quotes } = speakersOf([
+      '“温一碗酒。”孔乙己说。孔乙己走在路上，一个老婆子抢过来。',
+      '“你是谁哪？”',
+      '“我是孔乙己。”孔乙己说。',
+      '“说诳。”',
+      '“那也好。这鸡怎么办呢？”',
+      '“原来你在这里！”他们并不怕。',
+    ]);
+    expect(quotes.slice(1)).toEqual([[null], ['孔乙己'], [null], ['孔乙己'], [null]]);
+  });
+
   it('a term or a nickname in quote marks stays in the narration', () => {
     const { paragraphs } = attributeSpeakers(['人都叫伊“豆腐西施”。', '杨二嫂冷笑说：“忘了？”']);
     expect(paragraphs[0].segments).toEqual([

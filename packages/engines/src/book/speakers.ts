@@ -414,7 +414,9 @@ function speakerNear(
     const withVerb = AFTER_VERB.exec(a[1]);
     const s = subjectOf(withVerb ? withVerb[1] : a[1], names);
     // Without a speech verb only a character's own action counts: “…”阿Q站起来.
-    if (withVerb ? s.kind !== 'none' : s.kind === 'name' || s.kind === 'pronoun') {
+    // …and so does theirs, said with a pronoun (“原来有保险灯在这里！”他们并不怕).
+    const theirs = s.kind === 'crowd' && /^\s*[，,]?\s*[他她伊]们/u.test(after);
+    if (withVerb ? s.kind !== 'none' : s.kind === 'name' || s.kind === 'pronoun' || theirs) {
       const to2 = TO_LISTENER.exec(withVerb ? withVerb[0] : '');
       return { subject: s, listener: to2 ? subjectOf(to2[1], names) : null };
     }
@@ -458,7 +460,8 @@ function guessGender(fullName: string, paragraphs: string[]): Gender {
 }
 
 /** Words before a name that make it an object rather than who acts. */
-const OBJECT_BEFORE = /(?:听得|听见|看见|看着|望着|见了|对|向|和|跟|给|把|被|同|与|问|叫)$/u;
+const OBJECT_BEFORE =
+  /(?:听得|听见|看见|看着|望着|见了|吩咐|告诉|嘱咐|对|向|和|跟|给|把|被|同|与|问|叫|请|让|替)$/u;
 type Said = { speaker: string | null; speech: boolean };
 /** How far back (in characters of narration) a pronoun's referent is looked for. */
 const CONTEXT_CHARS = 400;
@@ -674,7 +677,8 @@ function paragraphSpeakers(
         .reverse()
         .find((t) => t.speaker !== last.speaker && (t.speaker || t.crowd));
       if (last.listener && last.listener !== last.speaker) speaker = last.listener;
-      else if (prior) speaker = last.speaker ? prior.speaker : null;
+      // After an unnamed single voice (a passer-by) the other party answers; after a crowd nobody named.
+      else if (prior) speaker = last.speaker || !last.crowd ? prior.speaker : null;
       else if (last.speaker && last.speaker !== '我' && firstPerson)
         speaker = '我'; // answering the narrator
       // Nobody else spoke yet: the one the narration before was about (…公输般正捏着曲尺。“…”“他姓什么？”).
