@@ -23,7 +23,7 @@ import {
  * `fill`: erases the glyphs, not the box. Two reads of the video:
  * 1. the region around the boxes in gray: per span, the mask of its text (mask.ts);
  * 2. every frame: the masked pixels are taken from the background plates — the picture seen before
- *    (run forwards) or after (run backwards, over a look-ahead of about two seconds), carried along
+ *    (run forwards) or after (run backwards, over a look-ahead of one to two seconds), carried along
  *    the picture's global shift — whichever saw it more recently; what neither saw is inpainted
  *    (OpenCV Telea). Everything outside the masks is passed through untouched, then encoded with
  *    x264 and muxed with the original audio.
@@ -226,6 +226,7 @@ export async function fillVideo(input: string, output: string, opts: FillOptions
   const total = Math.max(1, Math.round((info.durationMs / 1000) * info.fps));
   const progress = (f: number) => opts.onProgress?.(Math.min(1, f));
   const inpainter = loadInpainter();
+  inpainter.catch(() => {}); // awaited after the first pass
   const masks = await spanMasks(input, l, signal, (i) => progress((0.2 * i) / total));
   await inpainter;
 
