@@ -18,10 +18,18 @@ import { assembleEngines, type Engines } from './engines/engines.ts';
 import { createJobQueue, type JobQueue } from './jobs/index.ts';
 import { createMemoryLimiter, createRedisLimiter, type Limiter } from './modules/apikeys/limits.ts';
 import { sendTaskWebhooks } from './modules/apikeys/webhooks.service.ts';
+import { audiobookAvailability } from './modules/audiobook/audiobook.service.ts';
 import { type AbandonedHoldHandler, TASK_HOLDS } from './modules/credits/hold-leases.ts';
 import { settleTaskCredits } from './modules/credits/ledger.service.ts';
+import { dubbingAvailability } from './modules/dubbing/dubbing.service.ts';
+import { eraseAvailability } from './modules/erase/erase.service.ts';
+import type { ToolChecks } from './modules/features/features.service.ts';
 import { pushLongTaskFinished } from './modules/notifications/notifications.service.ts';
+import { ocrAvailability } from './modules/ocr/ocr.service.ts';
+import { sttAvailability } from './modules/stt/stt.service.ts';
 import { failSynthesisOfAbandonedHold } from './modules/tts/tts.service.ts';
+import { translateAvailability } from './modules/video-translation/video-translation.service.ts';
+import { voiceChangerAvailability } from './modules/voice-changer/voice-changer.service.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { createTaskEventHub, type TaskEventHub } from './tasks/events.ts';
 import type { TaskFinishedListener } from './tasks/finished.ts';
@@ -53,6 +61,8 @@ export interface AppContext {
   onTaskFinished: readonly TaskFinishedListener[];
   /** What each tool that takes leased holds does when the sweep releases one (hold-leases.ts), by tool. */
   onAbandonedHold: ReadonlyMap<string, AbandonedHoldHandler>;
+  /** Whether each tool can run for a user, by tool (/v1/tools/capabilities). */
+  toolChecks: ToolChecks;
 }
 
 export function createContext(options: {
@@ -118,6 +128,15 @@ export function createContext(options: {
       [TASK_HOLDS, failTaskOfAbandonedHold],
       ['tts', failSynthesisOfAbandonedHold],
     ]),
+    toolChecks: {
+      ...audiobookAvailability,
+      ...dubbingAvailability,
+      ...eraseAvailability,
+      ...ocrAvailability,
+      ...sttAvailability,
+      ...translateAvailability,
+      ...voiceChangerAvailability,
+    },
   };
   return ctx;
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { grantMembership } from '../src/modules/credits/membership.service.ts';
 import { runFeaturesCommand } from '../src/modules/features/features.cli.ts';
-import { assertFeature, registerToolAvailability } from '../src/modules/features/features.service.ts';
+import { assertFeature } from '../src/modules/features/features.service.ts';
 import { updateSetting } from '../src/modules/settings/settings.service.ts';
 import { call, createTestServer, fund, signIn, type TestServer } from './harness.ts';
 
@@ -81,13 +81,16 @@ describe('feature switches', () => {
   });
 
   it('answer media limits by plan and each registered tool', async () => {
-    registerToolAvailability('test_tool', async (_ctx, userId) => ({
-      tool: 'test_tool',
-      available: userId.length > 0,
-      reason: '',
-      error_type: '',
-      engines: [{ id: 'x', label: '测试引擎' }],
-    }));
+    server.ctx.toolChecks = {
+      ...server.ctx.toolChecks,
+      test_tool: async (_ctx, userId) => ({
+        tool: 'test_tool',
+        available: userId.length > 0,
+        reason: '',
+        error_type: '',
+        engines: [{ id: 'x', label: '测试引擎' }],
+      }),
+    };
     const a = await user('13900000404');
     const caps = await capabilities(a.token);
     expect(caps.limits).toEqual({

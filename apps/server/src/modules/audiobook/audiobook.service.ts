@@ -24,7 +24,7 @@ import { localPathOf } from '../../media/files.ts';
 import { createScratchDir, removeScratchDir } from '../../media/scratch.ts';
 import { createTask, deleteTask, getOwnedTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
-import { getMediaLimits, registerToolAvailability } from '../features/features.service.ts';
+import { getMediaLimits, type ToolChecks } from '../features/features.service.ts';
 import { tusIdOf, tusOwnerOf, uploadsDir } from '../uploads/tus.ts';
 import { deleteUpload, findUploadOfOwner } from '../uploads/uploads.repo.ts';
 import { findVoicesFor } from '../voices/voices.repo.ts';
@@ -781,13 +781,15 @@ export async function getExportReport(ctx: AppContext, ownerId: string, workId: 
   };
 }
 
-registerToolAvailability('audiobook', async (ctx) => {
-  const available = ctx.engines.tts.has('espeak') || ctx.engines.tts.list().length > 0;
-  return {
-    tool: 'audiobook',
-    available,
-    reason: available ? '' : '有声书暂未开放：没有可用的语音引擎，请联系管理员',
-    error_type: available ? '' : 'err_interface_unavailable',
-    engines: ctx.engines.tts.list().map((e) => ({ id: e.id, label: e.id })),
-  };
-});
+export const audiobookAvailability: ToolChecks = {
+  audiobook: async (ctx) => {
+    const available = ctx.engines.tts.has('espeak') || ctx.engines.tts.list().length > 0;
+    return {
+      tool: 'audiobook',
+      available,
+      reason: available ? '' : '有声书暂未开放：没有可用的语音引擎，请联系管理员',
+      error_type: available ? '' : 'err_interface_unavailable',
+      engines: ctx.engines.tts.list().map((e) => ({ id: e.id, label: e.id })),
+    };
+  },
+};

@@ -12,7 +12,7 @@ import { AppError } from '../../errors.ts';
 import { findPipeline, type Pipeline } from '../../tasks/pipeline.ts';
 import { createTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
-import { registerToolAvailability } from '../features/features.service.ts';
+import type { ToolChecks } from '../features/features.service.ts';
 import { createProjectWithTask, readProjectDocument } from '../projects/projects.service.ts';
 import type { DubInput } from '../projects/stages/dub.ts';
 import { assertVoices, startRegenerate } from '../projects/stages/dub-actions.ts';
@@ -312,19 +312,21 @@ function enginesOf(ctx: AppContext) {
   );
   return engines;
 }
-for (const tool of ['srt_dubbing', 'dubbing'] as const) {
-  registerToolAvailability(tool, async (ctx) => ({
-    tool,
-    available: true,
-    reason: '',
-    error_type: '',
-    engines: enginesOf(ctx),
-  }));
-}
-registerToolAvailability('synthesis', async (ctx) => ({
-  tool: 'synthesis',
+const dubbingCheck = (tool: 'srt_dubbing' | 'dubbing') => async (ctx: AppContext) => ({
+  tool,
   available: true,
   reason: '',
   error_type: '',
-  engines: [{ id: 'ffmpeg', label: 'FFmpeg + libass' }, separatorEngine(ctx)],
-}));
+  engines: enginesOf(ctx),
+});
+export const dubbingAvailability: ToolChecks = {
+  srt_dubbing: dubbingCheck('srt_dubbing'),
+  dubbing: dubbingCheck('dubbing'),
+  synthesis: async (ctx) => ({
+    tool: 'synthesis',
+    available: true,
+    reason: '',
+    error_type: '',
+    engines: [{ id: 'ffmpeg', label: 'FFmpeg + libass' }, separatorEngine(ctx)],
+  }),
+};

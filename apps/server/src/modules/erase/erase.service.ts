@@ -16,7 +16,7 @@ import { localPathOf } from '../../media/files.ts';
 import { findStages } from '../../tasks/tasks.repo.ts';
 import { createTask, getOwnedTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
-import { assertFeature, getFeatures, registerToolAvailability } from '../features/features.service.ts';
+import { assertFeature, getFeatures, type ToolChecks } from '../features/features.service.ts';
 import { findProject } from '../projects/projects.repo.ts';
 import { createProjectWithTask, emptyDocument } from '../projects/projects.service.ts';
 import {
@@ -205,21 +205,23 @@ export async function getEraseResult(ctx: AppContext, userId: string, taskId: st
 }
 
 // /v1/tools/capabilities: the switches are the only condition (ffmpeg and the OCR engine are built in).
-for (const tool of ['erase', 'watermark'] as const) {
-  registerToolAvailability(tool, async (ctx, userId) => {
-    const feature = FEATURE[tool];
-    const on = (await getFeatures(ctx, userId))[feature];
-    const error =
-      feature === 'subtitle_erase' ? 'err_subtitle_erase_not_allowed' : 'err_remove_water_mark_not_allowed';
-    return {
-      tool,
-      available: on,
-      reason: on ? '' : `${namedErrorMessages[error]}（升级到基础会员或以上即可使用）`,
-      error_type: on ? '' : error,
-      engines: [
-        { id: 'ffmpeg-delogo', label: 'ffmpeg delogo / 模糊' },
-        { id: ctx.engines.ocr.id, label: `${ctx.engines.ocr.label}（擦除后检查）` },
-      ],
-    };
-  });
-}
+const eraseCheck = (tool: 'erase' | 'watermark') => async (ctx: AppContext, userId: string) => {
+  const feature = FEATURE[tool];
+  const on = (await getFeatures(ctx, userId))[feature];
+  const error =
+    feature === 'subtitle_erase' ? 'err_subtitle_erase_not_allowed' : 'err_remove_water_mark_not_allowed';
+  return {
+    tool,
+    available: on,
+    reason: on ? '' : `${namedErrorMessages[error]}（升级到基础会员或以上即可使用）`,
+    error_type: on ? '' : error,
+    engines: [
+      { id: 'ffmpeg-delogo', label: 'ffmpeg delogo / 模糊' },
+      { id: ctx.engines.ocr.id, label: `${ctx.engines.ocr.label}（擦除后检查）` },
+    ],
+  };
+};
+export const eraseAvailability: ToolChecks = {
+  erase: eraseCheck('erase'),
+  watermark: eraseCheck('watermark'),
+};

@@ -93,18 +93,14 @@ export async function getMediaLimits(ctx: AppContext, userId: string): Promise<M
 type AvailabilityCheck = (ctx: AppContext, userId: string) => Promise<ToolAvailability>;
 
 /**
- * Tools register how to tell whether they can run for a user (engine configured, switch on), once
- * at import time like job definitions; /v1/tools/capabilities asks every one of them.
+ * How each tool tells whether it can run for a user (engine configured, switch on), by tool name:
+ * every tool exports its checks and the app context lists them; /v1/tools/capabilities asks them all.
  */
-const toolChecks = new Map<string, AvailabilityCheck>();
-
-export function registerToolAvailability(tool: string, check: AvailabilityCheck): void {
-  toolChecks.set(tool, check);
-}
+export type ToolChecks = Readonly<Record<string, AvailabilityCheck>>;
 
 export async function listToolAvailability(ctx: AppContext, userId: string): Promise<ToolAvailability[]> {
   const out: ToolAvailability[] = [];
-  for (const [tool, check] of toolChecks) {
+  for (const [tool, check] of Object.entries(ctx.toolChecks)) {
     try {
       out.push(await check(ctx, userId));
     } catch (err) {

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { localPathOf } from '../../media/files.ts';
 import { createTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
-import { assertFeature, getFeatures, registerToolAvailability } from '../features/features.service.ts';
+import { assertFeature, getFeatures, type ToolChecks } from '../features/features.service.ts';
 import { createProjectWithTask, emptyDocument } from '../projects/projects.service.ts';
 import {
   assertBoxesFit,
@@ -102,13 +102,15 @@ export async function previewFrame(ctx: AppContext, userId: string, assetId: str
 }
 
 // /v1/tools/capabilities: the offline engine is always there; only the switch can turn it off.
-registerToolAvailability('ocr', async (ctx, userId) => {
-  const on = (await getFeatures(ctx, userId)).subtitle_generate;
-  return {
-    tool: 'ocr',
-    available: on,
-    reason: on ? '' : namedErrorMessages.err_subtitle_generate_not_allowed,
-    error_type: on ? '' : 'err_subtitle_generate_not_allowed',
-    engines: [{ id: ctx.engines.ocr.id, label: ctx.engines.ocr.label }],
-  };
-});
+export const ocrAvailability: ToolChecks = {
+  ocr: async (ctx, userId) => {
+    const on = (await getFeatures(ctx, userId)).subtitle_generate;
+    return {
+      tool: 'ocr',
+      available: on,
+      reason: on ? '' : namedErrorMessages.err_subtitle_generate_not_allowed,
+      error_type: on ? '' : 'err_subtitle_generate_not_allowed',
+      engines: [{ id: ctx.engines.ocr.id, label: ctx.engines.ocr.label }],
+    };
+  },
+};

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { createTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
-import { assertFeature, getFeatures, registerToolAvailability } from '../features/features.service.ts';
+import { assertFeature, getFeatures, type ToolChecks } from '../features/features.service.ts';
 import { createProjectWithTask, emptyDocument } from '../projects/projects.service.ts';
 import { pickRecognizer, recognizerStatus } from '../projects/stages/recognize-speech.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
@@ -65,23 +65,25 @@ export async function createSttTask(ctx: AppContext, userId: string, body: SttCr
 }
 
 // /v1/tools/capabilities: the page shows the reason instead of a start button.
-registerToolAvailability('stt', async (ctx, userId) => {
-  const engines = ctx.engines.asr.list().map((p) => ({ id: p.id, label: p.label }));
-  if (!(await getFeatures(ctx, userId)).subtitle_generate) {
+export const sttAvailability: ToolChecks = {
+  stt: async (ctx, userId) => {
+    const engines = ctx.engines.asr.list().map((p) => ({ id: p.id, label: p.label }));
+    if (!(await getFeatures(ctx, userId)).subtitle_generate) {
+      return {
+        tool: 'stt',
+        available: false,
+        reason: namedErrorMessages.err_subtitle_generate_not_allowed,
+        error_type: 'err_subtitle_generate_not_allowed',
+        engines,
+      };
+    }
+    const status = recognizerStatus(ctx);
     return {
       tool: 'stt',
-      available: false,
-      reason: namedErrorMessages.err_subtitle_generate_not_allowed,
-      error_type: 'err_subtitle_generate_not_allowed',
+      available: status.available,
+      reason: status.reason,
+      error_type: status.available ? '' : 'err_interface_unavailable',
       engines,
     };
-  }
-  const status = recognizerStatus(ctx);
-  return {
-    tool: 'stt',
-    available: status.available,
-    reason: status.reason,
-    error_type: status.available ? '' : 'err_interface_unavailable',
-    engines,
-  };
-});
+  },
+};

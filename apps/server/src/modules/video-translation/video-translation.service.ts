@@ -14,7 +14,7 @@ import type { Pipeline } from '../../tasks/pipeline.ts';
 import { createTask, resumeTask } from '../../tasks/tasks.service.ts';
 import { getBalance } from '../credits/ledger.service.ts';
 import { priceLines, priceTask } from '../credits/pricing.service.ts';
-import { assertFeature, registerToolAvailability } from '../features/features.service.ts';
+import { assertFeature, type ToolChecks } from '../features/features.service.ts';
 import { attachTask, createProject, deleteProject, lineActionState } from '../projects/projects.service.ts';
 import type { DubInput } from '../projects/stages/dub.ts';
 import { assertVoices, regenerateState, startRegenerate } from '../projects/stages/dub-actions.ts';
@@ -355,28 +355,30 @@ export async function continueTranslation(ctx: AppContext, userId: string, proje
 }
 
 // /v1/tools/capabilities: the tool runs (recognition, OCR, ffmpeg here); the engines say what translates.
-registerToolAvailability('translate', async (ctx) => {
-  const l = await languages(ctx);
-  return {
-    tool: 'translate',
-    available: true,
-    reason: '',
-    error_type: '',
-    engines: [
-      { id: 'llm', label: l.llm.configured ? `翻译：${l.llm.model}` : l.llm.reason },
-      {
-        id: 'drift',
-        label: l.embedding.configured
-          ? `回译校对：向量相似度 · ${l.embedding.model}`
-          : '回译校对：词语重合度',
-      },
-      { id: 'ocr', label: `画面字幕识别：${l.ocr_label}` },
-      { id: 'asr', label: l.asr.available ? '语音识别' : '语音识别暂未开放' },
-      { id: 'opencc', label: '繁体中文：OpenCC' },
-      ...(l.lip_sync.available ? [{ id: 'lip_sync', label: '口型同步' }] : []),
-      ...(l.clone.available ? [{ id: 'clone', label: `说话人克隆：${l.clone.engine_label}` }] : []),
-    ],
-  };
-});
+export const translateAvailability: ToolChecks = {
+  translate: async (ctx) => {
+    const l = await languages(ctx);
+    return {
+      tool: 'translate',
+      available: true,
+      reason: '',
+      error_type: '',
+      engines: [
+        { id: 'llm', label: l.llm.configured ? `翻译：${l.llm.model}` : l.llm.reason },
+        {
+          id: 'drift',
+          label: l.embedding.configured
+            ? `回译校对：向量相似度 · ${l.embedding.model}`
+            : '回译校对：词语重合度',
+        },
+        { id: 'ocr', label: `画面字幕识别：${l.ocr_label}` },
+        { id: 'asr', label: l.asr.available ? '语音识别' : '语音识别暂未开放' },
+        { id: 'opencc', label: '繁体中文：OpenCC' },
+        ...(l.lip_sync.available ? [{ id: 'lip_sync', label: '口型同步' }] : []),
+        ...(l.clone.available ? [{ id: 'clone', label: `说话人克隆：${l.clone.engine_label}` }] : []),
+      ],
+    };
+  },
+};
 
 export { DEFAULT_TARGETS };

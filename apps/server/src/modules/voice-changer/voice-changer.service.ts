@@ -11,7 +11,7 @@ import { AppError } from '../../errors.ts';
 import { findStages } from '../../tasks/tasks.repo.ts';
 import { createTask, getOwnedTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
-import { getMediaLimits, registerToolAvailability } from '../features/features.service.ts';
+import { getMediaLimits, type ToolChecks } from '../features/features.service.ts';
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
 import { pickVcEngine } from './voice-changer.engines.ts';
 import {
@@ -159,14 +159,16 @@ export async function getVoiceChangerTargets(ctx: AppContext, userId: string) {
 }
 
 // /v1/tools/capabilities: the page shows the reason instead of a start button.
-registerToolAvailability('voice_changer', async (ctx) => {
-  const reg = await ctx.engines.vc();
-  const engines = reg.list().map((e) => ({ id: e.id, label: e.label }));
-  return {
-    tool: 'voice_changer',
-    available: engines.length > 0,
-    reason: engines.length ? '' : reg.problem,
-    error_type: engines.length ? '' : 'err_interface_unavailable',
-    engines,
-  };
-});
+export const voiceChangerAvailability: ToolChecks = {
+  voice_changer: async (ctx) => {
+    const reg = await ctx.engines.vc();
+    const engines = reg.list().map((e) => ({ id: e.id, label: e.label }));
+    return {
+      tool: 'voice_changer',
+      available: engines.length > 0,
+      reason: engines.length ? '' : reg.problem,
+      error_type: engines.length ? '' : 'err_interface_unavailable',
+      engines,
+    };
+  },
+};
