@@ -915,9 +915,12 @@ const RULES: Record<string, Rule> = {
   觉: (c, i) => (c.slice(Math.max(0, i - 4), i).includes('睡') ? 'jiao4' : undefined),
   调: (c, i) => ('到往任离'.includes(at(c, i + 1)) ? 'diao4' : undefined),
   传: (c, i) => (at(c, i + 1) === '》' ? 'zhuan4' : undefined),
-  背: (c, i) => {
+  背: (c, i, spans) => {
     // 背了一件东西: carrying, the verb with a counted object.
     if (at(c, i + 1) === '了' && NUMERAL.test(at(c, i + 2))) return 'bei1';
+    // 背了衣服: carrying a thing; bèi (recite) takes a text (背了书, 背了诗).
+    if (at(c, i + 1) === '了' && spans[i + 2]?.[2] === 'n' && !'书诗文课稿词经'.includes(at(c, i + 2)))
+      return 'bei1';
     return '着起上'.includes(at(c, i + 1)) &&
       !PRONOUN.has(at(c, i + 2)) &&
       !isWord(c.slice(i, i + 2).join(''))
@@ -1015,7 +1018,9 @@ const RULES: Record<string, Rule> = {
   // 撒 sǎ (scatter): 撒得满地, 撒在, 撒了一地; sā is in words (撒谎, 撒娇).
   撒: (c, i) => (!wordAround(c, i) && '得在了满下到上遍开'.includes(at(c, i + 1)) ? 'sa3' : undefined),
   // 喝 hè (shout): 喝住, 喝道, 喝令, 喝彩.
-  喝: (c, i) => ('住道令斥彩采问'.includes(at(c, i + 1)) ? 'he4' : undefined),
+  // …and 这一喝 closing a clause is a shout, a noun (drinking takes what is drunk: 喝一口).
+  喝: (c, i) =>
+    '住道令斥彩采问'.includes(at(c, i + 1)) || (at(c, i - 1) === '一' && isEnd(c, i + 1)) ? 'he4' : undefined,
   // 一场 of a bout or an episode is cháng (哭了一场。一场大雨, 一场大纠纷); only a show, game, exam or a
   // spectacle (一场电影, 一场球赛, 一场热闹) is chǎng — 现代汉语词典's split of the measure word.
   场: (c, i) =>
