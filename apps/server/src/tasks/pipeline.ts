@@ -62,6 +62,8 @@ export interface PipelineDef<I> {
   finalCredits?(results: Record<string, unknown>, held: number): number;
   /** Called once after success/failure/cancel (e.g. to update a project). */
   onFinished?(ctx: { app: AppContext; task: TaskRow; results: Record<string, unknown> }): Promise<void>;
+  /** Its onFinished tells the owner in its own words: no generic "long task finished" push as well. */
+  notifiesOwner?: boolean;
   /** Extra fields for the task's webhook events (e.g. TTS: history id and characters). */
   webhookData?(app: AppContext, task: TaskRow): Promise<Record<string, unknown>>;
 }

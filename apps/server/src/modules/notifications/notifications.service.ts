@@ -164,9 +164,10 @@ export const notifyTaskFinished = (
 const PUSH_AFTER_MS = 60_000;
 
 /** Task-finished listener: Web Push for a task that ran longer than a minute (none for a cancel). */
-export async function pushLongTaskFinished({ app, task, at }: TaskFinished): Promise<void> {
+export async function pushLongTaskFinished({ app, task, pipeline, at }: TaskFinished): Promise<void> {
   if (task.status === 'cancelled' || task.started_at === null || at - task.started_at <= PUSH_AFTER_MS)
     return;
+  if (pipeline?.notifiesOwner) return;
   await notifyTaskFinished(app, task.owner_id, {
     id: task.id,
     name: task.title,

@@ -129,6 +129,7 @@ async function notifyOwner(app: AppContext, row: VoiceCloneRow, error: string | 
 export const professionalClonePipeline = definePipeline<Input>({
   tool: 'voice_clone',
   input,
+  notifiesOwner: true,
   stages: [
     {
       name: 'check',
