@@ -172,6 +172,15 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes.slice(1)).toEqual([[null], ['孔乙己'], [null], ['孔乙己'], [null]]);
   });
 
+  it('who is seen before a speech verb is not its subject (一看见小孩子，她就说)', () => {
+    const { quotes } = speakersOf([
+      '“我真傻。”祥林嫂说。祥林嫂走了。',
+      '她还妄想。倘一看见两三岁的小孩子，她就说：',
+      '“唉唉，我们的阿毛如果还在，也就有这么大了……”',
+    ]);
+    expect(quotes[2]).toEqual(['祥林嫂']);
+  });
+
   it('a term or a nickname in quote marks stays in the narration', () => {
     const { paragraphs } = attributeSpeakers(['人都叫伊“豆腐西施”。', '杨二嫂冷笑说：“忘了？”']);
     expect(paragraphs[0].segments).toEqual([

@@ -321,6 +321,8 @@ function description(clause: string): string | null {
   )
     return null;
   if (/^(?:看|见|听|问|向|对|只|是|把|被|和|跟|与)/u.test(d)) return null;
+  // Who is seen or met is the object (倘一看见两三岁的小孩子，她就说).
+  if (/看见|望见|遇见|听见|瞧见|碰见/u.test(d)) return null;
   if (d.length > 6) d = head;
   if (d.length > 6 || /^[的地]/u.test(d) || !NAME_CHARS.test(d)) return null;
   return d;
@@ -725,7 +727,9 @@ function paragraphSpeakers(
         fits(who, /他/u.test(narration) ? 'male' : 'female')));
   const lastTwo = [...new Set(turns.slice(-4).map((t) => t.speaker))].slice(-2);
   const someoneElse = [...names].some((n) => !lastTwo.includes(n) && narration.includes(n));
-  const ongoing = lastTwo.length === 2 && lastTwo.every(about) && !someoneElse;
+  // One of the two must be named (or be 我): a pronoun alone could be either.
+  const named = lastTwo.some((who) => !!who && narration.includes(who));
+  const ongoing = lastTwo.length === 2 && lastTwo.every(about) && named && !someoneElse;
   if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS && !ongoing) turns = [];
   if (/[\p{L}\p{N}]/u.test(narration)) context = (context + quotesAsStops(p)).slice(-CONTEXT_CHARS);
   Object.assign(exchange, { turns, context, pending });
