@@ -2,9 +2,7 @@ import type { MediaAsset, ProjectView } from '@vw/contract';
 import type { TaskTool, VideoToolTab } from '@vw/contract/constants/tasks.ts';
 import { VIDEO_TOOL_TABS } from '@vw/contract/constants/tasks.ts';
 import type { ComponentType, ReactNode } from 'react';
-import { dubbing as dub } from '@/locales/zh-CN/dubbing.ts';
-import { subtitleTools } from '@/locales/zh-CN/subtitleTools.ts';
-import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { AiDubbingNew, SrtDubbingNew, SynthesisNew } from './dubbing/DubNewProject.tsx';
 import { SttNewProject } from './stt/SttNewProject.tsx';
 import { EraseNewProject } from './subtitles/EraseNewProject.tsx';
@@ -12,6 +10,10 @@ import { EraseProjectResult } from './subtitles/EraseProjectResult.tsx';
 import { OcrNewProject } from './subtitles/OcrNewProject.tsx';
 import { downloadTranslation, ProjectLanguages } from './translate/ProjectLanguages.tsx';
 import { TranslateNewProject } from './translate/TranslateNewProject.tsx';
+
+const dub = zhCN.dubbing;
+const subtitleTools = zhCN.subtitleTools;
+const vt = zhCN.videoTranslate;
 
 /** A built tab of /video-translation/:tab (design §10): its task tool and its "new" flow. */
 export interface VideoToolDef {

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { api } from '@/lib/api.ts';
 import type { BodyOf } from '@/lib/http/client.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
-import { dubbing as d } from '@/locales/zh-CN/dubbing.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { FormCheck, SelectField } from '../project/fields.tsx';
 import { MediaStep } from '../project/MediaStep.tsx';
 import {
@@ -21,6 +21,8 @@ import { type SetField, type StartedProject, useToolProject } from '../project/u
 import { ProjectFlags } from './ProjectFlags.tsx';
 import { TaskOutputs } from './TaskOutputs.tsx';
 import { VoiceSelect } from './VoiceSelect.tsx';
+
+const d = zhCN.dubbing;
 
 export type DubMode = 'srt' | 'ai' | 'synthesis';
 const TOOL: Record<DubMode, TaskTool> = { srt: 'srt_dubbing', ai: 'dubbing', synthesis: 'synthesis' };

@@ -16,7 +16,6 @@ import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '@/lib/api.ts';
 import { useCall } from '@/lib/query/hooks.ts';
-import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { downloadProgress, useDownloadStore } from '@/stores/download.ts';
 import { ReviewBanner, TranslationPanel, useLineTools } from '../translate/TranslationPanel.tsx';
@@ -35,6 +34,8 @@ import { Timeline } from './Timeline.tsx';
 import { type SaveFn, useAutosave } from './useAutosave.ts';
 import { useShortcuts } from './useShortcuts.ts';
 import './editor.css';
+
+const vt = zhCN.videoTranslate;
 
 const s = zhCN.editor;
 const d = zhCN.dubbing;

@@ -1,5 +1,4 @@
 import { type ReactNode, useMemo } from 'react';
-import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { useVoiceLibrary } from '../dubbing/VoiceSelect.tsx';
 import { BackCell, LineButtons, type LineTools, SourceCell } from '../translate/CueTranslation.tsx';
@@ -8,6 +7,8 @@ import type { CueActions } from './CueList.tsx';
 import type { ProjectDocument, SubtitleCue } from './document.ts';
 import { dubStatus, isStale } from './dub.ts';
 import { DubChip, SpokenNote } from './SpokenNote.tsx';
+
+const vt = zhCN.videoTranslate;
 
 /*
  * A cue row's columns per tool. Every row has its index, rule flag, times, speaker, split / merge /

@@ -7,7 +7,9 @@ import { useCall } from '@/lib/query/hooks.ts';
 import { formatDuration } from '@/lib/tasks/format.ts';
 import { formatBytes, UploadDropzone, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
 import { useUpload } from '@/lib/upload/useUpload.ts';
-import { subtitleTools } from '@/locales/zh-CN/subtitleTools.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
+
+const subtitleTools = zhCN.subtitleTools;
 
 const t = subtitleTools.media;
 

@@ -3,7 +3,9 @@ import type { Box } from '@vw/contract';
 import { Button, Slider } from 'antd';
 import { type PointerEvent as ReactPointerEvent, useRef, useState } from 'react';
 import { formatDuration } from '@/lib/tasks/format.ts';
-import { subtitleTools } from '@/locales/zh-CN/subtitleTools.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
+
+const subtitleTools = zhCN.subtitleTools;
 
 const t = subtitleTools.region;
 

@@ -1,8 +1,10 @@
 import { FileTextOutlined } from '@ant-design/icons';
 import useApp from 'antd/es/app/useApp';
 import { useId } from 'react';
-import { dubbing as d } from '@/locales/zh-CN/dubbing.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { readSubtitle, type SubtitleFile } from './subtitleFile.ts';
+
+const d = zhCN.dubbing;
 
 /** Picks a subtitle file and says how many cues it has and, unless told not to, whom they name. */
 export function SubtitlePicker({

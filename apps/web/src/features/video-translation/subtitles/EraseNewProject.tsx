@@ -4,7 +4,6 @@ import { Button, InputNumber, Radio, Segmented, Select } from 'antd';
 import { useCallback, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
-import { subtitleTools } from '@/locales/zh-CN/subtitleTools.ts';
 import { FormCheck, SelectField } from '../project/fields.tsx';
 import { MediaStep } from '../project/MediaStep.tsx';
 import { NewProjectShell, StartedTask } from '../project/NewProjectShell.tsx';
@@ -14,6 +13,9 @@ import { boxesOnly, useVideoRegions } from '../project/useVideoRegions.ts';
 import { EraseResult } from './EraseResult.tsx';
 import { Estimate } from './Estimate.tsx';
 import './subtitles.css';
+import { zhCN } from '@/locales/zh-CN.ts';
+
+const subtitleTools = zhCN.subtitleTools;
 
 const t = subtitleTools.erase;
 

@@ -9,8 +9,10 @@ import { api } from '@/lib/api.ts';
 import { http } from '@/lib/http/client.ts';
 import { useCall } from '@/lib/query/hooks.ts';
 import { formatDuration } from '@/lib/tasks/format.ts';
-import { subtitleTools } from '@/locales/zh-CN/subtitleTools.ts';
 import './subtitles.css';
+import { zhCN } from '@/locales/zh-CN.ts';
+
+const subtitleTools = zhCN.subtitleTools;
 
 const t = subtitleTools.result;
 

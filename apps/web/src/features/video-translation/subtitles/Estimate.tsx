@@ -1,6 +1,8 @@
 import type { CreditTool } from '@vw/contract/constants/credits.ts';
-import { subtitleTools } from '@/locales/zh-CN/subtitleTools.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { CreditEstimate, useCreditEstimate } from '../project/NewProjectShell.tsx';
+
+const subtitleTools = zhCN.subtitleTools;
 
 /** The cost estimate against the balance for `seconds` of video priced by `tool`. */
 export function Estimate({

@@ -2,7 +2,6 @@ import type { OcrOptions } from '@vw/contract';
 import { Alert } from 'antd';
 import { api } from '@/lib/api.ts';
 import { useCallMutation } from '@/lib/query/hooks.ts';
-import { subtitleTools } from '@/locales/zh-CN/subtitleTools.ts';
 import { SelectField } from '../project/fields.tsx';
 import { MediaStep } from '../project/MediaStep.tsx';
 import { NewProjectShell, StartedTask } from '../project/NewProjectShell.tsx';
@@ -11,6 +10,9 @@ import { useToolProject } from '../project/useToolProject.ts';
 import { boxesOnly, useVideoRegions } from '../project/useVideoRegions.ts';
 import { Estimate } from './Estimate.tsx';
 import './subtitles.css';
+import { zhCN } from '@/locales/zh-CN.ts';
+
+const subtitleTools = zhCN.subtitleTools;
 
 const t = subtitleTools.ocr;
 const FPS = [1, 2, 3, 4, 5, 6, 8, 10];

@@ -1,8 +1,10 @@
 import { SoundOutlined, TranslationOutlined } from '@ant-design/icons';
 import type { SubtitleCue } from '@vw/contract/calls/projects.ts';
 import { Tooltip } from 'antd';
-import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { useLiveText } from '../editor/useLiveText.ts';
+
+const vt = zhCN.videoTranslate;
 
 /** The per-line translation actions a translation project's rows offer (stable between renders). */
 export interface LineTools {

@@ -4,8 +4,10 @@ import useApp from 'antd/es/app/useApp';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
-import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { formatGlossary, parseGlossary } from './model.ts';
+
+const vt = zhCN.videoTranslate;
 
 const EMPTY: TranslationPreferences = { style: '', audience: '', tone: '', instructions: '' };
 

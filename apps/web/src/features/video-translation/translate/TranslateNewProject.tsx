@@ -8,7 +8,6 @@ import type { DataOf } from '@/lib/http/client.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { useTask } from '@/lib/tasks/useTask.ts';
-import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
 import { VoiceSelect } from '../dubbing/VoiceSelect.tsx';
 import { FormCheck, SelectField } from '../project/fields.tsx';
 import { MediaStep } from '../project/MediaStep.tsx';
@@ -22,6 +21,9 @@ import { type WizardState, wizardBody, wizardMissing } from './model.ts';
 import { PreferencesDrawer, useTranslationPrefs } from './PreferencesDrawer.tsx';
 import '../subtitles/subtitles.css';
 import './translate.css';
+import { zhCN } from '@/locales/zh-CN.ts';
+
+const vt = zhCN.videoTranslate;
 
 type Item = { target_language: string; task_id: string; project_id: string };
 /** The wizard's choices; the video, its regions and a subtitle file are picked beside them. */

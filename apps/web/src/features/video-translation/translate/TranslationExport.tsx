@@ -6,9 +6,11 @@ import { safeFileName } from '@/features/tts/downloads.ts';
 import { api } from '@/lib/api.ts';
 import { http } from '@/lib/http/client.ts';
 import { useCallMutation } from '@/lib/query/hooks.ts';
-import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { exportDownload } from '../editor/ExportDialog.tsx';
 import { useProjectTask } from '../editor/projectTask.ts';
+
+const vt = zhCN.videoTranslate;
 
 export interface TranslationExportState {
   kind: 'video' | 'subtitles' | 'audio';

@@ -6,12 +6,14 @@ import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { useTask } from '@/lib/tasks/useTask.ts';
-import { videoTranslate as vt } from '@/locales/zh-CN/videoTranslate.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import { useEditor } from '../editor/context.tsx';
 import { useProjectTask } from '../editor/projectTask.ts';
 import type { LineTools } from './CueTranslation.tsx';
 import { flaggedCount, languagesLabel } from './model.ts';
 import { PreferencesDrawer } from './PreferencesDrawer.tsx';
+
+const vt = zhCN.videoTranslate;
 
 /** 重新翻译 / 重新配音 / 回译校对 of one line: saves first, then a task of the project that the workspace follows. */
 export function useLineTools(projectId: string, flush: () => Promise<boolean>, dub: boolean): LineTools {

@@ -1,7 +1,9 @@
 import type { Box } from '@vw/contract';
 import type { ProjectDocument, SubtitleCue } from '@vw/contract/calls/projects.ts';
 import type { GlossaryEntry, TranslationBody } from '@vw/contract/calls/video-translation.ts';
-import { videoTranslate } from '@/locales/zh-CN/videoTranslate.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
+
+const videoTranslate = zhCN.videoTranslate;
 
 /*
  * Video translation on the web (issue 18), without React: the glossary's text form, the wizard's
