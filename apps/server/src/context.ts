@@ -15,7 +15,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, DbKind } from './db/database.ts';
 import { assembleEngines, type Engines } from './engines/engines.ts';
-import { createJobQueue, type JobQueue } from './jobs/index.ts';
+import { createJobQueue, type JobDefinition, type JobQueue, jobsByName } from './jobs/index.ts';
 import { createMemoryLimiter, createRedisLimiter, type Limiter } from './modules/apikeys/limits.ts';
 import { sendTaskWebhooks } from './modules/apikeys/webhooks.service.ts';
 import { audiobookAvailability } from './modules/audiobook/audiobook.service.ts';
@@ -24,6 +24,7 @@ import { settleTaskCredits } from './modules/credits/ledger.service.ts';
 import { dubbingAvailability } from './modules/dubbing/dubbing.service.ts';
 import { eraseAvailability } from './modules/erase/erase.service.ts';
 import type { ToolChecks } from './modules/features/features.service.ts';
+import { appJobs, appPipelines } from './modules/jobs.ts';
 import { pushLongTaskFinished } from './modules/notifications/notifications.service.ts';
 import { ocrAvailability } from './modules/ocr/ocr.service.ts';
 import { sttAvailability } from './modules/stt/stt.service.ts';
@@ -33,6 +34,7 @@ import { voiceChangerAvailability } from './modules/voice-changer/voice-changer.
 import { loadSigningSecret } from './secrets.ts';
 import { createTaskEventHub, type TaskEventHub } from './tasks/events.ts';
 import type { TaskFinishedListener } from './tasks/finished.ts';
+import { type Pipeline, pipelinesByTool, stageJobs } from './tasks/pipeline.ts';
 import { failTaskOfAbandonedHold } from './tasks/tasks.service.ts';
 
 /** Everything a service needs, built once at start-up from the config. */
@@ -47,6 +49,10 @@ export interface AppContext {
   mail: MessageSender;
   storage: ObjectStorage;
   jobs: JobQueue;
+  /** Every job this app's workers run, by name: the stand-alone jobs and each pipeline stage's. */
+  jobDefinitions: ReadonlyMap<string, JobDefinition>;
+  /** The task pipelines, by tool. */
+  pipelines: ReadonlyMap<string, Pipeline<unknown>>;
   /** Every engine (created at start-up by createEngines; without speech, cloning and recognition when not given). */
   engines: Engines;
   /** Payment providers by channel (sandbox, WeChat Pay, Alipay). */
@@ -71,8 +77,13 @@ export function createContext(options: {
   clock: Clock;
   log: FastifyBaseLogger;
   engines?: Engines;
+  /** The app's work (modules/jobs.ts) unless given: a test passes the app's plus its own. */
+  jobs?: readonly JobDefinition[];
+  pipelines?: readonly Pipeline<unknown>[];
 }): AppContext {
   const { config, database, clock, log } = options;
+  const pipelines = pipelinesByTool(options.pipelines ?? appPipelines);
+  const jobDefinitions = jobsByName([...(options.jobs ?? appJobs), ...stageJobs(pipelines.values())]);
   const now = () => clock.now();
   // A channel without a real sender: the dev outbox outside production; in production the
   // operator's log when VERIFICATION_CODES_TO_LOG says so, else no codes to that channel.
@@ -111,11 +122,14 @@ export function createContext(options: {
       db: database.db,
       clock,
       log,
+      jobs: jobDefinitions,
       redisUrl: config.REDIS_URL,
       prefix: config.REDIS_PREFIX,
       leaseMs: config.JOB_LEASE_MS,
       app: () => ctx,
     }),
+    jobDefinitions,
+    pipelines,
     engines: options.engines ?? assembleEngines(config),
     payments: createPaymentProviders({ config, db: database.db, now, signingSecret: secret }),
     taskEvents: createTaskEventHub({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, log }),

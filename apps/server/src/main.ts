@@ -1,4 +1,3 @@
-// app.ts imports every module, and with them every job definition, so a worker knows them all.
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, ensureDataDir, loadConfig } from './config.ts';

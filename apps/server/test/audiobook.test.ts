@@ -634,6 +634,7 @@ describe('audiobook synthesis after a killed worker', () => {
         db: server.ctx.db,
         clock: systemClock,
         log,
+        jobs: server.ctx.jobDefinitions,
         prefix,
         leaseMs: 1000,
         pollIntervalMs: 20,

@@ -13,10 +13,13 @@ import { type AppContext, createContext } from '../src/context.ts';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
 import type { TaskRow } from '../src/db/schema.ts';
 import { createEngines } from '../src/engines/engines.ts';
+import type { JobDefinition } from '../src/jobs/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { grantCredits } from '../src/modules/credits/ledger.service.ts';
+import { appJobs, appPipelines } from '../src/modules/jobs.ts';
 import { prepareDatabase } from '../src/modules/seeds.ts';
 import { upsertSetting } from '../src/modules/settings/settings.repo.ts';
+import type { Pipeline } from '../src/tasks/pipeline.ts';
 
 /** Which database the server tests run on: the test command runs the suite once per kind. */
 export const TEST_DB = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
@@ -77,10 +80,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A migrated database, a context with a movable clock, and the HTTP app for `inject`. */
+/**
+ * A migrated database, a context with a movable clock, and the HTTP app for `inject`; `own` adds a
+ * test's own jobs and pipelines to the app's.
+ */
 export async function createTestServer(
   env: Record<string, string> = {},
   extendApp?: (app: FastifyInstance) => void,
+  own: { jobs?: readonly JobDefinition[]; pipelines?: readonly Pipeline<unknown>[] } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vw-test-'));
   const testDb = await createTestDatabase();
@@ -102,7 +109,15 @@ export async function createTestServer(
   const clock = new TestClock();
   const log = createLogger(config.LOG_LEVEL);
   const engines = await createEngines(config, log);
-  const ctx = createContext({ config, database, clock, log, engines });
+  const ctx = createContext({
+    config,
+    database,
+    clock,
+    log,
+    engines,
+    jobs: [...appJobs, ...(own.jobs ?? [])],
+    pipelines: [...appPipelines, ...(own.pipelines ?? [])],
+  });
   const app = await buildApp(ctx);
   extendApp?.(app);
   await app.ready();

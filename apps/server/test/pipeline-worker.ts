@@ -5,8 +5,6 @@ import { openDatabase } from '../src/db/database.ts';
 import { createEngines } from '../src/engines/engines.ts';
 import { createJobQueue } from '../src/jobs/index.ts';
 import { createLogger } from '../src/logger.ts';
-import '../src/modules/audiobook/audiobook.pipeline.ts';
-import '../src/modules/video-translation/video-translation.pipeline.ts';
 
 /**
  * A task worker in its own process for the kill-and-resume tests (`spawnPipelineWorker`): the product's
@@ -21,6 +19,7 @@ ctx.jobs = createJobQueue({
   db: database.db,
   clock: systemClock,
   log,
+  jobs: ctx.jobDefinitions,
   prefix: process.env.JOB_TEST_PREFIX,
   leaseMs: Number(process.env.JOB_TEST_LEASE_MS),
   pollIntervalMs: 20,

@@ -87,6 +87,7 @@ describe('视频翻译 after a killed worker', () => {
       db: server.ctx.db,
       clock: systemClock,
       log: createLogger('silent'),
+      jobs: server.ctx.jobDefinitions,
       prefix,
       leaseMs: 1000,
       pollIntervalMs: 20,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TEST_REDIS_URL, TestClock } from '../../test/harness.ts';
 import { AppError } from '../errors.ts';
 import { createLogger } from '../logger.ts';
-import { createJobQueue, defineJob, INTERRUPTED_MESSAGE, type JobQueue } from './index.ts';
+import { createJobQueue, defineJob, INTERRUPTED_MESSAGE, type JobQueue, jobsByName } from './index.ts';
 import {
   createJobTestDatabase,
   type JobTestDatabase,
@@ -76,6 +76,7 @@ function queue(): JobQueue {
     db: t.db,
     clock: new TestClock(),
     log,
+    jobs: jobsByName([double, flaky, doomed, stubborn, hangJob, hangOnceJob]),
     redisUrl: TEST_REDIS_URL,
     prefix,
     leaseMs: LEASE_MS,

@@ -1,7 +1,7 @@
 import { type Job as BullJob, DelayedError, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Job } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import { backoffDelay, findJobDefinition, JOB_LANES, type JobLane } from './define.ts';
+import { backoffDelay, JOB_LANES, type JobLane } from './define.ts';
 import {
   abandonJob,
   assertJobsDefined,
@@ -108,7 +108,7 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
       }
       // The row counts every start, stalled ones included (BullMQ does not): it decides, as in the
       // embedded backend, and an UnrecoverableError stops BullMQ retrying beyond it.
-      const def = findJobDefinition(row.name);
+      const def = deps.jobs.get(row.name);
       const final = outcome.permanent || !def || row.attempts >= row.max_attempts;
       await finishJob(deps, id, lease, outcome, final ? null : clock.now() + backoffDelay(def, row.attempts));
       throw final ? new UnrecoverableError(outcome.message) : new Error(outcome.message);
@@ -161,7 +161,7 @@ export function createBullJobQueue(deps: JobQueueDeps & { redisUrl: string; pref
     getJobForOwner: (id, ownerId) => getJobForOwner(db, id, ownerId),
     async startWorker({ concurrency, heavyConcurrency = 1 }) {
       if (workers.length > 0) throw new Error('The job worker is already running');
-      await assertJobsDefined(db);
+      await assertJobsDefined(deps);
       const limits: Record<JobLane, number> = { light: concurrency, heavy: heavyConcurrency };
       for (const lane of JOB_LANES) {
         const worker = new Worker(queueName(lane), processJob, {

@@ -5,7 +5,7 @@ import { TestClock } from '../../test/harness.ts';
 import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { createLogger } from '../logger.ts';
-import { createJobQueue, defineJob, INTERRUPTED_MESSAGE, type JobQueue } from './index.ts';
+import { createJobQueue, defineJob, INTERRUPTED_MESSAGE, type JobQueue, jobsByName } from './index.ts';
 import {
   createJobTestDatabase,
   type JobTestDatabase,
@@ -78,7 +78,8 @@ let clock: TestClock;
 let queues: JobQueue[];
 
 function queue(db: Db = t.db, c: TestClock = clock): JobQueue {
-  const q = createJobQueue({ db, clock: c, log, leaseMs: LEASE_MS, pollIntervalMs: 20 });
+  const jobs = jobsByName([double, flaky, doomed, counted, hangJob, hangOnceJob]);
+  const q = createJobQueue({ db, clock: c, log, jobs, leaseMs: LEASE_MS, pollIntervalMs: 20 });
   queues.push(q);
   return q;
 }

@@ -1,7 +1,7 @@
 import { PostgresAdapter } from 'kysely';
 import type { Job } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import { backoffDelay, definedJobNames, findJobDefinition, JOB_LANES, type JobLane } from './define.ts';
+import { backoffDelay, JOB_LANES, type JobLane } from './define.ts';
 import {
   abandonJob,
   assertJobsDefined,
@@ -24,12 +24,12 @@ interface Run {
 
 /** Claims the lane's next due job for `lease`, if there is one. */
 async function claimJob(
-  { db, clock, leaseMs }: JobQueueDeps,
+  { db, clock, leaseMs, jobs }: JobQueueDeps,
   lane: JobLane,
   lease: string,
 ): Promise<Job | undefined> {
   // The lane is the definition's: each lane claims only the names that run in it.
-  const names = definedJobNames(lane);
+  const names = [...jobs.values()].filter((def) => def.lane === lane).map((def) => def.name);
   if (names.length === 0) return undefined;
   const now = clock.now();
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -128,7 +128,7 @@ export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }
       const outcome = await executeJob(deps, row, lease, controller.signal);
       // A failure after an abort is the abort's doing: the job was handed over, not failed.
       if (!outcome.ok && controller.signal.aborted) return;
-      const def = findJobDefinition(row.name);
+      const def = deps.jobs.get(row.name);
       const retry = !outcome.ok && !outcome.permanent && def && row.attempts < row.max_attempts;
       await finishJob(
         deps,
@@ -191,7 +191,7 @@ export function createDbJobQueue(deps: JobQueueDeps & { pollIntervalMs: number }
     getJobForOwner: (id, ownerId) => getJobForOwner(db, id, ownerId),
     async startWorker(options) {
       if (loop) throw new Error('The job worker is already running');
-      await assertJobsDefined(db);
+      await assertJobsDefined(deps);
       concurrency.light = options.concurrency;
       concurrency.heavy = options.heavyConcurrency ?? 1;
       accepting = true;

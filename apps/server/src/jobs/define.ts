@@ -25,8 +25,11 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
   /** heavy = media processes and engines (JOB_HEAVY_CONCURRENCY), light = quick work (JOB_CONCURRENCY). */
   lane: JobLane;
   payload: S;
-  /** The result must be JSON-serialisable: it is stored on the job row. */
-  handler: (payload: z.output<S>, job: JobContext) => Promise<R>;
+  /**
+   * The result must be JSON-serialisable: it is stored on the job row. (A method, so a definition of
+   * any payload fits in a list of definitions.)
+   */
+  handler(payload: z.output<S>, job: JobContext): Promise<R>;
   maxAttempts: number;
   /** Delay before the first retry; doubles on every further retry. */
   backoffMs: number;
@@ -37,11 +40,9 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
   onAbandoned?: (payload: unknown, app: AppContext) => Promise<void>;
 }
 
-const registry = new Map<string, JobDefinition>();
-
 /**
- * Declares a job type. Definitions register themselves by name so that any worker process that
- * imports the module can run jobs enqueued by another process.
+ * Declares a job type: a plain value. A worker runs the jobs it is given by name (createJobQueue's
+ * `jobs`, the app's listed in modules/jobs.ts), so a job enqueued by one process runs in another.
  */
 export function defineJob<S extends z.ZodType, R>(options: {
   name: string;
@@ -52,18 +53,17 @@ export function defineJob<S extends z.ZodType, R>(options: {
   backoffMs?: number;
   onAbandoned?: (payload: z.output<S>, app: AppContext) => Promise<void>;
 }): JobDefinition<S, R> {
-  if (registry.has(options.name)) throw new Error(`Job "${options.name}" is defined twice`);
-  const def = { lane: 'light', maxAttempts: 3, backoffMs: 5_000, ...options } as JobDefinition<S, R>;
-  registry.set(def.name, def as unknown as JobDefinition);
-  return def;
+  return { lane: 'light', maxAttempts: 3, backoffMs: 5_000, ...options } as JobDefinition<S, R>;
 }
 
-export function findJobDefinition(name: string): JobDefinition | undefined {
-  return registry.get(name);
-}
-
-export function definedJobNames(lane?: JobLane): string[] {
-  return [...registry.values()].filter((d) => !lane || d.lane === lane).map((d) => d.name);
+/** The definitions a worker runs, by name; two definitions of one name are a mistake. */
+export function jobsByName(defs: Iterable<JobDefinition>): ReadonlyMap<string, JobDefinition> {
+  const byName = new Map<string, JobDefinition>();
+  for (const def of defs) {
+    if (byName.has(def.name)) throw new Error(`Job "${def.name}" is defined twice`);
+    byName.set(def.name, def);
+  }
+  return byName;
 }
 
 /** Delay before the next run after `attempts` failed runs (BullMQ's exponential formula). */

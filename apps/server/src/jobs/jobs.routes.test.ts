@@ -19,7 +19,7 @@ let jobs: JobQueue;
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, undefined, { jobs: [echo] });
   ({ app } = server);
   jobs = server.ctx.jobs;
 });

@@ -5,7 +5,7 @@ import { TEST_REDIS_URL } from '../../test/harness.ts';
 import { systemClock } from '../clock.ts';
 import { newId } from '../ids.ts';
 import { createLogger } from '../logger.ts';
-import { createJobQueue, defineJob, type JobQueue } from './index.ts';
+import { createJobQueue, defineJob, type JobQueue, jobsByName } from './index.ts';
 import { createJobTestDatabase, type JobTestDatabase, waitForJob } from './test-fixtures/harness.ts';
 
 const log = createLogger('silent');
@@ -80,6 +80,7 @@ describe.each(['database', 'bullmq'] as const)('job lanes (%s backend)', (backen
       db: t.db,
       clock: systemClock,
       log,
+      jobs: jobsByName([heavy, light]),
       leaseMs: 2_000,
       pollIntervalMs: 20,
       redisUrl: backend === 'bullmq' ? TEST_REDIS_URL : undefined,

@@ -7,7 +7,7 @@ import type { Db } from '../db/database.ts';
 import type { Job } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { definedJobNames, findJobDefinition, type JobContext, type JobDefinition } from './define.ts';
+import type { JobContext, JobDefinition } from './define.ts';
 
 export const INTERRUPTED_MESSAGE = '任务因进程中断而失败';
 const INVALID_PAYLOAD_MESSAGE = '任务参数无效';
@@ -46,6 +46,8 @@ export interface JobQueueDeps {
   log: FastifyBaseLogger;
   /** How long a worker that stops heartbeating keeps its job before another worker may take it. */
   leaseMs: number;
+  /** The jobs this worker runs, by name (jobsByName). */
+  jobs: ReadonlyMap<string, JobDefinition>;
   /** The application context handed to handlers (absent in queue-only tests). */
   app?: () => AppContext;
 }
@@ -118,7 +120,7 @@ export async function executeJob(
   lease: string,
   signal: AbortSignal,
 ): Promise<Outcome> {
-  const def = findJobDefinition(row.name);
+  const def = deps.jobs.get(row.name);
   if (!def) return { ok: false, message: `未知的任务类型：${row.name}`, permanent: true };
   const parsed = def.payload.safeParse(JSON.parse(row.payload));
   if (!parsed.success) return { ok: false, message: INVALID_PAYLOAD_MESSAGE, permanent: true };
@@ -202,10 +204,10 @@ export async function releaseJob({ db, clock }: JobQueueDeps, id: string, lease:
 
 /**
  * A worker that does not know a queued job's name would leave it waiting silently (or fail it):
- * refuse to start instead, naming the jobs, so a missing import shows at deploy time.
+ * refuse to start instead, naming the jobs, so a job left out of the worker's list shows at deploy time.
  */
-export async function assertJobsDefined(db: Db): Promise<void> {
-  const known = definedJobNames();
+export async function assertJobsDefined({ db, jobs }: JobQueueDeps): Promise<void> {
+  const known = [...jobs.keys()];
   const unknown = await db
     .selectFrom('jobs')
     .select('name')
@@ -217,7 +219,7 @@ export async function assertJobsDefined(db: Db): Promise<void> {
     throw new Error(
       `The job worker cannot start: queued jobs have no definition in this process (${unknown
         .map((r) => r.name)
-        .join(', ')}). Import the modules that define them, or remove the jobs.`,
+        .join(', ')}). Give the worker their definitions, or remove the jobs.`,
     );
   }
 }
@@ -227,7 +229,7 @@ export async function abandonJob(
   deps: JobQueueDeps,
   row: Pick<Job, 'id' | 'name' | 'payload'>,
 ): Promise<void> {
-  const def = findJobDefinition(row.name);
+  const def = deps.jobs.get(row.name);
   if (!def?.onAbandoned || !deps.app) return;
   const parsed = def.payload.safeParse(JSON.parse(row.payload));
   if (!parsed.success) return;

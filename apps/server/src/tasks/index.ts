@@ -1,4 +1,4 @@
-export { definePipeline, findPipeline, type Pipeline, type StageContext, type StageDef } from './pipeline.ts';
+export { definePipeline, type Pipeline, type StageContext, type StageDef } from './pipeline.ts';
 export { runTaskInline, taskFailure } from './runner.ts';
 export {
   createTask,

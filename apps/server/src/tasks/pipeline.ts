@@ -75,14 +75,12 @@ export interface Pipeline<I> extends PipelineDef<I> {
 
 export const stageJobPayload = z.object({ task_id: z.string() });
 
-const pipelines = new Map<string, Pipeline<unknown>>();
-
 /**
- * Declares a tool's pipeline: each stage becomes a job, so a worker that imports the tool's module can
- * run its stages, and a worker without it refuses to start while such jobs wait (jobs/queue.ts).
+ * Declares a tool's pipeline, a plain value: each stage becomes a job, so a worker given the pipeline
+ * (the app's are listed in modules/jobs.ts) runs its stages, and a worker without it refuses to start
+ * while such jobs wait (jobs/queue.ts).
  */
 export function definePipeline<I>(def: PipelineDef<I>): Pipeline<I> {
-  if (pipelines.has(def.tool)) throw new Error(`Pipeline "${def.tool}" is defined twice`);
   if (def.stages.length === 0) throw new Error(`Pipeline "${def.tool}" has no stages`);
   const jobs: Record<string, JobDefinition> = {};
   const pipeline: Pipeline<I> = { ...def, jobs };
@@ -97,18 +95,28 @@ export function definePipeline<I>(def: PipelineDef<I>): Pipeline<I> {
       backoffMs: 1_000,
       handler: ({ task_id }, job) => runStage(pipeline as Pipeline<unknown>, stage.name, task_id, job),
       onAbandoned: ({ task_id }, app) => abandonTask(app, task_id),
-    }) as unknown as JobDefinition;
+    });
   }
-  pipelines.set(def.tool, pipeline as Pipeline<unknown>);
   return pipeline;
+}
+
+/** The pipelines an app runs, by tool; two pipelines of one tool are a mistake. */
+export function pipelinesByTool(list: Iterable<Pipeline<unknown>>): ReadonlyMap<string, Pipeline<unknown>> {
+  const byTool = new Map<string, Pipeline<unknown>>();
+  for (const pipeline of list) {
+    if (byTool.has(pipeline.tool)) throw new Error(`Pipeline "${pipeline.tool}" is defined twice`);
+    byTool.set(pipeline.tool, pipeline);
+  }
+  return byTool;
+}
+
+/** The job of every stage of these pipelines. */
+export function stageJobs(pipelines: Iterable<Pipeline<unknown>>): JobDefinition[] {
+  return [...pipelines].flatMap((p) => Object.values(p.jobs));
 }
 
 /** The stages a task of this input has, in the pipeline's order. */
 export function stagesOf<I>(pipeline: Pick<PipelineDef<I>, 'stages'>, input: I): StageDef<I>[] {
   const stages = pipeline.stages.filter((s) => !s.when || s.when(input));
   return stages.length ? stages : pipeline.stages;
-}
-
-export function findPipeline(tool: string): Pipeline<unknown> | undefined {
-  return pipelines.get(tool);
 }

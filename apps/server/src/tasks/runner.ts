@@ -6,8 +6,8 @@ import type { AppContext } from '../context.ts';
 import type { TaskRow, TaskStageRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { JobContext } from '../jobs/index.ts';
-// pipeline.ts imports this module too; findPipeline is only called at run time, after both loaded.
-import { findPipeline, type Pipeline, type StageContext, type StageDef, stagesOf } from './pipeline.ts';
+// pipeline.ts imports this module too; stagesOf is only called at run time, after both loaded.
+import { type Pipeline, type StageContext, type StageDef, stagesOf } from './pipeline.ts';
 import {
   findItem,
   findStages,
@@ -157,7 +157,7 @@ async function resultsOf(ctx: AppContext, taskId: string): Promise<Record<string
 export async function abandonTask(ctx: AppContext, taskId: string): Promise<void> {
   const task = await findTask(ctx.db, taskId);
   if (!task) return;
-  await finishTask(ctx, findPipeline(task.tool), taskId, 'failed', { code: 1, message: INTERRUPTED });
+  await finishTask(ctx, ctx.pipelines.get(task.tool), taskId, 'failed', { code: 1, message: INTERRUPTED });
 }
 
 /** After a stage is done: pause, enqueue the next stage, or finish the task. Safe to repeat. */

@@ -8,7 +8,7 @@ import { limitAccount } from '../modules/accounts/account-limits.ts';
 import { handOverHold, newHoldLease } from '../modules/credits/hold-leases.ts';
 import { holdCredits, releaseCredits } from '../modules/credits/ledger.service.ts';
 import type { TaskEventMessage } from './events.ts';
-import { findPipeline, type Pipeline, stagesOf } from './pipeline.ts';
+import { type Pipeline, stagesOf } from './pipeline.ts';
 import {
   ACTIVE_STATUSES,
   enqueueStage,
@@ -159,7 +159,7 @@ export async function createTask<I>(
 export async function failTaskOfAbandonedHold(ctx: AppContext, hold: CreditHold): Promise<void> {
   const task = await ctx.db.selectFrom('tasks').selectAll().where('id', '=', hold.task_id).executeTakeFirst();
   if (task && task.hold_key === hold.hold_key && task.status === 'queued') {
-    await finishTask(ctx, findPipeline(task.tool), task.id, 'failed', {
+    await finishTask(ctx, ctx.pipelines.get(task.tool), task.id, 'failed', {
       code: 1,
       message: '任务无法开始',
     });
@@ -168,7 +168,7 @@ export async function failTaskOfAbandonedHold(ctx: AppContext, hold: CreditHold)
 
 /** The contract view. Stage states follow from the task row, so an event's snapshot shows the same. */
 export async function toTaskView(ctx: AppContext, row: TaskRow): Promise<TaskView> {
-  const pipeline = findPipeline(row.tool);
+  const pipeline = ctx.pipelines.get(row.tool);
   const input = pipeline?.input.safeParse(JSON.parse(row.input));
   const stageDefs =
     pipeline && input?.success
@@ -291,7 +291,7 @@ export async function listTaskViews(
 export async function cancelTask(ctx: AppContext, ownerId: string, taskId: string): Promise<TaskView> {
   const row = await getOwnedTask(ctx, ownerId, taskId);
   if (!(ACTIVE_STATUSES as readonly string[]).includes(row.status)) return toTaskView(ctx, row);
-  const cancelled = await finishTask(ctx, findPipeline(row.tool), taskId, 'cancelled');
+  const cancelled = await finishTask(ctx, ctx.pipelines.get(row.tool), taskId, 'cancelled');
   return toTaskView(ctx, cancelled ?? (await getOwnedTask(ctx, ownerId, taskId)));
 }
 
@@ -303,7 +303,7 @@ const RETRYABLE = ['failed', 'cancelled'] as const;
  */
 export async function retryTask(ctx: AppContext, ownerId: string, taskId: string): Promise<TaskView> {
   const row = await getOwnedTask(ctx, ownerId, taskId);
-  const pipeline = findPipeline(row.tool);
+  const pipeline = ctx.pipelines.get(row.tool);
   if (!(RETRYABLE as readonly string[]).includes(row.status) || !pipeline) {
     throw AppError.named('err_task_not_retryable');
   }
@@ -366,7 +366,7 @@ export async function retryTask(ctx: AppContext, ownerId: string, taskId: string
 /** Continues a task waiting at a pause point with its next stage. */
 export async function resumeTask(ctx: AppContext, ownerId: string, taskId: string): Promise<TaskView> {
   const row = await getOwnedTask(ctx, ownerId, taskId);
-  const pipeline = findPipeline(row.tool);
+  const pipeline = ctx.pipelines.get(row.tool);
   if (row.status !== 'paused' || !pipeline) throw AppError.named('err_task_not_paused');
   const next = firstUnfinishedStage(pipeline, await findStages(ctx.db, taskId));
   const queued = await updateTask(
@@ -385,7 +385,7 @@ export async function resumeTask(ctx: AppContext, ownerId: string, taskId: strin
 export async function deleteTask(ctx: AppContext, ownerId: string, taskId: string): Promise<number> {
   let row = await getOwnedTask(ctx, ownerId, taskId);
   if ((ACTIVE_STATUSES as readonly string[]).includes(row.status)) {
-    row = (await finishTask(ctx, findPipeline(row.tool), taskId, 'cancelled')) ?? row;
+    row = (await finishTask(ctx, ctx.pipelines.get(row.tool), taskId, 'cancelled')) ?? row;
     await stageStopped(ctx, taskId);
   }
   const keys = new Set<string>();

@@ -131,6 +131,17 @@ const slowLastPipeline = definePipeline({
   ],
 });
 
+/** Given to the test server beside the app's (the worker process gets the fixtures' too). */
+const testPipelines = [
+  ffmpegPipeline,
+  retryPipeline,
+  pausePipeline,
+  scopedPipeline,
+  slowLastPipeline,
+  itemsPipeline,
+  childFfmpegPipeline,
+];
+
 // ---------------------------------------------------------------- helpers
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false) {
@@ -212,7 +223,9 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
 
   beforeEach(async () => {
     prefix = `vwtasks-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-    server = await createTestServer(backend === 'bullmq' ? { REDIS_URL: TEST_REDIS_URL } : {});
+    server = await createTestServer(backend === 'bullmq' ? { REDIS_URL: TEST_REDIS_URL } : {}, undefined, {
+      pipelines: testPipelines,
+    });
     // Real time: leases and stage timings run on the wall clock.
     server.ctx.clock = systemClock;
     await server.ctx.jobs.close();
@@ -220,6 +233,7 @@ describe.each(['database', 'bullmq'] as const)('tasks (%s queue)', (backend) => 
       db: server.ctx.db,
       clock: systemClock,
       log,
+      jobs: server.ctx.jobDefinitions,
       redisUrl: backend === 'bullmq' ? TEST_REDIS_URL : undefined,
       prefix,
       leaseMs: LEASE_MS,

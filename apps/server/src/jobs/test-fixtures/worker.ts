@@ -1,8 +1,8 @@
 import { systemClock } from '../../clock.ts';
 import { openDatabase } from '../../db/database.ts';
 import { createLogger } from '../../logger.ts';
-import { createJobQueue } from '../index.ts';
-import './jobs.ts';
+import { createJobQueue, jobsByName } from '../index.ts';
+import { hangJob, hangOnceJob } from './jobs.ts';
 
 /** A worker process for the kill tests: JOB_TEST_DB is a SQLite file or a postgres:// URL. */
 const target = process.env.JOB_TEST_DB!;
@@ -13,6 +13,7 @@ const queue = createJobQueue({
   db: database.db,
   clock: systemClock,
   log: createLogger('silent'),
+  jobs: jobsByName([hangJob, hangOnceJob]),
   redisUrl: process.env.JOB_TEST_REDIS_URL,
   prefix: process.env.JOB_TEST_PREFIX,
   leaseMs: Number(process.env.JOB_TEST_LEASE_MS),

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { MediaAssetRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { findPipeline, type Pipeline } from '../../tasks/pipeline.ts';
+import type { Pipeline } from '../../tasks/pipeline.ts';
 import { createTask } from '../../tasks/tasks.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
 import type { ToolChecks } from '../features/features.service.ts';
@@ -235,7 +235,8 @@ async function dubProject(ctx: AppContext, userId: string, projectId: string) {
 export async function regenerate(ctx: AppContext, userId: string, body: Body<'dubbingRegenerate'>) {
   const { row, document } = await dubProject(ctx, userId, body.project_id);
   // The project's own pipeline (视频翻译's runs the dub stages after its own, skipped for these scopes).
-  const pipeline = (dubPipelines as Record<string, Pipeline<DubInput>>)[row.tool] ?? findPipeline(row.tool);
+  const pipeline =
+    (dubPipelines as Record<string, Pipeline<DubInput>>)[row.tool] ?? ctx.pipelines.get(row.tool);
   if (!pipeline) throw AppError.named('err_invalid_param', '该项目不是配音项目');
   return startRegenerate(ctx, userId, { row, document }, body, pipeline as Pipeline<DubInput>);
 }
