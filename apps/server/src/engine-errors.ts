@@ -28,6 +28,7 @@ export const ENGINE_FAILURES = {
   /** Speech recognition and the engines around it (audio extraction, separation, cloning): try again. */
   recognition: { error: 'err_interface_unavailable', prefix: '语音识别失败：' },
   conversion: { error: 'err_generate_voice_failed', prefix: '变声失败：' },
+  lipSync: { error: 'err_interface_unavailable', prefix: '口型同步失败：' },
 } as const satisfies Record<string, { error: NamedError; prefix: string }>;
 
 /** An engine's failure as the error a user sees (the engine's sentence kept); anything unknown is err_system. */

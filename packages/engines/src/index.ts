@@ -51,6 +51,7 @@ export { decodeText, importBook } from './book/import.ts';
 export { attributeSpeakers } from './book/speakers.ts';
 export * from './book/types.ts';
 export * from './clone/index.ts';
+export * from './clone/trainer.ts';
 export * from './dub/index.ts';
 export * from './erase/index.ts';
 export * from './errors.ts';
@@ -72,6 +73,7 @@ export {
   toEspeakInput,
 } from './espeak/input.ts';
 export * from './espeak/personas.ts';
+export * from './lipsync/http.ts';
 export * from './llm/index.ts';
 export * from './media/index.ts';
 export * from './ocr/index.ts';

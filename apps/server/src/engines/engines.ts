@@ -12,27 +12,29 @@ import {
   createEmbedder,
   createEngineRegistry,
   createHttpSeparator,
+  createLipSync,
   createMediaInspector,
   createOcrPool,
   createRegistry,
+  createTrainer,
   createEngines as createTtsEngines,
   createVcProviders,
   type EmbedFn,
   EngineError,
   type EngineRegistry,
   findSpeakerModel,
+  type LipSync,
   type MediaInspector,
   type OcrEngine,
   type PitchStats,
   type Registry,
   type Separator,
+  type Trainer,
   type VcRegistry,
   withStandardEngine,
 } from '@vw/engines';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Config, REPO_ROOT } from '../config.ts';
-import { createLipSync, type LipSync } from './lipsync.ts';
-import { createTrainer, type Trainer } from './trainer.ts';
 
 /**
  * Every engine of this process, built once from the configuration and held on the AppContext

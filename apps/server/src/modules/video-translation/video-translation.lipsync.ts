@@ -1,5 +1,5 @@
 /*
- * 口型同步 (lip sync): the lip-sync server of `ctx.engines.lipsync` (engines/lipsync.ts). Hidden (and
+ * 口型同步 (lip sync): the lip-sync server of `ctx.engines.lipsync` (packages/engines lipsync/http.ts). Hidden (and
  * refused) when unconfigured; behind the `lip_sync` switch.
  */
 

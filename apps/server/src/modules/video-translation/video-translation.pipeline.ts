@@ -23,6 +23,7 @@ import {
 } from '@vw/engines';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { ENGINE_FAILURES, engineAppError } from '../../engine-errors.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { definePipeline, type StageContext, type StageDef, taskFailure } from '../../tasks/index.ts';
@@ -618,7 +619,9 @@ const [prepare, dub, render] = dubStages('translate', {
     if (!doc.translation?.lip_sync) return;
     const lip = ctx.app.engines.lipsync;
     if (!lip) throw AppError.named('err_interface_unavailable', LIPSYNC_MISSING);
-    await lip.apply(mp4, audio, ctx.signal);
+    await lip.apply(mp4, audio, ctx.signal).catch((err: unknown) => {
+      throw engineAppError(err, ENGINE_FAILURES.lipSync);
+    });
   },
 }) as unknown as StageDef<TranslateInput>[];
 const DUB_SCOPES: TranslateInput['scope'][] = ['create', 'stale', 'line', 'all', 'render'];

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { VoiceProfile } from '@vw/engines';
+import { isEngineError, type TrainerStatus, type VoiceProfile } from '@vw/engines';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { VoiceCloneRow } from '../../db/schema.ts';
-import type { TrainerStatus } from '../../engines/trainer.ts';
 import { AppError } from '../../errors.ts';
 import { definePipeline, type StageContext, taskFailure } from '../../tasks/index.ts';
 import { notifyUser } from '../notifications/notifications.service.ts';
@@ -58,7 +57,8 @@ function cloneStage<R>(run: (ctx: StageContext<Input>, row: VoiceCloneRow) => Pr
     try {
       return await run(ctx, row);
     } catch (err) {
-      throw err instanceof AppError ? err : taskFailure(1, err instanceof Error ? err.message : String(err));
+      if (err instanceof AppError) throw err;
+      throw taskFailure(1, isEngineError(err) ? err.zh : err instanceof Error ? err.message : String(err));
     }
   };
 }

@@ -1,3 +1,6 @@
+import { EngineError } from '../errors.ts';
+import { engineFetch, type RemoteErrors } from '../http/engine-fetch.ts';
+
 /*
  * The voice-clone training server (VOICE_CLONE_TRAINER_URL): POST {url}/train with the dataset and
  * reference clips answers a job id; GET {url}/train/{job} answers its status, and when ready the
@@ -23,13 +26,32 @@ export interface Trainer {
   status(jobId: string): Promise<TrainerStatus>;
 }
 
+const TRAINER_ERRORS: RemoteErrors = {
+  aborted: () => new EngineError('aborted', '已取消', 'cancelled'),
+  timedOut: () => new EngineError('timeout', '训练服务没有及时回答，请稍后重试', 'trainer timed out'),
+  unreachable: (cause) =>
+    new EngineError('engine_unavailable', `训练服务无法连接：${cause.message}`, 'trainer unreachable', {
+      cause,
+    }),
+  failed: (status, body) =>
+    new EngineError(
+      'remote_error',
+      `训练服务出错（${status}）：${body.slice(0, 200)}`,
+      `trainer answered ${status}`,
+    ),
+};
+
 export function createTrainer(url: string): Trainer {
   const base = url.replace(/\/+$/, '');
-  const call = async <T>(path: string, init?: RequestInit): Promise<T> => {
-    const res = await fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(30_000) });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`训练服务出错（${res.status}）：${text.slice(0, 200)}`);
-    return JSON.parse(text) as T;
+  const call = async <T>(path: string, init?: Omit<RequestInit, 'signal'>): Promise<T> => {
+    // Starting a training is not repeated on a lost answer: the trainer may have started it.
+    const { body } = await engineFetch(`${base}${path}`, {
+      ...init,
+      errors: TRAINER_ERRORS,
+      timeoutMs: 30_000,
+      idempotent: init?.method === undefined,
+    });
+    return JSON.parse(body.toString('utf8')) as T;
   };
   return {
     label: '训练服务',
