@@ -24,6 +24,7 @@ const exec = promisify(execFile);
 let server: TestServer;
 let dir: string;
 let clipFile: string;
+let cleanFile: string;
 let blankFile: string;
 let wavFile: string;
 let alice: string;
@@ -31,7 +32,8 @@ let aliceId: string;
 let bob: string;
 let bobId: string;
 let clip: MediaAssetRow;
-let truthBoxes: Array<{ x: number; y: number; w: number; h: number }>;
+type Box = { x: number; y: number; w: number; h: number };
+let truthBoxes: Box[];
 
 const CUES = [
   { text: '今天天气很好', start_ms: 200, end_ms: 1800, position: 'bottom' as const },
@@ -66,8 +68,18 @@ async function leftovers(userId: string) {
 }
 
 /** PSNR (dB) of two videos over the part of the frame above `bandTop` (0..1). */
-async function psnrAbove(a: string, b: string, bandTop: number): Promise<number> {
-  const crop = `crop=iw:trunc(ih*${bandTop}/2)*2:0:0`;
+const psnrAbove = (a: string, b: string, bandTop: number) =>
+  psnr(a, b, `crop=iw:trunc(ih*${bandTop}/2)*2:0:0`);
+
+/** PSNR (dB) of two videos inside `box` (0..1) from `fromS` to `toS`. */
+const psnrIn = (a: string, b: string, box: Box, fromS: number, toS: number) =>
+  psnr(
+    a,
+    b,
+    `trim=${fromS}:${toS},crop=trunc(iw*${box.w}/2)*2:trunc(ih*${box.h}/2)*2:iw*${box.x}:ih*${box.y}`,
+  );
+
+async function psnr(a: string, b: string, filter: string): Promise<number> {
   const { stderr } = await exec('ffmpeg', [
     '-hide_banner',
     '-nostdin',
@@ -76,7 +88,7 @@ async function psnrAbove(a: string, b: string, bandTop: number): Promise<number>
     '-i',
     b,
     '-lavfi',
-    `[0:v]${crop}[a];[1:v]${crop}[b];[a][b]psnr`,
+    `[0:v]${filter}[a];[1:v]${filter}[b];[a][b]psnr`,
     '-f',
     'null',
     '-',
@@ -89,15 +101,13 @@ async function psnrAbove(a: string, b: string, bandTop: number): Promise<number>
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vw-subtitle-tools-'));
   clipFile = join(dir, 'clip.mp4');
+  cleanFile = join(dir, 'clean.mp4');
   blankFile = join(dir, 'blank.mp4');
+  const picture = { width: 480, height: 270, duration_ms: 4000, background: 'moving' } as const;
   const [made] = await Promise.all([
-    makeSubtitledClip(clipFile, {
-      width: 480,
-      height: 270,
-      duration_ms: 4000,
-      background: 'moving',
-      cues: CUES,
-    }),
+    makeSubtitledClip(clipFile, { ...picture, cues: CUES }),
+    // The same picture without the subtitles: what an erase should give back.
+    makeSubtitledClip(cleanFile, { ...picture, cues: [] }),
     makeSubtitledClip(blankFile, {
       width: 320,
       height: 180,
@@ -358,6 +368,44 @@ describe('subtitle erasing (tool erase) and watermark removal (tool watermark)',
       residual_chars: 0,
       original_chars: CUES.map((c) => c.text).join('').length,
     });
+  });
+
+  it('erases with 逐帧补全 (fill): the report names the method, the box comes back close to the clean picture', async () => {
+    const created = await call(server.app, 'POST', '/v1/erase/create', {
+      token: alice,
+      body: {
+        asset_id: clip.id,
+        boxes: [BAND],
+        range_mode: 'custom',
+        ranges: CUES.map(({ start_ms, end_ms }) => ({ start_ms, end_ms })),
+        method: 'fill',
+      },
+    });
+    expect(created.body.code).toBe(0);
+    const task = await finished(created.body.data.task_id, 120_000);
+    expect(task).toMatchObject({ status: 'succeeded', tool: 'erase' });
+    const result = await call(server.app, 'GET', `/v1/erase/result?task_id=${task.id}`, { token: alice });
+    const { report, output_asset_id } = result.body.data;
+    expect(report).toMatchObject({ method: 'fill', residual_chars: 0 });
+    expect(report.temporal_share).toBeGreaterThanOrEqual(0);
+    expect(report.temporal_share).toBeLessThanOrEqual(1);
+    // The check measured the damage against the source, once per span.
+    expect(report.damage).toHaveLength(CUES.length);
+
+    const asset = await server.ctx.db
+      .selectFrom('media_assets')
+      .select('storage_key')
+      .where('id', '=', output_asset_id)
+      .executeTakeFirstOrThrow();
+    const out = await localPathOf(server.ctx, asset.storage_key, dir);
+    // Inside the first cue's text box the result is near the clean picture, far nearer than the burned clip.
+    const [erased, burned] = await Promise.all([
+      psnrIn(cleanFile, out, truthBoxes[0], 0.3, 1.7),
+      psnrIn(cleanFile, clipFile, truthBoxes[0], 0.3, 1.7),
+    ]);
+    expect(erased).toBeGreaterThan(30);
+    expect(erased).toBeGreaterThan(burned + 6);
+    expect(await psnrAbove(cleanFile, out, BAND.y - 0.02)).toBeGreaterThan(35);
   });
 
   it('removes a watermark over the whole video and previews one frame before/after', async () => {

@@ -10,8 +10,14 @@ import { box, boxShape, previewFrame } from './ocr.ts';
  * Need `subtitle_erase` / `remove_watermark`.
  */
 
-export const eraseMethod = z.enum(['fast', 'blur']);
+/**
+ * fast (delogo) and blur: the fast methods, over the whole box, one ffmpeg filter. fill (逐帧补全): only
+ * the text's own pixels, taken from nearby frames where the picture shows them, inpainted elsewhere.
+ */
+export const eraseMethod = z.enum(['fast', 'blur', 'fill']);
 export type EraseMethodName = z.infer<typeof eraseMethod>;
+/** The methods that run inside another encode (the video translation's render). */
+export const filterEraseMethod = z.enum(['fast', 'blur']);
 
 export const timeRange = z
   .object({ start_ms: z.number().int().min(0), end_ms: z.number().int().min(0) })
@@ -95,6 +101,20 @@ export const eraseReport = z.object({
   original_chars: z.number().int(),
   second_pass: z.boolean(),
   method: eraseMethod,
+  /** fill: share (0..1) of the text's pixels taken from other frames (the rest was inpainted). */
+  temporal_share: z.number().min(0).max(1).optional(),
+  /** What changed outside the text, per checked span (measured against the source). */
+  damage: z
+    .array(
+      z.object({
+        box: boxShape,
+        start_ms: z.number(),
+        end_ms: z.number(),
+        changed_share: z.number(),
+        mean_change: z.number(),
+      }),
+    )
+    .optional(),
   engine_label: z.string(),
 });
 export type EraseReport = z.infer<typeof eraseReport>;

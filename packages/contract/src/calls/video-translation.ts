@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.ts';
 import { dubOptions, subtitleFile } from './dubbing.ts';
-import { eraseMethod } from './erase.ts';
+import { filterEraseMethod } from './erase.ts';
 import { box } from './ocr.ts';
 import { DubOutput, subtitleStyle, translationPreferences } from './projects.ts';
 
@@ -106,7 +106,7 @@ export const translationBody = z.object({
     .object({
       enabled: z.boolean().default(false),
       regions: z.array(box).min(1).max(4).optional(),
-      method: eraseMethod.default('fast'),
+      method: filterEraseMethod.default('fast'),
     })
     .default({ enabled: false, method: 'fast' }),
   /** Speak the translation (timing fit as in AI配音). */

@@ -2,7 +2,14 @@ import { access, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EraseReport } from '@vw/contract';
 import { eraseCalls } from '@vw/contract';
-import { type CheckErasedResult, checkErased, eraseAgain, eraseVideo, type Span } from '@vw/engines';
+import {
+  type CheckErasedResult,
+  checkErased,
+  type EraseResult,
+  eraseAgain,
+  eraseVideo,
+  type Span,
+} from '@vw/engines';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { localPathOf } from '../../media/files.ts';
@@ -24,9 +31,11 @@ import { getOwnedAsset } from '../uploads/uploads.service.ts';
 /*
  * One pipeline for the two tools `erase` (字幕擦除) and `watermark` (去水印):
  * locate (where and when: whole video, custom ranges, or where subtitles are shown — from an OCR
- * project or recognised here) → erase (ffmpeg delogo / blur per box with time enables, audio copied)
- * → check (OCR reads the boxes again; what remains is erased once more when second_pass is on, then
- * checked again) → output (MP4 as the task's output and as a new asset of the user).
+ * project or recognised here) → erase (fill: the text's pixels from nearby frames / inpainted; fast,
+ * blur: ffmpeg delogo / blur per box with time enables; audio copied) → check (OCR reads the boxes
+ * again and measures the damage against the source; what remains is erased once more when
+ * second_pass is on, then checked again) → output (MP4 as the task's output and as a new asset of
+ * the user).
  */
 
 export const eraseInput = eraseCalls.eraseOptions.extend({
@@ -60,7 +69,7 @@ async function artifactPath(ctx: StageContext<EraseInput>, key: string, name: st
 
 const toReport = (
   check: CheckErasedResult,
-  input: EraseInput,
+  erased: EraseResult,
   located: Located,
   secondPass: boolean,
   engineLabel: string,
@@ -70,9 +79,16 @@ const toReport = (
   dark_residue: check.dark_residue,
   original_chars: located.original_chars,
   second_pass: secondPass,
-  method: input.method,
+  method: erased.method,
+  ...(erased.temporal_share !== undefined ? { temporal_share: erased.temporal_share } : {}),
+  ...(check.damage ? { damage: check.damage } : {}),
   engine_label: engineLabel,
 });
+
+interface Erased {
+  key: string;
+  result: EraseResult;
+}
 
 const stages: PipelineDef<EraseInput>['stages'] = [
   {
@@ -103,12 +119,13 @@ const stages: PipelineDef<EraseInput>['stages'] = [
     label: '擦除',
     lane: 'heavy',
     weight: 5,
-    async run(ctx) {
+    async run(ctx): Promise<Erased> {
       const { spans } = ctx.results.locate as Located;
       const video = await sourceVideo(ctx);
       const out = path.join(ctx.scratchDir, 'erased.mp4');
+      let result: EraseResult;
       try {
-        await eraseVideo(video, out, {
+        result = await eraseVideo(video, out, {
           method: ctx.input.method,
           spans,
           signal: ctx.signal,
@@ -118,7 +135,7 @@ const stages: PipelineDef<EraseInput>['stages'] = [
         throw videoError(err);
       }
       const key = await ctx.saveArtifact({ path: out }, { name: 'erased.mp4', contentType: 'video/mp4' });
-      return { key };
+      return { key, result };
     },
   },
   {
@@ -128,12 +145,16 @@ const stages: PipelineDef<EraseInput>['stages'] = [
     weight: 3,
     async run(ctx): Promise<Checked> {
       const located = ctx.results.locate as Located;
-      const first = (ctx.results.erase as { key: string }).key;
+      const { key: first, result: made } = ctx.results.erase as Erased;
+      // An erase stage done before its result was kept (a task resumed across an upgrade): the input's method.
+      const result = made ?? { method: ctx.input.method };
       const erased = await artifactPath(ctx, first, 'erased.mp4');
+      const source = await sourceVideo(ctx);
       const label = ctx.app.engines.ocr.label;
       const check = (file: string, spans: Span[], from: number, to: number) =>
         checkErased(file, {
           engine: ctx.app.engines.ocr,
+          source,
           regions: ctx.input.boxes,
           spans,
           signal: ctx.signal,
@@ -150,7 +171,7 @@ const stages: PipelineDef<EraseInput>['stages'] = [
       const found = await check(erased, located.spans, 0, 0.5);
       const leftovers = found.residual.length > 0 || found.dark_residue.length > 0;
       if (!ctx.input.second_pass || !leftovers) {
-        return { report: toReport(found, ctx.input, located, false, label), key: first };
+        return { report: toReport(found, result, located, false, label), key: first };
       }
       // Second pass over what the check found, on top of the first result.
       const again = path.join(ctx.scratchDir, 'erased-2.mp4');
@@ -165,11 +186,10 @@ const stages: PipelineDef<EraseInput>['stages'] = [
       } catch (err) {
         throw videoError(err);
       }
-      if (extra.length === 0)
-        return { report: toReport(found, ctx.input, located, false, label), key: first };
+      if (extra.length === 0) return { report: toReport(found, result, located, false, label), key: first };
       const key = await ctx.saveArtifact({ path: again }, { name: 'erased-2.mp4', contentType: 'video/mp4' });
       const after = await check(again, [...located.spans, ...extra], 0.5, 1);
-      return { report: toReport(after, ctx.input, located, true, label), key };
+      return { report: toReport(after, result, located, true, label), key };
     },
   },
   {

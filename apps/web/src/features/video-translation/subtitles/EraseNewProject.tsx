@@ -22,6 +22,14 @@ const t = subtitleTools.erase;
 type Mode = 'erase' | 'watermark';
 /** The erase options as `eraseCreate` takes them; `ocr_project_id` '' = recognise the times again. */
 type EraseForm = Pick<EraseOptions, 'range_mode' | 'method' | 'second_pass'> & { ocr_project_id: string };
+/**
+ * The methods each mode offers, the recommended default first: subtitles come and go, so 逐帧补全 (fill)
+ * finds what is under them in nearby frames; a watermark is on every frame, so the fast methods.
+ */
+const METHODS = {
+  erase: ['fill', 'fast', 'blur'],
+  watermark: ['fast', 'blur'],
+} as const satisfies Record<Mode, readonly EraseForm['method'][]>;
 /** A custom range as typed, in seconds. */
 type Range = { start: number; end: number };
 
@@ -55,7 +63,7 @@ export function EraseNewProject({ onBack, asset: handed }: { onBack: () => void;
   const [mode, setMode] = useState<Mode>('erase');
   const project = useToolProject<EraseForm, { task_id: string; title: string }>(
     mode,
-    { range_mode: 'subtitles', method: 'fast', second_pass: true, ocr_project_id: '' },
+    { range_mode: 'subtitles', method: METHODS.erase[0], second_pass: true, ocr_project_id: '' },
     t.started,
   );
   const { form, set } = project;
@@ -135,6 +143,7 @@ export function EraseNewProject({ onBack, asset: handed }: { onBack: () => void;
           value={mode}
           onChange={(v) => {
             setMode(v as Mode);
+            set('method', METHODS[v as Mode][0]);
             regions.setBoxes(v === 'erase' ? frames.initialBoxes : []);
             preview.reset();
           }}
@@ -295,8 +304,8 @@ function EraseOptionsStep({
         labelId="erase-method-label"
         value={form.method}
         onChange={onMethod}
-        options={(['fast', 'blur'] as const).map((k) => ({ value: k, label: t.methods[k] }))}
-        style={{ width: 200 }}
+        options={METHODS[mode].map((k) => ({ value: k, label: t.methods[k] }))}
+        style={{ width: 360 }}
         data-testid="erase-method"
       />
       <FormCheck form={form} set={set} name="second_pass" testId="erase-second-pass">

@@ -104,7 +104,12 @@ function Report({ report }: { report: EraseReport }) {
           {report.second_pass ? t.secondPassDone : t.secondPassSkipped}
         </Descriptions.Item>
         <Descriptions.Item label={t.methodEngine}>
-          {t.methods[report.method]} · {report.engine_label}
+          <span data-testid="erase-method-used">
+            {report.method === 'fill' && report.temporal_share !== undefined
+              ? t.fillShare((report.temporal_share * 100).toFixed(0))
+              : t.methods[report.method]}
+          </span>{' '}
+          · {report.engine_label}
         </Descriptions.Item>
       </Descriptions>
       {report.residual.length > 0 ? (
