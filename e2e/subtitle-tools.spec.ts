@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,8 +10,10 @@ import { APP, operator, shootFull, signInByCode } from './session.ts';
  * (libass + Noto Sans CJK, espeak-ng speech; e2e/make-subtitled-clip.ts) is uploaded on the 字幕提取
  * tab; the detected band is drawn over a frame; recognition runs on the offline PP-OCRv4 engine and
  * the editor opens with the two cues. On 字幕擦除 the same video is picked from 我的素材, a box is
- * drawn over the band by hand, the before/after frame previewed, the erase run; the compare slider
- * and the check report (no residual text) show, and the MP4 downloads through the download center.
+ * drawn over the band by hand, the before/after frame previewed, the erase run with 逐帧补全 (the
+ * default); the compare slider and the check report (no residual text, the method named) show, and
+ * the MP4 downloads through the download center — inside the text's box it matches the same clip made
+ * without subtitles (PSNR by ffmpeg) far better than the subtitled one.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -22,19 +24,58 @@ const CUES = [
   { text: '我们去公园散步', start_ms: 2100, end_ms: 3800, position: 'bottom' },
 ];
 
+type Box = { x: number; y: number; w: number; h: number };
 let page: Page;
 let workDir: string;
 let clip: string;
+let clean: string;
+/** Where each cue's text was drawn (0..1). */
+let textBoxes: Box[];
+
+const makeClip = (out: string, cues: typeof CUES): { boxes: Box[] } =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(import.meta.dirname, 'make-subtitled-clip.ts'),
+        out,
+        JSON.stringify(cues),
+      ],
+      { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'pipe' },
+    ).toString(),
+  );
+
+/** PSNR (dB) of two videos inside `box`, from `fromS` to `toS`. */
+function psnrIn(a: string, b: string, box: Box, fromS: number, toS: number): number {
+  const crop = `trim=${fromS}:${toS},crop=trunc(iw*${box.w}/2)*2:trunc(ih*${box.h}/2)*2:iw*${box.x}:ih*${box.y}`;
+  const run = spawnSync('ffmpeg', [
+    '-hide_banner',
+    '-nostdin',
+    '-i',
+    a,
+    '-i',
+    b,
+    '-lavfi',
+    `[0:v]${crop}[a];[1:v]${crop}[b];[a][b]psnr`,
+    '-f',
+    'null',
+    '-',
+  ]);
+  const m = /average:([\d.]+|inf)/.exec(run.stderr.toString());
+  if (!m) throw new Error(`no psnr: ${run.stderr.toString().slice(-400)}`);
+  return m[1] === 'inf' ? 100 : Number(m[1]);
+}
 
 test.beforeAll(async ({ browser }: { browser: Browser }) => {
   mkdirSync(SHOTS, { recursive: true });
   workDir = mkdtempSync(path.join(tmpdir(), 'vw-subtitles-e2e-'));
   clip = path.join(workDir, '字幕示例.mp4');
-  execFileSync(
-    process.execPath,
-    ['--import', 'tsx', path.join(import.meta.dirname, 'make-subtitled-clip.ts'), clip, JSON.stringify(CUES)],
-    { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'pipe' },
-  );
+  clean = path.join(workDir, 'clean.mp4');
+  textBoxes = makeClip(clip, CUES).boxes;
+  // The same picture without subtitles: what the erase should give back.
+  makeClip(clean, []);
   page = await browser.newPage({ acceptDownloads: true });
 });
 
@@ -93,7 +134,7 @@ test('字幕提取: upload, the detected band, recognition, the editor with the 
   await page.screenshot({ path: `${SHOTS}/3-editor.png` });
 });
 
-test('字幕擦除: a drawn box, before/after preview, erase, compare slider and report, download', async () => {
+test('字幕擦除: a drawn box, before/after preview, erase with 逐帧补全, compare slider and report, download', async () => {
   test.setTimeout(90_000);
   await page.goto(`${APP}/video-translation/erase`);
   await page.getByRole('button', { name: /新\s*建/ }).click();
@@ -115,6 +156,9 @@ test('字幕擦除: a drawn box, before/after preview, erase, compare slider and
   await page.mouse.up();
   await expect(page.getByTestId('erase-regions-box')).toHaveCount(1);
 
+  // 逐帧补全 is the recommended method for subtitles, chosen to start with.
+  await expect(page.getByTestId('erase-method')).toContainText('逐帧补全');
+
   // Before/after of the current frame with the chosen box and method.
   await page.getByTestId('erase-preview-run').click();
   await expect(page.getByTestId('erase-preview-after')).toBeVisible({ timeout: 30_000 });
@@ -132,6 +176,7 @@ test('字幕擦除: a drawn box, before/after preview, erase, compare slider and
   await expect(page.getByTestId('erase-report')).toBeVisible();
   await expect(page.getByTestId('erase-residual-chars')).toHaveText('0');
   await expect(page.getByTestId('erase-clean')).toBeVisible();
+  await expect(page.getByTestId('erase-method-used')).toHaveText(/^逐帧补全：\d+% 取自前后画面/);
   // The slider moves the split between the original and the result.
   const slider = page.getByTestId('erase-compare').locator('.ant-slider-handle');
   await slider.focus();
@@ -152,6 +197,11 @@ test('字幕擦除: a drawn box, before/after preview, erase, compare slider and
   expect(file.suggestedFilename()).toMatch(/\.mp4$/);
   const bytes = readFileSync((await file.path())!);
   expect(bytes.subarray(4, 8).toString()).toBe('ftyp');
+  // Inside the first cue's text the result is the clean picture again (the subtitled clip is far off).
+  const erased = psnrIn(clean, (await file.path())!, textBoxes[0], 0.3, 1.7);
+  const burned = psnrIn(clean, clip, textBoxes[0], 0.3, 1.7);
+  expect(erased).toBeGreaterThan(30);
+  expect(erased).toBeGreaterThan(burned + 6);
   await expect(page.getByTestId('download-entry')).toContainText('1/1');
 
   // Back in the list, the project opens its result (not the editor).
