@@ -26,7 +26,12 @@ const SAME_TEXT = 0.6;
  * Samples a cue may skip (text not read, or misread) and still continue when its text is read again
  * after them: a busy background hides a cue from OCR in a frame now and then.
  */
-const MAX_GAP = 2;
+const MAX_GAP = 3;
+/**
+ * Lines read with less confidence than `minScore` but at least this much never start a cue nor vote
+ * on its text; they only carry a cue already read through frames where the background blurs it.
+ */
+const WEAK_SCORE = 0.5;
 /** A pixel belongs to a cue's own mask when set in at least this share of the cue's samples. */
 const STEADY = 0.6;
 /**
@@ -56,6 +61,8 @@ interface SampleResult {
   lines: OcrLine[];
   /** Frame where the band changed to this sample's state (for the first sample of a state). */
   from: number;
+  /** Lines read below `minScore` (and ≥ WEAK_SCORE): evidence that a cue goes on, nothing more. */
+  weak?: OcrLine[];
   /** The band showed no text-like pixels at all (a cue never continues across such a sample). */
   blank?: boolean;
 }
@@ -173,7 +180,9 @@ async function recogniseChunk(
       const read: Array<{ j: number; sample: SampleResult; k: number }> = [];
       const readSample = (sample: SampleResult, k: number) =>
         engine.recognize(join(dir, `s${r}_${String(k).padStart(5, '0')}.jpg`), { signal }).then((lines) => {
-          sample.lines = lines.filter((l) => l.score >= minScore && l.text.trim());
+          const text = lines.filter((l) => l.text.trim());
+          sample.lines = text.filter((l) => l.score >= minScore);
+          sample.weak = text.filter((l) => l.score < minScore && l.score >= WEAK_SCORE);
         });
       let lastMask: TextMask | null = null;
       let lastSource: SampleResult | null = null;
@@ -218,7 +227,10 @@ async function recogniseChunk(
       const own = new Set(again.map(({ sample }) => sample));
       read.forEach(({ sample }, i) => {
         const src = sources[i];
-        if (src && src !== sample && !own.has(sample)) sample.lines = src.lines;
+        if (src && src !== sample && !own.has(sample)) {
+          sample.lines = src.lines;
+          sample.weak = src.weak;
+        }
       });
       textTransitions(read, masks, geos[r].dense, chunk.first - chunk.lead);
       // The lead-in sample (last of the previous chunk) only anchors the first transition.
@@ -264,7 +276,7 @@ function textTransitions(
 ) {
   const runs: Array<{ text: string; members: number[]; mask: TextMask | null }> = [];
   const runOf = read.map(({ sample }) => {
-    const text = bandText(sample.lines);
+    const text = bandText([...sample.lines, ...(sample.weak ?? [])]);
     const run = runs.at(-1);
     if (run && (run.text ? text && sameCueText(text, run.text, SAME_TEXT) : !text)) {
       run.members.push(sample.n - firstFrame);
@@ -354,7 +366,8 @@ function trackTexts(lines: OcrLine[], region: Box): Map<'zh' | 'latin', TrackSta
 /**
  * One track's cues from the samples: a cue continues while its text is read again (the same or
  * nearly, or a part of it), across up to MAX_GAP samples where it was not read or misread unless the
- * band went blank or another text held for two samples; its text is voted over all its reads.
+ * band went blank or another text held for two samples; reads below the confidence floor carry it
+ * on (and back to where it began) but never start it; its text is voted over its confident reads.
  */
 function buildCues(
   samples: SampleResult[],
@@ -365,7 +378,9 @@ function buildCues(
 ) {
   const ms = (frame: number) => Math.round((frame * 1000) / info.fps);
   const states = samples.map((s) => trackTexts(s.lines, region).get(script) ?? null);
+  const loose = samples.map((s) => trackTexts([...s.lines, ...(s.weak ?? [])], region).get(script) ?? null);
   const cues: OcrCue[] = [];
+  let previousEnd = -1;
   for (let i = 0; i < samples.length; i++) {
     const first = states[i];
     if (!first) continue;
@@ -377,7 +392,7 @@ function buildCues(
       let next = -1;
       for (let g = last + 1; g < samples.length && g <= last + 1 + MAX_GAP; g++) {
         const st = states[g];
-        if (st && same(st.text)) {
+        if ((st && same(st.text)) || (!st && loose[g] && same(loose[g]?.text ?? ''))) {
           next = g;
           break;
         }
@@ -386,18 +401,28 @@ function buildCues(
         if (st && then && !same(then.text) && sameCueText(then.text, st.text, SAME_TEXT)) break;
       }
       if (next < 0) break;
-      members.push(next);
+      if (states[next]) members.push(next);
       last = next;
     }
+    // Weak reads just before the first confident one: the cue was already shown.
+    let start = i;
+    while (
+      start - 1 > previousEnd &&
+      !states[start - 1] &&
+      loose[start - 1] &&
+      same(loose[start - 1]?.text ?? '')
+    )
+      start--;
     const reads = members.map((k) => states[k] as TrackState);
     const endFrame = last + 1 < samples.length ? samples[last + 1].from : samples[last].n + step;
     cues.push({
-      start_ms: ms(samples[i].from),
+      start_ms: ms(samples[start].from),
       end_ms: Math.min(info.durationMs || Number.POSITIVE_INFINITY, ms(endFrame)),
       text: voteText(reads),
       box: reads.map((r) => r.box).reduce(union),
       score: reads.reduce((a, r) => a + r.score, 0) / reads.length,
     });
+    previousEnd = last;
     i = last;
   }
   return cues;
