@@ -177,6 +177,8 @@ test('字幕擦除: a drawn box, before/after preview, erase with 逐帧补全, 
   await expect(page.getByTestId('erase-residual-chars')).toHaveText('0');
   await expect(page.getByTestId('erase-clean')).toBeVisible();
   await expect(page.getByTestId('erase-method-used')).toHaveText(/^逐帧补全：\d+% 取自前后画面/);
+  // What changed besides the text, measured against the source.
+  await expect(page.getByTestId('erase-damage')).toHaveText(/最多 [\d.]+% 的像素/);
   // The slider moves the split between the original and the result.
   const slider = page.getByTestId('erase-compare').locator('.ant-slider-handle');
   await slider.focus();

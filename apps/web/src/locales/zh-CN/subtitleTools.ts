@@ -63,6 +63,8 @@ export const subtitleTools = {
     methodEngine: '方法 · 检查引擎',
     methods: { fill: '逐帧补全', fast: '快速方法（delogo）', blur: '快速方法（模糊）' },
     fillShare: (pct: string) => `逐帧补全：${pct}% 取自前后画面，其余为画面修补`,
+    damage: '文字以外的改动',
+    damageShare: (pct: string) => `擦除区域及周边最多 ${pct}% 的像素有明显变化`,
     time: '时间',
     residualText: '仍可识别的文字',
     clean: '检查通过：擦除区域内已识别不到文字',

@@ -111,6 +111,13 @@ function Report({ report }: { report: EraseReport }) {
           </span>{' '}
           · {report.engine_label}
         </Descriptions.Item>
+        {report.damage && report.damage.length > 0 && (
+          <Descriptions.Item label={t.damage}>
+            <span data-testid="erase-damage">
+              {t.damageShare((Math.max(...report.damage.map((d) => d.changed_share)) * 100).toFixed(1))}
+            </span>
+          </Descriptions.Item>
+        )}
       </Descriptions>
       {report.residual.length > 0 ? (
         <Table
