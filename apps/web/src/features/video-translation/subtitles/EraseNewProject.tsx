@@ -23,7 +23,7 @@ type Mode = 'erase' | 'watermark';
 /** The erase options as `eraseCreate` takes them; `ocr_project_id` '' = recognise the times again. */
 type EraseForm = Pick<EraseOptions, 'range_mode' | 'method' | 'second_pass'> & { ocr_project_id: string };
 /**
- * The methods each mode offers, the recommended default first: subtitles come and go, so 逐帧补全 (fill)
+ * The methods each mode offers, the recommended default first: subtitles come and go, so fill
  * finds what is under them in nearby frames; a watermark is on every frame, so the fast methods.
  */
 const METHODS = {
