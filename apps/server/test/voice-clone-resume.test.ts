@@ -230,6 +230,7 @@ describe('professional cloning as a task', () => {
       .values([
         job('job_legacy_tts', 'tts.synthesize', { history_id: 'h_legacy' }),
         job('job_legacy_clone', 'voice-clone.professional', { clone_id: 'vc_legacy' }),
+        job('job_legacy_export', 'credits.export', { exportId: 'ex_legacy' }),
       ])
       .execute();
 
@@ -238,9 +239,9 @@ describe('professional cloning as a task', () => {
     const jobs = await db
       .selectFrom('jobs')
       .select('status')
-      .where('id', 'in', ['job_legacy_tts', 'job_legacy_clone'])
+      .where('id', 'in', ['job_legacy_tts', 'job_legacy_clone', 'job_legacy_export'])
       .execute();
-    expect(jobs.map((j) => j.status)).toEqual(['failed', 'failed']);
+    expect(jobs.map((j) => j.status)).toEqual(['failed', 'failed', 'failed']);
     const history = await db
       .selectFrom('tts_history')
       .selectAll()

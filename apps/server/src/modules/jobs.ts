@@ -5,7 +5,7 @@ import { taskSweepJob } from '../tasks/tasks.jobs.ts';
 import { webhookDeliveryJob } from './apikeys/webhooks.service.ts';
 import { audiobookPipeline } from './audiobook/audiobook.pipeline.ts';
 import { creditSweepJob } from './credits/credits.jobs.ts';
-import { creditExportPipeline, legacyCreditExportJob } from './credits/export.service.ts';
+import { creditExportPipeline } from './credits/export.service.ts';
 import { holdLeaseSweepJob } from './credits/hold-leases.ts';
 import { dubPipelines } from './dubbing/dubbing.pipeline.ts';
 import { erasePipeline, watermarkPipeline } from './erase/erase.pipeline.ts';
@@ -40,7 +40,6 @@ export const appPipelines: readonly Pipeline<unknown>[] = [
 export const appJobs: readonly JobDefinition[] = [
   creditSweepJob,
   holdLeaseSweepJob,
-  legacyCreditExportJob,
   mediaSweepJob,
   paymentReconcileJob,
   taskSweepJob,

@@ -1,14 +1,16 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Work that ran on plain queue jobs before it became tasks: long syntheses (`tts.synthesize`) and
- * professional cloning (`voice-clone.professional`). A worker refuses to start while jobs it has no
+ * Work that ran on plain queue jobs before it became tasks: long syntheses (`tts.synthesize`),
+ * professional cloning (`voice-clone.professional`) and consumption exports (`credits.export`, whose
+ * export then reads as failed: 导出失败，请重新导出). A worker refuses to start while jobs it has no
  * definition for wait, so those still waiting end here, their items failed with a word to start
  * again. A synthesis's hold gets a lease that has run out: the lease sweep gives its credits back
  * (a professional clone held none). Names and texts are frozen here, not read from the tools.
  */
 const SYNTHESIS_JOB = 'tts.synthesize';
 const PROFESSIONAL_CLONE_JOB = 'voice-clone.professional';
+const EXPORT_JOB = 'credits.export';
 const GENERATION_FAILED = 1;
 const LEASE_OWNER = 'migration:026_jobs_now_tasks';
 
@@ -39,7 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const waiting = await k
     .selectFrom('jobs')
     .select(['id', 'name', 'payload'])
-    .where('name', 'in', [SYNTHESIS_JOB, PROFESSIONAL_CLONE_JOB])
+    .where('name', 'in', [SYNTHESIS_JOB, PROFESSIONAL_CLONE_JOB, EXPORT_JOB])
     .where('status', 'in', ['queued', 'running'])
     .execute();
   for (const job of waiting) {

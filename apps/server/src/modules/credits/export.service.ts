@@ -4,7 +4,6 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { defineJob } from '../../jobs/index.ts';
 import { createTask, definePipeline } from '../../tasks/index.ts';
 import { findTaskOfOwner } from '../../tasks/tasks.repo.ts';
 import { businessDate } from './calendar.ts';
@@ -155,23 +154,3 @@ export async function getExportStatus(
   if (state === 'failed') return { status: ExportTaskStatus.Failed, message: '导出失败，请重新导出' };
   return { status: ExportTaskStatus.Waiting };
 }
-
-/**
- * The queue job exports ran on before they were tasks: one still waiting after an upgrade is run
- * the old way, so a worker does not refuse to start over it.
- */
-export const legacyCreditExportJob = defineJob({
-  name: 'credits.export',
-  payload: z.object({ exportId: z.string() }),
-  maxAttempts: 3,
-  backoffMs: 2_000,
-  handler: async ({ exportId }, job) => {
-    const ctx = job.app;
-    const row = await findExport(ctx.db, exportId);
-    const bytes = await buildConsumptionWorkbook(ctx, row.user_id, row.start_time, row.end_time);
-    const key = `exports/${row.user_id}/${row.id}.xlsx`;
-    await ctx.storage.put(key, bytes, XLSX);
-    await updateExport(ctx.db, row.id, { file_key: key });
-    return { key };
-  },
-});
