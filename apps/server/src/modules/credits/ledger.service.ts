@@ -1,4 +1,3 @@
-import { ErrorCode } from '@vw/contract';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { CreditAccount, CreditHold, CreditLot } from '../../db/schema.ts';
