@@ -227,6 +227,23 @@ describe('media inspector (helper process)', () => {
     }
   });
 
+  it('close() waits for its idle helper to exit even when nothing else keeps the process alive', () => {
+    // A script (like a bench) whose last step is close(): it must print after close, and exit 0
+    // instead of Node's 13 for a top-level await that never settled.
+    const script = file('close-idle.mts');
+    writeFileSync(
+      script,
+      `import { createMediaInspector } from ${JSON.stringify(new URL('./inspector.ts', import.meta.url).href)};
+const inspector = createMediaInspector();
+await inspector.probeFile(${JSON.stringify(file('speech.wav'))});
+await inspector.close();
+console.log('closed');
+`,
+    );
+    const out = execFileSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
+    expect(out.trim()).toBe('closed');
+  });
+
   it('fails the calls of a helper that dies and starts a new one for the next call', async () => {
     const inspector = createMediaInspector();
     const fifo = file('never-written.fifo');

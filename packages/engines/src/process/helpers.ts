@@ -293,6 +293,8 @@ export function createHelperPool<Ops extends HelperOperations>(options: HelperPo
       const running = helpers
         .splice(0)
         .filter((h) => h.child.exitCode === null && h.child.signalCode === null);
+      // Held open until they are gone: an idle helper is unref'ed, and its exit must still be awaited.
+      for (const helper of running) helper.child.ref();
       const exited = running.map((h) => new Promise((resolve) => h.child.once('exit', resolve)));
       for (const helper of running) kill(helper);
       await Promise.all(exited);
