@@ -36,6 +36,7 @@ const POSTGRES_TESTS = [
   'test/uploads.test.ts',
   'test/video-translation.test.ts',
   'test/voice-cards.test.ts',
+  'test/voice-clone-resume.test.ts',
   'test/voice-clone.test.ts',
 ];
 // A moved or renamed file must not drop out of the PostgreSQL pass unnoticed.
