@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { openCv } from '../media/opencv.ts';
 
 /**
  * Spatial inpainting of what no frame shows, with OpenCV's Telea method (@techstark/opencv-js, the
@@ -16,25 +16,9 @@ interface Cv {
   CV_8UC1: number;
   INPAINT_TELEA: number;
   inpaint(src: CvMat, mask: CvMat, dst: CvMat, radius: number, flags: number): void;
-  onRuntimeInitialized?: () => void;
 }
 
-/** Boxed: resolving a promise with the module itself would never settle. */
-let loading: Promise<{ cv: Cv }> | undefined;
-
-function opencv(): Promise<{ cv: Cv }> {
-  loading ??= (async () => {
-    // The module object is itself a thenable that resolves to itself: never await it directly.
-    const cv = createRequire(import.meta.url)('@techstark/opencv-js') as Cv;
-    if (typeof cv.inpaint !== 'function') {
-      await new Promise<void>((resolve) => {
-        cv.onRuntimeInitialized = resolve;
-      });
-    }
-    return { cv };
-  })();
-  return loading;
-}
+const opencv = () => openCv<Cv>();
 
 /** Starts loading OpenCV now (the fill calls this before it needs it). */
 export const loadInpainter = () => opencv().then(() => undefined);

@@ -4,6 +4,7 @@
  */
 import Ocr from '@gutenye/ocr-node';
 import sharp from 'sharp';
+import { openCv } from '../media/opencv.ts';
 import { serveHelper } from '../process/serve.ts';
 import type { OcrLine } from './types.ts';
 
@@ -13,7 +14,10 @@ interface RawLine {
   box?: number[][];
 }
 
-const ready = Ocr.create({ onnxOptions: { intraOpNumThreads: 1, interOpNumThreads: 1 } });
+// PP-OCR cuts lines with OpenCV: no call before its runtime has started.
+const ready = openCv().then(() =>
+  Ocr.create({ onnxOptions: { intraOpNumThreads: 1, interOpNumThreads: 1 } }),
+);
 // Reported per request; keep the rejection from crashing the thread.
 ready.catch(() => {});
 
