@@ -512,6 +512,8 @@ export const zhCN = {
     cancel: '取消下载',
     cancelled: '已取消',
     retry: '重新下载',
+    httpError: (status: number) => `HTTP 错误 ${status}`,
+    writeFailed: (reason: string) => `文件写入失败：${reason}`,
   },
   survey: {
     welcome: '欢迎来到声音工作台',

@@ -1,4 +1,5 @@
 import { clientMessages } from '@vw/contract/errors.ts';
+import { zhCN } from '@/locales/zh-CN.ts';
 import type {
   BatchStatus,
   DownloadErrorKind,
@@ -6,6 +7,8 @@ import type {
   DownloadTaskState,
   DownloadTaskType,
 } from '@/stores/download.ts';
+
+const text = zhCN.downloads;
 
 /** Suspended tasks (link not obtainable) are retried automatically: 20 times, 10 s apart (spec §9). */
 export const SUSPEND_RETRY = { times: 20, intervalMs: 10_000 };
@@ -243,7 +246,7 @@ export class DownloadManager {
     this.running.set(key, controller);
     try {
       const url = await this.resolveUrl(task);
-      if (controller.signal.aborted) throw new DownloadError('aborted', '已取消');
+      if (controller.signal.aborted) throw new DownloadError('aborted', text.cancelled);
       this.deps.store.updateTask(key, { url, taskState: 'normal', errorKind: 'none' });
       const savedAs = folder
         ? await this.toFolder(task, url, folder, controller.signal)
@@ -262,7 +265,7 @@ export class DownloadManager {
         e instanceof DownloadError
           ? e
           : isAbort(e) || controller.signal.aborted
-            ? new DownloadError('aborted', '已取消')
+            ? new DownloadError('aborted', text.cancelled)
             : new DownloadError('unknown', (e as Error)?.message || clientMessages.downloadFailed);
       let kind = error.kind;
       if (kind === 'url-error-suspend') {
@@ -301,7 +304,7 @@ export class DownloadManager {
       if (isAbort(e)) throw e;
       throw new DownloadError('reader-error', clientMessages.downloadNoStream);
     }
-    if (!res.ok) throw new DownloadError('http-error', `HTTP 错误 ${res.status}`);
+    if (!res.ok) throw new DownloadError('http-error', text.httpError(res.status));
     if (!res.body) throw new DownloadError('reader-error', clientMessages.downloadNoStream);
     const total = Number(res.headers.get('content-length') ?? 0);
     const reader = res.body.getReader();
@@ -359,14 +362,14 @@ export class DownloadManager {
       writable = await (await folder.getFileHandle(name, { create: true })).createWritable();
     } catch (e) {
       await reader.cancel().catch(() => {});
-      throw new DownloadError('filesystem-error', `文件写入失败：${(e as Error).message}`);
+      throw new DownloadError('filesystem-error', text.writeFailed((e as Error).message));
     }
     try {
       await this.pull(task, reader, async (chunk) => {
         try {
           await writable.write(chunk);
         } catch (e) {
-          throw new DownloadError('filesystem-error', `文件写入失败：${(e as Error).message}`);
+          throw new DownloadError('filesystem-error', text.writeFailed((e as Error).message));
         }
       });
       await writable.close();
