@@ -129,10 +129,20 @@ export { splitSentences, type TextPiece } from './text/sentences.ts';
 export * from './translate/index.ts';
 export * from './tts/registry.ts';
 export type * from './tts/types.ts';
+export {
+  type EnvelopeProfile,
+  envelopeOfFile,
+  envelopeProfile,
+  envelopeWarp,
+  measureVoiceChange,
+  type VoiceChangeMeasure,
+} from './vc/envelope.ts';
 export { createHttpVcProvider, HTTP_VC_ENGINE_ID, type HttpVcOptions } from './vc/http.ts';
 export { createVcProviders, createVcRegistry, type VcRegistry } from './vc/registry.ts';
 export {
   createRubberbandProvider,
+  FORMANT_FOLLOW,
+  followingFormant,
   RUBBERBAND_ENGINE_ID,
   RUBBERBAND_LABEL,
   rubberbandAvailable,

@@ -148,6 +148,7 @@ export function createHttpVcProvider(options: HttpVcOptions): VcProvider {
         duration_ms: Math.round(probe.durationMs ?? 0),
         engine: HTTP_VC_ENGINE_ID,
         label: model ? `${label} · ${model}` : label,
+        method: 'neural',
         semitones: Math.round(semitones * 100) / 100,
         formant_semitones: target.formantSemitones ?? 0,
         source_f0_hz: source.median_hz,

@@ -13,6 +13,15 @@ const WORK_RATE = 48_000;
 const MAX_SEMITONES = 24;
 /** A second pass corrects the shift when the output's median F0 is further than this from the target. */
 const CORRECT_ABOVE = 0.03;
+/**
+ * Share of a pitch move toward a target voice that the formants follow (in log frequency). Adult
+ * female formants sit ~15–20 % above male ones while F0 sits ~70–90 % above: 0.35 of the pitch move
+ * (×1.6 pitch → ×1.18 formants) turns a male voice into a plausible female one instead of a sped-up
+ * man, and moves a same-sex target only slightly.
+ */
+export const FORMANT_FOLLOW = 0.35;
+/** The automatic part of the formant shift stays within ±4 semitones (×0.79…×1.26). */
+const MAX_AUTO_FORMANT = 4;
 
 export const RUBBERBAND_ENGINE_ID = 'rubberband-r3';
 export const RUBBERBAND_LABEL = 'Rubber Band R3';
@@ -63,10 +72,16 @@ export function semitonesBetween(fromHz: number, toHz: number, extra = 0): numbe
   return clamp(base + extra, -MAX_SEMITONES, MAX_SEMITONES);
 }
 
+/** Formant semitones that go with moving `fromHz` onto `toHz` (FORMANT_FOLLOW of the move, bounded). */
+export function followingFormant(fromHz: number, toHz: number, follow = FORMANT_FOLLOW): number {
+  return clamp(follow * semitonesBetween(fromHz, toHz), -MAX_AUTO_FORMANT, MAX_AUTO_FORMANT);
+}
+
 /**
  * The offline voice changer: source → 48 kHz mono (RNNoise first when asked) → its median F0 measured →
- * pitch shifted by the semitones that land it on the target's median F0, formants kept (`-F`) or moved by
- * the formant shift → output F0 measured (one corrective pass if it missed by more than 3 %).
+ * pitch shifted by the semitones that land it on the target's median F0, the formants following part of
+ * that move (followingFormant) plus the manual formant shift → output F0 measured (one corrective pass if
+ * it missed by more than 3 %).
  *
  * A formant shift by k with pitch p in one Rubber Band run: resample by k first (pitch and formants ×k,
  * duration ÷k), then `rubberband -3 -F -t k -f p/k` (duration back, formants kept at ×k, pitch to p).
@@ -105,7 +120,12 @@ async function convertWithRubberband(
   const source = await measurePitch(prepared, { signal });
   progress(0.3);
   const targetHz = target.pitch?.median_hz ?? 0;
-  const formant = clamp(target.formantSemitones ?? 0, -12, 12);
+  const follow = target.formantFollow ?? FORMANT_FOLLOW;
+  const formant = clamp(
+    (target.formantSemitones ?? 0) + followingFormant(source.median_hz, targetHz, follow),
+    -12,
+    12,
+  );
   const keepTiming = opts.keepTiming ?? true;
   let semitones = semitonesBetween(source.median_hz, targetHz, target.semitones ?? 0);
 
@@ -171,8 +191,9 @@ async function convertWithRubberband(
     duration_ms: Math.round(probe.durationMs ?? 0),
     engine: RUBBERBAND_ENGINE_ID,
     label: RUBBERBAND_LABEL,
+    method: 'signal',
     semitones: Math.round(semitones * 100) / 100,
-    formant_semitones: keepTiming ? formant : Math.round(semitones * 100) / 100,
+    formant_semitones: Math.round((keepTiming ? formant : semitones) * 100) / 100,
     source_f0_hz: source.median_hz,
     target_f0_hz: targetHz,
     output_f0_hz: measured.median_hz,

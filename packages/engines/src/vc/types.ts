@@ -13,6 +13,11 @@ export interface VcTarget {
   semitones?: number;
   /** Formant shift in semitones (−12…12); 0 keeps the source's formants (timbre). */
   formantSemitones?: number;
+  /**
+   * Signal-processing engines: share of the pitch move onto `pitch` that the formants follow, on top
+   * of `formantSemitones` (default FORMANT_FOLLOW; 0 keeps the formants where the manual shift puts them).
+   */
+  formantFollow?: number;
   /** A server-side voice/model id (remote engines). */
   voiceId?: string;
   /** A short recording of the target voice (zero-shot remote engines take it as the reference). */
@@ -41,8 +46,11 @@ export interface VcResult {
   engine: string;
   /** Honest label shown with the result, e.g. 'Rubber Band R3（音高/共振峰变换）'. */
   label: string;
+  /** How it was made: 'signal' = pitch and formant shifting (standard signal processing), 'neural' = a voice-conversion model. */
+  method: 'signal' | 'neural';
   /** Pitch shift applied, semitones (computed from the F0s, plus any manual shift). */
   semitones: number;
+  /** Formant shift applied, semitones (the part following the pitch plus any manual shift). */
   formant_semitones: number;
   /** Source F0 (after denoise), Hz; 0 when the source has no voiced frames. */
   source_f0_hz: number;

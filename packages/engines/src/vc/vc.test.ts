@@ -8,9 +8,10 @@ import { type FakeVoiceServers, startFakeVoiceServers } from '../../../../e2e/fa
 import { measureFormants, measurePitch } from '../audio/pitch.ts';
 import { isEngineError } from '../errors.ts';
 import { probeFile } from '../media/probe.ts';
+import { measureVoiceChange } from './envelope.ts';
 import { createHttpVcProvider } from './http.ts';
 import { createVcRegistry, VC_UNAVAILABLE_ZH } from './registry.ts';
-import { createRubberbandProvider } from './rubberband.ts';
+import { createRubberbandProvider, FORMANT_FOLLOW, followingFormant } from './rubberband.ts';
 
 const run = promisify(execFile);
 
@@ -61,6 +62,35 @@ describe('Rubber Band R3 provider', { timeout: 60_000 }, () => {
       });
       expect(Math.abs(result.duration_ms - speechMs)).toBeLessThan(60);
     }
+  });
+
+  it('toward a higher target voice the formants follow part of the pitch move (measured), none when told not to', async () => {
+    const source = await measurePitch(speech);
+    const targetHz = 210;
+    const auto = join(dir, 'auto.wav');
+    const r = await rb.convert(speech, auto, { pitch: { median_hz: targetHz } }, { workDir: dir });
+    const expected = followingFormant(source.median_hz, targetHz);
+    expect(r.formant_semitones).toBeCloseTo(expected, 1);
+    expect(r.method).toBe('signal');
+    // ~85 Hz → 210 Hz is +15.7 semitones: the formants follow 0.35 of it, capped at +4 (×1.26).
+    expect(expected).toBeGreaterThan(3);
+    const moved = await measureVoiceChange(speech, auto);
+    expect(Math.abs(moved.envelope_ratio / 2 ** (expected / 12) - 1), JSON.stringify(moved)).toBeLessThan(
+      0.04,
+    );
+    expect(Math.abs(moved.f0_ratio * source.median_hz - targetHz) / targetHz).toBeLessThan(0.05);
+    const kept = join(dir, 'kept.wav');
+    const k = await rb.convert(
+      speech,
+      kept,
+      { pitch: { median_hz: targetHz }, formantFollow: 0 },
+      { workDir: dir },
+    );
+    expect(k.formant_semitones).toBe(0);
+    expect(Math.abs((await measureVoiceChange(speech, kept)).envelope_ratio - 1)).toBeLessThan(0.03);
+    // A target near the source's pitch barely moves the formants.
+    expect(Math.abs(followingFormant(100, 110))).toBeLessThan(0.6);
+    expect(followingFormant(200, 120)).toBeCloseTo(FORMANT_FOLLOW * 12 * Math.log2(120 / 200), 5);
   });
 
   it('formant shift moves the envelope and keeps pitch; formants stay put without it', async () => {
