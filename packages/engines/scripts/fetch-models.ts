@@ -103,16 +103,14 @@ async function main() {
       console.log(`✓ ${id} already present`);
       continue;
     }
-    for (const path of entry.archives) {
-      const archive = join(args.dir, basename(path));
+    for (const { path, unpack } of entry.downloads) {
+      const target = join(args.dir, basename(path));
       console.log(`↓ ${args.baseUrl}/${path}`);
-      await download(`${args.baseUrl}/${path}`, archive);
-      await untar(archive, args.dir);
-      await rm(archive);
-    }
-    for (const path of entry.files ?? []) {
-      console.log(`↓ ${args.baseUrl}/${path}`);
-      await download(`${args.baseUrl}/${path}`, join(args.dir, basename(path)));
+      await download(`${args.baseUrl}/${path}`, target);
+      if (unpack) {
+        await untar(target, args.dir);
+        await rm(target);
+      }
     }
     await checkModelFiles(args.dir, model);
     registry = [...registry.filter((m) => m.id !== id), model];

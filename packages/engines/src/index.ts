@@ -86,7 +86,16 @@ export {
   type Separator,
   type SeparatorOptions,
 } from './separate/http.ts';
-export { CATALOGUE_GROUPS, type CatalogueEntry, MODEL_CATALOGUE } from './sherpa/catalogue.ts';
+export {
+  CATALOGUE_GROUPS,
+  type CatalogueEntry,
+  type CatalogueModel,
+  KOKORO_V11_SPEAKERS,
+  MODEL_CATALOGUE,
+  type ModelDownload,
+  type ModelLicence,
+  RECOMMENDED_MODELS,
+} from './sherpa/catalogue.ts';
 export { createSherpaEngine, type SherpaEngine, type SherpaEngineOptions } from './sherpa/engine.ts';
 export {
   ASR_TYPES,
@@ -128,6 +137,7 @@ export {
 export { splitSentences, type TextPiece } from './text/sentences.ts';
 export * from './translate/index.ts';
 export * from './tts/registry.ts';
+export * from './tts/self-check.ts';
 export type * from './tts/types.ts';
 export {
   type EnvelopeProfile,

@@ -1,22 +1,117 @@
 /**
- * Models the fetch script (scripts/fetch-models.ts) knows: sherpa-onnx release assets and the
- * models.json entry each becomes. Kept beside the registry code so tests check every entry against
- * the same validation the server runs.
+ * Models the installer knows: sherpa-onnx release assets, the models.json entry each becomes, and
+ * what an operator needs to decide on them (size, checksum, licence of code, weights and training
+ * data, what installing it turns on). Kept beside the registry code so tests check every entry
+ * against the same validation the server runs. Where each fact was read: licence.sources, and the
+ * operator doc docs/models.md (which also lists what could not be verified).
  */
-import type { SherpaModel } from './models.ts';
+import type { ModelSpeaker, SherpaModel } from './models.ts';
+
+export interface ModelDownload {
+  /** Path under the base URL: release tag + asset name, e.g. 'tts-models/kokoro-multi-lang-v1_1.tar.bz2'. */
+  path: string;
+  /** true: a .tar.bz2 unpacked into the models folder; false: saved under its own name at the top. */
+  unpack: boolean;
+  /**
+   * Size of the download in bytes. Exact when `bytesExact`; otherwise an upper bound read from the
+   * unpacked file sizes upstream lists (a compressed archive is never larger), for the disk check and
+   * progress only: the installer must not reject a download whose length differs.
+   */
+  bytes: number;
+  /** true when `bytes` is the exact length of the asset as read from a published source. */
+  bytesExact: boolean;
+  /**
+   * sha256 of the download, or null when no digest could be read here (the installer then records
+   * the digest of the first download and says it was not verified). Upstream publishes none for
+   * these assets; the ones given were pinned independently by public projects that downloaded the
+   * same asset (docs/models.md says which).
+   */
+  sha256: string | null;
+}
+
+export interface ModelLicence {
+  /** SPDX id or name, e.g. 'Apache-2.0'. */
+  code: string;
+  /** Licence of the weights. */
+  weights: string;
+  /** Training data and its licence, in short. */
+  data: string;
+  /** Code, weights and data allow commercial self-hosting. */
+  permissive: boolean;
+  /** URLs the facts were read from. */
+  sources: string[];
+}
+
+/** The models.json entry, as written (speakers as a count or a list). */
+export type CatalogueModel = Omit<SherpaModel, 'speakers' | 'ruleFsts' | 'ruleFars' | 'languages'> & {
+  languages?: string[];
+  speakers?: number | ModelSpeaker[];
+  ruleFsts?: string[];
+  ruleFars?: string[];
+};
 
 export interface CatalogueEntry {
-  /** The models.json entry, as written (speakers as a count). */
-  model: Omit<SherpaModel, 'speakers' | 'ruleFsts' | 'ruleFars' | 'languages'> & {
-    languages?: string[];
-    speakers?: number;
-    ruleFsts?: string[];
-    ruleFars?: string[];
-  };
-  /** Archives (release path) unpacked into the models folder, and single files downloaded next to them. */
-  archives: string[];
-  files?: string[];
+  model: CatalogueModel;
+  downloads: ModelDownload[];
+  /** Disk space the unpacked model takes, bytes (for the disk check). */
+  installedBytes: number;
+  licence: ModelLicence;
+  /** What installing it turns on, operator-facing Chinese, e.g. '语音合成：103 个中英文音色'. */
+  enables: string;
+  /** In the recommended set installed by default (only when licence.permissive). */
+  recommended: boolean;
+  homepage: string;
 }
+
+const MB = 1_000_000;
+const SHERPA_LICENCE = 'https://github.com/k2-fsa/sherpa-onnx/blob/master/LICENSE';
+
+// Where facts were read (the same page backs several entries).
+const SRC = {
+  kokoroV11Docs: 'https://k2-fsa.github.io/sherpa/onnx/tts/all/Chinese-English/kokoro-multi-lang-v1_1.html',
+  kokoroDocs: 'https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/kokoro.html',
+  kokoroV11Card: 'https://huggingface.co/hexgrad/Kokoro-82M-v1.1-zh',
+  kokoroCard: 'https://huggingface.co/hexgrad/Kokoro-82M',
+  kokoroExport: 'https://github.com/k2-fsa/sherpa-onnx/blob/master/.github/workflows/export-kokoro.yaml',
+  kokoroVoices:
+    'https://github.com/k2-fsa/sherpa-onnx/blob/master/scripts/kokoro/v1.1-zh/generate_voices_bin.py',
+  funasrLicence: 'https://github.com/modelscope/FunASR/blob/main/MODEL_LICENSE',
+  senseVoiceDocs: 'https://k2-fsa.github.io/sherpa/onnx/sense-voice/pretrained.html',
+  senseVoiceCard: 'https://huggingface.co/FunAudioLLM/SenseVoiceSmall',
+  sileroDocs: 'https://k2-fsa.github.io/sherpa/onnx/vad/silero-vad.html',
+  sileroLicence: 'https://github.com/snakers4/silero-vad/blob/master/LICENSE',
+  punctDocs: 'https://k2-fsa.github.io/sherpa/onnx/punctuation/pretrained_models.html',
+  diarizationDocs: 'https://k2-fsa.github.io/sherpa/onnx/speaker-diarization/models.html',
+};
+
+/** Kokoro v1.1-zh speakers in sherpa-onnx's order (sid): 3 English, then the Chinese voice packs present. */
+const KOKORO_V11_FEMALE_ZH = [
+  1, 2, 3, 4, 5, 6, 7, 8, 17, 18, 19, 21, 22, 23, 24, 26, 27, 28, 32, 36, 38, 39, 40, 42, 43, 44, 46, 47, 48,
+  49, 51, 59, 60, 67, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 83, 84, 85, 86, 87, 88, 90, 92, 93, 94, 99,
+];
+const KOKORO_V11_MALE_ZH = [
+  9, 10, 11, 12, 13, 14, 15, 16, 20, 25, 29, 30, 31, 33, 34, 35, 37, 41, 45, 50, 52, 53, 54, 55, 56, 57, 58,
+  61, 62, 63, 64, 65, 66, 68, 69, 80, 81, 82, 89, 91, 95, 96, 97, 98, 100,
+];
+const pad3 = (n: number) => String(n).padStart(3, '0');
+export const KOKORO_V11_SPEAKERS: ModelSpeaker[] = [
+  // The model card: "1 hour of Maple, an American female", "Sol, another American female",
+  // "Vale, an older British female".
+  { id: 0, name: 'Maple（美式英语）', gender: 'female', language: 'en-US' },
+  { id: 1, name: 'Sol（美式英语）', gender: 'female', language: 'en-US' },
+  { id: 2, name: 'Vale（英式英语）', gender: 'female', language: 'en-GB', style: '年长' },
+  ...KOKORO_V11_FEMALE_ZH.map(
+    (n, i): ModelSpeaker => ({ id: 3 + i, name: `中文女声 ${pad3(n)}`, gender: 'female', language: 'zh-CN' }),
+  ),
+  ...KOKORO_V11_MALE_ZH.map(
+    (n, i): ModelSpeaker => ({
+      id: 3 + KOKORO_V11_FEMALE_ZH.length + i,
+      name: `中文男声 ${pad3(n)}`,
+      gender: 'male',
+      language: 'zh-CN',
+    }),
+  ),
+];
 
 /** Whisper's multilingual models know ~100 languages; these are the ones worth offering first. */
 const WHISPER_LANGUAGES = [
@@ -41,7 +136,7 @@ const WHISPER_LANGUAGES = [
   'nl',
 ];
 
-const whisper = (size: 'tiny' | 'base'): CatalogueEntry => ({
+const whisper = (size: 'tiny' | 'base', unpackedMb: number): CatalogueEntry => ({
   model: {
     id: `whisper-${size}`,
     kind: 'asr',
@@ -54,10 +149,116 @@ const whisper = (size: 'tiny' | 'base'): CatalogueEntry => ({
       tokens: `sherpa-onnx-whisper-${size}/${size}-tokens.txt`,
     },
   },
-  archives: [`asr-models/sherpa-onnx-whisper-${size}.tar.bz2`],
+  downloads: [
+    {
+      path: `asr-models/sherpa-onnx-whisper-${size}.tar.bz2`,
+      unpack: true,
+      bytes: unpackedMb * MB,
+      bytesExact: false,
+      sha256: null,
+    },
+  ],
+  installedBytes: unpackedMb * MB,
+  licence: {
+    code: 'MIT (openai/whisper), Apache-2.0 (sherpa-onnx)',
+    weights: 'MIT',
+    data: '680,000 小时网络音频，OpenAI 未公开其来源与许可',
+    permissive: true,
+    sources: [
+      'https://github.com/openai/whisper/blob/main/LICENSE',
+      'https://github.com/openai/whisper/blob/main/model-card.md',
+      SHERPA_LICENCE,
+    ],
+  },
+  enables: `语音识别（Whisper ${size}，多语种，时间戳按句估算）`,
+  recommended: false,
+  homepage: 'https://github.com/openai/whisper',
 });
 
 export const MODEL_CATALOGUE: CatalogueEntry[] = [
+  {
+    model: {
+      id: 'kokoro-multi-lang-v1_1',
+      kind: 'kokoro',
+      name: 'Kokoro v1.1 中英双语',
+      languages: ['zh-CN', 'en-US', 'en-GB'],
+      speakers: KOKORO_V11_SPEAKERS,
+      files: {
+        model: 'kokoro-multi-lang-v1_1/model.onnx',
+        voices: 'kokoro-multi-lang-v1_1/voices.bin',
+        tokens: 'kokoro-multi-lang-v1_1/tokens.txt',
+        dataDir: 'kokoro-multi-lang-v1_1/espeak-ng-data',
+        lexicon: ['kokoro-multi-lang-v1_1/lexicon-us-en.txt', 'kokoro-multi-lang-v1_1/lexicon-zh.txt'],
+      },
+      // As upstream's own apps configure this model (scripts/apk/generate-tts-apk-script.py).
+      ruleFsts: ['phone-zh', 'date-zh', 'number-zh'].map((f) => `kokoro-multi-lang-v1_1/${f}.fst`),
+    },
+    downloads: [
+      {
+        path: 'tts-models/kokoro-multi-lang-v1_1.tar.bz2',
+        unpack: true,
+        bytes: 364_816_464,
+        bytesExact: true,
+        sha256: 'a3f4c73d043860e3fd2e5b06f36795eb81de0fc8e8de6df703245edddd87dbad',
+      },
+    ],
+    // About 407 MB unpacked as reported by a project that installs it; rounded up.
+    installedBytes: 430 * MB,
+    licence: {
+      code: 'Apache-2.0（Kokoro、sherpa-onnx）；附带 espeak-ng-data 为 GPL-3.0 数据文件',
+      weights: 'Apache-2.0',
+      data: '100 位中文说话人来自龙猫数据（LongMaoData）免费许可的专业数据集；另有 3 小时众包合成英文语音',
+      permissive: true,
+      sources: [
+        SRC.kokoroV11Card,
+        SRC.kokoroV11Docs,
+        SRC.kokoroDocs,
+        SRC.kokoroExport,
+        SRC.kokoroVoices,
+        SHERPA_LICENCE,
+      ],
+    },
+    enables: '语音合成：103 个神经网络音色（100 个中文、3 个英文）',
+    recommended: true,
+    homepage: SRC.kokoroV11Card,
+  },
+  {
+    model: {
+      id: 'kokoro-multi-lang-v1_0',
+      kind: 'kokoro',
+      name: 'Kokoro v1.0 中英双语',
+      languages: ['zh-CN', 'en-US'],
+      speakers: 53,
+      files: {
+        model: 'kokoro-multi-lang-v1_0/model.onnx',
+        voices: 'kokoro-multi-lang-v1_0/voices.bin',
+        tokens: 'kokoro-multi-lang-v1_0/tokens.txt',
+        dataDir: 'kokoro-multi-lang-v1_0/espeak-ng-data',
+        lexicon: ['kokoro-multi-lang-v1_0/lexicon-us-en.txt', 'kokoro-multi-lang-v1_0/lexicon-zh.txt'],
+      },
+    },
+    downloads: [
+      {
+        path: 'tts-models/kokoro-multi-lang-v1_0.tar.bz2',
+        unpack: true,
+        // `ls -lh` on the docs page: total 718872 blocks of 512 bytes.
+        bytes: 369 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+    ],
+    installedBytes: 369 * MB,
+    licence: {
+      code: 'Apache-2.0（Kokoro、sherpa-onnx）；附带 espeak-ng-data 为 GPL-3.0 数据文件',
+      weights: 'Apache-2.0',
+      data: '模型卡称训练数据均为公共领域、Apache/MIT 许可或合成音频',
+      permissive: true,
+      sources: [SRC.kokoroCard, SRC.kokoroDocs, SHERPA_LICENCE],
+    },
+    enables: '语音合成：53 个音色（以英文为主，8 个中文）',
+    recommended: false,
+    homepage: SRC.kokoroCard,
+  },
   {
     model: {
       id: 'vits-icefall-zh-aishell3',
@@ -73,7 +274,27 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       ruleFsts: ['date', 'phone', 'number', 'new_heteronym'].map((f) => `vits-icefall-zh-aishell3/${f}.fst`),
       ruleFars: ['vits-icefall-zh-aishell3/rule.far'],
     },
-    archives: ['tts-models/vits-icefall-zh-aishell3.tar.bz2'],
+    downloads: [
+      {
+        path: 'tts-models/vits-icefall-zh-aishell3.tar.bz2',
+        unpack: true,
+        // UNVERIFIED: no published size read yet; conservative estimate.
+        bytes: 100 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+    ],
+    installedBytes: 100 * MB,
+    licence: {
+      code: 'Apache-2.0（icefall、sherpa-onnx）',
+      weights: '未读到（待核实）',
+      data: 'AISHELL-3（待核实许可）',
+      permissive: false,
+      sources: ['https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/vits.html'],
+    },
+    enables: '语音合成：174 个中文说话人（VITS）',
+    recommended: false,
+    homepage: 'https://www.openslr.org/93/',
   },
   {
     model: {
@@ -90,7 +311,27 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       },
       ruleFsts: ['date', 'phone', 'number'].map((f) => `sherpa-onnx-vits-zh-ll/${f}.fst`),
     },
-    archives: ['tts-models/sherpa-onnx-vits-zh-ll.tar.bz2'],
+    downloads: [
+      {
+        path: 'tts-models/sherpa-onnx-vits-zh-ll.tar.bz2',
+        unpack: true,
+        // UNVERIFIED: conservative estimate.
+        bytes: 150 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+    ],
+    installedBytes: 150 * MB,
+    licence: {
+      code: 'Apache-2.0（sherpa-onnx）',
+      weights: '未读到（待核实）',
+      data: '未读到（待核实）',
+      permissive: false,
+      sources: ['https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/vits.html'],
+    },
+    enables: '语音合成：5 个中文说话人（VITS）',
+    recommended: false,
+    homepage: 'https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/vits.html',
   },
   {
     model: {
@@ -107,25 +348,35 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       },
       ruleFsts: ['phone', 'date', 'number'].map((f) => `matcha-icefall-zh-baker/${f}.fst`),
     },
-    archives: ['tts-models/matcha-icefall-zh-baker.tar.bz2'],
-    files: ['vocoder-models/vocos-22khz-univ.onnx'],
-  },
-  {
-    model: {
-      id: 'kokoro-multi-lang-v1_0',
-      kind: 'kokoro',
-      name: 'Kokoro 中英双语',
-      languages: ['zh-CN', 'en-US'],
-      speakers: 53,
-      files: {
-        model: 'kokoro-multi-lang-v1_0/model.onnx',
-        voices: 'kokoro-multi-lang-v1_0/voices.bin',
-        tokens: 'kokoro-multi-lang-v1_0/tokens.txt',
-        dataDir: 'kokoro-multi-lang-v1_0/espeak-ng-data',
-        lexicon: ['kokoro-multi-lang-v1_0/lexicon-us-en.txt', 'kokoro-multi-lang-v1_0/lexicon-zh.txt'],
+    downloads: [
+      {
+        path: 'tts-models/matcha-icefall-zh-baker.tar.bz2',
+        unpack: true,
+        // UNVERIFIED: conservative estimate.
+        bytes: 150 * MB,
+        bytesExact: false,
+        sha256: null,
       },
+      {
+        path: 'vocoder-models/vocos-22khz-univ.onnx',
+        unpack: false,
+        // UNVERIFIED: conservative estimate.
+        bytes: 60 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+    ],
+    installedBytes: 210 * MB,
+    licence: {
+      code: 'Apache-2.0（icefall、sherpa-onnx）',
+      weights: '未读到（待核实）',
+      data: '标贝中文标准女声音库（许可待核实）',
+      permissive: false,
+      sources: ['https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/matcha.html'],
     },
-    archives: ['tts-models/kokoro-multi-lang-v1_0.tar.bz2'],
+    enables: '语音合成：1 个中文女声（Matcha）',
+    recommended: false,
+    homepage: 'https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/matcha.html',
   },
   {
     model: {
@@ -140,10 +391,29 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
         dataDir: 'vits-piper-en_US-amy-low/espeak-ng-data',
       },
     },
-    archives: ['tts-models/vits-piper-en_US-amy-low.tar.bz2'],
+    downloads: [
+      {
+        path: 'tts-models/vits-piper-en_US-amy-low.tar.bz2',
+        unpack: true,
+        // UNVERIFIED: conservative estimate.
+        bytes: 80 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+    ],
+    installedBytes: 80 * MB,
+    licence: {
+      code: 'MIT（piper）、Apache-2.0（sherpa-onnx）',
+      weights: '未读到（待核实）',
+      data: '未读到（待核实）',
+      permissive: false,
+      sources: ['https://k2-fsa.github.io/sherpa/onnx/tts/piper.html'],
+    },
+    enables: '语音合成：1 个英文女声（Piper）',
+    recommended: false,
+    homepage: 'https://github.com/rhasspy/piper',
   },
   {
-    // The archive holds the float model too (1 GB in all); the int8 one is what we register.
     model: {
       id: 'sense-voice-zh-en-ja-ko-yue-int8',
       kind: 'asr',
@@ -151,11 +421,31 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       name: 'SenseVoice 中英日韩粤（int8）',
       languages: ['zh', 'en', 'ja', 'ko', 'yue'],
       files: {
-        model: 'sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17/model.int8.onnx',
-        tokens: 'sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17/tokens.txt',
+        model: 'sherpa-onnx-sense-voice-zh-en-ja-ko-yue-int8-2024-07-17/model.int8.onnx',
+        tokens: 'sherpa-onnx-sense-voice-zh-en-ja-ko-yue-int8-2024-07-17/tokens.txt',
       },
     },
-    archives: ['asr-models/sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17.tar.bz2'],
+    downloads: [
+      {
+        path: 'asr-models/sherpa-onnx-sense-voice-zh-en-ja-ko-yue-int8-2024-07-17.tar.bz2',
+        unpack: true,
+        // Upper bound: `ls -lh` on the docs page, total 494168 blocks of 512 bytes.
+        bytes: 253 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+    ],
+    installedBytes: 253 * MB,
+    licence: {
+      code: 'MIT（SenseVoice、FunASR）、Apache-2.0（sherpa-onnx）',
+      weights: 'FunASR 模型开源协议 1.1：可自由使用、复制、修改、分享（含商用），须注明出处并保留模型名称',
+      data: '阿里巴巴自有的 40 万小时以上工业数据，未公开，权重由数据方自行发布',
+      permissive: true,
+      sources: [SRC.funasrLicence, SRC.senseVoiceCard, SRC.senseVoiceDocs, SHERPA_LICENCE],
+    },
+    enables: '语音识别：中文（含粤语）、英、日、韩，带时间戳与标点；语音转文字、配音与翻译的语音输入',
+    recommended: true,
+    homepage: 'https://github.com/FunAudioLLM/SenseVoice',
   },
   {
     model: {
@@ -169,14 +459,47 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
         tokens: 'sherpa-onnx-paraformer-zh-2024-03-09/tokens.txt',
       },
     },
-    archives: ['asr-models/sherpa-onnx-paraformer-zh-2024-03-09.tar.bz2'],
+    downloads: [
+      {
+        path: 'asr-models/sherpa-onnx-paraformer-zh-2024-03-09.tar.bz2',
+        unpack: true,
+        // UNVERIFIED: conservative estimate (archive holds the float model too).
+        bytes: 1_100 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+    ],
+    installedBytes: 1_100 * MB,
+    licence: {
+      code: 'MIT（FunASR）、Apache-2.0（sherpa-onnx）',
+      weights: 'FunASR 模型开源协议 1.1：可自由使用、复制、修改、分享（含商用），须注明出处并保留模型名称',
+      data: '阿里巴巴自有的 6 万小时中文数据，未公开',
+      permissive: true,
+      sources: [SRC.funasrLicence, SHERPA_LICENCE],
+    },
+    enables: '语音识别：中文（含英文）',
+    recommended: false,
+    homepage: 'https://github.com/modelscope/FunASR',
   },
-  whisper('tiny'),
-  whisper('base'),
+  whisper('tiny', 120),
+  whisper('base', 200),
   {
     model: { id: 'silero-vad', kind: 'vad', name: 'Silero VAD', files: { model: 'silero_vad.onnx' } },
-    archives: [],
-    files: ['asr-models/silero_vad.onnx'],
+    // 629 KB as listed on the docs page.
+    downloads: [
+      { path: 'asr-models/silero_vad.onnx', unpack: false, bytes: 629_000, bytesExact: false, sha256: null },
+    ],
+    installedBytes: 1 * MB,
+    licence: {
+      code: 'MIT（silero-vad）、Apache-2.0（sherpa-onnx）',
+      weights: 'MIT',
+      data: 'Silero 未公开训练数据的来源与许可',
+      permissive: true,
+      sources: [SRC.sileroLicence, SRC.sileroDocs, SHERPA_LICENCE],
+    },
+    enables: '语音活动检测：长音频按说话切段，语音识别必需',
+    recommended: true,
+    homepage: 'https://github.com/snakers4/silero-vad',
   },
   {
     model: {
@@ -185,9 +508,27 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       name: 'CT-Transformer 中英标点（int8）',
       files: { model: 'sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12-int8/model.int8.onnx' },
     },
-    archives: [
-      'punctuation-models/sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12-int8.tar.bz2',
+    downloads: [
+      {
+        path: 'punctuation-models/sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12-int8.tar.bz2',
+        unpack: true,
+        // Upper bound: the docs page lists model.int8.onnx 72M and tokens.json 4.0M.
+        bytes: 77 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
     ],
+    installedBytes: 77 * MB,
+    licence: {
+      code: 'MIT（FunASR）、Apache-2.0（sherpa-onnx）',
+      weights: 'FunASR 模型开源协议 1.1：可自由使用、复制、修改、分享（含商用），须注明出处并保留模型名称',
+      data: '阿里巴巴未公开的中英文文本',
+      permissive: true,
+      sources: [SRC.funasrLicence, SRC.punctDocs, SHERPA_LICENCE],
+    },
+    enables: '标点：为识别结果中缺标点的片段补上标点',
+    recommended: true,
+    homepage: 'https://github.com/modelscope/FunASR',
   },
   {
     model: {
@@ -199,9 +540,36 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
         embedding: '3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx',
       },
     },
-    archives: ['speaker-segmentation-models/sherpa-onnx-pyannote-segmentation-3-0.tar.bz2'],
-    // The release tag is spelled so upstream.
-    files: ['speaker-recongition-models/3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx'],
+    downloads: [
+      {
+        path: 'speaker-segmentation-models/sherpa-onnx-pyannote-segmentation-3-0.tar.bz2',
+        unpack: true,
+        // Upper bound: model.onnx 5.7M + model.int8.onnx 1.5M on the docs page.
+        bytes: 8 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+      {
+        // The release tag is spelled so upstream.
+        path: 'speaker-recongition-models/3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx',
+        unpack: false,
+        // UNVERIFIED: conservative estimate.
+        bytes: 40 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+    ],
+    installedBytes: 48 * MB,
+    licence: {
+      code: 'MIT（pyannote）、Apache-2.0（3D-Speaker、sherpa-onnx）',
+      weights: 'MIT（分段）；Apache-2.0（声纹，待核实）',
+      data: '待核实',
+      permissive: false,
+      sources: [SRC.diarizationDocs],
+    },
+    enables: '说话人分离：区分转写中的不同说话人（中文声纹）',
+    recommended: false,
+    homepage: 'https://github.com/modelscope/3D-Speaker',
   },
   {
     model: {
@@ -213,12 +581,43 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
         embedding: 'wespeaker_en_voxceleb_resnet34.onnx',
       },
     },
-    archives: ['speaker-segmentation-models/sherpa-onnx-pyannote-segmentation-3-0.tar.bz2'],
-    files: ['speaker-recongition-models/wespeaker_en_voxceleb_resnet34.onnx'],
+    downloads: [
+      {
+        path: 'speaker-segmentation-models/sherpa-onnx-pyannote-segmentation-3-0.tar.bz2',
+        unpack: true,
+        bytes: 8 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+      {
+        path: 'speaker-recongition-models/wespeaker_en_voxceleb_resnet34.onnx',
+        unpack: false,
+        // UNVERIFIED: conservative estimate.
+        bytes: 30 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+    ],
+    installedBytes: 38 * MB,
+    licence: {
+      code: 'MIT（pyannote）、Apache-2.0（WeSpeaker、sherpa-onnx）',
+      weights: '待核实',
+      data: 'VoxCeleb（待核实）',
+      permissive: false,
+      sources: [SRC.diarizationDocs],
+    },
+    enables: '说话人分离：区分转写中的不同说话人（英文声纹）',
+    recommended: false,
+    homepage: 'https://github.com/wenet-e2e/wespeaker',
   },
 ];
 
-/** Headings of `--list`, in order. */
+/** Ids of the models installed by default. */
+export const RECOMMENDED_MODELS: string[] = MODEL_CATALOGUE.filter((c) => c.recommended).map(
+  (c) => c.model.id,
+);
+
+/** Headings of a listing, in order. */
 export const CATALOGUE_GROUPS: Array<{ title: string; kinds: string[] }> = [
   { title: '语音合成 TTS', kinds: ['vits', 'matcha', 'kokoro'] },
   { title: '语音识别 ASR', kinds: ['asr'] },

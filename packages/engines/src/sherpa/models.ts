@@ -60,7 +60,13 @@ export interface ModelSpeaker {
   id: number;
   name: string;
   gender?: 'female' | 'male';
+  /** BCP 47 tag of the language the speaker was trained on ('zh-CN', 'en-US', 'en-GB'). */
+  language?: string;
+  /** A few Chinese words on how the voice sounds (年长、温和), only where upstream describes it. */
+  style?: string;
 }
+
+const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 /** One entry of models.json; file paths are relative to the models folder. */
 export interface SherpaModel {
@@ -111,7 +117,23 @@ function parseSpeakers(where: string, value: unknown): ModelSpeaker[] {
       );
     }
     const gender = s.gender === 'female' || s.gender === 'male' ? s.gender : undefined;
-    return { id: s.id as number, name: s.name, ...(gender ? { gender } : {}) };
+    if (s.language !== undefined && (typeof s.language !== 'string' || !LANGUAGE_TAG.test(s.language))) {
+      invalid(
+        `${where}.speakers[${i}].language`,
+        'language 应为语言代码，如 zh-CN',
+        'language must be a language tag such as zh-CN',
+      );
+    }
+    if (s.style !== undefined && (typeof s.style !== 'string' || !s.style.trim())) {
+      invalid(`${where}.speakers[${i}].style`, 'style 应为非空文字', 'style must be a non-empty string');
+    }
+    return {
+      id: s.id as number,
+      name: s.name,
+      ...(gender ? { gender } : {}),
+      ...(s.language ? { language: s.language as string } : {}),
+      ...(s.style ? { style: (s.style as string).trim() } : {}),
+    };
   });
 }
 
