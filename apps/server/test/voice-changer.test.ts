@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { measurePitch } from '@vw/engines';
+import { measurePitch, measureVoiceChange } from '@vw/engines';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeVoiceServers, startFakeVoiceServers } from '../../../e2e/fake-voice-servers.mjs';
 import type { MediaAssetRow } from '../src/db/schema.ts';
@@ -109,12 +109,28 @@ describe('voice changer (tool voice_changer)', { timeout: 120_000 }, () => {
     });
     expect(r.target_f0_hz).toBeGreaterThan(r.source_f0_hz * 1.3);
     expect(Math.abs(r.output_f0_hz / r.target_f0_hz - 1)).toBeLessThan(0.05);
-    // Measured independently on the file the user downloads.
-    const wav = await server.app.inject({ method: 'GET', url: r.converted.url });
-    expect(wav.statusCode).toBe(200);
-    const file = join(dir, 'downloaded.wav');
-    await (await import('node:fs/promises')).writeFile(file, wav.rawPayload);
+    // A male voice toward a female one: the formants follow the pitch up (not a sped-up man), and the
+    // card's figures say so, measured on the result.
+    expect(r.engine_kind).toBe('signal');
+    expect(r.formant_semitones).toBeGreaterThan(1);
+    expect(r.measured.envelope_ratio).toBeGreaterThan(1.05);
+    expect(Math.abs(r.measured.envelope_ratio / 2 ** (r.formant_semitones / 12) - 1)).toBeLessThan(0.05);
+    expect(r.measured.f0_ratio).toBeGreaterThan(1.3);
+    expect(Math.abs(r.measured.f0_ratio / (r.output_f0_hz / r.source_f0_hz) - 1)).toBeLessThan(0.03);
+    // Measured independently on the files the user downloads.
+    const download = async (url: string, name: string) => {
+      const res = await server.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      const file = join(dir, name);
+      await (await import('node:fs/promises')).writeFile(file, res.rawPayload);
+      return file;
+    };
+    const file = await download(r.converted.url, 'downloaded.wav');
+    const originalFile = await download(r.original.url, 'original.mp3');
     expect(Math.abs((await measurePitch(file)).median_hz / r.target_f0_hz - 1)).toBeLessThan(0.05);
+    const again = await measureVoiceChange(originalFile, file);
+    expect(Math.abs(again.envelope_ratio / r.measured.envelope_ratio - 1)).toBeLessThan(0.03);
+    expect(Math.abs(again.f0_ratio / r.measured.f0_ratio - 1)).toBeLessThan(0.03);
     expect(r.converted).toMatchObject({ format: 'wav', name: '我的录音-变声.wav' });
     expect(r.original).toMatchObject({ format: 'mp3', name: '我的录音-原声.mp3' });
     for (const a of [r.original, r.converted]) {
@@ -123,8 +139,8 @@ describe('voice changer (tool voice_changer)', { timeout: 120_000 }, () => {
       expect(Math.abs(a.peaks.duration_ms - asset.duration_ms!)).toBeLessThan(150);
     }
     // The target's F0 is cached: the list shows it now.
-    const again = await call(server.app, 'GET', '/v1/voice-changer/targets', { token: alice });
-    const cached = again.body.data.targets.find((t: { voice_id: string }) => t.voice_id === voice.voice_id);
+    const listed = await call(server.app, 'GET', '/v1/voice-changer/targets', { token: alice });
+    const cached = listed.body.data.targets.find((t: { voice_id: string }) => t.voice_id === voice.voice_id);
     expect(cached.median_hz).toBeCloseTo(r.target_f0_hz, 0);
     // History: the task list of the tool.
     const list = await call(server.app, 'GET', '/v1/tasks/list?tool=voice_changer', { token: alice });
@@ -153,6 +169,8 @@ describe('voice changer (tool voice_changer)', { timeout: 120_000 }, () => {
     });
     expect(fake.requests.at(-1)!.fields.pitch_semitones).toBe('5.00');
     expect(r.output_f0_hz / r.source_f0_hz).toBeGreaterThan(1.25);
+    expect(r.engine_kind).toBe('neural');
+    expect(r.measured.f0_ratio).toBeGreaterThan(1.25);
   });
 
   it('converts to the user’s cloned voice by its stored profile; another user cannot use it', async () => {

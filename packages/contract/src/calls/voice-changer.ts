@@ -101,6 +101,14 @@ export const voiceChangerResult = defineCall({
     output_f0_hz: z.number(),
     denoised: z.boolean(),
     duration_ms: z.number().int(),
+    /** How it was made: 'signal' = standard signal processing (pitch and formant shifting), 'neural' = a voice-conversion model. */
+    engine_kind: z.enum(['signal', 'neural']).optional(),
+    /**
+     * Measured on the result against the source: median F0 ratio and spectral-envelope warp factor
+     * (cepstrally smoothed envelope cross-correlated on a log-frequency axis; 1 = timbre kept).
+     * 0 = not measurable (no voiced speech); absent on older results.
+     */
+    measured: z.object({ f0_ratio: z.number(), envelope_ratio: z.number() }).optional(),
     original: resultAudio,
     converted: resultAudio,
   }),

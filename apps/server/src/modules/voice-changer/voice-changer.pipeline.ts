@@ -1,7 +1,15 @@
 import { access, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { voiceChangerCalls } from '@vw/contract';
-import { denoise, extractAudio, type VcResult, type VcTarget, waveformPeaks } from '@vw/engines';
+import {
+  denoise,
+  extractAudio,
+  measureVoiceChange,
+  type VcResult,
+  type VcTarget,
+  type VoiceChangeMeasure,
+  waveformPeaks,
+} from '@vw/engines';
 import { z } from 'zod';
 import { localPathOf } from '../../media/files.ts';
 import { definePipeline, type StageContext } from '../../tasks/pipeline.ts';
@@ -80,7 +88,11 @@ interface PrepareResult {
   reference_key: string | null;
 }
 
-async function convertOnce(ctx: Ctx, prepare: PrepareResult): Promise<Omit<VcResult, 'file'>> {
+export type ConvertResult = Omit<VcResult, 'file'> & {
+  measured: Pick<VoiceChangeMeasure, 'f0_ratio' | 'envelope_ratio'>;
+};
+
+async function convertOnce(ctx: Ctx, prepare: PrepareResult): Promise<ConvertResult> {
   const input = await preparedAudio(ctx);
   const engine = await pickVcEngine(ctx.app, ctx.input.engine);
   const target: VcTarget = {
@@ -108,8 +120,10 @@ async function convertOnce(ctx: Ctx, prepare: PrepareResult): Promise<Omit<VcRes
           .catch((err) => ctx.app.log.warn({ err, taskId: ctx.task.id }, 'progress write failed'));
       },
     });
+    // What the change did, measured the same way for every engine (shown on the result card).
+    const { f0_ratio, envelope_ratio } = await measureVoiceChange(input, partial, { signal: ctx.signal });
     await rename(partial, out);
-    return { ...result, denoised: ctx.input.denoise };
+    return { ...result, denoised: ctx.input.denoise, measured: { f0_ratio, envelope_ratio } };
   } catch (err) {
     throw vcError(err);
   } finally {

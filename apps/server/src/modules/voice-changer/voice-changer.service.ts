@@ -15,6 +15,7 @@ import { getMediaLimits, type ToolChecks } from '../features/features.service.ts
 import { getOwnedAsset } from '../uploads/uploads.service.ts';
 import { pickVcEngine } from './voice-changer.engines.ts';
 import {
+  type ConvertResult,
   type EncodeResult,
   readPeaks,
   type VoiceChangerInput,
@@ -114,17 +115,9 @@ export async function getVoiceChangerResult(ctx: AppContext, userId: string, tas
   const stages = await findStages(ctx.db, task.id);
   const result = (name: string) => JSON.parse(stages.find((s) => s.name === name)?.result ?? 'null');
   const prepare = result('prepare') as { target_name: string };
-  const convert = result('convert') as {
-    engine: string;
-    label: string;
-    semitones: number;
-    formant_semitones: number;
-    source_f0_hz: number;
-    target_f0_hz: number;
-    output_f0_hz: number;
-    denoised: boolean;
-    duration_ms: number;
-  };
+  // Results stored before the measurement existed lack `method` and `measured`.
+  const convert = result('convert') as Partial<Pick<ConvertResult, 'method' | 'measured'>> &
+    Omit<ConvertResult, 'method' | 'measured'>;
   const encode = result('encode') as EncodeResult;
   const audio = async (which: 'original' | 'converted') => {
     const a = encode[which];
@@ -149,6 +142,8 @@ export async function getVoiceChangerResult(ctx: AppContext, userId: string, tas
     output_f0_hz: convert.output_f0_hz,
     denoised: convert.denoised,
     duration_ms: encode.converted.duration_ms,
+    engine_kind: convert.method,
+    measured: convert.measured,
     original: await audio('original'),
     converted: await audio('converted'),
   };

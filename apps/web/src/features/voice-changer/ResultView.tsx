@@ -35,12 +35,30 @@ export function ResultView({ taskId }: { taskId: string }) {
         <Tag color="blue" data-testid="vc-engine">
           {t.engineLabel(r.engine_label)}
         </Tag>
+        {r.engine_kind && (
+          <Tag data-testid="vc-kind">{r.engine_kind === 'neural' ? t.kindNeural : t.kindSignal}</Tag>
+        )}
         {r.denoised && <Tag>{t.denoised}</Tag>}
         <span className="vw-vt-muted" data-testid="vc-f0">
           {r.target_name} · {t.f0Line(r.source_f0_hz, r.target_f0_hz, r.output_f0_hz)} ·{' '}
           {t.shiftLine(r.semitones, r.formant_semitones)}
         </span>
       </div>
+      {r.measured && (
+        <div className="vw-vc-measured" data-testid="vc-measured" title={t.measuredHint}>
+          <span className="vw-vt-muted">{t.measuredTitle}</span>
+          {r.measured.f0_ratio > 0 && r.measured.envelope_ratio > 0 ? (
+            <>
+              <strong data-testid="vc-measured-f0">{t.measuredF0(r.measured.f0_ratio)}</strong>
+              <strong data-testid="vc-measured-envelope">
+                {t.measuredEnvelope(r.measured.envelope_ratio)}
+              </strong>
+            </>
+          ) : (
+            <span>{t.measuredNone}</span>
+          )}
+        </div>
+      )}
       <WaveformPlayer
         label={`A · ${t.original}`}
         src={r.original.url}

@@ -52,6 +52,16 @@ export const voiceChanger = {
   shiftLine: (st: number, fs: number) =>
     `音高 ${st > 0 ? '+' : ''}${st} 半音，共振峰 ${fs > 0 ? '+' : ''}${fs} 半音`,
   denoised: '已降噪',
+  // How the result was made, said plainly: the offline engine shifts pitch and formants, it does not
+  // replace the voice the way a neural model does.
+  kindSignal: '标准信号处理（音高与共振峰变换，非神经网络）',
+  kindNeural: '神经网络变声',
+  measuredTitle: '实测变化',
+  measuredF0: (ratio: number) => `音高 ×${ratio.toFixed(2)}`,
+  measuredEnvelope: (ratio: number) => `共振峰（音色） ×${ratio.toFixed(2)}`,
+  measuredNone: '未检测到浊音，无法测量',
+  measuredHint:
+    '在结果音频上测得：音高为中位基频之比，共振峰为平滑频谱包络在对数频率轴上的平移倍数（1.00 表示音色未变）',
   history: '历史记录',
   historyEmpty: '还没有变声记录',
   view: '查看',
