@@ -98,6 +98,34 @@ export {
 } from './sherpa/catalogue.ts';
 export { createSherpaEngine, type SherpaEngine, type SherpaEngineOptions } from './sherpa/engine.ts';
 export {
+  download,
+  type DownloadProgress,
+  InstallError,
+  type InstallErrorKind,
+  sha256File,
+} from './sherpa/install/download.ts';
+export {
+  DOWNLOADS_DIR,
+  downloadUrl,
+  type InstallableEntry,
+  type InstallDownload,
+  type InstallEvent,
+  type InstallOptions,
+  type InstallReport,
+  installModels,
+  probeOnline,
+  removeModel,
+  type VerifyResult,
+  verifyModels,
+} from './sherpa/install/installer.ts';
+export {
+  INSTALL_STATE_FILE,
+  type InstallState,
+  type ModelInstallState,
+  type ModelProgress,
+  readInstallState,
+} from './sherpa/install/state.ts';
+export {
   ASR_TYPES,
   type AsrModelType,
   checkModelFiles,
