@@ -9,7 +9,8 @@ import { APP, operator, pickOption, shootFull, signInByCode } from './session.ts
  * Voice changer (issue 16): a spoken clip generated here (espeak-ng, a low voice) is uploaded on
  * /voice-changer, converted to a built-in female voice with the offline engine (Rubber Band R3), and
  * both the original and the converted audio load and play in the A/B players (their <audio>
- * elements report durations); the engine label and the history row are shown.
+ * elements report durations); the engine label, the method (signal processing), the measured F0 and
+ * envelope change, and the history row are shown.
  */
 const SHOTS = 'test-results/voice-changer';
 const PHONE = `136${String(Date.now()).slice(-8)}`;
@@ -53,6 +54,14 @@ test('convert a generated clip on /voice-changer and play original and converted
     await expect(result).toBeVisible({ timeout: 60_000 });
     await expect(page.getByTestId('vc-engine')).toContainText('Rubber Band R3');
     await expect(page.getByTestId('vc-f0')).toContainText('晓萌');
+    // The card says how it was made and what it measured on the result: a low male voice toward a
+    // female one goes up in pitch and, with the formants following, in envelope (timbre) too.
+    await expect(page.getByTestId('vc-kind')).toContainText('非神经网络');
+    const factor = async (id: string) =>
+      Number((await page.getByTestId(id).textContent())?.match(/×([\d.]+)/)?.[1] ?? Number.NaN);
+    expect(await factor('vc-measured-f0')).toBeGreaterThan(1.3);
+    expect(await factor('vc-measured-envelope')).toBeGreaterThan(1.05);
+    await result.screenshot({ path: `${SHOTS}/3-card.png` });
 
     // Both players load their audio (durations known) and play.
     for (const id of ['vc-original', 'vc-converted']) {
