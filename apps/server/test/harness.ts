@@ -231,6 +231,7 @@ export function taskRow(ownerId: string, now: number, over: Partial<TaskRow> & {
     created_at: now,
     started_at: null,
     stage_started_at: null,
+    self_check: null,
     finished_at: null,
     updated_at: now,
     ...over,

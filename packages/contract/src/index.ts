@@ -66,7 +66,14 @@ export * as publicApi from './calls/public-api.ts';
 export { publicApiCalls } from './calls/public-api.ts';
 export type { SttOptions } from './calls/stt.ts';
 export * as sttCalls from './calls/stt.ts';
-export type { TaskEvent, TaskOutput, TaskStageView, TaskView } from './calls/tasks.ts';
+export type {
+  SelfCheckFigures,
+  SentenceCheck,
+  TaskEvent,
+  TaskOutput,
+  TaskStageView,
+  TaskView,
+} from './calls/tasks.ts';
 export * as tasksCalls from './calls/tasks.ts';
 export { TASK_EVENTS_PATH } from './calls/tasks.ts';
 export type {

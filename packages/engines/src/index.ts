@@ -165,6 +165,7 @@ export {
 export { splitSentences, type TextPiece } from './text/sentences.ts';
 export * from './translate/index.ts';
 export * from './tts/registry.ts';
+export * from './tts/self-check.ts';
 export type * from './tts/types.ts';
 export {
   type EnvelopeProfile,

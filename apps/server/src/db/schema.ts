@@ -307,6 +307,8 @@ export interface TtsHistoryTable {
   updated_at: number;
   /** Set when the public API started it (webhooks, usage by key). */
   api_key_id: string | null;
+  /** JSON figures of the speech self-check (migration 027), null before it. */
+  self_check: string | null;
 }
 
 export interface TtsSentencesTable {
@@ -472,6 +474,8 @@ export interface TasksTable {
   stage_started_at: number | null;
   finished_at: number | null;
   updated_at: number;
+  /** JSON figures of the speech self-check of the job (migration 027), null when the tool has none. */
+  self_check: string | null;
 }
 
 export interface TaskStagesTable {

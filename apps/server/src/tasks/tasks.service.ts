@@ -107,6 +107,7 @@ export async function createTask<I>(
     created_at: now,
     started_at: null,
     stage_started_at: null,
+    self_check: null,
     finished_at: null,
     updated_at: now,
   };
@@ -224,6 +225,7 @@ export async function toTaskView(ctx: AppContext, row: TaskRow): Promise<TaskVie
     progress: row.progress,
     error_code: row.error_code,
     error: row.error,
+    self_check: row.self_check ? (JSON.parse(row.self_check) as TaskView['self_check']) : null,
     credits_estimated: row.credits_estimated,
     credits_held: row.credits_held,
     credits_captured: row.credits_captured,

@@ -36,6 +36,36 @@ export const taskOutput = z.object({
 });
 export type TaskOutput = z.infer<typeof taskOutput>;
 
+/** The speech self-check of one synthesised sentence (a TTS sentence, a dubbed line, a paragraph). */
+export const sentenceCheck = z.object({
+  /** flagged: still wrong after the regenerations; kept, marked, its credits refunded (failure code 5). */
+  status: z.enum(['passed', 'flagged']),
+  /** Character error rate of the take kept, after numbers and punctuation are read alike. */
+  cer: z.number().min(0),
+  /** What the recognizer heard in the take kept. */
+  heard: z.string().max(2000),
+  problem: z.enum(['dropped', 'repeated', 'extra', 'different']).nullable(),
+  /** Takes made (1 + regenerations). */
+  attempts: z.number().int().min(1),
+  /** Recognition time over all takes (ms). */
+  ms: z.number().min(0),
+  /** 5 on a flagged item: its failure code (文本相似度不匹配, refunded); the job itself succeeds. */
+  failure_code: z.literal(5).optional(),
+});
+export type SentenceCheck = z.infer<typeof sentenceCheck>;
+
+/** A job's figures of the speech self-check; ran false: no recognizer was installed, nothing was checked. */
+export const selfCheckFigures = z.object({
+  ran: z.boolean(),
+  checked: z.number().int().min(0),
+  regenerated: z.number().int().min(0),
+  flagged: z.number().int().min(0),
+  mean_cer: z.number().min(0),
+  /** Time spent recognising (ms). */
+  ms: z.number().min(0),
+});
+export type SelfCheckFigures = z.infer<typeof selfCheckFigures>;
+
 export const taskView = z.object({
   task_id: z.string(),
   tool: TaskTool,
@@ -60,6 +90,8 @@ export const taskView = z.object({
   pause_point: z.string().nullable(),
   /** Seconds left, estimated from the progress so far; null when unknown. */
   eta_seconds: z.number().nullable(),
+  /** Figures of the speech self-check for tools that synthesise speech; null for the others. */
+  self_check: selfCheckFigures.nullable().optional(),
   created_time: z.number().int(),
   started_time: z.number().int().nullable(),
   finished_time: z.number().int().nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.ts';
+import { selfCheckFigures, sentenceCheck } from './tasks.ts';
 
 export * from '../constants/tts.ts';
 
@@ -231,6 +232,8 @@ export const ttsSentence = z.object({
   end: z.number().int(),
   start_ms: z.number(),
   end_ms: z.number(),
+  /** The speech self-check of this sentence, when a recognizer heard it. */
+  check: sentenceCheck.optional(),
 });
 export type TtsSentence = z.infer<typeof ttsSentence>;
 
@@ -273,6 +276,8 @@ export const historyItem = z.object({
   srt_url: z.string(),
   /** Only when one item is asked for (history_id) — sentence timings for the player and regeneration. */
   sentences: z.array(ttsSentence).optional(),
+  /** Figures of the speech self-check; ran false when no recognizer was installed. Null before it existed. */
+  self_check: selfCheckFigures.nullable().optional(),
   created_time: z.number().int(),
   updated_time: z.number().int(),
 });

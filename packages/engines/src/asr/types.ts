@@ -1,3 +1,5 @@
+import type { Pcm } from '../audio/wav.ts';
+
 /** The speech-to-text port: a file path in, a timed transcript out. Providers know nothing of users. */
 
 export interface TranscribeOptions {
@@ -52,5 +54,10 @@ export interface AsrCapabilities {
 export interface AsrProvider extends AsrCapabilities {
   /** Any audio or video file ffmpeg reads. */
   transcribe(filePath: string, options?: TranscribeOptions): Promise<Transcript>;
+  /**
+   * 16 kHz mono PCM in memory, for providers that can take it without a file (the self-check of each
+   * synthesised sentence); callers fall back to `transcribe` on a WAV without it.
+   */
+  transcribePcm?(pcm: Pcm, options?: TranscribeOptions): Promise<Transcript>;
   close(): Promise<void>;
 }

@@ -22,6 +22,7 @@ import * as m023 from './023_honest_voice_cards.ts';
 import * as m024 from './024_honest_plan_features.ts';
 import * as m025 from './025_task_stage_start.ts';
 import * as m026 from './026_jobs_now_tasks.ts';
+import * as m027 from './027_self_check.ts';
 
 /** Every migration, in order. Names sort; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '024_honest_plan_features': m024,
   '025_task_stage_start': m025,
   '026_jobs_now_tasks': m026,
+  '027_self_check': m027,
 };

@@ -1,7 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
-import { countTtsCharacters, type HistoryItem, md5, type TtsSentence, ttsCacheKey } from '@vw/contract';
-import { decodeAudio, encodeAudio, encodeWav, type Pcm, transcodeStream } from '@vw/engines';
+import {
+  countTtsCharacters,
+  type HistoryItem,
+  md5,
+  type SelfCheckFigures,
+  type TtsSentence,
+  ttsCacheKey,
+} from '@vw/contract';
+import {
+  decodeAudio,
+  encodeAudio,
+  encodeWav,
+  type Pcm,
+  type SentenceCheck,
+  transcodeStream,
+} from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import type { TtsHistoryRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -26,7 +40,15 @@ import {
   findHistoryPage,
   updateHistory,
 } from './tts.repo.ts';
-import { audioKey, readingOf, type SynthesisPlan, srtOf, synthesizeUnit } from './tts.service.ts';
+import {
+  audioKey,
+  chargedCredits,
+  readingOf,
+  type SynthesisPlan,
+  sentenceWeights,
+  srtOf,
+  synthesizeChecked,
+} from './tts.service.ts';
 
 const PLAY_LINK_SECONDS = 3600;
 const DOWNLOAD_LINK_SECONDS = 3600;
@@ -69,6 +91,7 @@ async function toItem(ctx: AppContext, stored: TtsHistoryRow, withSentences = fa
     ...(withSentences
       ? { sentences: row.sentences ? (JSON.parse(row.sentences) as TtsSentence[]) : [] }
       : {}),
+    self_check: row.self_check ? (JSON.parse(row.self_check) as SelfCheckFigures) : null,
     created_time: sec(row.created_at),
     updated_time: sec(row.updated_at),
   };
@@ -306,7 +329,15 @@ export async function regenerateSentence(
   const lease = price > 0 ? keepHoldLease(ctx, holdKey) : undefined;
   try {
     const parts: Pcm[] = [];
-    for (const u of units) parts.push(await synthesizeUnit(ctx, plan, row, u));
+    const checks: Array<SentenceCheck | undefined> = [];
+    for (const u of units) {
+      const made = await synthesizeChecked(ctx, plan, row, u);
+      parts.push(made.audio);
+      checks.push(made.check);
+    }
+    // The sentence's self-check: a flagged piece flags it (its characters are not charged).
+    const check = checks.find((c) => c?.status === 'flagged') ?? checks.find(Boolean);
+    const charged = chargedCredits(price, sentenceWeights(newText, units), checks);
     const rate = parts[0].sampleRate;
     const original = await buffer(await ctx.storage.read(row.audio_key));
     const pcm = await decodeAudio(original, rate);
@@ -334,8 +365,10 @@ export async function regenerateSentence(
     const next = sentences.map((s, i) => {
       if (i < input.sentence_index) return s;
       if (i === input.sentence_index) {
+        const { check: _old, ...rest } = s;
         return {
-          ...s,
+          ...rest,
+          ...(check ? { check } : {}),
           text: newText,
           end: s.start + newText.length,
           end_ms: s.start_ms + (inserted / rate) * 1000,
@@ -376,7 +409,7 @@ export async function regenerateSentence(
       text,
       text_md5: textMd5,
       characters: countTtsCharacters(text),
-      credits: row.credits + price,
+      credits: row.credits + charged,
       cache_key: ttsCacheKey({
         text_md5: textMd5,
         voice_id: row.voice_id,
@@ -400,8 +433,8 @@ export async function regenerateSentence(
     await updateHistory(ctx.db, row.id, update);
     for (const old of [row.audio_key, row.srt_key, row.wav_key])
       if (old) await ctx.storage.remove(old).catch(() => {});
-    if (price > 0) await captureCredits(ctx, holdKey);
-    return { item: await toItem(ctx, { ...row, ...update } as TtsHistoryRow, true), credits: price };
+    if (price > 0) await captureCredits(ctx, holdKey, charged);
+    return { item: await toItem(ctx, { ...row, ...update } as TtsHistoryRow, true), credits: charged };
   } catch (err) {
     if (price > 0) await releaseCredits(ctx, holdKey);
     if (err instanceof AppError) throw err;

@@ -1,19 +1,30 @@
 import { PassThrough } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { TtsFailureCode } from '@vw/contract';
-import { bufferToSamples, createMp3Encoder, isEngineError, pcmToBuffer, wavHeader } from '@vw/engines';
+import {
+  bufferToSamples,
+  createMp3Encoder,
+  isEngineError,
+  pcmToBuffer,
+  type SentenceCheck,
+  selfCheckFigures,
+  wavHeader,
+} from '@vw/engines';
 import { z } from 'zod';
 import { synthesisFailure } from '../../engine-errors.ts';
 import { definePipeline, taskFailure } from '../../tasks/index.ts';
+import { recordTaskFigures } from '../projects/stages/self-check.ts';
 import { type PieceTimes, planSentences } from '../voices/voices.text.ts';
 import { findHistoryById, updateHistory } from './tts.repo.ts';
 import {
   audioKey,
+  chargedCredits,
   finishSynthesis,
   longMp3,
   readingOf,
   type SynthesisPlan,
-  synthesizeUnit,
+  sentenceWeights,
+  synthesizeChecked,
 } from './tts.service.ts';
 
 const CONTENT_TYPES = { mp3: 'audio/mpeg', wav: 'audio/wav' } as const;
@@ -25,6 +36,8 @@ interface SentenceAudio {
   samples: number;
   /** When each piece was said (the engine's word timings), for the subtitles. */
   times?: PieceTimes;
+  /** The speech self-check of the sentence, when a recognizer heard it. */
+  check?: SentenceCheck;
 }
 
 const input = z.object({ history_id: z.string() });
@@ -71,17 +84,24 @@ export const ttsPipeline = definePipeline({
         const sentences: SentenceAudio[] = [];
         for (const unit of units) {
           const audio = await ctx.item<SentenceAudio>(String(unit.index), async () => {
-            let pcm: Awaited<ReturnType<typeof synthesizeUnit>>;
+            let made: Awaited<ReturnType<typeof synthesizeChecked>>;
             try {
-              pcm = await synthesizeUnit(ctx.app, plan, row, unit, ctx.signal);
+              made = await synthesizeChecked(ctx.app, plan, row, unit, ctx.signal);
             } catch (err) {
               throw asTaskFailure(err);
             }
+            const pcm = made.audio;
             const key = await ctx.saveArtifact(
               { bytes: pcmToBuffer(pcm) },
               { name: `${unit.index}.pcm`, contentType: 'application/octet-stream' },
             );
-            return { key, sample_rate: pcm.sampleRate, samples: pcm.samples.length, times: pcm.times };
+            return {
+              key,
+              sample_rate: pcm.sampleRate,
+              samples: pcm.samples.length,
+              times: pcm.times,
+              ...(made.check ? { check: made.check } : {}),
+            };
           });
           sentences.push(audio);
           const done = sentences.length;
@@ -91,7 +111,9 @@ export const ttsPipeline = definePipeline({
           });
           await ctx.progress(done / units.length);
         }
-        return { sentences };
+        // The check's figures for the job (resumed sentences count with what they recorded).
+        await recordTaskFigures(ctx.app, ctx.task.id, selfCheckFigures(sentences.map((s) => s.check)));
+        return { sentences, weights: sentenceWeights(row.text, units) };
       },
     },
     {
@@ -127,7 +149,8 @@ export const ttsPipeline = definePipeline({
           }
           const { size } = await storing;
           const times = sentences.map((s) => s.times);
-          await finishSynthesis(app, row, units, lengths, rate, key, size, times);
+          const checks = sentences.map((s) => s.check);
+          await finishSynthesis(app, row, units, lengths, rate, key, size, times, checks);
         } catch (err) {
           stored.destroy(err as Error);
           await storing.catch(() => {});
@@ -139,6 +162,17 @@ export const ttsPipeline = definePipeline({
       },
     },
   ],
+  // Sentences the self-check still flagged keep their audio, marked in the history (failure code 5
+  // for that sentence); their characters' share of the credits is refunded, the job succeeds.
+  finalCredits(results, held) {
+    const synth = results.synthesize as { sentences?: SentenceAudio[]; weights?: number[] } | undefined;
+    if (!synth?.sentences || !synth.weights) return held;
+    return chargedCredits(
+      held,
+      synth.weights,
+      synth.sentences.map((s) => s.check),
+    );
+  },
   async onFinished({ app, task }) {
     if (task.status === 'succeeded') return;
     const { history_id } = input.parse(JSON.parse(task.input));

@@ -24,6 +24,8 @@ import {
   type PronunciationDictionary,
   pcmToBuffer,
   resolveEspeakVoice,
+  type SentenceCheck,
+  selfCheckFigures,
   wavHeader,
 } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
@@ -35,6 +37,12 @@ import { createTask, runTaskInline } from '../../tasks/index.ts';
 import { keepHoldLease, newHoldLease } from '../credits/hold-leases.ts';
 import { captureCredits, holdCredits, releaseCredits } from '../credits/ledger.service.ts';
 import { priceTask } from '../credits/pricing.service.ts';
+import {
+  atSpeed,
+  type CheckedSpeech,
+  creditsAfterFlags,
+  speakChecked,
+} from '../projects/stages/self-check.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { getDictionary, planDictionary } from '../voices/dictionary.service.ts';
 import { getUsableVoice, getUserLevel } from '../voices/voices.service.ts';
@@ -215,6 +223,7 @@ export async function generateSpeech(
     created_at: now,
     updated_at: now,
     api_key_id: via.apiKey?.id ?? null,
+    self_check: null,
   };
   if (asTask) return startSynthesisTask(ctx, row, plain, price, via.apiKey?.id ?? null);
   if (price > 0) {
@@ -302,7 +311,7 @@ export async function failSynthesis(ctx: AppContext, row: TtsHistoryRow, code: n
 }
 
 /** A unit's audio and when each of its pieces was said. */
-type SpokenAudio = Pcm & { times: PieceTimes };
+export type SpokenAudio = Pcm & { times: PieceTimes };
 
 /** One sentence unit through the engine: 16-bit mono PCM and when each piece was said (word timings). */
 export async function synthesizeUnit(
@@ -327,6 +336,48 @@ export async function synthesizeUnit(
   return { samples: result.samples, sampleRate: result.sampleRate, times: pieceTimes(unit, result.timings) };
 }
 
+/**
+ * One sentence unit made and heard (the speech self-check): made again at another speed when words
+ * were dropped, repeated or added, flagged with what was heard when it stays wrong.
+ */
+export function synthesizeChecked(
+  ctx: AppContext,
+  plan: SynthesisPlan,
+  row: Pick<TtsHistoryRow, 'speed' | 'pitch' | 'volume'>,
+  unit: SentenceUnit,
+  signal?: AbortSignal,
+): Promise<CheckedSpeech<SpokenAudio>> {
+  return speakChecked(ctx, {
+    text: unit.plain,
+    language: plan.language,
+    signal,
+    make: (factor) =>
+      synthesizeUnit(
+        ctx,
+        plan,
+        factor === 1 ? row : { ...row, speed: atSpeed(row.speed, factor) },
+        unit,
+        signal,
+      ),
+  });
+}
+
+/** Characters of each sentence unit, the weights its credits are shared out by. */
+export const sentenceWeights = (text: string, units: Array<Pick<SentenceUnit, 'start' | 'end'>>) =>
+  units.map((u) => countTtsCharacters(text.slice(u.start, u.end)));
+
+/** The credits a synthesis keeps: flagged sentences' characters are refunded. */
+export function chargedCredits(
+  held: number,
+  weights: number[],
+  checks: Array<SentenceCheck | undefined>,
+): number {
+  return creditsAfterFlags(
+    held,
+    weights.map((weight, i) => ({ weight, flagged: checks[i]?.status === 'flagged' })),
+  );
+}
+
 const ms = (samples: number, rate: number) => (samples / rate) * 1000;
 
 function sentencesOf(
@@ -334,11 +385,13 @@ function sentencesOf(
   units: SentenceUnit[],
   lengths: number[],
   rate: number,
+  checks: Array<SentenceCheck | undefined> = [],
 ): TtsSentence[] {
   let at = 0;
   return units.map((u, i) => {
     const startMs = ms(at, rate);
     at += lengths[i];
+    const check = checks[i];
     return {
       index: i,
       text: row.text.slice(u.start, u.end),
@@ -346,6 +399,7 @@ function sentencesOf(
       end: u.end,
       start_ms: startMs,
       end_ms: ms(at, rate),
+      ...(check ? { check } : {}),
     };
   });
 }
@@ -372,9 +426,9 @@ async function streamSynthesis(
   units: SentenceUnit[],
   lease?: { stop(): void },
 ): Promise<GenerateOutcome> {
-  let first: SpokenAudio;
+  let first: CheckedSpeech<SpokenAudio>;
   try {
-    first = await synthesizeUnit(ctx, plan, row, units[0]);
+    first = await synthesizeChecked(ctx, plan, row, units[0]);
   } catch (err) {
     const f = synthesisFailure(err);
     await failSynthesis(ctx, row, f.code, f.message);
@@ -407,10 +461,10 @@ async function continueStream(
   row: TtsHistoryRow,
   plan: SynthesisPlan,
   units: SentenceUnit[],
-  first: SpokenAudio,
+  first: CheckedSpeech<SpokenAudio>,
   out: PassThrough,
 ): Promise<void> {
-  const rate = first.sampleRate;
+  const rate = first.audio.sampleRate;
   const stored = new PassThrough();
   const key = audioKey(row, row.format);
   const storing = ctx.storage.put(key, stored, CONTENT_TYPES[row.format]);
@@ -422,6 +476,7 @@ async function continueStream(
 
   const lengths: number[] = [];
   const times: PieceTimes[] = [];
+  const checks: Array<SentenceCheck | undefined> = [];
   try {
     if (row.format === 'mp3') {
       const encoder = createMp3Encoder({ sampleRate: rate, long: longMp3(row) });
@@ -430,29 +485,32 @@ async function continueStream(
         encoder.output.once('end', resolve);
         encoder.output.once('error', reject);
       });
-      let pcm = first;
+      let made = first;
       for (let i = 0; i < units.length; i++) {
-        if (i > 0) pcm = await synthesizeUnit(ctx, plan, row, units[i]);
+        if (i > 0) made = await synthesizeChecked(ctx, plan, row, units[i]);
+        const pcm = made.audio;
         await encoder.write(pcm.samples);
         lengths.push(pcm.samples.length);
         times.push(pcm.times);
+        checks.push(made.check);
       }
       await encoder.end();
       await ended;
     } else {
       const parts = [first];
-      for (let i = 1; i < units.length; i++) parts.push(await synthesizeUnit(ctx, plan, row, units[i]));
+      for (let i = 1; i < units.length; i++) parts.push(await synthesizeChecked(ctx, plan, row, units[i]));
       for (const p of parts) {
-        lengths.push(p.samples.length);
-        times.push(p.times);
+        lengths.push(p.audio.samples.length);
+        times.push(p.audio.times);
+        checks.push(p.check);
       }
       const total = lengths.reduce((a, b) => a + b, 0);
       emit(wavHeader(total * 2, rate));
-      for (const p of parts) emit(pcmToBuffer(p));
+      for (const p of parts) emit(pcmToBuffer(p.audio));
     }
     stored.end();
     const { size } = await storing;
-    await finishSynthesis(ctx, row, units, lengths, rate, key, size, times);
+    await finishSynthesis(ctx, row, units, lengths, rate, key, size, times, checks);
     out.end();
   } catch (err) {
     ctx.log.error({ err, history: row.id }, 'streamed synthesis failed');
@@ -475,8 +533,12 @@ export async function finishSynthesis(
   size: number,
   /** When each unit's pieces were said, from the engine's word timings (subtitles cut by them). */
   times: Array<PieceTimes | undefined> = [],
+  /** Each unit's speech self-check (undefined: not heard). */
+  checks: Array<SentenceCheck | undefined> = [],
 ) {
-  const sentences = sentencesOf(row, units, lengths, rate);
+  const sentences = sentencesOf(row, units, lengths, rate, checks);
+  // Flagged sentences keep their audio; their characters are not charged.
+  const credits = chargedCredits(row.credits, sentenceWeights(row.text, units), checks);
   const plan = JSON.parse(row.options) as SynthesisPlan;
   const srt = Buffer.from(srtOf(units, sentences, plan.language, times), 'utf8');
   const srtKey = audioKey(row, 'srt');
@@ -492,10 +554,12 @@ export async function finishSynthesis(
     srt_key: srtKey,
     srt_size: srt.length,
     sentences: JSON.stringify(sentences),
+    credits,
+    self_check: JSON.stringify(selfCheckFigures(checks)),
     updated_at: ctx.clock.now(),
   });
   // A task's credits are the task's (captured when it succeeds); a stream holds on the row.
-  if (row.hold_key) await captureCredits(ctx, row.hold_key);
+  if (row.hold_key) await captureCredits(ctx, row.hold_key, credits);
 }
 
 /**
