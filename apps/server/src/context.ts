@@ -31,6 +31,7 @@ import { sttAvailability } from './modules/stt/stt.service.ts';
 import { failSynthesisOfAbandonedHold } from './modules/tts/tts.service.ts';
 import { translateAvailability } from './modules/video-translation/video-translation.service.ts';
 import { voiceChangerAvailability } from './modules/voice-changer/voice-changer.service.ts';
+import { startVoicePreviews } from './modules/voices/voices.service.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { createTaskEventHub, type TaskEventHub } from './tasks/events.ts';
 import type { TaskFinishedListener } from './tasks/finished.ts';
@@ -152,5 +153,7 @@ export function createContext(options: {
       ...voiceChangerAvailability,
     },
   };
+  // Models installed or removed while running: the library's local voices follow, with previews.
+  ctx.engines.onReload(() => startVoicePreviews(ctx));
   return ctx;
 }

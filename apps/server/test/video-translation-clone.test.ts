@@ -308,7 +308,9 @@ describe('视频翻译: per-speaker voices cloned from the video', () => {
     const doc = await project(res.body.data.project_id);
     expect(doc.speakers.find((s) => s.name === '嘉宾')?.voice_id ?? null).toBeNull();
     for (const cue of doc.tracks.find((t) => t.kind === 'translation')!.cues) {
-      expect(cue.takes?.find((t) => t.id === cue.take_id)?.voice_id).toBe(defaultVoiceFor('en'));
+      expect(cue.takes?.find((t) => t.id === cue.take_id)?.voice_id).toBe(
+        await defaultVoiceFor(server.ctx, 'en'),
+      );
     }
     // No clone, no library voice, no stored sample was added.
     const after = await counts();

@@ -27,9 +27,9 @@ import { priceTask } from '../credits/pricing.service.ts';
 import { getMediaLimits, type ToolChecks } from '../features/features.service.ts';
 import { tusIdOf, tusOwnerOf, uploadsDir } from '../uploads/tus.ts';
 import { deleteUpload, findUploadOfOwner } from '../uploads/uploads.repo.ts';
+import { voiceRuns } from '../voices/neural.ts';
 import { findVoicesFor } from '../voices/voices.repo.ts';
-import { DEFAULT_VOICE_MAP } from '../voices/voices.seed.ts';
-import { getUsableVoice, getUserLevel } from '../voices/voices.service.ts';
+import { defaultVoiceOf, getUsableVoice, getUserLevel } from '../voices/voices.service.ts';
 import { audiobookPipeline } from './audiobook.pipeline.ts';
 import {
   deleteWorkRows,
@@ -152,7 +152,7 @@ async function castableVoices(ctx: AppContext, ownerId: string, language: string
       !r.is_disabled &&
       r.required_level <= level &&
       r.language === language &&
-      ctx.engines.tts.has(r.engine),
+      voiceRuns(ctx, r),
   );
 }
 
@@ -221,7 +221,7 @@ export async function importWork(ctx: AppContext, ownerId: string, ref: UploadRe
     const now = ctx.clock.now();
 
     // Narrator: the audiobook default when usable, else the first usable Mandarin voice.
-    const defaultVoice = DEFAULT_VOICE_MAP.audiobook;
+    const defaultVoice = await defaultVoiceOf(ctx, 'audiobook');
     const narrator = await getUsableVoice(ctx, ownerId, defaultVoice, undefined).catch(() => null);
     const language = narrator?.row.language ?? 'zh-CN';
     const pool = await castableVoices(ctx, ownerId, language);

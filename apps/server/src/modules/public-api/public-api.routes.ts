@@ -28,8 +28,7 @@ import { getBalance } from '../credits/ledger.service.ts';
 import { getTaskStatus } from '../tts/history.service.ts';
 import { sendAudio } from '../tts/tts.routes.ts';
 import { generateSpeech, type TtsRequest } from '../tts/tts.service.ts';
-import { DEFAULT_VOICE_MAP } from '../voices/voices.seed.ts';
-import { findModels, findVoices, getUserLevel } from '../voices/voices.service.ts';
+import { defaultVoiceOf, findModels, findVoices, getUserLevel } from '../voices/voices.service.ts';
 import { DOCS_HTML, DOCS_INIT_JS, publicOpenApiDocument } from './openapi.ts';
 import { registerTranscriptionRoutes } from './transcriptions.routes.ts';
 
@@ -163,7 +162,7 @@ function registerSpeechRoutes(scope: FastifyInstance, ctx: AppContext): void {
     }
     if (body.speed < 0.5 || body.speed > 2)
       throw AppError.named('err_invalid_param', 'speed 须在 0.5 到 2 之间');
-    const voiceId = OPENAI_VOICES.has(body.voice) ? DEFAULT_VOICE_MAP.tts : body.voice;
+    const voiceId = OPENAI_VOICES.has(body.voice) ? await defaultVoiceOf(ctx, 'tts') : body.voice;
     return speak(request, reply, {
       text: body.input,
       voice_id: voiceId,

@@ -53,7 +53,7 @@ export async function registerTtsRoutes(app: FastifyInstance, ctx: AppContext): 
   }
 
   registerCall(app, ttsCalls.getAllVoices, ({ user, query }) => findVoices(ctx, user.uid, query));
-  registerCall(app, ttsCalls.getDefaultVoice, async () => getDefaultVoiceMap());
+  registerCall(app, ttsCalls.getDefaultVoice, () => getDefaultVoiceMap(ctx));
   registerCall(app, ttsCalls.getSupportedModel, ({ user }) => findModels(ctx, user.uid));
   registerCall(app, ttsCalls.getLanguageIcon, async () => getLanguageIcons());
   registerCall(app, ttsCalls.favorVoice, ({ user, body }) => favorVoice(ctx, user.uid, body));

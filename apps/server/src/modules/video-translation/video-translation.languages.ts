@@ -2,6 +2,7 @@ import { ESPEAK_PERSONAS } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { DEFAULT_VOICE_MAP } from '../voices/voices.seed.ts';
+import { neuralVoiceFor } from '../voices/voices.service.ts';
 
 /*
  * Which languages 视频翻译 offers: targets from TRANSLATE_TARGET_LANGUAGES (others are refused with
@@ -86,9 +87,14 @@ export function assertTarget(ctx: AppContext, code: string): string {
   return hit.code;
 }
 
-/** A built-in voice speaking the target language (the embedded engine's persona), else the tool's default. */
-export function defaultVoiceFor(target: string): string {
+/**
+ * A built-in voice speaking the target language: an installed neural one, else the embedded engine's
+ * persona, else the tool's default.
+ */
+export async function defaultVoiceFor(ctx: AppContext, target: string): Promise<string> {
   const lang = primary(target);
+  const neural = await neuralVoiceFor(ctx, lang);
+  if (neural) return neural;
   const persona = ESPEAK_PERSONAS.find((p) => primary(p.language) === lang);
   return persona?.id ?? DEFAULT_VOICE_MAP.video_translation!;
 }

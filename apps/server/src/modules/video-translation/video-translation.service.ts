@@ -114,7 +114,9 @@ async function check(ctx: AppContext, userId: string, body: TranslationBody) {
   }
   // Speaker voices are remembered for later projects: usable ones only, dub or not.
   const voices = [...Object.values(body.dub.speaker_voices)];
-  if (body.dub.enabled) for (const t of targets) voices.push(body.dub.default_voice_id ?? defaultVoiceFor(t));
+  if (body.dub.enabled) {
+    for (const t of targets) voices.push(body.dub.default_voice_id ?? (await defaultVoiceFor(ctx, t)));
+  }
   await assertVoices(ctx, userId, voices);
   const seconds = Math.ceil((asset.duration_ms ?? 0) / 1000);
   const perTarget = await priceTask(ctx, 'video_translation', { seconds });
@@ -135,11 +137,12 @@ function documentFor(
   assetId: string,
   cues: ReturnType<typeof parseDubbingSubtitles>['cues'],
   preferences: z.output<typeof translationSettings>['preferences'],
+  defaultVoice: string,
 ): ProjectDocument {
   const sub = body.subtitles;
   const dub = dubSettings.parse({
     ...body.dub.options,
-    default_voice_id: body.dub.default_voice_id ?? defaultVoiceFor(target),
+    default_voice_id: body.dub.default_voice_id ?? defaultVoice,
     media_asset_id: assetId,
     spoken_track: 'translation',
     // The dub stage's recognizer check compares in the source language's recognizer: off here.
@@ -196,7 +199,7 @@ export async function createTranslation(ctx: AppContext, userId: string, body: T
         tool: 'translate',
         name: title,
         sourceAssetId: asset.id,
-        document: documentFor(body, target, asset.id, cues, preferences),
+        document: documentFor(body, target, asset.id, cues, preferences, await defaultVoiceFor(ctx, target)),
       });
       items.push({ target_language: target, task_id: '', project_id: project.id });
       const input: TranslateInput = {

@@ -1,3 +1,4 @@
+import { VoiceStatus } from '@vw/contract';
 import type { Db } from '../../db/database.ts';
 import type { VoiceRow } from '../../db/schema.ts';
 
@@ -55,5 +56,71 @@ export async function removeFavorite(db: Db, userId: string, voiceId: string): P
     .deleteFrom('voice_favorites')
     .where('user_id', '=', userId)
     .where('voice_id', '=', voiceId)
+    .execute();
+}
+
+/** Adds voices not in the library yet; rows that exist are left as they are (from any process at once). */
+export async function insertVoices(db: Db, rows: VoiceRow[]): Promise<void> {
+  // In slices: PostgreSQL takes at most 65 535 parameters per statement (a model may have hundreds of speakers).
+  for (let i = 0; i < rows.length; i += 200) {
+    await db
+      .insertInto('voices')
+      .values(rows.slice(i, i + 200))
+      .onConflict((oc) => oc.column('voice_id').doNothing())
+      .execute();
+  }
+}
+
+/** Enables again the built-in voices among `ids` that were disabled with `reason` (not the operator's). */
+export async function enableNeuralVoices(db: Db, ids: string[], reason: number, now: number): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) {
+    await db
+      .updateTable('voices')
+      .set({ is_disabled: 0, updated_at: now })
+      .where('voice_id', 'in', ids.slice(i, i + 500))
+      .where('owner_id', 'is', null)
+      .where('is_disabled', '=', reason)
+      .execute();
+  }
+}
+
+/** Disables, with `reason`, the enabled built-in voices whose id starts with `prefix` and is not in `keep`. */
+export async function disableNeuralVoicesExcept(
+  db: Db,
+  prefix: string,
+  keep: string[],
+  reason: number,
+  now: number,
+): Promise<void> {
+  const keepSet = new Set(keep);
+  const enabled = await db
+    .selectFrom('voices')
+    .select('voice_id')
+    .where('voice_id', 'like', `${prefix}%`)
+    .where('owner_id', 'is', null)
+    .where('is_disabled', '=', 0)
+    .execute();
+  const gone = enabled.map((r) => r.voice_id).filter((id) => !keepSet.has(id));
+  for (let i = 0; i < gone.length; i += 500) {
+    await db
+      .updateTable('voices')
+      .set({ is_disabled: reason, updated_at: now })
+      .where('voice_id', 'in', gone.slice(i, i + 500))
+      .where('is_disabled', '=', 0)
+      .execute();
+  }
+}
+
+/** Enabled, published built-in voices whose id starts with `prefix`, in library order. */
+export async function findEnabledBuiltinVoices(db: Db, prefix: string): Promise<VoiceRow[]> {
+  return db
+    .selectFrom('voices')
+    .selectAll()
+    .where('voice_id', 'like', `${prefix}%`)
+    .where('owner_id', 'is', null)
+    .where('is_disabled', '=', 0)
+    .where('status', '=', VoiceStatus.Published)
+    .orderBy('sort')
+    .orderBy('voice_id')
     .execute();
 }

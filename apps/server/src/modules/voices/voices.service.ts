@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   FREE_LEVEL,
   type LanguageIcon,
@@ -6,15 +7,17 @@ import {
   type Voice,
   VoiceStatus,
 } from '@vw/contract';
-import { type EngineVoice, ESPEAK_LANGUAGES, encodeAudio } from '@vw/engines';
+import { type EngineVoice, ESPEAK_LANGUAGES, ESPEAK_PERSONAS, encodeAudio } from '@vw/engines';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { VoiceRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { defineJob } from '../../jobs/index.ts';
 import { getTenantBonus } from '../credits/membership.service.ts';
+import { NEURAL_VOICE_PREFIX, neuralLabelOf, syncNeuralVoices, voiceRuns } from './neural.ts';
 import {
   addFavorite,
+  findEnabledBuiltinVoices,
   findFavoriteIds,
   findVoiceFor,
   findVoicesFor,
@@ -58,16 +61,21 @@ const ENGINE_LABELS: Record<string, string> = {
   'sherpa-zeroshot': 'sherpa-onnx 零样本',
 };
 
-/** A user's own espeak voice is a fitted clone: never shown as the plain standard engine. */
-const engineLabelOf = (row: VoiceRow) =>
-  row.owner_id && row.engine === 'espeak' ? '标准引擎近似' : (ENGINE_LABELS[row.engine] ?? row.engine);
+/**
+ * A user's own espeak voice is a fitted clone: never shown as the plain standard engine. A local
+ * neural voice names its model (神经网络 · Kokoro 中英双语).
+ */
+const engineLabelOf = (ctx: AppContext, row: VoiceRow) =>
+  row.owner_id && row.engine === 'espeak'
+    ? '标准引擎近似'
+    : (neuralLabelOf(ctx, row) ?? ENGINE_LABELS[row.engine] ?? row.engine);
 
 async function toVoiceView(ctx: AppContext, row: VoiceRow, favorites: Set<string>): Promise<Voice> {
   return {
     voice_id: row.voice_id,
     name: row.name,
     engine: row.engine,
-    engine_label: engineLabelOf(row),
+    engine_label: engineLabelOf(ctx, row),
     language: row.language,
     labels: {
       gender: row.gender,
@@ -81,7 +89,8 @@ async function toVoiceView(ctx: AppContext, row: VoiceRow, favorites: Set<string
     preview_url: row.preview_key ? await previewUrl(ctx, row.preview_key) : '',
     preview_text: row.preview_text,
     required_level: row.required_level,
-    is_disabled: row.is_disabled === 1 || !ctx.engines.tts.has(row.engine),
+    // 1: the operator's switch; 2: a local voice whose model is not installed (neural.ts).
+    is_disabled: row.is_disabled !== 0 || !voiceRuns(ctx, row),
     status: row.status,
     is_favorite: favorites.has(row.voice_id),
     model_ids: JSON.parse(row.model_ids) as string[],
@@ -102,8 +111,50 @@ export async function findVoices(
   return { voices };
 }
 
-export function getDefaultVoiceMap(): { default_voice_map: Record<string, string> } {
-  return { default_voice_map: { ...DEFAULT_VOICE_MAP } };
+/** The language each tool's default voice speaks (video translation: the usual target, English). */
+const DEFAULT_VOICE_LANGUAGE: Record<string, string> = {
+  tts: 'zh',
+  audiobook: 'zh',
+  dubbing: 'zh',
+  video_translation: 'en',
+};
+
+/**
+ * The first installed local neural voice speaking `language` (its base: 'zh', 'en'), of `gender` when
+ * one is, that every plan may use; null when none is installed.
+ */
+export async function neuralVoiceFor(
+  ctx: AppContext,
+  language: string,
+  gender?: string,
+): Promise<string | null> {
+  if (ctx.engines.ttsModels.length === 0) return null;
+  const base = language.toLowerCase().split(/[-_]/)[0];
+  const speaking = (await findEnabledBuiltinVoices(ctx.db, NEURAL_VOICE_PREFIX)).filter(
+    (v) =>
+      v.language.toLowerCase().split('-')[0] === base && v.required_level <= FREE_LEVEL && voiceRuns(ctx, v),
+  );
+  return (speaking.find((v) => v.gender === gender) ?? speaking[0])?.voice_id ?? null;
+}
+
+/**
+ * New users' voice per tool: the first installed local neural voice of the tool's language (of the
+ * standard default's gender when there is one), else the standard engine's default.
+ */
+export async function getDefaultVoiceMap(
+  ctx: AppContext,
+): Promise<{ default_voice_map: Record<string, string> }> {
+  const map = { ...DEFAULT_VOICE_MAP };
+  for (const [tool, language] of Object.entries(DEFAULT_VOICE_LANGUAGE)) {
+    const standardGender = ESPEAK_PERSONAS.find((p) => p.id === DEFAULT_VOICE_MAP[tool])?.gender;
+    map[tool] = (await neuralVoiceFor(ctx, language, standardGender)) ?? map[tool]!;
+  }
+  return { default_voice_map: map };
+}
+
+/** One tool's default voice (see getDefaultVoiceMap). */
+export async function defaultVoiceOf(ctx: AppContext, tool: string): Promise<string> {
+  return (await getDefaultVoiceMap(ctx)).default_voice_map[tool] ?? DEFAULT_VOICE_MAP[tool]!;
 }
 
 /** The user's plan level (free when no plan is in force). */
@@ -131,8 +182,10 @@ export async function findModels(
           : (ENGINE_LABELS[id] ?? '自托管语音服务'),
     description:
       id === 'espeak'
-        ? 'espeak-ng 共振峰合成，离线运行，中文经拼音朗读，支持词典与多音字校正'
-        : `${ENGINE_LABELS[id] ?? id}`,
+        ? '机器合成音色，机器感明显：espeak-ng 共振峰合成，离线运行，中文经拼音朗读，支持词典与多音字校正'
+        : id === 'sherpa-onnx'
+          ? `神经网络语音合成，在本机离线运行：${ctx.engines.ttsModels.map((m) => m.name).join('、')}`
+          : `${ENGINE_LABELS[id] ?? id}`,
     engine: id,
     languages: capabilities.languages.map((code) => ({
       language_id: code,
@@ -239,7 +292,9 @@ export const voicePreviewJob = defineJob({
   backoffMs: 30_000,
   async handler(_payload, job) {
     const ctx = job.app;
-    const pending = (await findVoicesWithoutPreview(ctx.db)).filter((v) => ctx.engines.tts.has(v.engine));
+    const pending = (await findVoicesWithoutPreview(ctx.db)).filter(
+      (v) => v.is_disabled === 0 && voiceRuns(ctx, v),
+    );
     let done = 0;
     for (const voice of pending) {
       if (job.signal.aborted) break;
@@ -253,7 +308,8 @@ export const voicePreviewJob = defineJob({
           { signal: job.signal },
         );
         const mp3 = await encodeAudio(result, { format: 'mp3', signal: job.signal });
-        const key = `voice-previews/${voice.voice_id}.mp3`;
+        // Local voices' ids hold colons (sherpa:<model>:<speaker>): one folder per part.
+        const key = `voice-previews/${voice.voice_id.replaceAll(':', '/')}.mp3`;
         await ctx.storage.put(key, mp3, 'audio/mpeg');
         await setVoicePreview(ctx.db, voice.voice_id, key, ctx.clock.now());
       } catch (err) {
@@ -266,14 +322,21 @@ export const voicePreviewJob = defineJob({
   },
 });
 
-/** Enqueued at start while clips are missing; the key (day, count) keeps concurrent starts to one run. */
+/**
+ * At start and after each reload of the engines: the local neural voices are brought in line with the
+ * installed models, then previews are made of the voices that have none and can speak. The key (day,
+ * the voices missing one) keeps concurrent starts to one run.
+ */
 export async function startVoicePreviews(ctx: AppContext): Promise<void> {
-  const missing = await findVoicesWithoutPreview(ctx.db);
+  await syncNeuralVoices(ctx);
+  const missing = (await findVoicesWithoutPreview(ctx.db)).filter(
+    (v) => v.is_disabled === 0 && voiceRuns(ctx, v),
+  );
   if (missing.length === 0) return;
   const day = new Date(ctx.clock.now()).toISOString().slice(0, 10);
-  await ctx.jobs.enqueue(
-    voicePreviewJob,
-    {},
-    { idempotencyKey: `tts.voice-previews:${day}:${missing.length}` },
-  );
+  const which = createHash('sha256')
+    .update(missing.map((v) => v.voice_id).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  await ctx.jobs.enqueue(voicePreviewJob, {}, { idempotencyKey: `tts.voice-previews:${day}:${which}` });
 }
