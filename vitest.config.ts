@@ -23,6 +23,7 @@ const POSTGRES_TESTS = [
   'test/credits-ledger.test.ts',
   'test/credits-membership.test.ts',
   'test/draining.test.ts',
+  'test/engines-reload.test.ts',
   'test/features.test.ts',
   'test/input-rule.test.ts',
   'test/media-gc.test.ts',
