@@ -53,6 +53,10 @@ describe('the model catalogue', () => {
         expect(d.path, entry.model.id).toMatch(/^[\w-]+\/[\w.-]+$/);
         expect(Number.isInteger(d.bytes) && d.bytes > 0, `${entry.model.id} bytes`).toBe(true);
         if (d.sha256 !== null) expect(d.sha256, entry.model.id).toMatch(/^[0-9a-f]{64}$/);
+        for (const earlier of d.knownEarlierSha256 ?? []) {
+          expect(earlier, entry.model.id).toMatch(/^[0-9a-f]{64}$/);
+          expect(d.sha256, `${entry.model.id}: an earlier digest needs a current one`).not.toBeNull();
+        }
       }
       // The disk check needs room for what unpacks, never less than a single file's own size.
       const singles = entry.downloads.filter((d) => !d.unpack).reduce((n, d) => n + d.bytes, 0);
@@ -63,7 +67,7 @@ describe('the model catalogue', () => {
   it('says where every licence fact was read, and recommends only what may be used commercially', () => {
     for (const { model, licence, recommended, enables, homepage } of MODEL_CATALOGUE) {
       expect(licence.sources.length, model.id).toBeGreaterThan(0);
-      for (const url of [...licence.sources, homepage]) expect(url, model.id).toMatch(/^https:\/\/\S+$/);
+      for (const url of [...licence.sources, homepage]) expect(url, model.id).toMatch(/^https?:\/\/\S+$/);
       for (const fact of [licence.code, licence.weights, licence.data, enables]) {
         expect(fact.trim(), model.id).not.toBe('');
       }

@@ -13,20 +13,23 @@ export interface ModelDownload {
   /** true: a .tar.bz2 unpacked into the models folder; false: saved under its own name at the top. */
   unpack: boolean;
   /**
-   * Size of the download in bytes. Exact when `bytesExact`; otherwise an upper bound read from the
-   * unpacked file sizes upstream lists (a compressed archive is never larger), for the disk check and
-   * progress only: the installer must not reject a download whose length differs.
+   * Size of the download in bytes. Exact when `bytesExact`; otherwise an upper bound (the unpacked
+   * sizes upstream lists, which a compressed archive never exceeds) or an estimate, for the disk
+   * check and progress only: the installer must not reject a download whose length differs.
    */
   bytes: number;
   /** true when `bytes` is the exact length of the asset as read from a published source. */
   bytesExact: boolean;
   /**
    * sha256 of the download, or null when no digest could be read here (the installer then records
-   * the digest of the first download and says it was not verified). Upstream publishes none for
-   * these assets; the ones given were pinned independently by public projects that downloaded the
-   * same asset (docs/models.md says which).
+   * the digest of the first download and says it was not verified). Upstream's docs publish none;
+   * the ones given were pinned by public projects that downloaded the same asset (docs/models.md
+   * says which), and upstream re-uploads assets under the same name now and then (the tts-models
+   * tag is rolling), so a mismatch means "changed upstream or corrupted": never installed.
    */
   sha256: string | null;
+  /** Digests of earlier uploads of the same asset that are known good too (same files, same ids). */
+  knownEarlierSha256?: string[];
 }
 
 export interface ModelLicence {
@@ -66,23 +69,44 @@ export interface CatalogueEntry {
 const MB = 1_000_000;
 const SHERPA_LICENCE = 'https://github.com/k2-fsa/sherpa-onnx/blob/master/LICENSE';
 
-// Where facts were read (the same page backs several entries).
+// Where facts were read (one page backs several entries). Digests and exact sizes not published
+// upstream were read from public projects that pin the same asset; docs/models.md lists them.
 const SRC = {
+  kokoroV11Card: 'https://huggingface.co/hexgrad/Kokoro-82M-v1.1-zh',
   kokoroV11Docs: 'https://k2-fsa.github.io/sherpa/onnx/tts/all/Chinese-English/kokoro-multi-lang-v1_1.html',
   kokoroDocs: 'https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/kokoro.html',
-  kokoroV11Card: 'https://huggingface.co/hexgrad/Kokoro-82M-v1.1-zh',
-  kokoroCard: 'https://huggingface.co/hexgrad/Kokoro-82M',
   kokoroExport: 'https://github.com/k2-fsa/sherpa-onnx/blob/master/.github/workflows/export-kokoro.yaml',
   kokoroVoices:
     'https://github.com/k2-fsa/sherpa-onnx/blob/master/scripts/kokoro/v1.1-zh/generate_voices_bin.py',
+  kokoroApk: 'https://github.com/k2-fsa/sherpa-onnx/blob/master/scripts/apk/generate-tts-apk-script.py',
+  kokoroCard: 'https://huggingface.co/hexgrad/Kokoro-82M',
+  vitsDocs: 'https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/vits.html',
+  aishell3: 'https://huggingface.co/datasets/AISHELL/AISHELL-3',
+  matchaDocs: 'https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/matcha.html',
+  piperAmy: 'https://huggingface.co/rhasspy/piper-voices/tree/main/en/en_US/amy/low',
+  piperAmyCard: 'https://huggingface.co/csukuangfj/vits-piper-en_US-amy-medium/blob/main/MODEL_CARD',
   funasrLicence: 'https://github.com/modelscope/FunASR/blob/main/MODEL_LICENSE',
+  senseVoice: 'https://github.com/FunAudioLLM/SenseVoice/blob/main/README.md',
   senseVoiceDocs: 'https://k2-fsa.github.io/sherpa/onnx/sense-voice/pretrained.html',
-  senseVoiceCard: 'https://huggingface.co/FunAudioLLM/SenseVoiceSmall',
-  sileroDocs: 'https://k2-fsa.github.io/sherpa/onnx/vad/silero-vad.html',
+  paraformerDocs:
+    'https://k2-fsa.github.io/sherpa/onnx/pretrained_models/offline-paraformer/paraformer-models.html',
+  whisperLicence: 'https://github.com/openai/whisper/blob/main/LICENSE',
+  whisperCard: 'https://github.com/openai/whisper/blob/main/model-card.md',
   sileroLicence: 'https://github.com/snakers4/silero-vad/blob/master/LICENSE',
+  sileroReadme: 'https://github.com/snakers4/silero-vad/blob/master/README.md',
+  sileroDocs: 'https://k2-fsa.github.io/sherpa/onnx/vad/silero-vad.html',
   punctDocs: 'https://k2-fsa.github.io/sherpa/onnx/punctuation/pretrained_models.html',
   diarizationDocs: 'https://k2-fsa.github.io/sherpa/onnx/speaker-diarization/models.html',
+  pyannoteCard: 'https://huggingface.co/pyannote/segmentation-3.0',
+  ldcLicences: 'http://ldc-upenn.blogspot.com/2011/04/',
+  speaker3d: 'https://github.com/modelscope/3D-Speaker/blob/main/README.md',
+  eres2netCard: 'https://huggingface.co/onemira/eres2net-base-3dspeaker-onnx',
+  wespeakerModels: 'https://github.com/wenet-e2e/wespeaker/blob/master/docs/pretrained.md',
 };
+
+const FUNASR_WEIGHTS =
+  'FunASR 模型开源协议 1.1：可自由使用、复制、修改、分享（未限制商用），须注明出处与作者并保留模型名称；' +
+  '阿里巴巴可修订协议，违约即终止';
 
 /** Kokoro v1.1-zh speakers in sherpa-onnx's order (sid): 3 English, then the Chinese voice packs present. */
 const KOKORO_V11_FEMALE_ZH = [
@@ -96,7 +120,7 @@ const KOKORO_V11_MALE_ZH = [
 const pad3 = (n: number) => String(n).padStart(3, '0');
 export const KOKORO_V11_SPEAKERS: ModelSpeaker[] = [
   // The model card: "1 hour of Maple, an American female", "Sol, another American female",
-  // "Vale, an older British female".
+  // "Vale, an older British female". Upstream describes none of the Chinese voices.
   { id: 0, name: 'Maple（美式英语）', gender: 'female', language: 'en-US' },
   { id: 1, name: 'Sol（美式英语）', gender: 'female', language: 'en-US' },
   { id: 2, name: 'Vale（英式英语）', gender: 'female', language: 'en-GB', style: '年长' },
@@ -136,7 +160,8 @@ const WHISPER_LANGUAGES = [
   'nl',
 ];
 
-const whisper = (size: 'tiny' | 'base', unpackedMb: number): CatalogueEntry => ({
+/** `upperMb`: every file of the model's Hugging Face mirror summed (the archive holds at most these). */
+const whisper = (size: 'tiny' | 'base', upperMb: number): CatalogueEntry => ({
   model: {
     id: `whisper-${size}`,
     kind: 'asr',
@@ -153,24 +178,25 @@ const whisper = (size: 'tiny' | 'base', unpackedMb: number): CatalogueEntry => (
     {
       path: `asr-models/sherpa-onnx-whisper-${size}.tar.bz2`,
       unpack: true,
-      bytes: unpackedMb * MB,
+      bytes: upperMb * MB,
       bytesExact: false,
       sha256: null,
     },
   ],
-  installedBytes: unpackedMb * MB,
+  installedBytes: upperMb * MB,
   licence: {
-    code: 'MIT (openai/whisper), Apache-2.0 (sherpa-onnx)',
+    code: 'MIT（openai/whisper）、Apache-2.0（sherpa-onnx）',
     weights: 'MIT',
-    data: '680,000 小时网络音频，OpenAI 未公开其来源与许可',
+    data: '68 万小时网络音频与字幕，OpenAI 未公开来源与许可',
     permissive: true,
     sources: [
-      'https://github.com/openai/whisper/blob/main/LICENSE',
-      'https://github.com/openai/whisper/blob/main/model-card.md',
+      SRC.whisperLicence,
+      SRC.whisperCard,
+      `https://huggingface.co/csukuangfj/sherpa-onnx-whisper-${size}/tree/main`,
       SHERPA_LICENCE,
     ],
   },
-  enables: `语音识别（Whisper ${size}，多语种，时间戳按句估算）`,
+  enables: `语音识别：Whisper ${size}，多语种（词级时间按句估算）`,
   recommended: false,
   homepage: 'https://github.com/openai/whisper',
 });
@@ -190,7 +216,8 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
         dataDir: 'kokoro-multi-lang-v1_1/espeak-ng-data',
         lexicon: ['kokoro-multi-lang-v1_1/lexicon-us-en.txt', 'kokoro-multi-lang-v1_1/lexicon-zh.txt'],
       },
-      // As upstream's own apps configure this model (scripts/apk/generate-tts-apk-script.py).
+      // As upstream's own apps configure this model (kokoroApk). No dict/: sherpa-onnx ≥ 1.12.15
+      // ignores it for Kokoro.
       ruleFsts: ['phone-zh', 'date-zh', 'number-zh'].map((f) => `kokoro-multi-lang-v1_1/${f}.fst`),
     },
     downloads: [
@@ -202,12 +229,14 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
         sha256: 'a3f4c73d043860e3fd2e5b06f36795eb81de0fc8e8de6df703245edddd87dbad',
       },
     ],
-    // About 407 MB unpacked as reported by a project that installs it; rounded up.
+    // About 407 MB unpacked, as a project that installs it reports; rounded up.
     installedBytes: 430 * MB,
     licence: {
-      code: 'Apache-2.0（Kokoro、sherpa-onnx）；附带 espeak-ng-data 为 GPL-3.0 数据文件',
+      code: 'Apache-2.0（Kokoro、sherpa-onnx）；附带的 espeak-ng-data 为 GPL-3.0 数据文件',
       weights: 'Apache-2.0',
-      data: '100 位中文说话人来自龙猫数据（LongMaoData）免费许可的专业数据集；另有 3 小时众包合成英文语音',
+      data:
+        '100 位中文说话人来自龙猫数据（LongMaoData）免费且宽松授权的专业数据集；另有 3 小时众包的合成英文语音' +
+        '（模型卡称合成数据不受版权保护）',
       permissive: true,
       sources: [
         SRC.kokoroV11Card,
@@ -215,6 +244,7 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
         SRC.kokoroDocs,
         SRC.kokoroExport,
         SRC.kokoroVoices,
+        SRC.kokoroApk,
         SHERPA_LICENCE,
       ],
     },
@@ -228,6 +258,7 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       kind: 'kokoro',
       name: 'Kokoro v1.0 中英双语',
       languages: ['zh-CN', 'en-US'],
+      // The 2026-09-08 upload appended a 54th voice (em_santa); 53 holds for both uploads accepted.
       speakers: 53,
       files: {
         model: 'kokoro-multi-lang-v1_0/model.onnx',
@@ -241,17 +272,18 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       {
         path: 'tts-models/kokoro-multi-lang-v1_0.tar.bz2',
         unpack: true,
-        // `ls -lh` on the docs page: total 718872 blocks of 512 bytes.
-        bytes: 369 * MB,
-        bytesExact: false,
-        sha256: null,
+        bytes: 349_906_910,
+        bytesExact: true,
+        sha256: 'c5f7e2d2caf082bc1d20fb70334a61d99d20b484500aad32e7cf84c128ea3298',
+        knownEarlierSha256: ['c133d26353d776da730870dac7da07dbfc9a5e3bc80cc5e8e83ab6e823be7046'],
       },
     ],
+    // `ls -lh` on the docs page: total 718872 blocks of 512 bytes.
     installedBytes: 369 * MB,
     licence: {
-      code: 'Apache-2.0（Kokoro、sherpa-onnx）；附带 espeak-ng-data 为 GPL-3.0 数据文件',
+      code: 'Apache-2.0（Kokoro、sherpa-onnx）；附带的 espeak-ng-data 为 GPL-3.0 数据文件',
       weights: 'Apache-2.0',
-      data: '模型卡称训练数据均为公共领域、Apache/MIT 许可或合成音频',
+      data: '模型卡称训练数据均为宽松授权或无版权的音频：公共领域、Apache/MIT、CC BY 与大厂商闭源 TTS 的合成音频',
       permissive: true,
       sources: [SRC.kokoroCard, SRC.kokoroDocs, SHERPA_LICENCE],
     },
@@ -278,21 +310,21 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       {
         path: 'tts-models/vits-icefall-zh-aishell3.tar.bz2',
         unpack: true,
-        // UNVERIFIED: no published size read yet; conservative estimate.
-        bytes: 100 * MB,
+        // ESTIMATE: only model.onnx (29M) was read; lexicon, FSTs and rule.far added generously.
+        bytes: 45 * MB,
         bytesExact: false,
         sha256: null,
       },
     ],
-    installedBytes: 100 * MB,
+    installedBytes: 45 * MB,
     licence: {
       code: 'Apache-2.0（icefall、sherpa-onnx）',
-      weights: '未读到（待核实）',
-      data: 'AISHELL-3（待核实许可）',
+      weights: '未读到（icefall 训练，未见权重许可声明）',
+      data: 'AISHELL-3（Apache-2.0）',
       permissive: false,
-      sources: ['https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/vits.html'],
+      sources: [SRC.vitsDocs, SRC.aishell3],
     },
-    enables: '语音合成：174 个中文说话人（VITS）',
+    enables: '语音合成：174 个中文说话人（VITS，8 kHz 采样）',
     recommended: false,
     homepage: 'https://www.openslr.org/93/',
   },
@@ -315,7 +347,7 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       {
         path: 'tts-models/sherpa-onnx-vits-zh-ll.tar.bz2',
         unpack: true,
-        // UNVERIFIED: conservative estimate.
+        // ESTIMATE: model.onnx is 115M on the docs page; the jieba dict/ size was not read.
         bytes: 150 * MB,
         bytesExact: false,
         sha256: null,
@@ -323,15 +355,15 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
     ],
     installedBytes: 150 * MB,
     licence: {
-      code: 'Apache-2.0（sherpa-onnx）',
-      weights: '未读到（待核实）',
-      data: '未读到（待核实）',
+      code: 'Apache-2.0（sherpa-onnx）；用 VITS-fast-fine-tuning 训练',
+      weights: '未读到',
+      data: '未读到',
       permissive: false,
-      sources: ['https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/vits.html'],
+      sources: [SRC.vitsDocs],
     },
     enables: '语音合成：5 个中文说话人（VITS）',
     recommended: false,
-    homepage: 'https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/vits.html',
+    homepage: SRC.vitsDocs,
   },
   {
     model: {
@@ -352,31 +384,31 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       {
         path: 'tts-models/matcha-icefall-zh-baker.tar.bz2',
         unpack: true,
-        // UNVERIFIED: conservative estimate.
-        bytes: 150 * MB,
+        // Upper bound: the docs page lists model-steps-3.onnx 72M, lexicon 1.3M and small files.
+        bytes: 80 * MB,
         bytesExact: false,
         sha256: null,
       },
       {
         path: 'vocoder-models/vocos-22khz-univ.onnx',
         unpack: false,
-        // UNVERIFIED: conservative estimate.
-        bytes: 60 * MB,
+        // Upper bound: `ls -lh` shows 51M.
+        bytes: 54 * MB,
         bytesExact: false,
         sha256: null,
       },
     ],
-    installedBytes: 210 * MB,
+    installedBytes: 134 * MB,
     licence: {
       code: 'Apache-2.0（icefall、sherpa-onnx）',
-      weights: '未读到（待核实）',
-      data: '标贝中文标准女声音库（许可待核实）',
+      weights: '未读到',
+      data: '标贝（DataBaker）中文标准女声音库：上游文档注明仅限非商业用途',
       permissive: false,
-      sources: ['https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/matcha.html'],
+      sources: [SRC.matchaDocs],
     },
     enables: '语音合成：1 个中文女声（Matcha）',
     recommended: false,
-    homepage: 'https://k2-fsa.github.io/sherpa/onnx/tts/pretrained_models/matcha.html',
+    homepage: SRC.matchaDocs,
   },
   {
     model: {
@@ -395,19 +427,19 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       {
         path: 'tts-models/vits-piper-en_US-amy-low.tar.bz2',
         unpack: true,
-        // UNVERIFIED: conservative estimate.
-        bytes: 80 * MB,
+        // ESTIMATE: en_US-amy-low.onnx is 63.1 MB; espeak-ng-data was not measured here.
+        bytes: 90 * MB,
         bytesExact: false,
         sha256: null,
       },
     ],
-    installedBytes: 80 * MB,
+    installedBytes: 90 * MB,
     licence: {
-      code: 'MIT（piper）、Apache-2.0（sherpa-onnx）',
-      weights: '未读到（待核实）',
-      data: '未读到（待核实）',
+      code: 'MIT（piper）、Apache-2.0（sherpa-onnx）；附带的 espeak-ng-data 为 GPL-3.0 数据文件',
+      weights: 'MIT（piper-voices 仓库）',
+      data: 'mimic3-voices 的 Amy 数据集（许可见其仓库，未读到），由 lessac 音色微调而来',
       permissive: false,
-      sources: ['https://k2-fsa.github.io/sherpa/onnx/tts/piper.html'],
+      sources: [SRC.piperAmy, SRC.piperAmyCard],
     },
     enables: '语音合成：1 个英文女声（Piper）',
     recommended: false,
@@ -429,19 +461,19 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       {
         path: 'asr-models/sherpa-onnx-sense-voice-zh-en-ja-ko-yue-int8-2024-07-17.tar.bz2',
         unpack: true,
-        // Upper bound: `ls -lh` on the docs page, total 494168 blocks of 512 bytes.
-        bytes: 253 * MB,
-        bytesExact: false,
-        sha256: null,
+        bytes: 163_002_883,
+        bytesExact: true,
+        sha256: '7d1efa2138a65b0b488df37f8b89e3d91a60676e416f515b952358d83dfd347e',
       },
     ],
+    // `ls -lh` on the docs page: total 494168 blocks of 512 bytes.
     installedBytes: 253 * MB,
     licence: {
       code: 'MIT（SenseVoice、FunASR）、Apache-2.0（sherpa-onnx）',
-      weights: 'FunASR 模型开源协议 1.1：可自由使用、复制、修改、分享（含商用），须注明出处并保留模型名称',
-      data: '阿里巴巴自有的 40 万小时以上工业数据，未公开，权重由数据方自行发布',
+      weights: FUNASR_WEIGHTS,
+      data: '阿里巴巴自有的 40 万小时以上语音数据，未公开；权重由数据所有方自行以上述协议发布',
       permissive: true,
-      sources: [SRC.funasrLicence, SRC.senseVoiceCard, SRC.senseVoiceDocs, SHERPA_LICENCE],
+      sources: [SRC.funasrLicence, SRC.senseVoice, SRC.senseVoiceDocs, SHERPA_LICENCE],
     },
     enables: '语音识别：中文（含粤语）、英、日、韩，带时间戳与标点；语音转文字、配音与翻译的语音输入',
     recommended: true,
@@ -463,39 +495,45 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       {
         path: 'asr-models/sherpa-onnx-paraformer-zh-2024-03-09.tar.bz2',
         unpack: true,
-        // UNVERIFIED: conservative estimate (archive holds the float model too).
-        bytes: 1_100 * MB,
+        // ESTIMATE: "~973 MB (tar.bz2, fp32 + int8)" as one public project lists it; rounded up.
+        bytes: 1_050 * MB,
         bytesExact: false,
         sha256: null,
       },
     ],
-    installedBytes: 1_100 * MB,
+    // ESTIMATE: the archive holds the float model too; not measured here.
+    installedBytes: 1_200 * MB,
     licence: {
       code: 'MIT（FunASR）、Apache-2.0（sherpa-onnx）',
-      weights: 'FunASR 模型开源协议 1.1：可自由使用、复制、修改、分享（含商用），须注明出处并保留模型名称',
-      data: '阿里巴巴自有的 6 万小时中文数据，未公开',
+      weights: FUNASR_WEIGHTS,
+      data: '阿里巴巴自有的中文语音数据，未公开',
       permissive: true,
-      sources: [SRC.funasrLicence, SHERPA_LICENCE],
+      sources: [SRC.funasrLicence, SRC.paraformerDocs, SHERPA_LICENCE],
     },
     enables: '语音识别：中文（含英文）',
     recommended: false,
     homepage: 'https://github.com/modelscope/FunASR',
   },
-  whisper('tiny', 120),
-  whisper('base', 200),
+  whisper('tiny', 257),
+  whisper('base', 454),
   {
     model: { id: 'silero-vad', kind: 'vad', name: 'Silero VAD', files: { model: 'silero_vad.onnx' } },
-    // 629 KB as listed on the docs page.
     downloads: [
-      { path: 'asr-models/silero_vad.onnx', unpack: false, bytes: 629_000, bytesExact: false, sha256: null },
+      {
+        path: 'asr-models/silero_vad.onnx',
+        unpack: false,
+        bytes: 643_854,
+        bytesExact: true,
+        sha256: '9e2449e1087496d8d4caba907f23e0bd3f78d91fa552479bb9c23ac09cbb1fd6',
+      },
     ],
-    installedBytes: 1 * MB,
+    installedBytes: 643_854,
     licence: {
       code: 'MIT（silero-vad）、Apache-2.0（sherpa-onnx）',
       weights: 'MIT',
-      data: 'Silero 未公开训练数据的来源与许可',
+      data: '覆盖 6000 多种语言的大规模语料，Silero 未公开来源与许可',
       permissive: true,
-      sources: [SRC.sileroLicence, SRC.sileroDocs, SHERPA_LICENCE],
+      sources: [SRC.sileroLicence, SRC.sileroReadme, SRC.sileroDocs, SHERPA_LICENCE],
     },
     enables: '语音活动检测：长音频按说话切段，语音识别必需',
     recommended: true,
@@ -512,16 +550,16 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       {
         path: 'punctuation-models/sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12-int8.tar.bz2',
         unpack: true,
-        // Upper bound: the docs page lists model.int8.onnx 72M and tokens.json 4.0M.
-        bytes: 77 * MB,
-        bytesExact: false,
-        sha256: null,
+        bytes: 64_717_756,
+        bytesExact: true,
+        sha256: 'c0d5aa5f8eeb686032345e180bedf39319dc2e0556781c6264bcadba8328a6e1',
       },
     ],
-    installedBytes: 77 * MB,
+    // The docs page lists model.int8.onnx 72M and tokens.json 4.0M; rounded up.
+    installedBytes: 82 * MB,
     licence: {
       code: 'MIT（FunASR）、Apache-2.0（sherpa-onnx）',
-      weights: 'FunASR 模型开源协议 1.1：可自由使用、复制、修改、分享（含商用），须注明出处并保留模型名称',
+      weights: FUNASR_WEIGHTS,
       data: '阿里巴巴未公开的中英文文本',
       permissive: true,
       sources: [SRC.funasrLicence, SRC.punctDocs, SHERPA_LICENCE],
@@ -544,28 +582,29 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       {
         path: 'speaker-segmentation-models/sherpa-onnx-pyannote-segmentation-3-0.tar.bz2',
         unpack: true,
-        // Upper bound: model.onnx 5.7M + model.int8.onnx 1.5M on the docs page.
-        bytes: 8 * MB,
-        bytesExact: false,
-        sha256: null,
+        bytes: 6_958_444,
+        bytesExact: true,
+        sha256: '24615ee884c897d9d2ba09bb4d30da6bb1b15e685065962db5b02e76e4996488',
       },
       {
         // The release tag is spelled so upstream.
         path: 'speaker-recongition-models/3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx',
         unpack: false,
-        // UNVERIFIED: conservative estimate.
-        bytes: 40 * MB,
-        bytesExact: false,
-        sha256: null,
+        bytes: 39_593_761,
+        bytesExact: true,
+        sha256: '1a331345f04805badbb495c775a6ddffcdd1a732567d5ec8b3d5749e3c7a5e4b',
       },
     ],
-    installedBytes: 48 * MB,
+    // model.onnx 5.7M + model.int8.onnx 1.5M unpacked, plus the embedding file.
+    installedBytes: 49 * MB,
     licence: {
-      code: 'MIT（pyannote）、Apache-2.0（3D-Speaker、sherpa-onnx）',
-      weights: 'MIT（分段）；Apache-2.0（声纹，待核实）',
-      data: '待核实',
+      code: 'MIT（pyannote.audio）、Apache-2.0（3D-Speaker、sherpa-onnx）',
+      weights: 'MIT（分段模型）；Apache-2.0（3D-Speaker 声纹模型）',
+      data:
+        '分段模型的训练集含 DIHARD（LDC 发行，非会员许可不得商用）、REPERE、Ego4D 等研究语料；' +
+        '声纹模型用 3D-Speaker 数据集训练（其许可未读到）',
       permissive: false,
-      sources: [SRC.diarizationDocs],
+      sources: [SRC.pyannoteCard, SRC.ldcLicences, SRC.speaker3d, SRC.eres2netCard, SRC.diarizationDocs],
     },
     enables: '说话人分离：区分转写中的不同说话人（中文声纹）',
     recommended: false,
@@ -585,26 +624,26 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       {
         path: 'speaker-segmentation-models/sherpa-onnx-pyannote-segmentation-3-0.tar.bz2',
         unpack: true,
-        bytes: 8 * MB,
-        bytesExact: false,
-        sha256: null,
+        bytes: 6_958_444,
+        bytesExact: true,
+        sha256: '24615ee884c897d9d2ba09bb4d30da6bb1b15e685065962db5b02e76e4996488',
       },
       {
         path: 'speaker-recongition-models/wespeaker_en_voxceleb_resnet34.onnx',
         unpack: false,
-        // UNVERIFIED: conservative estimate.
-        bytes: 30 * MB,
+        // ESTIMATE: WeSpeaker's own export is 26,534,127 bytes; sherpa-onnx adds metadata to it.
+        bytes: 27 * MB,
         bytesExact: false,
         sha256: null,
       },
     ],
-    installedBytes: 38 * MB,
+    installedBytes: 36 * MB,
     licence: {
-      code: 'MIT（pyannote）、Apache-2.0（WeSpeaker、sherpa-onnx）',
-      weights: '待核实',
-      data: 'VoxCeleb（待核实）',
+      code: 'MIT（pyannote.audio）、Apache-2.0（WeSpeaker、sherpa-onnx）',
+      weights: 'MIT（分段模型）；CC BY 4.0（WeSpeaker 的 VoxCeleb 模型随数据集许可）',
+      data: '分段模型的训练集含 DIHARD（LDC 发行，非会员许可不得商用）等研究语料；声纹模型用 VoxCeleb 训练',
       permissive: false,
-      sources: [SRC.diarizationDocs],
+      sources: [SRC.pyannoteCard, SRC.ldcLicences, SRC.wespeakerModels, SRC.diarizationDocs],
     },
     enables: '说话人分离：区分转写中的不同说话人（英文声纹）',
     recommended: false,
