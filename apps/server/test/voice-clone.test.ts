@@ -43,15 +43,15 @@ function hear(text: string) {
   };
 }
 
-async function upload(ownerId: string, file: string, name: string): Promise<MediaAssetRow> {
+async function upload(ownerId: string, file: string, name: string, on = server): Promise<MediaAssetRow> {
   const copy = join(dir, `${Math.random().toString(36).slice(2)}.wav`);
   await copyFile(file, copy);
-  return registerAsset(server.ctx, ownerId, { file: copy, name });
+  return registerAsset(on.ctx, ownerId, { file: copy, name });
 }
 
-async function user(phone: string) {
+async function user(phone: string, on = server) {
   // one address per account: sign-in codes are rate-limited per address
-  const s = await signIn(server.app, phone, `10.16.0.${phone.slice(-2)}`);
+  const s = await signIn(on.app, phone, `10.16.0.${phone.slice(-2)}`);
   return { token: s.secure_tokens.access_token as string, id: s.user_info.uid as string };
 }
 
@@ -65,10 +65,11 @@ async function createClone(
   who: { token: string; id: string },
   engine: string,
   extra: Record<string, unknown> = {},
+  on = server,
 ) {
-  const sample = await upload(who.id, sampleWav, '样本.wav');
-  const consent = await upload(who.id, consentWav, '授权.wav');
-  return call(server.app, 'POST', '/v1/voice-clone/create', {
+  const sample = await upload(who.id, sampleWav, '样本.wav', on);
+  const consent = await upload(who.id, consentWav, '授权.wav', on);
+  return call(on.app, 'POST', '/v1/voice-clone/create', {
     token: who.token,
     body: {
       name: '我的声音',
@@ -229,13 +230,49 @@ describe('voice cloning', () => {
     expect(namedError(denied.body)).toBe('err_not_found');
   });
 
-  it('refuses a consent recording the recognizer does not hear as the sentence', async () => {
+  it('refuses a consent recording the recognizer does not hear as the sentence (character error rate)', async () => {
     const u = await user('13900001605');
-    hear('完全不同的一句话');
-    const res = await createClone(u, 'standard');
-    expect(namedError(res.body)).toBe('err_invalid_param');
-    expect(res.body.msg).toMatch(/授权句子/);
+    // Another text, another consent sentence of the list, and the sentence with its second half lost.
+    for (const heard of ['完全不同的一句话', CONSENT_SENTENCES.zh[1]!, SENTENCE.slice(0, 12)]) {
+      hear(heard);
+      const res = await createClone(u, 'standard');
+      expect(namedError(res.body), heard).toBe('err_invalid_param');
+      expect(res.body.msg).toMatch(/授权句子/);
+      expect(res.body.msg).toContain(heard);
+    }
     expect(await cloneObjects(u.id)).toEqual([]);
+  });
+
+  it('accepts the sentence as a recognizer writes it: spaces for punctuation, one character misheard', async () => {
+    const u = await user('13900001621');
+    await fund(server, u.id, 1000);
+    // 我确认这是我本人的声音，并同意用它生成克隆声音。 → one character wrong (人 → 仁), punctuation gone.
+    const heard = SENTENCE.replace('本人', '本仁').replace(/[，。]/g, ' ');
+    hear(heard);
+    const res = await createClone(u, 'standard');
+    expect(res.body.code).toBe(0);
+    expect(res.body.data.clone.consent).toMatchObject({ verified_by: 'asr', recognised_text: heard.trim() });
+    const row = await server.ctx.db
+      .selectFrom('voice_clones')
+      .select('consent')
+      .where('id', '=', res.body.data.clone.clone_id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.consent).cer).toBeCloseTo(1 / 22, 2);
+  });
+
+  it('without a recognizer the consent recording is kept with the voice, unverified (as before)', async () => {
+    const bare = await createTestServer();
+    try {
+      expect(bare.ctx.engines.asr.list()).toEqual([]);
+      await updateSetting(bare.ctx, 'voice_clone_switch', 'true');
+      const u = await user('13900001622', bare);
+      await fund(bare, u.id, 1000);
+      const res = await createClone(u, 'standard', {}, bare);
+      expect(res.body.code).toBe(0);
+      expect(res.body.data.clone.consent).toMatchObject({ verified_by: 'kept', recognised_text: null });
+    } finally {
+      await bare.close();
+    }
   });
 
   it('makes a fitted standard voice, usable in TTS by its owner only, listed in 我的声音, and deleted with its files', async () => {

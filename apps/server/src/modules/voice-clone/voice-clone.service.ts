@@ -8,7 +8,14 @@ import {
   type voiceCloneCalls,
   voiceCloneQuota,
 } from '@vw/contract';
-import { applySampleFix, fixesFor, measureLevels, type SampleCheck, toFileCheck } from '@vw/engines';
+import {
+  applySampleFix,
+  compareSpeech,
+  fixesFor,
+  measureLevels,
+  type SampleCheck,
+  toFileCheck,
+} from '@vw/engines';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { MediaAssetRow, VoiceCloneRow } from '../../db/schema.ts';
@@ -50,7 +57,6 @@ import {
   removeLocalFiles,
   runSampleCheck,
   synthesizePreview,
-  textSimilarity,
   transcribeText,
 } from '../voices/cloning.ts';
 import { getUserLevel } from '../voices/voices.service.ts';
@@ -63,8 +69,12 @@ type Body<K extends keyof typeof voiceCloneCalls> = (typeof voiceCloneCalls)[K] 
   : never;
 
 const LINK_SECONDS = 3600;
-/** Consent recordings read by ASR must share at least this much of the shown sentence. */
-export const CONSENT_MIN_SIMILARITY = 0.6;
+/**
+ * Most a consent recording's character error rate (what the recognizer heard against the shown
+ * sentence, punctuation, case and width ignored) may be: room for a recognizer's slips on a read
+ * sentence, none for another sentence or a different text.
+ */
+export const CONSENT_MAX_CER = 0.3;
 
 export const CONSENT_SENTENCES: Record<'zh' | 'en', string[]> = {
   zh: [
@@ -275,8 +285,9 @@ interface ConsentInput {
 }
 
 /**
- * The consent record: the sentence must be one the server hands out; the recording is read by the
- * configured recognizer and must match, else it is kept with the voice unverified ('kept').
+ * The consent record: the sentence must be one the server hands out. With a recognizer installed the
+ * recording is recognised and compared with the sentence (character error rate ≤ CONSENT_MAX_CER, else
+ * refused); without one it is kept with the voice unverified ('kept').
  */
 async function recordConsent(
   ctx: AppContext,
@@ -292,10 +303,10 @@ async function recordConsent(
   const [recording] = await ownedAudioAssets(ctx, userId, [consent.recording_asset_id]);
   const file = await localPathOf(ctx, recording!.storage_key, dir);
   const heard = await transcribeText(ctx, file, language);
-  let similarity: number | null = null;
+  let cer: number | null = null;
   if (heard !== null) {
-    similarity = textSimilarity(consent.sentence, heard);
-    if (similarity < CONSENT_MIN_SIMILARITY) {
+    cer = compareSpeech(consent.sentence, heard, { language }).cer;
+    if (cer > CONSENT_MAX_CER) {
       throw AppError.named('err_invalid_param', `朗读内容与授权句子不一致（识别为「${heard}」），请重新朗读`);
     }
   }
@@ -308,7 +319,7 @@ async function recordConsent(
     sentence: consent.sentence,
     audio_key: audioKey,
     recognised_text: heard,
-    similarity,
+    cer,
   };
 }
 

@@ -123,25 +123,6 @@ export async function runSampleCheck(
   });
 }
 
-/** Character similarity 0..1 of what was heard to what should have been said (punctuation ignored). */
-export function textSimilarity(expected: string, heard: string): number {
-  const norm = (s: string) => s.toLowerCase().replace(/[\s\p{P}]/gu, '');
-  const a = [...norm(expected)];
-  const b = [...norm(heard)];
-  if (!a.length || !b.length) return 0;
-  // longest common subsequence over the longer length
-  const dp = new Array<number>(b.length + 1).fill(0);
-  for (const ca of a) {
-    let prev = 0;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = ca === b[j - 1] ? prev + 1 : Math.max(dp[j]!, dp[j - 1]!);
-      prev = tmp;
-    }
-  }
-  return dp[b.length]! / Math.max(a.length, b.length);
-}
-
 export interface BuiltCandidates {
   profile: VoiceProfile;
   references: ReferenceRecord[];
