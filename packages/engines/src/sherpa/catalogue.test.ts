@@ -116,11 +116,19 @@ describe('speakers in models.json', () => {
     ]);
   });
 
-  it('refuses a language that is not a language tag and an empty style', () => {
+  it('refuses a language that is not a language tag, a repeated id and an empty style', () => {
     expect(() => parseModelRegistry(entry([{ id: 0, name: 'A', language: 'Chinese' }]))).toThrow(
       /speakers\[0\]\.language/,
     );
     expect(() => parseModelRegistry(entry([{ id: 0, name: 'A', language: 3 }]))).toThrow(/language/);
+    expect(() =>
+      parseModelRegistry(
+        entry([
+          { id: 0, name: 'A' },
+          { id: 0, name: 'B' },
+        ]),
+      ),
+    ).toThrow(/duplicate speaker id 0/);
     expect(() => parseModelRegistry(entry([{ id: 0, name: 'A', style: '  ' }]))).toThrow(
       /speakers\[0\]\.style/,
     );

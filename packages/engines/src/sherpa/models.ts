@@ -108,6 +108,7 @@ function parseSpeakers(where: string, value: unknown): ModelSpeaker[] {
   }
   if (!Array.isArray(value) || value.length === 0)
     invalid(where, 'speakers 应为正整数或说话人列表', 'speakers must be a count or a list');
+  const ids = new Set<number>();
   return value.map((s, i) => {
     if (!isObject(s) || !Number.isInteger(s.id) || (s.id as number) < 0 || typeof s.name !== 'string') {
       invalid(
@@ -116,6 +117,10 @@ function parseSpeakers(where: string, value: unknown): ModelSpeaker[] {
         'a speaker needs an integer id and a name',
       );
     }
+    // A speaker id becomes a voice id in the library: two speakers cannot share one.
+    if (ids.has(s.id as number))
+      invalid(`${where}.speakers[${i}]`, `说话人 id ${s.id} 重复`, `duplicate speaker id ${s.id}`);
+    ids.add(s.id as number);
     const gender = s.gender === 'female' || s.gender === 'male' ? s.gender : undefined;
     if (s.language !== undefined && (typeof s.language !== 'string' || !LANGUAGE_TAG.test(s.language))) {
       invalid(
