@@ -3,7 +3,13 @@ import { lazy, Suspense, useState } from 'react';
 import { Button } from '@/components/ui/Button.tsx';
 import { usePreviewStore } from '@/features/voices/preview.ts';
 import { useVoiceLibrary } from '@/features/voices/useVoiceLibrary.tsx';
-import { PreviewButton, VoiceAvatar, VoiceName, VoiceTags } from '@/features/voices/VoiceParts.tsx';
+import {
+  EngineLabel,
+  PreviewButton,
+  VoiceAvatar,
+  VoiceName,
+  VoiceTags,
+} from '@/features/voices/VoiceParts.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
 
 const t = zhCN.tts;
@@ -34,6 +40,7 @@ export function VoicePicker({ value, onChange }: { value: string; onChange: (voi
             <div className="vw-voice-current-main">
               <VoiceName voice={current} />
               <VoiceTags voice={current} languageName={languageName} />
+              <EngineLabel voice={current} />
             </div>
             <PreviewButton voice={current} size="small" />
           </>

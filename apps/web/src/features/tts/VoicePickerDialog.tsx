@@ -7,7 +7,13 @@ import type { useVoiceLibrary } from '@/features/voices/useVoiceLibrary.tsx';
 import { useVoiceTabs, type VoiceTab } from '@/features/voices/useVoiceTabs.ts';
 import { FavoriteButton } from '@/features/voices/VoiceCard.tsx';
 import { VoiceFilters } from '@/features/voices/VoiceFilters.tsx';
-import { PreviewButton, VoiceAvatar, VoiceName, VoiceTags } from '@/features/voices/VoiceParts.tsx';
+import {
+  EngineLabel,
+  PreviewButton,
+  VoiceAvatar,
+  VoiceName,
+  VoiceTags,
+} from '@/features/voices/VoiceParts.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
 
 const t = zhCN.tts;
@@ -51,6 +57,7 @@ function VoiceRow({
       <div className="vw-picker-row-main">
         <VoiceName voice={voice} />
         <VoiceTags voice={voice} languageName={languageName} />
+        <EngineLabel voice={voice} />
       </div>
       <FavoriteButton voice={voice} favorite={voice.is_favorite} onToggle={onFavorite} />
       <PreviewButton voice={voice} size="small" />

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { SubscribeTip } from '@/components/SubscribeTip.tsx';
 import { zhCN } from '@/locales/zh-CN.ts';
 import type { Voice } from './types.ts';
-import { PreviewButton, VoiceAvatar, VoiceName, VoiceTags } from './VoiceParts.tsx';
+import { EngineLabel, PreviewButton, VoiceAvatar, VoiceName, VoiceTags } from './VoiceParts.tsx';
 
 const t = zhCN.voices;
 
@@ -83,7 +83,7 @@ export function VoiceCard({
         <FavoriteButton voice={voice} favorite={favorite} onToggle={onFavorite} />
       </div>
       <p className="vw-voice-desc">{voice.description || voice.labels.use_case || '\u00a0'}</p>
-      <div className="vw-voice-engine">{voice.engine_label}</div>
+      <EngineLabel voice={voice} />
       <div className="vw-voice-card-foot">
         <PreviewButton voice={voice} />
         {premium ? (

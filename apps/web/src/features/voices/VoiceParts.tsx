@@ -86,6 +86,22 @@ export function VoiceTags({ voice, languageName }: { voice: Voice; languageName:
 }
 
 /**
+ * What speaks the voice, as the server words it (神经网络 · Kokoro 中英双语, 标准引擎): shown wherever a
+ * voice is chosen, so a neural voice and the machine-like standard engine are told apart.
+ */
+export function EngineLabel({ voice }: { voice: Voice }) {
+  return (
+    <div
+      className={`vw-voice-engine${isStandardEngine(voice) ? '' : ' is-neural'}`}
+      data-testid="voice-engine"
+      data-engine={voice.engine}
+    >
+      {voice.engine_label}
+    </div>
+  );
+}
+
+/**
  * A voice's name with a badge when it needs a membership: 高级 only for a voice whose sound is better
  * (a neural or self-hosted engine); a plan's voice on the standard engine names the plan, nothing more.
  */
