@@ -1,4 +1,4 @@
-import { VoiceStatus } from '@vw/contract';
+import { FREE_LEVEL, VoiceStatus } from '@vw/contract';
 import { ESPEAK_LANGUAGES, ESPEAK_PERSONAS, MODEL_CATALOGUE, type SherpaModel } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import type { VoiceRow } from '../../db/schema.ts';
@@ -85,7 +85,7 @@ export function neuralVoiceRows(models: readonly SherpaModel[], now: number): Vo
           use_case: '',
           preview_text: previewText(language),
           preview_key: null,
-          required_level: 100,
+          required_level: FREE_LEVEL,
           is_disabled: 0,
           status: VoiceStatus.Published,
           sort: NEURAL_SORT_BASE + m * 1000 + Math.min(s, 999),
