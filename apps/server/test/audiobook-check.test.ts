@@ -75,7 +75,11 @@ describe('audiobook automatic check', () => {
     expect(asr.requests.length - heardBefore).toBe(4);
     const [first, second] = await paragraphs();
     expect(first).toMatchObject({ check: 'passed' });
-    expect(second).toMatchObject({ check: 'flagged' });
+    // The flagged paragraph shows what the recognizer heard beside it.
+    expect(second).toMatchObject({ check: 'flagged', heard: FIRST });
+    // The job's figures of the self-check, on the task.
+    const view = (await get(`/v1/tasks/get?task_id=${started.body.data.task_id}`)).body.data.task;
+    expect(view.self_check).toMatchObject({ ran: true, checked: 2, regenerated: 1, flagged: 1 });
     // Both keep their audio; the flagged paragraph's characters are refunded.
     expect(first!.audio_url).not.toBe('');
     expect(second!.audio_url).not.toBe('');

@@ -391,7 +391,22 @@ describe('SRT配音 (tool srt_dubbing)', () => {
       expect(asr.requests.length - heardBefore).toBe(4);
       const [good, bad] = cuesOf((await project(created.body.data.project_id)).document);
       expect(good!.takes![0]!.check).toMatchObject({ status: 'passed', retries: 0, similarity: 1 });
-      expect(bad!.takes![0]!.check).toMatchObject({ status: 'failed', retries: 2, heard: LINES[0] });
+      expect(bad!.takes![0]!.check).toMatchObject({
+        status: 'failed',
+        retries: 2,
+        heard: LINES[0],
+        failure_code: 5,
+      });
+      // The job's figures of the self-check, on the task.
+      const view = await call(server.app, 'GET', `/v1/tasks/get?task_id=${created.body.data.task_id}`, {
+        token: alice,
+      });
+      expect(view.body.data.task.self_check).toMatchObject({
+        ran: true,
+        checked: 2,
+        regenerated: 1,
+        flagged: 1,
+      });
       // The flagged line's share of the credits goes back: only the passing line is paid for.
       const slots = [good!, bad!].map((c) => c.end_ms - c.start_ms);
       const paid = Math.floor(task.credits_held * (slots[0]! / (slots[0]! + slots[1]!)));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.ts';
+import { sentenceCheck } from './tasks.ts';
 
 /*
  * Audiobooks (issue 19, pages /audio-book and /audio-book/work/:id): a book file uploaded through the
@@ -84,6 +85,8 @@ export const takeView = z.object({
   duration_ms: z.number(),
   created_time: z.number(),
   engine: z.string(),
+  /** The speech self-check of the take (its sentences together), when a recognizer heard it. */
+  check: sentenceCheck.optional(),
 });
 
 export const paragraphView = z.object({
@@ -103,6 +106,8 @@ export const paragraphView = z.object({
   stale: z.boolean(),
   locked: z.boolean(),
   check: z.enum(['', 'passed', 'flagged']),
+  /** What the recognizer heard in the current audio, when it was checked (shown beside a flagged paragraph). */
+  heard: z.string().optional(),
   takes: z.array(takeView),
 });
 export type AudiobookParagraph = z.infer<typeof paragraphView>;

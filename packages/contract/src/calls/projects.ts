@@ -47,6 +47,12 @@ export const cueCheck = z.object({
   status: z.enum(['passed', 'failed']),
   /** Regenerations the check asked for (≤ 2). */
   retries: z.number().int().min(0),
+  /** The speech self-check's figures: error rate, what went wrong, recognition time (ms). */
+  cer: z.number().min(0).optional(),
+  problem: z.enum(['dropped', 'repeated', 'extra', 'different']).nullable().optional(),
+  ms: z.number().min(0).optional(),
+  /** 5 on a flagged line: its failure code (refunded); the job itself succeeds. */
+  failure_code: z.literal(5).optional(),
 });
 export type CueCheck = z.infer<typeof cueCheck>;
 

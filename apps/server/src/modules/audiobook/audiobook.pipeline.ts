@@ -5,11 +5,12 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { pipeline as streamPipeline } from 'node:stream/promises';
 import { audiobookCalls, type BookSegment } from '@vw/contract';
-import { isEngineError, runFfprobe } from '@vw/engines';
+import { isEngineError, runFfprobe, type SentenceCheck, selfCheckFigures } from '@vw/engines';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { definePipeline, type StageContext, taskFailure } from '../../tasks/index.ts';
+import { recordTaskFigures } from '../projects/stages/self-check.ts';
 import { pushToAudiobookshelf } from './audiobook.abs.ts';
 import {
   ACX,
@@ -36,7 +37,7 @@ import {
   updateChapter,
 } from './audiobook.repo.ts';
 import type { ParagraphRow, Take, WorkRow } from './audiobook.schema.ts';
-import { Casting, paragraphText, synthesizeParagraph, transcriptSimilarity } from './audiobook.synth.ts';
+import { Casting, paragraphText, type SpokenSentence, synthesizeParagraph } from './audiobook.synth.ts';
 
 export const audiobookInput = z.object({
   work_id: z.string(),
@@ -65,11 +66,6 @@ export const audiobookInput = z.object({
 });
 export type AudiobookInput = z.infer<typeof audiobookInput>;
 
-/** Below this similarity the recognised paragraph counts as different from its text. */
-const CHECK_MIN_SIMILARITY = 0.8;
-/** Regenerations of a paragraph that fails the check before it is flagged. */
-const CHECK_RETRIES = 2;
-
 async function workOf(ctx: StageContext<AudiobookInput>): Promise<WorkRow> {
   const work = await ctx.app.db
     .selectFrom('audiobook_works')
@@ -84,9 +80,46 @@ async function workOf(ctx: StageContext<AudiobookInput>): Promise<WorkRow> {
 const audioKey = (work: WorkRow, paragraphId: string, rev: number) =>
   `audiobook/${work.owner_id}/${work.id}/p/${paragraphId}-r${rev}.wav`;
 
-type ItemResult = { state: 'done' | 'skipped' | 'flagged'; chars: number; duration_ms?: number };
+type ItemResult = {
+  state: 'done' | 'skipped' | 'flagged';
+  chars: number;
+  duration_ms?: number;
+  /** Characters of the sentences the self-check flagged (refunded). */
+  flagged_chars?: number;
+  /** Each sentence's self-check (the job's figures). */
+  checks?: SentenceCheck[];
+};
 
-/** One paragraph: synthesise, check with speech to text when configured, store as a new take. */
+const charsOf = (text: string) => Array.from(text.replace(/\s/g, '')).length;
+
+/**
+ * A paragraph's check from its sentences': flagged when one is (what was heard, sentence by sentence),
+ * the error rate weighted by length.
+ */
+function paragraphCheck(sentences: SpokenSentence[]): SentenceCheck | undefined {
+  const heard = sentences.filter((s) => s.check);
+  if (!heard.length) return undefined;
+  const checks = heard.map((s) => s.check!);
+  const flagged = checks.find((c) => c.status === 'flagged');
+  const weight = heard.reduce((n, s) => n + Math.max(1, charsOf(s.text)), 0);
+  return {
+    status: flagged ? 'flagged' : 'passed',
+    cer:
+      Math.round(
+        (heard.reduce((n, s) => n + s.check!.cer * Math.max(1, charsOf(s.text)), 0) / weight) * 1000,
+      ) / 1000,
+    heard: checks
+      .map((c) => c.heard)
+      .join('')
+      .slice(0, 2000),
+    problem: flagged?.problem ?? null,
+    attempts: Math.max(...checks.map((c) => c.attempts)),
+    ms: checks.reduce((n, c) => n + c.ms, 0),
+    ...(flagged ? { failure_code: 5 as const } : {}),
+  };
+}
+
+/** One paragraph: synthesise, each sentence checked by the installed recognizer, store as a new take. */
 async function synthesizeOne(
   ctx: StageContext<AudiobookInput>,
   work: WorkRow,
@@ -97,26 +130,15 @@ async function synthesizeOne(
   // Deleted, locked meanwhile, or already fresh (unless asked again): nothing to redo.
   if (!p || p.locked || (!ctx.input.force && p.audio_key && !p.stale)) return { state: 'skipped', chars: 0 };
   let made: Awaited<ReturnType<typeof synthesizeParagraph>>;
-  let check: ParagraphRow['check_status'] = '';
-  for (let attempt = 0; ; attempt++) {
-    try {
-      made = await synthesizeParagraph(ctx.app, casting, p, ctx.signal);
-    } catch (err) {
-      if (err instanceof AppError) throw taskFailure(1, err.message);
-      if (isEngineError(err)) throw taskFailure(1, err.zh);
-      throw err;
-    }
-    const heard = await checkSpeech(ctx, made.wav, paragraphText(JSON.parse(p.segments) as BookSegment[]));
-    if (heard === null) break;
-    if (heard >= CHECK_MIN_SIMILARITY) {
-      check = 'passed';
-      break;
-    }
-    if (attempt >= CHECK_RETRIES) {
-      check = 'flagged';
-      break;
-    }
+  try {
+    made = await synthesizeParagraph(ctx.app, casting, p, { signal: ctx.signal, check: ctx.input.check });
+  } catch (err) {
+    if (err instanceof AppError) throw taskFailure(1, err.message);
+    if (isEngineError(err)) throw taskFailure(1, err.zh);
+    throw err;
   }
+  const paragraphChecked = paragraphCheck(made.sentences);
+  const check: ParagraphRow['check_status'] = paragraphChecked?.status ?? '';
   const takes = JSON.parse(p.takes) as Array<Take & { text_rev?: number }>;
   const rev = takes.reduce((m, t) => Math.max(m, t.rev), p.audio_rev) + 1;
   const key = audioKey(work, p.id, rev);
@@ -128,6 +150,7 @@ async function synthesizeOne(
     created_at: ctx.app.clock.now(),
     engine: made.engine,
     text_rev: p.text_rev,
+    ...(paragraphChecked ? { check: paragraphChecked } : {}),
   });
   const stored = await setParagraphAudio(ctx.app.db, p.id, p.text_rev, {
     audio_key: key,
@@ -144,30 +167,20 @@ async function synthesizeOne(
       .where('id', '=', p.id)
       .execute();
   }
-  const chars = Array.from(paragraphText(JSON.parse(p.segments) as BookSegment[]).replace(/\s/g, '')).length;
-  return { state: check === 'flagged' ? 'flagged' : 'done', chars, duration_ms: made.durationMs };
-}
-
-/** Similarity of what a recognizer hears to the text, or null when no recognizer is configured. */
-async function checkSpeech(
-  ctx: StageContext<AudiobookInput>,
-  wav: Buffer,
-  text: string,
-): Promise<number | null> {
-  if (!ctx.input.check || ctx.app.engines.asr.list().length === 0) return null;
-  const file = path.join(ctx.scratchDir, `check-${Math.random().toString(36).slice(2)}.wav`);
-  await writeFile(file, wav);
-  try {
-    const transcript = await ctx.app.engines.asr
-      .get()
-      .transcribe(file, { language: 'zh', signal: ctx.signal });
-    return transcriptSimilarity(text, transcript.segments.map((s) => s.text).join(''));
-  } catch (err) {
-    ctx.app.log.warn({ err, taskId: ctx.task.id }, 'audiobook check: recognition failed');
-    return null;
-  } finally {
-    await writeFile(file, '').catch(() => {});
-  }
+  const chars = charsOf(paragraphText(JSON.parse(p.segments) as BookSegment[]));
+  const checks = made.sentences.flatMap((s) => (s.check ? [s.check] : []));
+  // Only the flagged sentences' characters are refunded (failure code 5 for each), never more than the paragraph.
+  const flaggedChars = Math.min(
+    chars,
+    made.sentences.reduce((n, s) => n + (s.check?.status === 'flagged' ? charsOf(s.text) : 0), 0),
+  );
+  return {
+    state: check === 'flagged' ? 'flagged' : 'done',
+    chars,
+    duration_ms: made.durationMs,
+    flagged_chars: flaggedChars,
+    checks,
+  };
 }
 
 /** Chapter durations as laid out for export (audio plus pauses of paragraphs that have audio). */
@@ -188,6 +201,7 @@ async function runSynthesis(ctx: StageContext<AudiobookInput>) {
   const casting = new Casting(ctx.app, work.owner_id, work, await findCharacters(ctx.app.db, work.id));
   const ids = ctx.input.paragraph_ids;
   const counts = { done: 0, skipped: 0, flagged: 0, chars: 0, flagged_chars: 0 };
+  const checks: SentenceCheck[] = [];
   let finished = 0;
   let failure: unknown = null;
   let next = 0;
@@ -202,7 +216,9 @@ async function runSynthesis(ctx: StageContext<AudiobookInput>) {
           const r = await ctx.item<ItemResult>(`p:${id}`, () => synthesizeOne(ctx, work, casting, id));
           counts[r.state]++;
           counts.chars += r.chars;
-          if (r.state === 'flagged') counts.flagged_chars += r.chars;
+          // Items recorded before sentence checks refund the whole flagged paragraph.
+          counts.flagged_chars += r.flagged_chars ?? (r.state === 'flagged' ? r.chars : 0);
+          checks.push(...(r.checks ?? []));
         } catch (err) {
           failure ??= err;
           return;
@@ -214,9 +230,11 @@ async function runSynthesis(ctx: StageContext<AudiobookInput>) {
   );
   await refreshChapterDurations(ctx.app, work.id);
   if (failure) throw failure;
-  // Paragraphs the check still flagged keep their take, marked 自动校对未通过 (failure code 5 per
-  // paragraph, refunded by finalCredits); the task succeeds with the rest.
-  return counts;
+  const self_check = selfCheckFigures(checks);
+  await recordTaskFigures(ctx.app, ctx.task.id, self_check);
+  // Sentences the check still flagged keep their take, the paragraph marked 自动校对未通过 (failure
+  // code 5 per sentence, refunded by finalCredits); the task succeeds with the rest.
+  return { ...counts, self_check };
 }
 
 const safeName = (s: string) => s.replace(/[\\/:*?"<>|\n\r\t]/g, '_').slice(0, 80) || 'chapter';
@@ -483,7 +501,7 @@ export const audiobookPipeline = definePipeline<AudiobookInput>({
     const r = results.synthesize as { chars?: number; flagged_chars?: number } | undefined;
     if (!r || r.chars === undefined) return held;
     if (r.chars === 0) return 0;
-    // Flagged paragraphs (the check still failed) are refunded: their share of the characters made.
+    // Flagged sentences (the check still failed) are refunded: their share of the characters made.
     return r.flagged_chars ? Math.floor(held * (1 - r.flagged_chars / r.chars)) : held;
   },
 });

@@ -1,3 +1,5 @@
+import type { SentenceCheck } from '@vw/engines';
+
 /** Tables of migration 014 (audiobooks), added to the database type by module augmentation. */
 export interface AudiobookWorksTable {
   id: string;
@@ -67,6 +69,8 @@ export interface Take {
   duration_ms: number;
   created_at: number;
   engine: string;
+  /** The speech self-check of the take, its sentences together (absent: not heard). */
+  check?: SentenceCheck;
 }
 
 declare module '../../db/schema.ts' {

@@ -394,6 +394,7 @@ function characterView(c: CharacterRow): AudiobookCharacter {
 
 async function paragraphView(ctx: AppContext, p: ParagraphRow): Promise<AudiobookParagraph> {
   const takes = JSON.parse(p.takes) as Take[];
+  const current = p.audio_key ? takes.find((t) => t.key === p.audio_key) : undefined;
   const sign = (key: string) => ctx.storage.signedUrl(key, { expiresInSeconds: LINK_SECONDS });
   return {
     paragraph_id: p.id,
@@ -410,6 +411,7 @@ async function paragraphView(ctx: AppContext, p: ParagraphRow): Promise<Audioboo
     stale: p.stale === 1,
     locked: p.locked === 1,
     check: p.check_status,
+    ...(current?.check ? { heard: current.check.heard } : {}),
     takes: await Promise.all(
       takes.map(async (t) => ({
         rev: t.rev,
@@ -417,6 +419,7 @@ async function paragraphView(ctx: AppContext, p: ParagraphRow): Promise<Audioboo
         duration_ms: t.duration_ms,
         created_time: Math.floor(t.created_at / 1000),
         engine: t.engine,
+        ...(t.check ? { check: t.check } : {}),
       })),
     ),
   };

@@ -7,8 +7,10 @@ import {
   type PronunciationDictionary,
   resamplePcm,
   resolveEspeakVoice,
+  type SentenceCheck,
 } from '@vw/engines';
 import type { AppContext } from '../../context.ts';
+import { speakChecked } from '../projects/stages/self-check.ts';
 import { getDictionary, planDictionary } from '../voices/dictionary.service.ts';
 import { getUsableVoice } from '../voices/voices.service.ts';
 import { planSentences } from '../voices/voices.text.ts';
@@ -109,18 +111,33 @@ export function paragraphText(segments: BookSegment[]): string {
   return segments.map((s) => s.text).join('');
 }
 
+/** A sentence of a paragraph as made: its written text and its self-check (absent: not heard). */
+export interface SpokenSentence {
+  text: string;
+  check?: SentenceCheck;
+}
+
 /**
  * One paragraph through the TTS engines: each segment with its voice (narrator or character), the
- * text normalised for speech and the user's pronunciation dictionary applied, sentence by sentence.
- * Answers a WAV at BOOK_SAMPLE_RATE and the engine labels used.
+ * text normalised for speech and the user's pronunciation dictionary applied, sentence by sentence,
+ * each sentence heard and made again when it is wrong (`check`, the speech self-check).
+ * Answers a WAV at BOOK_SAMPLE_RATE, the engine labels used and each sentence's check.
  */
 export async function synthesizeParagraph(
   ctx: AppContext,
   casting: Casting,
   paragraph: Pick<ParagraphRow, 'voice_id' | 'segments'>,
-  signal?: AbortSignal,
-): Promise<{ wav: Buffer; durationMs: number; samples: Int16Array; engine: string }> {
+  options: { signal?: AbortSignal; check?: boolean } = {},
+): Promise<{
+  wav: Buffer;
+  durationMs: number;
+  samples: Int16Array;
+  engine: string;
+  sentences: SpokenSentence[];
+}> {
+  const { signal } = options;
   const segments = spokenSegments(JSON.parse(paragraph.segments) as BookSegment[]);
+  const sentences: SpokenSentence[] = [];
   const parts: Int16Array[] = [];
   const labels = new Set<string>();
   const gap = new Int16Array(Math.round((SEGMENT_GAP_MS / 1000) * BOOK_SAMPLE_RATE));
@@ -133,13 +150,27 @@ export async function synthesizeParagraph(
       language: voice.language,
       words: dictionary,
     })) {
-      const result = await ctx.engines.tts.synthesize(
-        { segments: unit.segments, voice: voice.voice, language: voice.language, dictionary },
-        { signal },
-      );
-      let pcm: Pcm = { samples: result.samples, sampleRate: result.sampleRate };
+      const make = async (speed: number): Promise<Pcm> => {
+        const result = await ctx.engines.tts.synthesize(
+          {
+            segments: unit.segments,
+            voice: voice.voice,
+            language: voice.language,
+            dictionary,
+            ...(speed === 1 ? {} : { speed }),
+          },
+          { signal },
+        );
+        return { samples: result.samples, sampleRate: result.sampleRate };
+      };
+      // Heard as the engine made it (before resampling to the book's rate).
+      const made = options.check
+        ? await speakChecked(ctx, { text: unit.plain, language: voice.language, signal, make })
+        : { audio: await make(1) };
+      let pcm = made.audio;
       if (pcm.sampleRate !== BOOK_SAMPLE_RATE) pcm = await resamplePcm(pcm, BOOK_SAMPLE_RATE);
       parts.push(pcm.samples);
+      sentences.push({ text: unit.plain, ...(made.check ? { check: made.check } : {}) });
     }
   }
   const total = parts.reduce((n, p) => n + p.length, 0);
@@ -155,30 +186,11 @@ export async function synthesizeParagraph(
     durationMs: Math.round((total / BOOK_SAMPLE_RATE) * 1000),
     samples,
     engine: [...labels].join('、'),
+    sentences,
   };
 }
 
 /** Book text is plain text: angle brackets must not read as TTS markup. */
 export function escapeMarkup(text: string): string {
   return text.replaceAll('<', '＜').replaceAll('>', '＞');
-}
-
-/**
- * How close a recognised transcript is to the text (0..1): longest common subsequence over letters,
- * digits and CJK characters, so punctuation and spacing do not count.
- */
-export function transcriptSimilarity(expected: string, heard: string): number {
-  const clean = (s: string) => Array.from(s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''));
-  const a = clean(expected);
-  const b = clean(heard);
-  if (a.length === 0) return b.length === 0 ? 1 : 0;
-  const prev = new Uint16Array(b.length + 1);
-  const cur = new Uint16Array(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
-    }
-    prev.set(cur);
-  }
-  return (2 * prev[b.length]) / (a.length + b.length);
 }

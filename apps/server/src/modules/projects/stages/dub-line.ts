@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type CueCheck,
@@ -10,11 +10,11 @@ import {
 } from '@vw/contract';
 import {
   type ChatClient,
-  compareTranscript,
-  extractAudio,
+  decodeAudio,
   type FitResult,
   fitLine,
   pcmToBuffer,
+  type SentenceCheck,
   spokenText,
   textUnits,
   wavHeader,
@@ -22,26 +22,16 @@ import {
 import type { AppContext } from '../../../context.ts';
 import { newId } from '../../../ids.ts';
 import { getUsableVoice, type UsableVoice } from '../../voices/voices.service.ts';
+import { atSpeed, speakChecked } from './self-check.ts';
 
 /*
  * The dub stage's work on one line, shared by every dubbing tool: synthesise with the line's voice
  * (any TTS engine the voice library holds, cloned voices included), fit it to its slot in a closed
  * loop (engines `fitLine`: borrow gap, Rubber Band speed within the caps, language-model condense when
- * configured, slow video when allowed), then the automatic check by the configured recognizer.
+ * configured, slow video when allowed), then the speech self-check (self-check.ts): the fitted take is
+ * heard by the installed recognizer and made again at another speed when words were dropped, repeated
+ * or added (up to twice); a line still wrong keeps its take, flagged with what was heard.
  */
-
-/** Below this similarity the recognizer's transcript does not match the line (regenerate, ≤ 2 times). */
-export const CHECK_THRESHOLD = 0.6;
-export const CHECK_RETRIES = 2;
-
-/** The configured recognizer for the automatic check, or null. */
-export function checkerOf(ctx: AppContext) {
-  try {
-    return ctx.engines.asr.get();
-  } catch {
-    return null;
-  }
-}
 
 /** The fit's status for the meter: fits, tight (past the accept cap), overflow (runs past), unfit. */
 export function fitOf(result: FitResult, caps: { acceptRate: number }): CueFit {
@@ -82,13 +72,14 @@ export interface LineJob {
   /** Where the take's WAV is stored. */
   storageKey: (takeId: string) => string;
   chat: ChatClient | null;
-  checker: ReturnType<typeof checkerOf>;
   voices: Map<string, Promise<UsableVoice>>;
   signal: AbortSignal;
 }
 
 /** Makes one take of a line (synthesis → fit → check, up to 2 regenerations) and stores its audio. */
-export async function dubLine(job: LineJob): Promise<{ take: CueTake; engines: string[] }> {
+export async function dubLine(
+  job: LineJob,
+): Promise<{ take: CueTake; engines: string[]; check?: SentenceCheck }> {
   const { ctx, cue, settings, signal } = job;
   let voice = job.voices.get(job.voiceId);
   if (!voice) {
@@ -104,13 +95,14 @@ export async function dubLine(job: LineJob): Promise<{ take: CueTake; engines: s
     toleranceMs: settings.tolerance_ms,
   };
   let n = 0;
-  const synthesize = async (text: string) => {
+  const synthesize = async (text: string, speed: number) => {
     const result = await ctx.engines.tts.synthesize(
       {
         // The reading a Chinese voice says (numbers, dates, Latin words), the line's text unchanged.
         segments: [{ text: spokenText(text, usable.row.language) }],
         voice: usable.engineVoice,
         language: usable.row.language,
+        ...(speed === 1 ? {} : { speed: atSpeed(1, speed) }),
       },
       { signal },
     );
@@ -124,35 +116,34 @@ export async function dubLine(job: LineJob): Promise<{ take: CueTake; engines: s
     ? (text: string, ratio: number, o: { signal?: AbortSignal }) =>
         job.chat!.condense(text, Math.max(1, Math.floor([...text].length * ratio)), o)
     : undefined;
-  let check: CueCheck | undefined;
-  let result: FitResult | undefined;
-  for (let attempt = 0; attempt <= CHECK_RETRIES; attempt++) {
-    result = await fitLine({
+  let attempt = 0;
+  const fitOnce = (speed: number) =>
+    fitLine({
       text: cue.text,
       slot: { start_ms: cue.start_ms, end_ms: cue.end_ms },
       nextStartMs: job.nextStartMs,
       trackEndMs: job.trackEndMs,
-      synthesize: (text) => synthesize(text),
+      synthesize: (text) => synthesize(text, speed),
       condense,
       caps,
       // Step 4: slow this stretch of video (the render applies the time map) when allowed and there is video.
       allowSlowVideo: Boolean(job.hasVideo && (settings.allow_slow_video || fix.slow_video)),
       workDir: job.workDir,
-      name: `${cue.id}-${attempt}`,
+      name: `${cue.id}-${attempt++}`,
       signal,
     });
-    if (!settings.check || !job.checker) break;
-    const heard = await hear(job, result.file);
-    const similarity = compareTranscript(result.text, heard);
-    check = {
-      similarity: Math.round(similarity * 1000) / 1000,
-      heard: heard.slice(0, 2000),
-      status: similarity >= CHECK_THRESHOLD ? 'passed' : 'failed',
-      retries: attempt,
-    };
-    if (check.status === 'passed') break;
-  }
-  const fitResult = result!;
+  // The project's switch (on by default) lets a user skip the check; it runs only with a recognizer.
+  const made = settings.check
+    ? await speakChecked(ctx, {
+        text: (r: FitResult) => r.text,
+        language: usable.row.language,
+        signal,
+        make: fitOnce,
+        pcmOf: async (r) => decodeAudio(await readFile(r.file), 16_000, signal),
+      })
+    : { audio: await fitOnce(1) };
+  const check = made.check ? cueCheckOf(made.check) : undefined;
+  const fitResult = made.audio;
   let fit = fitOf(fitResult, caps);
   if (!job.chat && (settings.condense || fix.condense) && !fitResult.fits) {
     fit = {
@@ -176,7 +167,11 @@ export async function dubLine(job: LineJob): Promise<{ take: CueTake; engines: s
     text_rev: cue.text_rev ?? 0,
     created: ctx.clock.now(),
   };
-  return { take, engines: [usable.row.name, ...fitResult.engines] };
+  return {
+    take,
+    engines: [usable.row.name, ...fitResult.engines],
+    ...(made.check ? { check: made.check } : {}),
+  };
 }
 
 /**
@@ -191,13 +186,16 @@ function shortened(fit: CueFit, written: string, spoken: string): CueFit {
   return { ...fit, kept: Math.round(kept * 1000) / 1000, summary: `${fit.summary}（${note}）`.slice(0, 500) };
 }
 
-/** The recognizer's transcript of one line (16 kHz mono, as recognizers hear). */
-async function hear(job: LineJob, file: string): Promise<string> {
-  const wav16 = `${file}.16k.wav`;
-  await extractAudio(file, wav16, { rate: 16_000, channels: 1, format: 'wav', signal: job.signal });
-  const transcript = await job.checker!.transcribe(wav16, { signal: job.signal });
-  return transcript.segments
-    .map((s) => s.text)
-    .join(' ')
-    .trim();
+/** A line's self-check as the editor shows it (similarity is 1 − error rate). */
+function cueCheckOf(c: SentenceCheck): CueCheck {
+  return {
+    similarity: Math.round(Math.max(0, 1 - c.cer) * 1000) / 1000,
+    heard: c.heard,
+    status: c.status === 'flagged' ? 'failed' : 'passed',
+    retries: c.attempts - 1,
+    cer: c.cer,
+    problem: c.problem,
+    ms: c.ms,
+    ...(c.failure_code ? { failure_code: c.failure_code } : {}),
+  };
 }

@@ -9,7 +9,7 @@ import {
   type SubtitleCue,
   type TaskTool,
 } from '@vw/contract';
-import { extractAudio } from '@vw/engines';
+import { extractAudio, type SelfCheckFigures, type SentenceCheck, selfCheckFigures } from '@vw/engines';
 import { z } from 'zod';
 import { AppError } from '../../../errors.ts';
 import { type StageContext, type StageDef, taskFailure } from '../../../tasks/index.ts';
@@ -17,12 +17,13 @@ import { getOwnedAsset } from '../../uploads/uploads.service.ts';
 import type { UsableVoice } from '../../voices/voices.service.ts';
 import { projectFilesPrefix } from '../projects.service.ts';
 import { dubbingDocument, dubTrack, needsAudio, trackEndMs, voiceOf } from './dub-document.ts';
-import { checkerOf, dubLine } from './dub-line.ts';
+import { dubLine } from './dub-line.ts';
 import { readDubProject, updateDubDocument } from './dub-project.ts';
 import { mediaOf, videoError } from './media.ts';
 import { engineLabel, recognitionError, recognizeSpeech } from './recognize-speech.ts';
 import { recognizeText, subtitleRegions } from './recognize-text.ts';
 import { type RenderHooks, renderProject } from './render.ts';
+import { recordTaskFigures } from './self-check.ts';
 import { transcriptToDocument } from './speech-document.ts';
 import { countChars, ocrToDocument } from './text-document.ts';
 
@@ -66,18 +67,8 @@ interface DubResult {
   made: number;
   failed: string[];
   failed_ms: number;
-}
-
-interface PrepareResult {
-  cue_ids: string[];
-  /** Slot length of each line made (ms), for the per-line refund. */
-  slot_ms: Record<string, number>;
-  engine_label?: string;
-}
-interface DubResult {
-  made: number;
-  failed: string[];
-  failed_ms: number;
+  /** The speech self-check's figures for the lines of this run. */
+  self_check?: SelfCheckFigures;
 }
 
 const takeKey = (ownerId: string, projectId: string, cueId: string, takeId: string) =>
@@ -228,21 +219,30 @@ async function dubLines(ctx: DubCtx): Promise<DubResult> {
   };
   await mkdir(run.workDir, { recursive: true });
   const failed: string[] = [];
+  const checks: Array<SentenceCheck | undefined> = [];
   let made = 0;
   for (const [i, cueId] of prepared.cue_ids.entries()) {
     const done = await ctx.item(cueId, () => dubCue(ctx, run, cueId));
     if (done.made) made++;
     if (done.failed) failed.push(cueId);
+    checks.push(done.check);
     await ctx.progress((i + 1) / prepared.cue_ids.length);
   }
+  const self_check = selfCheckFigures(checks);
+  // Runs that dub no line (render only, review) have nothing to report.
+  if (checks.length) await recordTaskFigures(ctx.app, ctx.task.id, self_check);
   // Lines the automatic check still failed keep their take, flagged in the editor (failure code 5
   // per line, their credits refunded by finalCredits); the task succeeds with the rest.
   const failed_ms = failed.reduce((s, id) => s + (prepared.slot_ms[id] ?? 0), 0);
-  return { made, failed, failed_ms };
+  return { made, failed, failed_ms, self_check };
 }
 
 /** One line: a new take made, stored and chosen (old takes beyond MAX_TAKES removed). */
-async function dubCue(ctx: DubCtx, run: LineRun, cueId: string): Promise<{ made: boolean; failed: boolean }> {
+async function dubCue(
+  ctx: DubCtx,
+  run: LineRun,
+  cueId: string,
+): Promise<{ made: boolean; failed: boolean; check?: SentenceCheck }> {
   const { owner_id: ownerId } = ctx.task;
   const { project_id: projectId } = ctx.input;
   const { chat, voices, hasVideo, workDir } = run;
@@ -257,7 +257,7 @@ async function dubCue(ctx: DubCtx, run: LineRun, cueId: string): Promise<{ made:
       ? { ...stored, fix: { ...stored.fix, ...ctx.input.fix } }
       : stored;
   const settings = dubSettings.parse(document.dub ?? {});
-  const { take } = await dubLine({
+  const { take, check } = await dubLine({
     ctx: ctx.app,
     ownerId,
     cue,
@@ -269,7 +269,6 @@ async function dubCue(ctx: DubCtx, run: LineRun, cueId: string): Promise<{ made:
     workDir,
     storageKey: (takeId) => takeKey(ownerId, projectId, cueId, takeId),
     chat,
-    checker: checkerOf(ctx.app),
     voices,
     signal: ctx.signal,
   });
@@ -297,7 +296,7 @@ async function dubCue(ctx: DubCtx, run: LineRun, cueId: string): Promise<{ made:
     return doc;
   });
   for (const key of dropped) await ctx.app.storage.remove(key).catch(() => {});
-  return { made: true, failed: take.check?.status === 'failed' };
+  return { made: true, failed: take.check?.status === 'failed', ...(check ? { check } : {}) };
 }
 
 /** Captures the credits of the lines that were made and passed, refunding lines that failed the check. */

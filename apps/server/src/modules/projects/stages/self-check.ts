@@ -71,16 +71,16 @@ export interface CheckedSpeech<T> {
 
 /**
  * Makes one sentence and checks it: `make(speed)` synthesises it at a speed factor (1 the first time,
- * then SELF_CHECK_RULES.speeds); `text` is what it should say. The take heard best is kept.
+ * then SELF_CHECK_RULES.speeds); `text` is what it should say (or what a take says, when a take may
+ * shorten it). The take heard best is kept. A take that is not PCM itself gives its speech by `pcmOf`.
  */
-export async function speakChecked<T extends Pcm>(
+export async function speakChecked<T>(
   app: AppContext,
   options: {
-    text: string;
+    text: string | ((audio: T) => string);
     language: string;
     signal?: AbortSignal;
     make: (speed: number) => Promise<T>;
-    /** The speech to hear when it is not the audio itself (e.g. a dubbed line's fitted file). */
     pcmOf?: (audio: T) => Pcm | Promise<Pcm>;
   },
 ): Promise<CheckedSpeech<T>> {
@@ -97,10 +97,8 @@ export async function speakChecked<T extends Pcm>(
     const started = performance.now();
     let heard: string;
     try {
-      heard = await hearPcm(app, recognizer, options.pcmOf ? await options.pcmOf(audio) : audio, {
-        language,
-        signal,
-      });
+      const pcm = options.pcmOf ? await options.pcmOf(audio) : (audio as Pcm);
+      heard = await hearPcm(app, recognizer, pcm, { language, signal });
     } catch (err) {
       signal?.throwIfAborted();
       // A recognizer that fails does not fail the synthesis: this sentence goes unchecked.
@@ -109,7 +107,8 @@ export async function speakChecked<T extends Pcm>(
     } finally {
       ms += performance.now() - started;
     }
-    const comparison = compareSpeech(text, heard, { language });
+    const said = typeof text === 'string' ? text : text(audio);
+    const comparison = compareSpeech(said, heard, { language });
     if (!best || better(comparison, best.comparison)) best = { audio, heard, comparison };
     if (!comparison.problem) break;
   }
