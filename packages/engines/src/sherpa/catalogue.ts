@@ -255,6 +255,49 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
   },
   {
     model: {
+      id: 'kokoro-int8-multi-lang-v1_1',
+      kind: 'kokoro',
+      name: 'Kokoro v1.1 中英双语（int8，更小）',
+      languages: ['zh-CN', 'en-US', 'en-GB'],
+      speakers: KOKORO_V11_SPEAKERS,
+      files: {
+        model: 'kokoro-int8-multi-lang-v1_1/model.int8.onnx',
+        voices: 'kokoro-int8-multi-lang-v1_1/voices.bin',
+        tokens: 'kokoro-int8-multi-lang-v1_1/tokens.txt',
+        dataDir: 'kokoro-int8-multi-lang-v1_1/espeak-ng-data',
+        lexicon: [
+          'kokoro-int8-multi-lang-v1_1/lexicon-us-en.txt',
+          'kokoro-int8-multi-lang-v1_1/lexicon-zh.txt',
+        ],
+      },
+      ruleFsts: ['phone-zh', 'date-zh', 'number-zh'].map((f) => `kokoro-int8-multi-lang-v1_1/${f}.fst`),
+    },
+    downloads: [
+      {
+        path: 'tts-models/kokoro-int8-multi-lang-v1_1.tar.bz2',
+        unpack: true,
+        bytes: 147_031_220,
+        bytesExact: true,
+        sha256: 'a1e94694776049035c4f2c6529f003aaece993c76aae9a78995831c3c4dcafc6',
+      },
+    ],
+    // ESTIMATE: "221,000,000" as one project that installs it lists; rounded up.
+    installedBytes: 235 * MB,
+    licence: {
+      code: 'Apache-2.0（Kokoro、sherpa-onnx）；附带的 espeak-ng-data 为 GPL-3.0 数据文件',
+      weights: 'Apache-2.0（由 sherpa-onnx 动态量化为 int8）',
+      data:
+        '100 位中文说话人来自龙猫数据（LongMaoData）免费且宽松授权的专业数据集；另有 3 小时众包的合成英文语音' +
+        '（模型卡称合成数据不受版权保护）',
+      permissive: true,
+      sources: [SRC.kokoroV11Card, SRC.kokoroDocs, SRC.kokoroExport, SRC.kokoroApk, SHERPA_LICENCE],
+    },
+    enables: '语音合成：与 Kokoro v1.1 相同的 103 个音色，下载更小（量化后音质可能略降）',
+    recommended: false,
+    homepage: SRC.kokoroV11Card,
+  },
+  {
+    model: {
       id: 'kokoro-multi-lang-v1_0',
       kind: 'kokoro',
       name: 'Kokoro v1.0 中英双语',
