@@ -1,6 +1,7 @@
 import { audioBook } from './zh-CN/audioBook.ts';
 import { dubbing } from './zh-CN/dubbing.ts';
 import { editor } from './zh-CN/editor.ts';
+import { selfCheck } from './zh-CN/selfCheck.ts';
 import { subtitleTools } from './zh-CN/subtitleTools.ts';
 import { videoTranslate } from './zh-CN/videoTranslate.ts';
 import { voiceChanger } from './zh-CN/voiceChanger.ts';
@@ -17,6 +18,7 @@ export const zhCN = {
   audioBook,
   voiceChanger,
   voiceCloning,
+  selfCheck,
   app: {
     name: '声音工作台',
     nameEn: 'Voice Workbench',
@@ -682,6 +684,15 @@ export const zhCN = {
     polling: '实时连接中断，正在定时刷新进度',
   },
   upload: {
+    // The source switch of MediaSourcePicker and the browser recorder.
+    fromFile: '上传文件',
+    fromRecording: '在线录音',
+    recordStart: '开始录音',
+    recordStop: '停止并上传',
+    recording: (t: string) => `录音中 ${t}`,
+    recordUnsupported: '当前浏览器不支持录音',
+    recordDenied: '无法使用麦克风，请在浏览器中允许访问',
+    recordName: (time: string) => `录音 ${time}`,
     drop: '点击或拖拽文件到此处上传',
     dropActive: '松开鼠标开始上传',
     accept: (types: string) => `支持 ${types}`,
@@ -739,14 +750,6 @@ export const zhCN = {
     stt: {
       title: '语音转文字',
       desc: '上传音频或视频，自动识别语音并生成带时间轴的字幕，识别完成后可在编辑器里校对与导出。',
-      upload: '上传文件',
-      record: '录音',
-      recordStart: '开始录音',
-      recordStop: '停止并上传',
-      recording: (t: string) => `录音中 ${t}`,
-      recordUnsupported: '当前浏览器不支持录音',
-      recordDenied: '无法使用麦克风，请在浏览器中允许访问',
-      recordName: (time: string) => `录音 ${time}`,
       file: '文件',
       changeFile: '更换文件',
       language: '识别语言',

@@ -392,7 +392,7 @@ describe('/video-translation', { timeout: 20_000 }, () => {
     });
     mount('/video-translation/stt');
     fireEvent.click(await screen.findByTestId('project-new'));
-    fireEvent.click(screen.getByText('录音'));
+    fireEvent.click(screen.getByText('在线录音'));
     fireEvent.click(await screen.findByTestId('record-start'));
     expect((await screen.findByTestId('recording-time')).textContent).toContain('录音中');
     fireEvent.click(screen.getByTestId('record-stop'));

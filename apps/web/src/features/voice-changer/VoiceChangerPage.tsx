@@ -1,17 +1,16 @@
-import { AudioOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import type { MediaAsset, VoiceChangerTarget } from '@vw/contract';
 import { Alert, Button, Checkbox, Segmented, Select, Slider } from 'antd';
 import useApp from 'antd/es/app/useApp';
 import { useState } from 'react';
 import { formatCredits } from '@/features/credits/format.ts';
-import { Recorder } from '@/features/video-translation/Recorder.tsx';
 import { useToolAvailability } from '@/features/video-translation/useToolAvailability.ts';
 import { api } from '@/lib/api.ts';
 import { invalidateCall, useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { formatDuration } from '@/lib/tasks/format.ts';
 import { TaskProgress } from '@/lib/tasks/TaskProgress.tsx';
 import { useTask } from '@/lib/tasks/useTask.ts';
-import { formatBytes, UploadDropzone, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
+import { MediaSourcePicker } from '@/lib/upload/MediaSourcePicker.tsx';
+import { formatBytes, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
 import { type UseUpload, useUpload } from '@/lib/upload/useUpload.ts';
 import '@/features/video-translation/video-tools.css';
 import { zhCN } from '@/locales/zh-CN.ts';
@@ -69,8 +68,6 @@ function FileSection({
   tooLong,
   tooLarge,
   upload,
-  source,
-  onSource,
   disabled,
   onPicked,
   onReset,
@@ -81,13 +78,10 @@ function FileSection({
   tooLong: boolean;
   tooLarge: boolean;
   upload: UseUpload;
-  source: 'upload' | 'record';
-  onSource: (source: 'upload' | 'record') => void;
   disabled: boolean;
   onPicked: (asset: MediaAsset) => void;
   onReset: () => void;
 }) {
-  const uploading = upload.state.phase !== 'idle' && upload.state.phase !== 'cancelled';
   return (
     <section className="vw-vt-step">
       <h3>{t.file}</h3>
@@ -105,41 +99,16 @@ function FileSection({
           {tooLarge && <span className="vw-vt-error">{t.tooLarge(formatBytes(limits.maxBytes))}</span>}
         </div>
       ) : (
-        <>
-          {!uploading && (
-            <Segmented
-              value={source}
-              onChange={(v) => onSource(v as 'upload' | 'record')}
-              options={[
-                { value: 'upload', label: t.upload, icon: <CloudUploadOutlined /> },
-                { value: 'record', label: t.record, icon: <AudioOutlined /> },
-              ]}
-              data-testid="vc-source"
-            />
-          )}
-          {source === 'upload' || uploading ? (
-            <UploadDropzone
-              accept={ACCEPT}
-              acceptLabel={ACCEPT_LABEL}
-              upload={upload}
-              leaveGuard={false}
-              maxBytes={MAX_BYTES}
-              maxSeconds={MAX_SECONDS}
-              disabled={disabled}
-              onUploaded={(a) => onPicked(a)}
-            />
-          ) : (
-            <Recorder
-              disabled={disabled}
-              onFile={(file) =>
-                upload.start(file).then(
-                  (a) => onPicked(a),
-                  () => undefined,
-                )
-              }
-            />
-          )}
-        </>
+        <MediaSourcePicker
+          accept={ACCEPT}
+          acceptLabel={ACCEPT_LABEL}
+          upload={upload}
+          maxBytes={MAX_BYTES}
+          maxSeconds={MAX_SECONDS}
+          disabled={disabled}
+          onPicked={onPicked}
+          testId="vc-source"
+        />
       )}
     </section>
   );
@@ -352,7 +321,6 @@ export function Component() {
   const maxSeconds = Math.min(MAX_SECONDS, planSeconds);
   const maxBytes = Math.min(MAX_BYTES, planBytes);
   const upload = useUpload();
-  const [source, setSource] = useState<'upload' | 'record'>('upload');
   const [picked, setPicked] = useState<MediaAsset | null>(null);
   const [settings, setSettings] = useState<Settings>({
     mode: 'voice',
@@ -436,8 +404,6 @@ export function Component() {
                 tooLong={tooLong}
                 tooLarge={tooLarge}
                 upload={upload}
-                source={source}
-                onSource={setSource}
                 disabled={!availability.available}
                 onPicked={setPicked}
                 onReset={reset}

@@ -1,9 +1,9 @@
 import type { MediaAsset } from '@vw/contract';
 import { Button, Checkbox } from 'antd';
 import { useEffect } from 'react';
-import { Recorder } from '@/features/video-translation/Recorder.tsx';
 import { api } from '@/lib/api.ts';
 import { useCall } from '@/lib/query/hooks.ts';
+import { Recorder } from '@/lib/upload/Recorder.tsx';
 import { useUpload } from '@/lib/upload/useUpload.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 

@@ -1,14 +1,14 @@
-import { AudioOutlined, CloudUploadOutlined, DeleteOutlined } from '@ant-design/icons';
+import { AudioOutlined, DeleteOutlined } from '@ant-design/icons';
 import type { MediaAsset, SampleCheckView, VoiceCloneView } from '@vw/contract';
-import { Alert, Button, Input, Radio, Segmented, Select, Space, Tag } from 'antd';
+import { Alert, Button, Input, Radio, Select, Space, Tag } from 'antd';
 import useApp from 'antd/es/app/useApp';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Recorder } from '@/features/video-translation/Recorder.tsx';
 import { api } from '@/lib/api.ts';
 import { loadVoices } from '@/lib/auth/session.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
-import { UploadDropzone, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
+import { MediaSourcePicker } from '@/lib/upload/MediaSourcePicker.tsx';
+import { UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
 import { type UseUpload, useUpload } from '@/lib/upload/useUpload.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { type ConsentState, ConsentStep } from './ConsentStep.tsx';
@@ -107,9 +107,6 @@ function SamplesStep({
   onAssets: (update: (list: MediaAsset[]) => MediaAsset[]) => void;
   upload: UseUpload;
 }) {
-  const [source, setSource] = useState<'upload' | 'record'>('upload');
-  const uploading =
-    upload.state.phase !== 'idle' && upload.state.phase !== 'cancelled' && upload.state.phase !== 'done';
   return (
     <section className="vw-vt-step">
       <h3>{t.step1}</h3>
@@ -130,43 +127,17 @@ function SamplesStep({
           ))}
         </ul>
       )}
-      {!uploading && (
-        <Segmented
-          value={source}
-          onChange={(v) => setSource(v as 'upload' | 'record')}
-          options={[
-            { value: 'upload', label: t.upload, icon: <CloudUploadOutlined /> },
-            { value: 'record', label: t.record, icon: <AudioOutlined /> },
-          ]}
-          data-testid="clone-source"
-        />
-      )}
-      {source === 'upload' || uploading ? (
-        <UploadDropzone
-          accept={ACCEPT}
-          acceptLabel={t.accept}
-          upload={upload}
-          leaveGuard={false}
-          onUploaded={(a) => {
-            onAssets((list) => [...list, a]);
-            upload.reset();
-          }}
-        />
-      ) : (
-        <div data-testid="clone-sample-recorder">
-          <Recorder
-            onFile={(file) =>
-              upload.start(file).then(
-                (a) => {
-                  onAssets((list) => [...list, a]);
-                  upload.reset();
-                },
-                () => undefined,
-              )
-            }
-          />
-        </div>
-      )}
+      <MediaSourcePicker
+        accept={ACCEPT}
+        acceptLabel={t.accept}
+        upload={upload}
+        onPicked={(a) => {
+          onAssets((list) => [...list, a]);
+          upload.reset();
+        }}
+        testId="clone-source"
+        recorderTestId="clone-sample-recorder"
+      />
     </section>
   );
 }

@@ -4,8 +4,6 @@ export const voiceChanger = {
   // The limits are stated once, under the upload box (the lower of the tool's and the plan's).
   intro: '上传或录制一段人声，转换为声音库中的声音、你的克隆声音，或按手动设置变调。',
   file: '1. 选择音频',
-  upload: '上传文件',
-  record: '浏览器录音',
   changeFile: '更换文件',
   waitingAsset: '正在读取时长…',
   tooLong: (max: string) => `音频超过 ${max}，请剪短后再上传`,

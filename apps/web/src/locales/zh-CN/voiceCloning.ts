@@ -57,8 +57,6 @@ export const voiceCloning = {
     tips: '建议：安静环境、距离麦克风 20 厘米左右、自然朗读；音量 −23…−18 dB，峰值不超过 −3 dB，停顿不超过 2 秒。',
     accept: 'MP3、WAV、M4A、FLAC、OGG、WEBM',
     remove: '移除',
-    upload: '上传文件',
-    record: '在线录音',
     step2: '2. 样本检测',
     checking: '正在检测样本…',
     addSamples: '添加样本后自动检测。',

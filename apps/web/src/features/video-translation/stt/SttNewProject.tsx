@@ -1,11 +1,11 @@
-import { AudioOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import type { MediaAsset, SttOptions } from '@vw/contract';
-import { Button, Segmented } from 'antd';
+import { Button } from 'antd';
 import { useState } from 'react';
 import { api } from '@/lib/api.ts';
 import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { formatDuration } from '@/lib/tasks/format.ts';
-import { formatBytes, UploadDropzone, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
+import { MediaSourcePicker } from '@/lib/upload/MediaSourcePicker.tsx';
+import { formatBytes, UploadLeaveGuard } from '@/lib/upload/UploadDropzone.tsx';
 import { type UseUpload, useUpload } from '@/lib/upload/useUpload.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
 import { FormCheck, SelectField } from '../project/fields.tsx';
@@ -16,7 +16,6 @@ import {
   useCreditEstimate,
 } from '../project/NewProjectShell.tsx';
 import { type SetField, useToolProject } from '../project/useToolProject.ts';
-import { Recorder } from '../Recorder.tsx';
 
 const t = zhCN.videoTools.stt;
 const LANGUAGES = ['auto', 'zh', 'en', 'yue', 'ja', 'ko'] as const;
@@ -118,8 +117,6 @@ function FileStep({
   onPicked: (a: MediaAsset) => void;
   onChange: () => void;
 }) {
-  const [source, setSource] = useState<'upload' | 'record'>('upload');
-  const uploading = upload.state.phase !== 'idle' && upload.state.phase !== 'cancelled';
   return (
     <section className="vw-vt-step">
       <h3>{t.file}</h3>
@@ -137,39 +134,14 @@ function FileStep({
           </Button>
         </div>
       ) : (
-        <>
-          {!uploading && (
-            <Segmented
-              value={source}
-              onChange={(v) => setSource(v as 'upload' | 'record')}
-              options={[
-                { value: 'upload', label: t.upload, icon: <CloudUploadOutlined /> },
-                { value: 'record', label: t.record, icon: <AudioOutlined /> },
-              ]}
-              data-testid="stt-source"
-            />
-          )}
-          {source === 'upload' || uploading ? (
-            <UploadDropzone
-              accept={ACCEPT}
-              acceptLabel={ACCEPT_LABEL}
-              upload={upload}
-              leaveGuard={false}
-              disabled={off}
-              onUploaded={onPicked}
-            />
-          ) : (
-            <Recorder
-              disabled={off}
-              onFile={(file) =>
-                upload.start(file).then(
-                  (a) => onPicked(a),
-                  () => undefined,
-                )
-              }
-            />
-          )}
-        </>
+        <MediaSourcePicker
+          accept={ACCEPT}
+          acceptLabel={ACCEPT_LABEL}
+          upload={upload}
+          disabled={off}
+          onPicked={onPicked}
+          testId="stt-source"
+        />
       )}
     </section>
   );

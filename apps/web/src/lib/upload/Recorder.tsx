@@ -1,10 +1,11 @@
 import { AudioOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { formatDuration } from '@/lib/tasks/format.ts';
 import { zhCN } from '@/locales/zh-CN.ts';
+import { formatDuration } from '../tasks/format.ts';
+import './upload.css';
 
-const t = zhCN.videoTools.stt;
+const t = zhCN.upload;
 
 /** The first container the browser can record audio into (Chrome/Firefox: webm/opus, Safari: mp4). */
 function pickMime(): string | undefined {
@@ -48,7 +49,7 @@ export function Recorder({ onFile, disabled }: { onFile: (file: File) => void; d
     [],
   );
 
-  if (!supported) return <p className="vw-vt-muted">{t.recordUnsupported}</p>;
+  if (!supported) return <p className="vw-recorder-note">{t.recordUnsupported}</p>;
 
   const start = async () => {
     setError(null);
@@ -81,10 +82,10 @@ export function Recorder({ onFile, disabled }: { onFile: (file: File) => void; d
   };
 
   return (
-    <div className="vw-vt-recorder" data-testid="recorder">
+    <div className="vw-recorder" data-testid="recorder">
       {recording ? (
         <>
-          <span className="vw-vt-rec-dot" aria-hidden />
+          <span className="vw-rec-dot" aria-hidden />
           <span data-testid="recording-time">{t.recording(formatDuration(seconds))}</span>
           <Button type="primary" danger onClick={() => recorder.current?.stop()} data-testid="record-stop">
             {t.recordStop}
@@ -101,7 +102,7 @@ export function Recorder({ onFile, disabled }: { onFile: (file: File) => void; d
         </Button>
       )}
       {error && (
-        <span className="vw-vt-error" role="alert">
+        <span className="vw-upload-error" role="alert">
           {error}
         </span>
       )}
