@@ -18,7 +18,6 @@ export const zhCN = {
   audioBook,
   voiceChanger,
   voiceCloning,
-  selfCheck,
   app: {
     name: '声音工作台',
     nameEn: 'Voice Workbench',
