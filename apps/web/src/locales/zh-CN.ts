@@ -1,7 +1,6 @@
 import { audioBook } from './zh-CN/audioBook.ts';
 import { dubbing } from './zh-CN/dubbing.ts';
 import { editor } from './zh-CN/editor.ts';
-import { selfCheck } from './zh-CN/selfCheck.ts';
 import { subtitleTools } from './zh-CN/subtitleTools.ts';
 import { videoTranslate } from './zh-CN/videoTranslate.ts';
 import { voiceChanger } from './zh-CN/voiceChanger.ts';
