@@ -645,7 +645,7 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
       code: 'MIT（pyannote.audio）、Apache-2.0（3D-Speaker、sherpa-onnx）',
       weights: 'MIT（分段模型）；Apache-2.0（3D-Speaker 声纹模型）',
       data:
-        '分段模型的训练集含 DIHARD（LDC 发行，非会员许可不得商用）、REPERE、Ego4D 等研究语料；' +
+        '分段模型的训练集含 DIHARD（LDC 发行，非会员许可不得商用），另有 REPERE、Ego4D 等（许可未逐一核实）；' +
         '声纹模型用 3D-Speaker 数据集训练（其许可未读到）',
       permissive: false,
       sources: [SRC.pyannoteCard, SRC.ldcLicences, SRC.speaker3d, SRC.eres2netCard, SRC.diarizationDocs],
@@ -685,7 +685,7 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
     licence: {
       code: 'MIT（pyannote.audio）、Apache-2.0（WeSpeaker、sherpa-onnx）',
       weights: 'MIT（分段模型）；CC BY 4.0（WeSpeaker 的 VoxCeleb 模型随数据集许可）',
-      data: '分段模型的训练集含 DIHARD（LDC 发行，非会员许可不得商用）等研究语料；声纹模型用 VoxCeleb 训练',
+      data: '分段模型的训练集含 DIHARD（LDC 发行，非会员许可不得商用）等；声纹模型用 VoxCeleb 训练',
       permissive: false,
       sources: [SRC.pyannoteCard, SRC.ldcLicences, SRC.wespeakerModels, SRC.diarizationDocs],
     },
