@@ -1,6 +1,7 @@
 import { audioBook } from './zh-CN/audioBook.ts';
 import { dubbing } from './zh-CN/dubbing.ts';
 import { editor } from './zh-CN/editor.ts';
+import { selfCheck } from './zh-CN/selfCheck.ts';
 import { subtitleTools } from './zh-CN/subtitleTools.ts';
 import { videoTranslate } from './zh-CN/videoTranslate.ts';
 import { voiceChanger } from './zh-CN/voiceChanger.ts';
@@ -17,6 +18,7 @@ export const zhCN = {
   audioBook,
   voiceChanger,
   voiceCloning,
+  selfCheck,
   app: {
     name: '声音工作台',
     nameEn: 'Voice Workbench',

@@ -392,7 +392,17 @@ function ParagraphCard({
           <Tag>{t.notSynthesized}</Tag>
         )}
         {p.stale && <Tag color="orange">{t.stale}</Tag>}
-        {p.check === 'flagged' && <Tag color="red">{t.checkFailed}</Tag>}
+        {p.check === 'flagged' && (
+          <Tag color="red" title={zhCN.selfCheck.refunded} data-testid="book-check-flagged">
+            {t.checkFailed}
+          </Tag>
+        )}
+        {p.check === 'flagged' && p.heard !== undefined && (
+          // What the recognizer heard, beside the paragraph, so the user sees what went wrong.
+          <span className="vw-book-muted" data-testid="book-check-heard">
+            {zhCN.selfCheck.heard(p.heard)}
+          </span>
+        )}
         {p.audio_url && <span className="vw-book-muted">{formatDuration(p.duration_ms / 1000)}</span>}
         <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(p.segments)}>
           {t.edit}

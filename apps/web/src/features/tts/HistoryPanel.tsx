@@ -129,6 +129,11 @@ function HistoryRow({
           <span>{fmtTime(item.created_time)}</span>
           {item.duration_ms > 0 && <span>{formatClock(item.duration_ms / 1000)}</span>}
           <span>{t.characterCount(item.characters)}</span>
+          {(item.self_check?.flagged ?? 0) > 0 && (
+            <span className="vw-history-flag" data-testid="history-flag">
+              {zhCN.selfCheck.historyFlagged(item.self_check!.flagged)}
+            </span>
+          )}
         </div>
         {(item.status === 'running' || item.status === 'queued') && (
           <Suspense fallback={null}>

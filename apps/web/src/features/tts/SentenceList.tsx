@@ -8,6 +8,7 @@ import { editText, fromMarkup, toMarkup } from './draft.ts';
 import { plainText } from './markup.ts';
 
 const t = zhCN.tts;
+const sc = zhCN.selfCheck;
 
 function SentenceRow({
   s,
@@ -24,11 +25,25 @@ function SentenceRow({
   // The sentence's own text with its pauses and readings kept as marks (never shown as tags).
   const [draft, setDraft] = useState(() => fromMarkup(s.text));
   const [busy, setBusy] = useState(false);
+  const flagged = s.check?.status === 'flagged' ? s.check : null;
   return (
-    <li className={`vw-sentence ${active ? 'is-active' : ''}`} data-testid="sentence">
+    <li
+      className={`vw-sentence ${active ? 'is-active' : ''} ${flagged ? 'is-flagged' : ''}`}
+      data-testid="sentence"
+      data-check={s.check?.status ?? ''}
+    >
       <button type="button" className="vw-sentence-text" onClick={onSeek}>
         <span className="vw-sentence-time">{(s.start_ms / 1000).toFixed(1)}s</span>
         {plainText(s.text)}
+        {flagged && (
+          // What the recognizer heard, beside the sentence, so the user sees what went wrong.
+          <span className="vw-sentence-check" data-testid="sentence-flag" title={sc.refunded}>
+            <span className="vw-sentence-flag">
+              {flagged.problem ? sc.problem[flagged.problem] : sc.flagged}
+            </span>
+            <span className="vw-sentence-heard">{sc.heard(flagged.heard)}</span>
+          </span>
+        )}
       </button>
       <Popover
         open={open}

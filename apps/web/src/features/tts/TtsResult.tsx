@@ -80,7 +80,12 @@ export function TtsResult({
       {gen.phase === 'failed' && <div className="vw-tts-error">{gen.error}</div>}
       <Player src={gen.src} bytes={gen.bytes} autoPlay={gen.phase === 'streaming'} audioRef={audioRef} />
       {!gen.src && gen.phase !== 'task' && <p className="vw-tts-result-empty">{t.playerEmpty}</p>}
-      {sentences.length > 1 && (
+      {gen.phase === 'done' && gen.item?.self_check && (
+        <p className="vw-card-hint vw-tts-self-check" data-testid="tts-self-check">
+          {gen.item.self_check.ran ? zhCN.selfCheck.summary(gen.item.self_check) : zhCN.selfCheck.notRun}
+        </p>
+      )}
+      {(sentences.length > 1 || sentences.some((x) => x.check?.status === 'flagged')) && (
         <Suspense fallback={null}>
           <SentenceList
             key={gen.item?.history_id}
