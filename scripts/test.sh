@@ -85,7 +85,7 @@ for _ in $(seq 1 50); do
   curl -fsS "http://127.0.0.1:$FAKE_SEPARATOR_PORT/health" >/dev/null 2>&1 && break
   sleep 0.2
 done
-NODE_ENV=development PORT="$E2E_PORT" HOST=127.0.0.1 PUBLIC_URL="http://127.0.0.1:$E2E_PORT" PAYMENT_ORDER_TTL=20 \
+NODE_ENV=development ENGINES=none PORT="$E2E_PORT" HOST=127.0.0.1 PUBLIC_URL="http://127.0.0.1:$E2E_PORT" PAYMENT_ORDER_TTL=20 \
   OPENAI_ASR_BASE_URL="http://127.0.0.1:$FAKE_ASR_PORT/v1" OPENAI_ASR_MODEL=whisper-1 OPENAI_ASR_API_KEY=fake \
   VC_SERVER_URL="http://127.0.0.1:$FAKE_VOICE_PORT/vc" VC_SERVER_LABEL="RVC 服务（测试）" \
   LLM_BASE_URL="http://127.0.0.1:$FAKE_CHAT_PORT/v1" LLM_MODEL=fake-chat LLM_API_KEY=fake \

@@ -5,7 +5,14 @@ import { systemClock } from './clock.ts';
 import { ensureDataDir, loadConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
-import { engineReport } from './engines.cli.ts';
+import {
+  EngineCommandError,
+  engineInstall,
+  engineList,
+  engineRemove,
+  engineReport,
+  engineVerify,
+} from './engines.cli.ts';
 import { createLogger } from './logger.ts';
 import { toAccountKey } from './modules/accounts/account-key.ts';
 import { findUserByAccount, findUserById } from './modules/accounts/accounts.repo.ts';
@@ -70,6 +77,12 @@ const USAGE = `Operator commands (npm run admin -- …), run with the server's e
                                          overrides one switch for the user (--default: back to the plan's)
   engines                                which engines run, and what to set or install for those that do not
                                          (users are only told 「暂未开放，请联系管理员」)
+  engines list                           every model of the catalogue: state, size, licence, what it enables
+  engines install ID… | --recommended    downloads (resumable), checks sha256, unpacks and registers models;
+                                         a model whose licence is not permissive installs only when named
+                                         (mirror: ENGINES_BASE_URL; folder: SHERPA_ONNX_MODELS_DIR or DATA_DIR/models)
+  engines remove ID                      unregisters a model and deletes its files (shared files stay)
+  engines verify                         checks the files of installed models (sizes, sha256 where known)
 U is a phone number, an e-mail address or a user id.`;
 
 type Options = Record<string, string | boolean | undefined>;
@@ -101,6 +114,7 @@ const OPTIONS = {
   on: { type: 'boolean' },
   off: { type: 'boolean' },
   default: { type: 'boolean' },
+  recommended: { type: 'boolean' },
 } as const;
 
 class UsageError extends Error {}
@@ -372,6 +386,28 @@ const COMMANDS: Record<string, Command> = {
   },
   engines: async (ctx) => {
     for (const line of await engineReport(ctx.config)) console.log(line);
+  },
+  'engines list': async (ctx) => {
+    for (const line of await engineList(ctx.config)) console.log(line);
+  },
+  'engines install': async (ctx, options, ids) => {
+    const report = await engineInstall(
+      ctx.config,
+      { ids, recommended: Boolean(options.recommended) },
+      (line) => console.log(line),
+    ).catch((error: Error) => {
+      throw error instanceof EngineCommandError ? new UsageError(error.message) : error;
+    });
+    if (report.status !== 'done') throw new Error(report.message ?? report.status);
+    if (report.failed.length) throw new Error(`not installed: ${report.failed.map((f) => f.id).join(', ')}`);
+  },
+  'engines remove': async (ctx, _options, [id]) => {
+    if (!id) throw new UsageError('engines remove needs a model id');
+    await engineRemove(ctx.config, id, (line) => console.log(line));
+  },
+  'engines verify': async (ctx) => {
+    if (!(await engineVerify(ctx.config, (line) => console.log(line))))
+      throw new Error('some installed models failed the check: engines install them again');
   },
   features: async (ctx, options, [verb]) => {
     const user = await findUser(ctx, required(options.user as string, 'user'));

@@ -73,7 +73,15 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: bool.default(false),
     WEB_DIST_DIR: z.string().default('apps/web/dist'),
+    /** The models folder (speech, recognition, cloning); default DATA_DIR/models. */
     SHERPA_ONNX_MODELS_DIR: z.string().optional(),
+    /**
+     * Models a server process (role all or worker) installs in the background after it starts: the
+     * catalogue's recommended set, or none (tests, machines managed with `npm run admin -- engines`).
+     */
+    ENGINES: z.enum(['recommended', 'none']).optional(),
+    /** Where model downloads come from: the sherpa-onnx releases, or a mirror with the same paths. */
+    ENGINES_BASE_URL: z.url().default('https://github.com/k2-fsa/sherpa-onnx/releases/download'),
     OPENAI_TTS_BASE_URL: optionalUrl,
     OPENAI_TTS_API_KEY: z.string().optional(),
     /** An OpenAI-compatible /v1/audio/transcriptions server (faster-whisper-server, whisper.cpp, vLLM…). */
@@ -230,11 +238,15 @@ const envSchema = z
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'HOST'> {
+export interface Config extends Omit<Env, 'HOST' | 'ENGINES'> {
   /** Where the server listens: HOST, else 127.0.0.1 in development and 0.0.0.0 otherwise. */
   HOST: string;
+  /** ENGINES, else recommended (none under NODE_ENV=test: a test never downloads models). */
+  ENGINES: 'recommended' | 'none';
   dataDir: string;
   filesDir: string;
+  /** The models folder: models.json, install-state.json and the model files (resolveModelsDir). */
+  modelsDir: string;
   webDistDir: string;
   publicUrl: string;
   isProduction: boolean;
@@ -256,8 +268,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...env,
     HOST: env.HOST ?? (env.NODE_ENV === 'development' ? '127.0.0.1' : '0.0.0.0'),
+    ENGINES: env.ENGINES ?? (env.NODE_ENV === 'test' ? 'none' : 'recommended'),
     dataDir,
     filesDir: path.join(dataDir, 'files'),
+    modelsDir: resolveModelsDir(env, dataDir),
     webDistDir: path.resolve(REPO_ROOT, env.WEB_DIST_DIR),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     isProduction: env.NODE_ENV === 'production',
@@ -266,6 +280,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       : { kind: 'sqlite', file: path.join(dataDir, 'workbench.db') },
     storage: env.S3_BUCKET ? { kind: 's3' } : { kind: 'local' },
   };
+}
+
+/** The one place the models folder is decided: SHERPA_ONNX_MODELS_DIR if set, else DATA_DIR/models. */
+export function resolveModelsDir(env: Pick<Env, 'SHERPA_ONNX_MODELS_DIR'>, dataDir: string): string {
+  return env.SHERPA_ONNX_MODELS_DIR
+    ? path.resolve(REPO_ROOT, env.SHERPA_ONNX_MODELS_DIR)
+    : path.join(dataDir, 'models');
 }
 
 export function ensureDataDir(config: Config): void {

@@ -4,6 +4,7 @@ import { ConfigError, ensureDataDir, loadConfig } from './config.ts';
 import { createContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
 import { createEngines } from './engines/engines.ts';
+import { startBackgroundInstall } from './engines/install.ts';
 import { scheduleEvery } from './jobs/schedule.ts';
 import { createLogger } from './logger.ts';
 import { MEDIA_SWEEP_EVERY_MS, mediaSweepJob } from './media/gc.ts';
@@ -73,6 +74,12 @@ async function main(role: Role): Promise<void> {
         `demo account: ${config.DEMO_ACCOUNT} / password ${config.DEMO_PASSWORD} (or sign in by code from ${config.publicUrl}/dev/outbox)`,
       );
     }
+  }
+  // The recommended models download in the background once the process serves: never awaited, so
+  // start-up and requests never wait on the network; each model is used once it is verified.
+  if (role !== 'api') {
+    const install = startBackgroundInstall(config, log);
+    if (install) closers.unshift(() => install.stop());
   }
   // Running stages get the shutdown timeout to finish; those still running are handed back (their
   // checkpoints kept) for another worker, without spending an attempt.

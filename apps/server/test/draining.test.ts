@@ -32,6 +32,7 @@ describe.skipIf(TEST_DB !== 'postgres')('draining on SIGTERM (api and worker pro
   /** The environment of a server process on the test server's database, Redis (own prefix) and files. */
   const env = (over: Record<string, string> = {}) => ({
     NODE_ENV: 'test',
+    ENGINES: 'none',
     LOG_LEVEL: 'info',
     DATA_DIR: server.config.dataDir,
     DATABASE_URL: server.config.database.kind === 'postgres' ? server.config.database.url : '',

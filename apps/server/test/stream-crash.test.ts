@@ -65,6 +65,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   env = {
     NODE_ENV: 'development',
+    ENGINES: 'none',
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_URL: base,

@@ -350,6 +350,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
     const env: Record<string, string> = {
       NODE_ENV: 'development',
+      ENGINES: 'none',
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://127.0.0.1:${basePort}`,
       LOG_LEVEL: 'warn',

@@ -503,8 +503,8 @@ function cloneRegistry({ engines, problems }: CloneEngineSet): CloneRegistry {
 }
 
 /** SHERPA_ONNX_MODELS_DIR, the folder speech, recognition and cloning models are read from. */
-function sherpaModelsDir(config: Config): string | undefined {
-  return config.SHERPA_ONNX_MODELS_DIR ? path.resolve(REPO_ROOT, config.SHERPA_ONNX_MODELS_DIR) : undefined;
+function sherpaModelsDir(config: Config): string {
+  return config.modelsDir;
 }
 
 /** Where reference clips of cloned voices live on this machine. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { type EngineModelState, engineStates } from '../engines/install.ts';
 
 /** How long one readiness probe waits for a dependency before calling it unreachable. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -14,6 +15,8 @@ export interface Readiness {
   ready: boolean;
   draining: boolean;
   checks: Record<string, Check>;
+  /** Local engine models by id (installed, downloading, failed…): reported, never a reason to be unready. */
+  engines: Record<string, EngineModelState>;
 }
 
 async function timed(run: () => Promise<unknown>): Promise<Check> {
@@ -68,10 +71,13 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): voi
         },
       ]);
     }
-    const results = await Promise.all(probes.map(async ([name, run]) => [name, await timed(run)] as const));
+    const [results, engines] = await Promise.all([
+      Promise.all(probes.map(async ([name, run]) => [name, await timed(run)] as const)),
+      engineStates(ctx.config.modelsDir),
+    ]);
     const checks = Object.fromEntries(results);
     const draining = ctx.lifecycle.draining;
-    return { ready: !draining && Object.values(checks).every((c) => c.ok), draining, checks };
+    return { ready: !draining && Object.values(checks).every((c) => c.ok), draining, checks, engines };
   }
 
   const hidden = { schema: { hide: true } };

@@ -432,11 +432,13 @@ export async function verifyModels(
       const file = downloadTarget(modelsDir, d);
       const found = await stat(file).catch(() => undefined);
       if (!found) continue;
-      if (d.bytesExact !== false && found.size !== d.bytes) {
-        result.problems.push(`${basename(file)} is ${found.size} bytes, published ${d.bytes}`);
-        continue;
+      if (d.bytesExact !== false) {
+        if (found.size !== d.bytes) {
+          result.problems.push(`${basename(file)} is ${found.size} bytes, published ${d.bytes}`);
+          continue;
+        }
+        result.checked.push(`size of ${basename(file)}`);
       }
-      result.checked.push(`size of ${basename(file)}`);
       const expected = d.sha256 ?? recorded[d.path];
       if (!expected) continue;
       const actual = await sha256File(file, signal);
