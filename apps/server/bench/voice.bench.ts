@@ -9,7 +9,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkSample, createRubberbandProvider, denoise, measurePitch, probeFile } from '@vw/engines';
+import {
+  checkSample,
+  createRubberbandProvider,
+  denoise,
+  measurePitch,
+  measureVoiceChange,
+  probeFile,
+} from '@vw/engines';
 
 const SECONDS = Number(process.env.BENCH_VOICE_SECONDS ?? 60);
 const dir = mkdtempSync(path.join(tmpdir(), 'vw-bench-voice-'));
@@ -57,7 +64,7 @@ try {
   console.log(`source: ${durationS.toFixed(1)} s of speech, median F0 ${source.median_hz} Hz`);
 
   // Targets: measured references of two espeak voices (as the server measures a library voice) and a low one.
-  const targets: Array<{ name: string; hz: number }> = [];
+  const targets: Array<{ name: string; hz: number; envelope?: number }> = [];
   for (const [name, args] of [
     ['female (en-us+f3 -p 70)', ['-v', 'en-us+f3', '-p', '70']],
     ['child (en-us+f5 -p 90)', ['-v', 'en-us+f5', '-p', '90']],
@@ -69,7 +76,9 @@ try {
       ref,
       'The quick brown fox jumps over the lazy dog, and then it runs back home again.',
     ]);
-    targets.push({ name, hz: (await measurePitch(ref)).median_hz });
+    // The reference voice's own envelope against the source (another sentence: a rough figure).
+    const own = await measureVoiceChange(speech, ref);
+    targets.push({ name, hz: (await measurePitch(ref)).median_hz, envelope: own.envelope_ratio });
   }
   targets.push({ name: 'deep (fixed 70 Hz)', hz: 70 });
 
@@ -91,6 +100,7 @@ try {
       const seconds = (performance.now() - t0) / 1000;
       const cpu = cpuSeconds() - c0;
       const measured = (await measurePitch(out)).median_hz;
+      const change = await measureVoiceChange(speech, out);
       rows.push({
         target: target.name,
         denoise: withDenoise ? 'RNNoise' : '—',
@@ -98,6 +108,10 @@ try {
         'output F0 Hz': measured,
         'F0 error %': Number((Math.abs(measured / target.hz - 1) * 100).toFixed(2)),
         semitones: r.semitones,
+        'formant st': r.formant_semitones,
+        'F0 ×': change.f0_ratio,
+        'envelope ×': change.envelope_ratio,
+        'target voice envelope ×': target.envelope ?? '—',
         'time s': Number(seconds.toFixed(2)),
         RTF: Number((seconds / durationS).toFixed(3)),
         'CPU s': Number(cpu.toFixed(2)),
@@ -127,6 +141,14 @@ try {
   await measurePitch(five);
   console.log(
     `measurePitch on 5 minutes: ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${(cpuSeconds() - c0).toFixed(2)} s CPU`,
+  );
+
+  // What the voice changer's result card costs: F0 and envelope change of 5 minutes against itself.
+  t0 = performance.now();
+  const c2 = cpuSeconds();
+  await measureVoiceChange(five, five);
+  console.log(
+    `measureVoiceChange on 5 minutes (both files): ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${(cpuSeconds() - c2).toFixed(2)} s CPU`,
   );
 
   // Voice cloning: the sample check of a 5-minute sample (target ≤ 2 s): levels, true peak, VAD, rules.
