@@ -7,7 +7,7 @@
 import { probeAudio, streamPcmFloat } from '../audio/ffmpeg.ts';
 import { EngineError } from '../errors.ts';
 import { serveHelper } from '../process/serve.ts';
-import { loadSherpa } from '../sherpa/module.ts';
+import { loadSherpa, type SherpaOfflineRecognizer } from '../sherpa/module.ts';
 import { createVoiceActivityDetector, type VadOptions } from '../sherpa/vad.ts';
 import { transcribeChunks } from './pipeline.ts';
 import type { SpeakerTurn } from './timing.ts';
@@ -80,7 +80,51 @@ async function transcribe(job: SherpaAsrJob, progress: (fraction: number) => voi
   return { ...result, ...(turns ? { turns } : {}) };
 }
 
+/** A short clip already in memory (16 kHz mono float), for the speech self-check of one sentence. */
+export interface SherpaClipJob {
+  packageName?: string;
+  recognizer: object;
+  samples: Float32Array;
+}
+
+// A long-lived clip helper keeps its recognizers loaded: loading one costs far more than a sentence.
+const clipRecognizers = new Map<string, Promise<SherpaOfflineRecognizer>>();
+
+async function recognizeClip(job: SherpaClipJob) {
+  const key = JSON.stringify([job.packageName, job.recognizer]);
+  let recognizer = clipRecognizers.get(key);
+  if (!recognizer) {
+    recognizer = loadSherpa(job.packageName).OfflineRecognizer.createAsync(job.recognizer);
+    recognizer.catch(() => clipRecognizers.delete(key));
+    clipRecognizers.set(key, recognizer);
+  }
+  const loaded = await recognizer.catch((err: Error) => {
+    throw new EngineError(
+      'model_invalid',
+      `识别模型加载失败：${err.message}`,
+      `recognition model failed to load: ${err.message}`,
+      { cause: err },
+    );
+  });
+  const stream = loaded.createStream();
+  stream.acceptWaveform({ samples: job.samples, sampleRate: 16_000 });
+  const result = await loaded.decodeAsync(stream);
+  return { text: result.text.trim(), lang: result.lang };
+}
+
 export const sherpaAsrOperations = {
+  async recognizeClip(job: SherpaClipJob) {
+    try {
+      return await recognizeClip(job);
+    } catch (err) {
+      if (err instanceof EngineError) throw err;
+      throw new EngineError(
+        'media_failed',
+        `语音识别失败：${String(err)}`,
+        `recognition failed: ${String(err)}`,
+      );
+    }
+  },
   async transcribe(job: SherpaAsrJob, progress: (fraction: number) => void) {
     try {
       return await transcribe(job, progress);

@@ -322,3 +322,59 @@ describe('sherpa-onnx recognition end to end (a tiny generated CTC model, the re
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
   }, 30_000);
 });
+
+describe('sherpa-onnx recognition of clips in memory (the speech self-check)', () => {
+  it('hears 16 kHz PCM without files in one long-lived helper that keeps the model loaded', async () => {
+    const dir = await modelsDir(
+      [
+        {
+          id: 'tiny-ctc',
+          kind: 'asr',
+          type: 'zipformer_ctc',
+          languages: ['zh'],
+          files: { model: 'ctc/model.onnx', tokens: 'ctc/tokens.txt' },
+        },
+        vad,
+      ],
+      { 'ctc/tokens.txt': tinyCtcTokens() },
+    );
+    await writeFile(join(dir, 'ctc/model.onnx'), tinyCtcModel());
+    const [asr] = await createSherpaAsrProviders({ modelsDir: dir });
+    const clip = (ms: number) => ({
+      samples: new Int16Array((ms / 1000) * 16_000).fill(500),
+      sampleRate: 16_000,
+    });
+    // This process's own helpers only (other test runs may have theirs).
+    const workers = async () =>
+      (await run('ps', ['-eo', 'ppid=,pid=,args='])).stdout
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .filter(
+          ([ppid, , ...args]) => Number(ppid) === process.pid && args.join(' ').includes('sherpa-worker'),
+        )
+        .map(([, pid]) => pid);
+    try {
+      // The model says the tokens whose frame lies inside the clip (as for a chunk of a file).
+      const long = await asr.transcribePcm!(clip(2500), { language: 'zh' });
+      expect(long).toMatchObject({ engine: 'sherpa-onnx:tiny-ctc', language: 'zh', durationMs: 2500 });
+      expect(long.segments.map((s) => s.text)).toEqual(['你好世界']);
+      const before = await workers();
+      const short = await asr.transcribePcm!(clip(1500));
+      expect(short.segments.map((s) => s.text)).toEqual(['你好世']);
+      // The same helper answered both: no process per sentence.
+      expect(await workers()).toEqual(before);
+      expect(before).toHaveLength(1);
+      await expect(
+        asr.transcribePcm!({ samples: new Int16Array(100), sampleRate: 22_050 }),
+      ).rejects.toMatchObject({
+        code: 'invalid_request',
+      });
+      await expect(asr.transcribePcm!(clip(500), { language: 'fr' })).rejects.toMatchObject({
+        code: 'invalid_request',
+      });
+    } finally {
+      await asr.close();
+    }
+    await expect.poll(workers, { timeout: 10_000, interval: 50 }).toHaveLength(0);
+  }, 30_000);
+});

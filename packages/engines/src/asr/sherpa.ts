@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { pcmToFloat } from '../audio/wav.ts';
 import { EngineError } from '../errors.ts';
 import { createHelperPool } from '../process/helpers.ts';
 import { lastLines } from '../process/tool.ts';
@@ -12,9 +13,9 @@ import {
 } from '../sherpa/models.ts';
 import { loadSherpa } from '../sherpa/module.ts';
 import type { VadOptions } from '../sherpa/vad.ts';
-import { aborted, mostFrequent } from './pipeline.ts';
+import { aborted, mostFrequent, parseRecognizerLanguage } from './pipeline.ts';
 import type { SherpaAsrJob, sherpaAsrOperations } from './sherpa-worker.ts';
-import { assignSpeakers } from './timing.ts';
+import { assignSpeakers, spreadWords } from './timing.ts';
 import type { AsrProvider, Transcript } from './types.ts';
 
 export interface SherpaAsrOptions {
@@ -157,10 +158,39 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
       aborted,
     },
   });
+  // Sentences of the speech self-check: one long-lived helper keeps the recognizer loaded between
+  // clips (a model load costs more than a sentence), fed PCM without files or ffmpeg.
+  const clips = createHelperPool<typeof sherpaAsrOperations>({
+    script: new URL('./sherpa-worker.ts', import.meta.url),
+    size: 1,
+    keepStderr: true,
+    errors: {
+      crashed: ({ exit, stderr }) => {
+        const tail = lastLines(stderr, 2) || `exit ${exit}`;
+        return new EngineError(
+          'model_invalid',
+          `语音识别进程异常退出：${tail}`,
+          `the recognition process died: ${tail}`,
+        );
+      },
+      aborted,
+    },
+  });
   return asr.map((model) => createProvider(model));
 
   function createProvider(model: SherpaModel): AsrProvider {
     const languages = model.languages.map(baseLanguage);
+    const checkLanguage = (given: string | undefined) => {
+      const language = given && given !== 'auto' ? baseLanguage(given) : undefined;
+      if (language && !languages.includes(language)) {
+        throw new EngineError(
+          'invalid_request',
+          `模型 ${model.id} 不支持语言 ${language}（支持：${languages.join('、')}）`,
+          `model ${model.id} does not recognise ${language} (it knows ${languages.join(', ')})`,
+        );
+      }
+      return language;
+    };
     return {
       id: `sherpa-onnx:${model.id}`,
       label: model.name,
@@ -168,15 +198,52 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
       diarization: Boolean(diarization),
       // Attention decoders give no token times; their words are spread over the chunk.
       wordTimes: !NO_TOKEN_TIMES.has(model.type!),
-      async transcribe(file, opts = {}) {
-        const language = opts.language && opts.language !== 'auto' ? baseLanguage(opts.language) : undefined;
-        if (language && !languages.includes(language)) {
+      async transcribePcm(pcm, opts = {}) {
+        const language = checkLanguage(opts.language);
+        if (pcm.sampleRate !== 16_000) {
           throw new EngineError(
             'invalid_request',
-            `模型 ${model.id} 不支持语言 ${language}（支持：${languages.join('、')}）`,
-            `model ${model.id} does not recognise ${language} (it knows ${languages.join(', ')})`,
+            '识别音频须为 16 kHz',
+            `clips must be 16 kHz, got ${pcm.sampleRate}`,
           );
         }
+        await checkModelFiles(modelsDir, model);
+        const result = await clips.call(
+          'recognizeClip',
+          {
+            packageName: options.packageName,
+            recognizer: sherpaAsrConfig(modelsDir, model, {
+              language: LANGUAGE_AWARE.has(model.type!) ? language : undefined,
+              numThreads: options.numThreads,
+              provider: options.provider,
+            }),
+            samples: pcmToFloat(pcm),
+          },
+          { signal: opts.signal },
+        );
+        const durationMs = Math.round((pcm.samples.length / 16_000) * 1000);
+        return {
+          language:
+            language ??
+            parseRecognizerLanguage(result.lang) ??
+            (languages.length === 1 ? languages[0] : 'und'),
+          durationMs,
+          segments: result.text
+            ? [
+                {
+                  id: 0,
+                  startMs: 0,
+                  endMs: durationMs,
+                  text: result.text,
+                  words: spreadWords(result.text, 0, durationMs),
+                },
+              ]
+            : [],
+          engine: `sherpa-onnx:${model.id}`,
+        } satisfies Transcript;
+      },
+      async transcribe(file, opts = {}) {
+        const language = checkLanguage(opts.language);
         const diarize = opts.diarize && diarization;
         if (opts.diarize && !diarization) {
           throw notConfigured(
@@ -220,7 +287,7 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
           engine: `sherpa-onnx:${model.id}`,
         } satisfies Transcript;
       },
-      close: () => helpers.close(),
+      close: () => Promise.all([helpers.close(), clips.close()]).then(() => undefined),
     };
   }
 }
