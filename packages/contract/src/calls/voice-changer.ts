@@ -20,7 +20,11 @@ export const voiceChangerOptions = z.object({
   voice_id: z.string().min(1).max(64).optional(),
   /** Semitones: the whole shift in manual mode, a nudge on top of the target voice otherwise. */
   pitch_shift: z.number().min(-12).max(12).default(0),
-  /** Formant shift in semitones (timbre: negative = larger/darker, positive = smaller/brighter). */
+  /**
+   * Formant shift in semitones (timbre: negative = larger/darker, positive = smaller/brighter): the whole
+   * shift in manual mode; with a target voice, signal-processing engines move the formants with part of
+   * the pitch move themselves and this is added on top.
+   */
   formant_shift: z.number().min(-6).max(6).default(0),
   /** Remove background noise first (RNNoise). */
   denoise: z.boolean().default(false),

@@ -204,7 +204,7 @@ function OptionsSection({
           marks={{ '-6': '-6', 0: '0', 6: '+6' }}
           data-testid="vc-formant"
         />
-        <span className="vw-vt-muted">{t.formantHint}</span>
+        <span className="vw-vt-muted">{settings.mode === 'voice' ? t.formantHintVoice : t.formantHint}</span>
       </div>
       <div className="vw-vc-checks">
         <Checkbox

@@ -22,6 +22,7 @@ export const voiceChanger = {
   pitchHintManual: '正数升调，负数降调',
   formant: '共振峰偏移（半音）',
   formantHint: '改变音色厚薄：负数更浑厚，正数更清亮',
+  formantHintVoice: '共振峰已随目标音高自动调整，可在此基础上微调：负数更浑厚，正数更清亮',
   denoise: '去除背景噪音（RNNoise）',
   keepTiming: '保持原时长',
   keepTimingHint: '关闭后像磁带变速：音调升高时语速也变快',
