@@ -31,6 +31,7 @@ const POSTGRES_TESTS = [
   'test/payments.test.ts',
   'test/projects.test.ts',
   'test/scale-faults.test.ts',
+  'test/self-check.test.ts',
   'test/stream-crash.test.ts',
   'test/tts.test.ts',
   'test/uploads-s3.test.ts',

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { countTtsCharacters, TTS_HEADERS } from '@vw/contract';
 import { type AsrRegistry, createAsrRegistry, type EngineRegistry } from '@vw/engines';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import {
   taskFinished,
 } from './harness.ts';
 import { faultyTts, hearingRecognizer } from './self-check-fakes.ts';
+import { tusClient } from './tus-client.ts';
 
 /*
  * Speech that checks itself in TTS (issue 32 item 4): every sentence is heard by the installed
@@ -29,6 +31,7 @@ let server: TestServer;
 let alice: { token: string; uid: string };
 let realTts: EngineRegistry;
 let realAsr: AsrRegistry;
+let base: string;
 
 beforeAll(async () => {
   server = await createTestServer();
@@ -37,6 +40,8 @@ beforeAll(async () => {
   await fund(server, alice.uid, 10_000);
   realTts = server.ctx.engines.tts;
   realAsr = server.ctx.engines.asr;
+  await server.app.listen({ host: '127.0.0.1', port: 0 });
+  base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
   await server.ctx.jobs.startWorker({ concurrency: 2, heavyConcurrency: 1 });
 }, 60_000);
 
@@ -205,4 +210,63 @@ describe('TTS self-check', () => {
     expect(item.self_check).toMatchObject(none);
     expect((await get(`/v1/tasks/get?task_id=${task_id}`)).body.data.task.self_check).toMatchObject(none);
   }, 60_000);
+});
+
+describe('audiobook self-check', () => {
+  it('checks each sentence of a paragraph: a dropped word made again, a repeated one flagged and refunded', async () => {
+    const { tts, recognizer } = install(
+      [
+        { in: '公园', kind: 'drop', word: '一起', takes: 1 },
+        { in: '出门', kind: 'repeat', word: '天气', takes: Number.POSITIVE_INFINITY },
+      ],
+      { 二〇二四年: '2024年' },
+    );
+    const book = ['第一章 清晨', '', CLEAN + DROPPED_ONCE, '', NUMBERS + REPEATED, ''].join('\n');
+    const bytes = Buffer.from(book, 'utf8');
+    const tus = tusClient(base, alice.token);
+    const created = await tus.create(bytes.length, '清晨.txt');
+    await tus.patch(created.location, 0, bytes);
+    const imported = await call(server.app, 'POST', '/v1/audiobook/import', {
+      token: alice.token,
+      body: { tus_upload: created.location },
+    });
+    expect(imported.body.code).toBe(0);
+    const workId = imported.body.data.work.work_id as string;
+    const chapter = (await get(`/v1/audiobook/get?work_id=${workId}`)).body.data.chapters[0];
+    const before = (await getBalance(server.ctx, alice.uid)).balance;
+    const started = await call(server.app, 'POST', '/v1/audiobook/synthesize', {
+      token: alice.token,
+      body: { work_id: workId, chapter_ids: [chapter.chapter_id] },
+    });
+    expect(started.body.code).toBe(0);
+    const task = await taskFinished(server.ctx, started.body.data.task_id, 120_000);
+    expect(task).toMatchObject({ status: 'succeeded', error_code: 0 });
+
+    const takes = (part: string) => tts.calls.filter((c) => c.asked.includes(part));
+    expect(takes('公园').map((c) => c.speed)).toEqual([undefined, 0.92]);
+    expect(takes('出门').map((c) => c.speed)).toEqual([undefined, 0.92, 1.08]);
+    expect(takes('安静')).toHaveLength(1);
+    expect(takes('收入')).toHaveLength(1);
+    expect(recognizer.heard).toHaveLength(7);
+
+    const paragraphs = (
+      await get(`/v1/audiobook/paragraphs?work_id=${workId}&chapter_id=${chapter.chapter_id}`)
+    ).body.data.list;
+    expect(paragraphs.map((p: { check: string }) => p.check)).toEqual(['passed', 'flagged']);
+    expect(paragraphs[1].heard).toContain('今天天气天气很好');
+    expect(paragraphs[1].takes[0].check).toMatchObject({
+      status: 'flagged',
+      problem: 'repeated',
+      failure_code: 5,
+    });
+    const view = (await get(`/v1/tasks/get?task_id=${task.id}`)).body.data.task;
+    expect(view.self_check).toMatchObject({ ran: true, checked: 4, regenerated: 2, flagged: 1 });
+
+    // Only the flagged sentence's characters are refunded.
+    const chars = (t: string) => Array.from(t.replace(/\s/g, '')).length;
+    const total = chars(CLEAN + DROPPED_ONCE) + chars(NUMBERS + REPEATED);
+    const paid = Math.floor(task.credits_held * (1 - chars(REPEATED) / total));
+    expect(task.credits_captured).toBe(paid);
+    expect((await getBalance(server.ctx, alice.uid)).balance).toBe(before - paid);
+  }, 180_000);
 });
