@@ -138,6 +138,17 @@ describe('TTS self-check', () => {
     expect(task.credits_captured).toBe(paid);
     expect(item.credits).toBe(paid);
     expect((await getBalance(server.ctx, alice.uid)).balance).toBe(before - paid);
+
+    // The user rewrites the flagged sentence: the new take is heard too, passes, and is charged.
+    const again = await call(server.app, 'POST', '/v1/tts/regenerate_sentence', {
+      token: alice.token,
+      body: { history_id, sentence_index: 3, text: '今天天气很好，大家都在家。' },
+    });
+    expect(again.body.code).toBe(0);
+    expect(again.body.data.credits).toBeGreaterThan(0);
+    expect(again.body.data.item.sentences[3].check).toMatchObject({ status: 'passed', attempts: 1, cer: 0 });
+    expect(again.body.data.item.sentences[3].check).not.toHaveProperty('failure_code');
+    expect(recognizer.heard).toHaveLength(8);
   }, 180_000);
 
   it('raises no false alarm on clean sentences with numbers and punctuation, streamed', async () => {
