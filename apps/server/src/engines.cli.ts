@@ -150,14 +150,16 @@ export async function engineList(
   const lines = [`models folder: ${modelsDir}`];
   for (const entry of catalogue) {
     const { id } = entry.model;
-    const size = entry.downloads.reduce((s, d) => s + d.bytes, 0);
+    const bytes = entry.downloads.reduce((s, d) => s + d.bytes, 0);
+    // An upper bound where upstream's exact length could not be read.
+    const size = `${entry.downloads.every((d) => d.bytesExact) ? '' : '≤'}${sizeMb(bytes)}`;
     const set = entry.recommended
       ? 'recommended'
       : entry.licence.permissive
         ? 'optional'
         : 'opt-in (licence not permissive)';
     lines.push(
-      `${id.padEnd(34)} ${(await modelState(modelsDir, registered, state.models[id], id)).padEnd(16)} ${sizeMb(size).padStart(7)}  ${set}`,
+      `${id.padEnd(34)} ${(await modelState(modelsDir, registered, state.models[id], id)).padEnd(16)} ${size.padStart(8)}  ${set}`,
     );
     lines.push(`    licence: code ${entry.licence.code}; weights ${entry.licence.weights}`);
     lines.push(`    enables: ${entry.enables}`);

@@ -142,6 +142,7 @@ describe('npm run admin -- engines list | install | remove | verify', () => {
     expect(cfg.modelsDir).toBe(path.join(root, 'cli', 'models'));
     const before = (await engineList(cfg, catalogue())).join('\n');
     expect(before).toMatch(/^tiny-vits\s+not installed\s+0 MB\s+recommended$/m);
+    expect(before).toMatch(/^test-vad\s+not installed\s+≤0 MB\s+recommended$/m);
     expect(before).toMatch(/^nc-vad\s+not installed.*opt-in \(licence not permissive\)$/m);
     expect(before).toContain('licence: code Apache-2.0; weights CC-BY-NC-4.0');
     expect(before).toContain('enables: 语音合成：1 个测试音色');

@@ -97,6 +97,7 @@ function install(ids: string[], extra: Partial<Parameters<typeof installModels>[
     ids,
     statfs: roomy,
     progressEveryMs: 0,
+    retryDelaysMs: [],
     onEvent: (e) => events.push(e),
     ...extra,
   });
@@ -167,6 +168,16 @@ describe('installModels', () => {
     expect(server.bytesSent).toBeLessThan(2 * bigFile.length);
     expect(sha(await readFile(join(modelsDir, 'big_vad.onnx')))).toBe(sha(bigFile));
     expect(existsSync(part)).toBe(false);
+  });
+
+  it('resumes a cut download within the same run when retries are allowed', async () => {
+    server.cutAfter('asr-models/big_vad.onnx', 512 * 1024);
+    const report = await install(['big-vad'], { retryDelaysMs: [0] }).run;
+    expect(report).toMatchObject({ status: 'done', installed: ['big-vad'], failed: [] });
+    const gets = server.requests.filter((r) => r.method === 'GET' && r.path === 'asr-models/big_vad.onnx');
+    expect(gets).toHaveLength(2);
+    expect(gets[1]?.range).toMatch(/^bytes=\d+-$/);
+    expect(server.bytesSent).toBeLessThan(2 * bigFile.length);
   });
 
   it('refuses a corrupted download: no part left, nothing registered, a checksum error', async () => {
@@ -244,6 +255,9 @@ describe('installModels', () => {
 describe('removeModel and verifyModels', () => {
   it('removes a model but keeps files another registered model uses', async () => {
     expect((await install(['diar-a', 'diar-b', 'tiny-vits']).run).installed).toHaveLength(3);
+    // The shared segmentation archive is fetched once: diar-b finds its folder registered.
+    const segGets = server.requests.filter((r) => r.method === 'GET' && r.path.endsWith('seg-3-0.tar.bz2'));
+    expect(segGets).toHaveLength(1);
     expect(await removeModel(modelsDir, 'diar-a')).toBe(true);
     const ids = (await loadModelRegistry(modelsDir)).map((m) => m.id);
     expect(ids.sort()).toEqual(['diar-b', 'tiny-vits']);

@@ -83,6 +83,11 @@ export interface InstallOptions {
   probeTimeoutMs?: number;
   /** Progress events per download at most this often; default 1000 ms. */
   progressEveryMs?: number;
+  /**
+   * Waits before resuming a download whose connection failed, within the same run (one more try
+   * each); default 2 s, 10 s, 30 s. After the last, the model fails and the next run resumes it.
+   */
+  retryDelaysMs?: readonly number[];
 }
 
 /** Archives wait here for unpacking (their `.part` too), out of the way of model folders. */
@@ -289,6 +294,10 @@ async function installOne(
   const id = model.id;
   const unverified: Array<{ path: string; sha256: string }> = [];
   let before = 0;
+  const registered = parseModelRegistry({ models: await readRegistryEntries(modelsDir) });
+  const sharedFolders = new Set(
+    registered.flatMap((m) => modelFiles(modelsDir, m).map((f) => topEntry(modelsDir, f))),
+  );
   state.set(id, { state: 'downloading' });
   emit({ type: 'state', id, state: 'downloading' });
 
@@ -298,29 +307,36 @@ async function installOne(
     const recorded = state.state.digests?.[d.path];
     const expected = d.sha256 ?? recorded ?? null;
     const file = downloadTarget(modelsDir, d);
-    const got = await download({
-      url: downloadUrl(baseUrl, d.path),
-      file,
-      bytes: d.bytes,
-      exact: d.bytesExact !== false,
-      sha256: expected,
-      signal,
-      progressEveryMs: options.progressEveryMs,
-      onProgress: (p) => {
-        // The server's length replaces the catalogue's estimate as soon as it is known.
-        const total = before + p.bytesTotal + later;
-        const done = before + p.bytesDone;
-        const progress: ModelProgress = {
-          state: 'downloading',
-          bytesDone: done,
-          bytesTotal: total,
-          bytesPerSecond: p.bytesPerSecond,
-          secondsLeft: p.bytesPerSecond > 0 ? Math.round((total - done) / p.bytesPerSecond) : null,
-        };
-        state.set(id, progress);
-        emit({ type: 'progress', id, ...progress });
-      },
-    });
+    if (d.unpack && sharedFolders.has(archiveFolder(d.path))) {
+      // Unpacked and checked already for a registered model (the shared pyannote segmentation).
+      before += d.bytes;
+      continue;
+    }
+    const fetchOnce = () =>
+      download({
+        url: downloadUrl(baseUrl, d.path),
+        file,
+        bytes: d.bytes,
+        exact: d.bytesExact !== false,
+        sha256: expected,
+        signal,
+        progressEveryMs: options.progressEveryMs,
+        onProgress: (p) => {
+          // The server's length replaces the catalogue's estimate as soon as it is known.
+          const total = before + p.bytesTotal + later;
+          const done = before + p.bytesDone;
+          const progress: ModelProgress = {
+            state: 'downloading',
+            bytesDone: done,
+            bytesTotal: total,
+            bytesPerSecond: p.bytesPerSecond,
+            secondsLeft: p.bytesPerSecond > 0 ? Math.round((total - done) / p.bytesPerSecond) : null,
+          };
+          state.set(id, progress);
+          emit({ type: 'progress', id, ...progress });
+        },
+      });
+    const got = await withRetries(fetchOnce, options.retryDelaysMs ?? RETRY_DELAYS_MS, signal);
     before += got.bytes;
     if (!d.sha256) {
       unverified.push({ path: d.path, sha256: got.sha256 });
@@ -367,6 +383,37 @@ async function installOne(
   state.set(id, { state: 'installed', bytesDone: before, bytesTotal: before, verified });
   return { verified, unverified };
 }
+
+const RETRY_DELAYS_MS = [2_000, 10_000, 30_000];
+
+/** Runs a download again (it resumes from its part) after a network failure, up to one try per delay. */
+async function withRetries<T>(
+  run: () => Promise<T>,
+  delays: readonly number[],
+  signal?: AbortSignal,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!(err instanceof InstallError) || err.kind !== 'network' || attempt >= delays.length) throw err;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delays[attempt]);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
+      });
+    }
+  }
+}
+
+/** The folder an upstream archive unpacks into: its name without .tar.bz2. */
+const archiveFolder = (path: string) => basename(path).replace(/\.tar\.bz2$/, '');
 
 /** The first path segment of a file inside the models folder: a model's folder, or the file itself. */
 const topEntry = (modelsDir: string, file: string) => relative(modelsDir, file).split(sep)[0]!;
