@@ -76,8 +76,13 @@ export function faultyTts(inner: EngineRegistry, faults: Fault[] = []): FaultyTt
  * in it; `writes` rewrites what it heard the way recognizers write (e.g. 二〇二四年 → 2024年).
  */
 export function hearingRecognizer(
-  tts: Pick<FaultyTts, 'said'>,
+  tts: Pick<FaultyTts, 'said' | 'calls'>,
   writes: Record<string, string> = {},
+  /**
+   * Audio that is not the engine's own (a dubbed line fitted to its slot) is what the engine said
+   * last: the check hears each take right after it is made.
+   */
+  lastWhenUnknown = false,
 ): AsrProvider & { heard: string[] } {
   const heard: string[] = [];
   const transcriptOf = (text: string, durationMs: number) => ({
@@ -98,7 +103,7 @@ export function hearingRecognizer(
     },
     async transcribePcm(pcm) {
       if (pcm.sampleRate !== 16_000) throw new Error(`expected 16 kHz, got ${pcm.sampleRate}`);
-      let text = tts.said.get(digest(pcm)) ?? '';
+      let text = tts.said.get(digest(pcm)) ?? (lastWhenUnknown ? (tts.calls.at(-1)?.said ?? '') : '');
       for (const [from, to] of Object.entries(writes)) text = text.replaceAll(from, to);
       heard.push(text);
       return transcriptOf(text, (pcm.samples.length / pcm.sampleRate) * 1000);

@@ -57,9 +57,13 @@ afterAll(async () => {
 const get = (path: string) => call(server.app, 'GET', path, { token: alice.token });
 const historyItem = async (id: string) => (await get(`/p1/history/get?history_id=${id}`)).body.data.list[0];
 
-function install(faults: Parameters<typeof faultyTts>[1], writes?: Record<string, string>) {
+function install(
+  faults: Parameters<typeof faultyTts>[1],
+  writes?: Record<string, string>,
+  lastWhenUnknown = false,
+) {
   const tts = faultyTts(realTts, faults);
-  const recognizer = hearingRecognizer(tts, writes);
+  const recognizer = hearingRecognizer(tts, writes, lastWhenUnknown);
   server.ctx.engines.tts = tts.engines;
   server.ctx.engines.asr = createAsrRegistry([recognizer]);
   return { tts, recognizer };
@@ -277,6 +281,55 @@ describe('audiobook self-check', () => {
     const chars = (t: string) => Array.from(t.replace(/\s/g, '')).length;
     const total = chars(CLEAN + DROPPED_ONCE) + chars(NUMBERS + REPEATED);
     const paid = Math.floor(task.credits_held * (1 - chars(REPEATED) / total));
+    expect(task.credits_captured).toBe(paid);
+    expect((await getBalance(server.ctx, alice.uid)).balance).toBe(before - paid);
+  }, 180_000);
+});
+
+describe('dubbing self-check', () => {
+  it('hears each fitted line: a dropped word made again at another speed, a repeated one flagged and refunded', async () => {
+    const { tts } = install(
+      [
+        { in: '公园', kind: 'drop', word: '一起', takes: 1 },
+        { in: '出门', kind: 'repeat', word: '天气', takes: Number.POSITIVE_INFINITY },
+      ],
+      {},
+      true,
+    );
+    const srt = [
+      `1\n00:00:00,200 --> 00:00:04,200\n${DROPPED_ONCE}\n`,
+      `2\n00:00:04,400 --> 00:00:07,400\n${REPEATED}\n`,
+    ].join('\n');
+    const before = (await getBalance(server.ctx, alice.uid)).balance;
+    const created = await call(server.app, 'POST', '/v1/dubbing/srt/create', {
+      token: alice.token,
+      body: {
+        default_voice_id: 'espeak-zh-xiaowen',
+        subtitle: { name: '校验.srt', text: srt },
+        options: { check: true, condense: false, outputs: ['srt'] },
+      },
+    });
+    expect(created.body.code).toBe(0);
+    const task = await taskFinished(server.ctx, created.body.data.task_id, 120_000);
+    expect(task).toMatchObject({ status: 'succeeded', error_code: 0 });
+    const takes = (part: string) => tts.calls.filter((c) => c.asked.includes(part));
+    expect(takes('公园').map((c) => c.speed)).toEqual([undefined, 0.92]);
+    expect(takes('出门').map((c) => c.speed)).toEqual([undefined, 0.92, 1.08]);
+
+    const doc = (await get(`/v1/projects/get?project_id=${created.body.data.project_id}`)).body.data.document;
+    const [first, second] = doc.tracks[0].cues;
+    expect(first.takes[0].check).toMatchObject({ status: 'passed', retries: 1, cer: 0 });
+    expect(second.takes[0].check).toMatchObject({
+      status: 'failed',
+      retries: 2,
+      problem: 'repeated',
+      heard: '今天天气天气很好，大家都出门了。',
+      failure_code: 5,
+    });
+    const view = (await get(`/v1/tasks/get?task_id=${task.id}`)).body.data.task;
+    expect(view.self_check).toMatchObject({ ran: true, checked: 2, regenerated: 2, flagged: 1 });
+    // The flagged line's share (by slot length) is refunded.
+    const paid = Math.floor(task.credits_held * (4000 / (4000 + 3000)));
     expect(task.credits_captured).toBe(paid);
     expect((await getBalance(server.ctx, alice.uid)).balance).toBe(before - paid);
   }, 180_000);
