@@ -12,10 +12,13 @@ import {
 } from './download.ts';
 import {
   createStateWriter,
+  INSTALL_STATE_FILE,
+  type InstallState,
   type ModelProgress,
   readInstallState,
   readRegistryEntries,
   type StateWriter,
+  writeJsonAtomic,
   writeRegistryEntries,
 } from './state.ts';
 
@@ -442,9 +445,19 @@ export async function removeModel(modelsDir: string, id: string): Promise<boolea
     if (!name || name === '..' || name.startsWith('.') || kept.has(name)) continue;
     await rm(join(modelsDir, name), { recursive: true, force: true });
   }
-  const state = createStateWriter(modelsDir, await readInstallState(modelsDir));
-  state.remove(id);
-  await state.flush();
+  // Its progress entry goes; the writer's pid stays (an installation may be running meanwhile).
+  const file = join(modelsDir, INSTALL_STATE_FILE);
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  let state: InstallState | undefined;
+  try {
+    state = text ? (JSON.parse(text) as InstallState) : undefined;
+  } catch {
+    // A broken state file is rewritten by the next installation.
+  }
+  if (state?.models?.[id]) {
+    delete state.models[id];
+    await writeJsonAtomic(file, state);
+  }
   return true;
 }
 

@@ -131,10 +131,6 @@ export function createStateWriter(modelsDir: string, initial: InstallState, ever
       if (!before || (patch.state && patch.state !== before.state)) write();
       else schedule();
     },
-    remove(id: string) {
-      delete state.models[id];
-      write();
-    },
     recordDigest(path: string, sha256: string) {
       state.digests = { ...state.digests, [path]: sha256 };
       schedule();
