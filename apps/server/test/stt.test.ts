@@ -295,7 +295,7 @@ describe('speech to text (tool stt)', () => {
     const caps = await call(server.app, 'GET', '/v1/tools/capabilities', { token: alice });
     expect(caps.body.data.tools.find((t: { tool: string }) => t.tool === 'stt')).toMatchObject({
       available: true,
-      engines: [{ id: 'openai-compatible', label: 'fake-whisper' }],
+      engines: [{ id: 'openai-compatible', label: 'fake-whisper', diarization: false }],
     });
   });
 
@@ -326,6 +326,11 @@ describe('speech to text (tool stt)', () => {
     const configured = server.ctx.engines.asr;
     server.ctx.engines.asr = createAsrRegistry([local]);
     try {
+      // The page says whether speakers will be told apart.
+      const caps = await call(server.app, 'GET', '/v1/tools/capabilities', { token: alice });
+      expect(caps.body.data.tools.find((t: { tool: string }) => t.tool === 'stt').engines).toEqual([
+        { id: 'sherpa-onnx:test-zh', label: '中文识别（测试）', diarization: true },
+      ]);
       const english = await call(server.app, 'POST', '/v1/stt/create', {
         token: alice,
         body: { asset_id: asset.id, language: 'en' },

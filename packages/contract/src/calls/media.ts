@@ -160,7 +160,14 @@ export const toolAvailability = z.object({
   /** The named error a create call would answer, '' when available. */
   error_type: z.string(),
   /** Engines that would run it, with honest labels. */
-  engines: z.array(z.object({ id: z.string(), label: z.string() })),
+  engines: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      /** Recognizers: whether it tells speakers apart (absent for other tools). */
+      diarization: z.boolean().optional(),
+    }),
+  ),
 });
 export type ToolAvailability = z.infer<typeof toolAvailability>;
 

@@ -67,7 +67,9 @@ export async function createSttTask(ctx: AppContext, userId: string, body: SttCr
 // /v1/tools/capabilities: the page shows the reason instead of a start button.
 export const sttAvailability: ToolChecks = {
   stt: async (ctx, userId) => {
-    const engines = ctx.engines.asr.list().map((p) => ({ id: p.id, label: p.label }));
+    const engines = ctx.engines.asr
+      .list()
+      .map((p) => ({ id: p.id, label: p.label, diarization: p.diarization }));
     if (!(await getFeatures(ctx, userId)).subtitle_generate) {
       return {
         tool: 'stt',

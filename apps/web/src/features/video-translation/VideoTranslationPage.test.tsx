@@ -288,6 +288,18 @@ describe('/video-translation', { timeout: 20_000 }, () => {
     expect(screen.queryByTestId('stt-start')).toBeNull();
   });
 
+  it.each([
+    [false, '当前的识别引擎不能区分说话人：识别结果不会标注说话人。'],
+    [true, null],
+  ])('a recognizer that separates speakers: %s → the speakers note reads %s', async (diarization, note) => {
+    const engine = { id: 'sherpa-onnx:sense-voice', label: 'SenseVoice', diarization };
+    tools = [{ tool: 'stt', available: true, reason: '', error_type: '', engines: [engine] }];
+    mount('/video-translation/stt');
+    fireEvent.click(await screen.findByTestId('project-new'));
+    await screen.findByTestId('stt-speakers');
+    await waitFor(() => expect(screen.queryByTestId('stt-speakers-note')?.textContent ?? null).toBe(note));
+  });
+
   it('names the feature switch when it is off', async () => {
     features = { subtitle_generate: false };
     mount('/video-translation/stt');

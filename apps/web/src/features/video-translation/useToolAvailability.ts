@@ -1,3 +1,4 @@
+import type { ToolAvailability } from '@vw/contract';
 import type { FeatureSwitch, TaskTool } from '@vw/contract/constants/tasks.ts';
 import { featureSwitchErrors } from '@vw/contract/constants/tasks.ts';
 import { namedErrorMessage } from '@vw/contract/errors.ts';
@@ -19,6 +20,8 @@ export interface ToolAvailabilityView {
   available: boolean;
   /** Why not (Chinese), '' when available. */
   reason: string;
+  /** The engines that would run it (empty while loading or unknown). */
+  engines: ToolAvailability['engines'];
 }
 
 /**
@@ -27,12 +30,23 @@ export interface ToolAvailabilityView {
  */
 export function useToolAvailability(tool: TaskTool): ToolAvailabilityView {
   const caps = useCall(api.getToolCapabilities, undefined, { staleTime: 60_000, suppressError: true });
-  if (!caps.data) return { loading: caps.isPending, available: true, reason: '' };
+  if (!caps.data) return { loading: caps.isPending, available: true, reason: '', engines: [] };
   const entry = caps.data.tools.find((t) => t.tool === tool);
+  const engines = entry?.engines ?? [];
   if (entry && !entry.available)
-    return { loading: false, available: false, reason: entry.reason || namedErrorMessage(entry.error_type) };
+    return {
+      loading: false,
+      available: false,
+      reason: entry.reason || namedErrorMessage(entry.error_type),
+      engines,
+    };
   const feature = TOOL_FEATURES[tool];
   if (feature && caps.data.features[feature] === false)
-    return { loading: false, available: false, reason: namedErrorMessage(featureSwitchErrors[feature]) };
-  return { loading: false, available: true, reason: '' };
+    return {
+      loading: false,
+      available: false,
+      reason: namedErrorMessage(featureSwitchErrors[feature]),
+      engines,
+    };
+  return { loading: false, available: true, reason: '', engines };
 }

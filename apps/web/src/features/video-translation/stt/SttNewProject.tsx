@@ -98,7 +98,15 @@ export function SttNewProject({ onBack }: { onBack: () => void }) {
     >
       <UploadLeaveGuard active={upload.active} />
       <FileStep asset={asset} upload={upload} off={project.off} onPicked={setPicked} onChange={reset} />
-      <OptionsStep form={project.form} set={project.set} />
+      <OptionsStep
+        form={project.form}
+        set={project.set}
+        // Only when the capabilities say so: while they load, nothing is claimed.
+        separatesSpeakers={
+          project.availability.engines.length === 0 ||
+          project.availability.engines.some((e) => e.diarization !== false)
+        }
+      />
     </NewProjectShell>
   );
 }
@@ -148,7 +156,15 @@ function FileStep({
 }
 
 /** Recognition language, speakers, punctuation and cue splitting: the options of `sttCreate`. */
-function OptionsStep({ form, set }: { form: SttOptions; set: SetField<SttOptions> }) {
+function OptionsStep({
+  form,
+  set,
+  separatesSpeakers,
+}: {
+  form: SttOptions;
+  set: SetField<SttOptions>;
+  separatesSpeakers: boolean;
+}) {
   return (
     <section className="vw-vt-step vw-vt-options">
       <SelectField
@@ -169,6 +185,11 @@ function OptionsStep({ form, set }: { form: SttOptions; set: SetField<SttOptions
         style={{ width: 140 }}
         data-testid="stt-speakers"
       />
+      {!separatesSpeakers && form.speakers !== 1 && (
+        <p className="vw-vt-muted" data-testid="stt-speakers-note">
+          {t.speakersUnavailable}
+        </p>
+      )}
       <FormCheck form={form} set={set} name="punctuation" testId="stt-punctuation">
         {t.punctuation}
       </FormCheck>
