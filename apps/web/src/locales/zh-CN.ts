@@ -764,6 +764,7 @@ export const zhCN = {
       speakers: '说话人数',
       speakersAuto: '自动识别',
       speakersN: (n: number) => `${n} 人`,
+      speakersUnavailable: '当前的识别引擎不能区分说话人：识别结果不会标注说话人。',
       punctuation: '添加标点',
       splitCues: '按字幕长度切分',
       estimate: '预计消耗',

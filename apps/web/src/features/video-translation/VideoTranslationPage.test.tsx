@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { MediaAsset, ProjectView } from '@vw/contract';
+import type { MediaAsset, ProjectView, ToolAvailability } from '@vw/contract';
 import { App } from 'antd';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -86,7 +86,7 @@ const asset: MediaAsset = {
 };
 
 let projects: ProjectView[];
-let tools: Array<{ tool: string; available: boolean; reason: string; error_type: string; engines: [] }>;
+let tools: ToolAvailability[];
 let features: Record<string, boolean>;
 let stream: ReturnType<typeof fakeEventStream>;
 let server: ReturnType<typeof stubApi>;
