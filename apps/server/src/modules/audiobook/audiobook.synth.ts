@@ -12,15 +12,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import { speakChecked } from '../projects/stages/self-check.ts';
 import { getDictionary, planDictionary } from '../voices/dictionary.service.ts';
-import { getUsableVoice } from '../voices/voices.service.ts';
+import { engineLabelOf, getUsableVoice } from '../voices/voices.service.ts';
 import { planSentences } from '../voices/voices.text.ts';
-
-/** Honest engine names next to each voice (what made the audio). */
-const ENGINE_LABELS: Record<string, string> = {
-  espeak: '标准引擎',
-  'sherpa-onnx': '本地神经网络',
-  'openai-compatible': '自托管语音服务',
-};
 
 import type { CharacterRow, ParagraphRow, WorkRow } from './audiobook.schema.ts';
 
@@ -84,7 +77,8 @@ export class Casting {
           voice: usable.engineVoice,
           language,
           inlinePinyin,
-          label: `${usable.row.name}（${ENGINE_LABELS[usable.engineVoice.engine] ?? usable.engineVoice.engine}）`,
+          // The library's honest label (神经网络 · Kokoro…, 标准引擎): what made the audio.
+          label: `${usable.row.name}（${engineLabelOf(this.ctx, usable.row)}）`,
         };
       })();
       hit.catch(() => this.voices.delete(voiceId));

@@ -65,7 +65,7 @@ const ENGINE_LABELS: Record<string, string> = {
  * A user's own espeak voice is a fitted clone: never shown as the plain standard engine. A local
  * neural voice names its model (神经网络 · Kokoro 中英双语).
  */
-const engineLabelOf = (ctx: AppContext, row: VoiceRow) =>
+export const engineLabelOf = (ctx: AppContext, row: VoiceRow) =>
   row.owner_id && row.engine === 'espeak'
     ? '标准引擎近似'
     : (neuralLabelOf(ctx, row) ?? ENGINE_LABELS[row.engine] ?? row.engine);
