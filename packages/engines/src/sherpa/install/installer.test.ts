@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -237,9 +237,22 @@ describe('installModels', () => {
     expect((await readInstallState(modelsDir)).models['big-vad']?.state).toBe('failed');
   });
 
+  it('leaves a folder to the process installing into it, and takes over a lock whose process is gone', async () => {
+    await mkdir(modelsDir, { recursive: true });
+    await writeFile(join(modelsDir, '.install.lock'), String(process.pid));
+    const busy = await install(['tiny-vits']).run;
+    expect(busy).toMatchObject({ status: 'busy', installed: [] });
+    expect(server.requests).toEqual([]);
+
+    // A pid above Linux's pid_max: no such process.
+    await writeFile(join(modelsDir, '.install.lock'), '4194305');
+    expect(await install(['tiny-vits']).run).toMatchObject({ status: 'done', installed: ['tiny-vits'] });
+    expect(existsSync(join(modelsDir, '.install.lock'))).toBe(false);
+  });
+
   it('stops on the signal and keeps the part for the next run', async () => {
     const stop = new AbortController();
-    const { run } = install(['big-vad'], {
+    const { run } = install(['big-vad', 'tiny-vits'], {
       signal: stop.signal,
       onEvent: (e) => {
         if (e.type === 'progress') stop.abort();
@@ -247,8 +260,16 @@ describe('installModels', () => {
     });
     const report = await run;
     expect(report.status).toBe('aborted');
-    expect(report.failed[0]).toMatchObject({ kind: 'aborted' });
+    expect(report.failed).toEqual([expect.objectContaining({ id: 'big-vad', kind: 'aborted' })]);
     expect(existsSync(join(modelsDir, 'big_vad.onnx.part'))).toBe(true);
+    // Nothing stays "queued" or "downloading" after the run: the state says it stopped.
+    const { models } = await readInstallState(modelsDir);
+    expect(models['big-vad']).toMatchObject({ state: 'failed', error: expect.stringMatching(/resumes/) });
+    expect(models['tiny-vits']).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/stopped before/),
+    });
+    expect(existsSync(join(modelsDir, '.install.lock'))).toBe(false);
   });
 });
 

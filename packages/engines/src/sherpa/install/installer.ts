@@ -235,7 +235,7 @@ export async function installModels(options: InstallOptions): Promise<InstallRep
     );
     const needed = models + Math.max(MARGIN_MIN, Math.round(models * MARGIN_SHARE));
     if (available < needed) {
-      const mb = (n: number) => `${Math.ceil(n / 1024 / 1024)} MB`;
+      const mb = (n: number) => `${Math.ceil(n / 1_000_000)} MB`;
       const message = `not enough disk space in ${modelsDir}: ${mb(needed)} needed (models and a margin), ${mb(available)} free`;
       for (const { model } of pending) state.set(model.id, { state: 'failed', error: message });
       emit({ type: 'no-space', neededBytes: needed, availableBytes: available });
@@ -278,7 +278,16 @@ export async function installModels(options: InstallOptions): Promise<InstallRep
         emit({ type: 'failed', id: model.id, kind: e.kind, error });
       }
     }
-    if (signal?.aborted) report.status = 'aborted';
+    if (signal?.aborted) {
+      report.status = 'aborted';
+      for (const { model } of pending) {
+        if (state.state.models[model.id]?.state === 'queued')
+          state.set(model.id, {
+            state: 'failed',
+            error: 'stopped before it started; the next installation does it',
+          });
+      }
+    }
     return report;
   } finally {
     await state.flush();
