@@ -398,6 +398,8 @@ const COMMANDS: Record<string, Command> = {
     ).catch((error: Error) => {
       throw error instanceof EngineCommandError ? new UsageError(error.message) : error;
     });
+    if (report.status === 'offline')
+      throw new Error(`cannot reach ${ctx.config.ENGINES_BASE_URL} (ENGINES_BASE_URL can name a mirror)`);
     if (report.status !== 'done') throw new Error(report.message ?? report.status);
     if (report.failed.length) throw new Error(`not installed: ${report.failed.map((f) => f.id).join(', ')}`);
   },

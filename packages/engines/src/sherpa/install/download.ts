@@ -149,6 +149,10 @@ export async function download(options: DownloadOptions): Promise<DownloadResult
   const failure = (err: unknown): InstallError => {
     if (err instanceof InstallError) return err;
     if (signal?.aborted) return new InstallError('aborted', `download of ${url} stopped`, { cause: err });
+    if ((err as NodeJS.ErrnoException).code === 'ENOSPC')
+      return new InstallError('disk', `disk full while downloading ${url} (the part is kept)`, {
+        cause: err,
+      });
     const why = stop.signal.aborted ? (stop.signal.reason as Error).message : reasonOf(err);
     return new InstallError('network', `download of ${url} failed: ${why}`, { cause: err });
   };
