@@ -104,6 +104,7 @@ async function modelState(
   registered: Map<string, SherpaModel>,
   progress: ModelProgress | undefined,
   id: string,
+  removed: boolean,
 ): Promise<string> {
   const model = registered.get(id);
   if (model) {
@@ -130,7 +131,9 @@ async function modelState(
     case 'offline':
       return `not installed (offline at the last try: ${progress.error ?? ''})`;
     default:
-      return 'not installed';
+      return removed
+        ? 'not installed (removed: a server start leaves it out until installed by name)'
+        : 'not installed';
   }
 }
 
@@ -159,7 +162,7 @@ export async function engineList(
         ? 'optional'
         : 'opt-in (licence not permissive)';
     lines.push(
-      `${id.padEnd(34)} ${(await modelState(modelsDir, registered, state.models[id], id)).padEnd(16)} ${size.padStart(8)}  ${set}`,
+      `${id.padEnd(34)} ${(await modelState(modelsDir, registered, state.models[id], id, Boolean(state.removed?.includes(id)))).padEnd(16)} ${size.padStart(8)}  ${set}`,
     );
     lines.push(`    licence: code ${entry.licence.code}; weights ${entry.licence.weights}`);
     lines.push(`    enables: ${entry.enables}`);

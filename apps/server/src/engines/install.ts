@@ -108,6 +108,7 @@ export function startBackgroundInstall(
     ids,
     signal: abort.signal,
     onEvent: lines,
+    skipRemoved: true,
   }).catch((err: unknown) => {
     log.warn({ err }, `engines: installation stopped: ${(err as Error).message}`);
     return undefined;

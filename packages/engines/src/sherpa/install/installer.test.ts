@@ -290,6 +290,12 @@ describe('removeModel and verifyModels', () => {
     expect(existsSync(join(modelsDir, 'tiny-vits/model.onnx'))).toBe(true);
     expect(await removeModel(modelsDir, 'diar-b')).toBe(false);
     expect((await readInstallState(modelsDir)).models['diar-b']).toBeUndefined();
+
+    // The default set leaves removed models out; naming one installs it and forgets the removal.
+    const defaults = await install(['diar-a', 'tiny-vits'], { skipRemoved: true }).run;
+    expect(defaults).toMatchObject({ status: 'done', installed: [], already: ['tiny-vits'] });
+    expect((await install(['diar-a']).run).installed).toEqual(['diar-a']);
+    expect((await readInstallState(modelsDir)).removed).toEqual(['diar-b']);
   });
 
   it('re-hashes single files against the published or recorded digest', async () => {

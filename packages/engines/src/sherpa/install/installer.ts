@@ -91,6 +91,8 @@ export interface InstallOptions {
    * each); default 2 s, 10 s, 30 s. After the last, the model fails and the next run resumes it.
    */
   retryDelaysMs?: readonly number[];
+  /** Leave out models the operator removed (the server's default set); named ones install regardless. */
+  skipRemoved?: boolean;
 }
 
 /** Archives wait here for unpacking (their `.part` too), out of the way of model folders. */
@@ -194,12 +196,15 @@ export async function installModels(options: InstallOptions): Promise<InstallRep
   const emit = options.onEvent ?? (() => {});
   const report: InstallReport = { status: 'done', installed: [], already: [], failed: [] };
 
-  const entries = options.ids.map((id) => {
-    const entry = catalogue.find((c) => c.model.id === id);
-    if (!entry) throw new InstallError('invalid', `no model ${id} in the catalogue`);
-    return entry;
-  });
   await mkdir(modelsDir, { recursive: true });
+  const removed = options.skipRemoved ? ((await readInstallState(modelsDir)).removed ?? []) : [];
+  const entries = options.ids
+    .filter((id) => !removed.includes(id))
+    .map((id) => {
+      const entry = catalogue.find((c) => c.model.id === id);
+      if (!entry) throw new InstallError('invalid', `no model ${id} in the catalogue`);
+      return entry;
+    });
 
   const registered = new Set((await readRegistryEntries(modelsDir)).map((e) => e.id as string));
   const pending: Array<{ entry: InstallableEntry; model: SherpaModel }> = [];
@@ -268,6 +273,7 @@ export async function installModels(options: InstallOptions): Promise<InstallRep
       try {
         const result = await installOne(options, entry, model, state, emit);
         registered.add(model.id);
+        state.restore(model.id);
         report.installed.push(model.id);
         emit({ type: 'installed', id: model.id, ...result });
       } catch (err) {
@@ -454,7 +460,8 @@ export async function removeModel(modelsDir: string, id: string): Promise<boolea
     if (!name || name === '..' || name.startsWith('.') || kept.has(name)) continue;
     await rm(join(modelsDir, name), { recursive: true, force: true });
   }
-  // Its progress entry goes; the writer's pid stays (an installation may be running meanwhile).
+  // Its progress entry goes and the removal is remembered (a server start does not bring it back);
+  // the writer's pid stays (an installation may be running meanwhile).
   const file = join(modelsDir, INSTALL_STATE_FILE);
   const text = await readFile(file, 'utf8').catch(() => undefined);
   let state: InstallState | undefined;
@@ -463,10 +470,10 @@ export async function removeModel(modelsDir: string, id: string): Promise<boolea
   } catch {
     // A broken state file is rewritten by the next installation.
   }
-  if (state?.models?.[id]) {
-    delete state.models[id];
-    await writeJsonAtomic(file, state);
-  }
+  state ??= { updatedAt: new Date().toISOString(), models: {} };
+  delete state.models[id];
+  state.removed = [...new Set([...(state.removed ?? []), id])];
+  await writeJsonAtomic(file, state);
   return true;
 }
 

@@ -37,6 +37,8 @@ export interface InstallState {
    * download: later downloads and `verify` are checked against it.
    */
   digests?: Record<string, string>;
+  /** Models the operator removed: installations of the default set leave them out until named again. */
+  removed?: string[];
 }
 
 const ACTIVE: readonly ModelInstallState[] = ['queued', 'downloading', 'verifying', 'unpacking'];
@@ -130,6 +132,12 @@ export function createStateWriter(modelsDir: string, initial: InstallState, ever
       state.models[id] = next;
       if (!before || (patch.state && patch.state !== before.state)) write();
       else schedule();
+    },
+    /** Named again and installed: back in the default set. */
+    restore(id: string) {
+      if (!state.removed?.includes(id)) return;
+      state.removed = state.removed.filter((r) => r !== id);
+      write();
     },
     recordDigest(path: string, sha256: string) {
       state.digests = { ...state.digests, [path]: sha256 };
