@@ -249,6 +249,7 @@ export async function installModels(options: InstallOptions): Promise<InstallRep
 
     const firstUrl = downloadUrl(baseUrl, pending[0]!.entry.downloads[0]?.path ?? '');
     const offline = await probeOnline(firstUrl, options.probeTimeoutMs, signal);
+    if (signal?.aborted) return { ...report, status: 'aborted' };
     if (offline) {
       for (const { model } of pending) state.set(model.id, { state: 'offline', error: offline });
       emit({ type: 'offline', reason: offline });
