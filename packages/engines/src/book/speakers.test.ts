@@ -189,6 +189,62 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(paragraphs[1].segments[1]).toEqual({ kind: 'quote', text: '忘了？', speaker: '杨二嫂' });
   });
 
+  it('a given name that is also a verb follows a surname (王进禀道); 分付道 and 喝令 are speech verbs', () => {
+    const { quotes, characters } = speakersOf([
+      '王进进了衙门，高俅坐在厅上。',
+      '高俅道：“你便是王进？”',
+      '王进禀道：“小人便是。”',
+      '高俅大怒∶喝令：“拿下！”',
+      '王进先叫张牌入来，分付道：“你去庙里等我。”',
+    ]);
+    expect(quotes).toEqual([[], ['高俅'], ['王进'], ['高俅'], ['王进']]);
+    expect(characters.sort()).toEqual(['王进', '高俅'].sort());
+  });
+
+  it('a group (母子二人, 两个) speaks as a crowd, unnamed; 与X说道 and 教X： name the listener', () => {
+    const { quotes } = speakersOf([
+      '王进与母亲走到庄前。',
+      '母子二人欢喜道：“有灯光了！”',
+      '太公与王进说道：“客人请坐。”',
+      '王进道：“多谢太公。”',
+      '太公便教那后生：“来拜师父。”',
+      '那后生道：“我不拜。”',
+    ]);
+    expect(quotes).toEqual([[], [null], ['太公'], ['王进'], ['太公'], ['后生']]);
+  });
+
+  it('a stray mark of a nested quote does not hide the next speaker (小儿“有眼不识泰山。””王进笑道)', () => {
+    const { quotes } = speakersOf([
+      '王进扶娘下了马，王进施礼。太公道：“客人住下。”王进道：“多谢。”',
+      '太公说道：“小儿“有眼不识泰山。””王进笑道：“好说。”',
+    ]);
+    expect(quotes[1]).toEqual(['太公', '王进']);
+  });
+
+  it('她 after narration about someone who has not spoken is the one speaking in the exchange', () => {
+    const { quotes } = speakersOf([
+      '“今天又只有乌鸦。”羿说。',
+      '“哼！”嫦娥站起来，说，“又是乌鸦！”',
+      '“太太，”羿跟在后面说，“还有一只麻雀。女辛，拿过来！”',
+      '女辛便跑去拿来，送在嫦娥的眼前。',
+      '“哼！”她瞥了一眼，说，“一团糟！”',
+    ]);
+    expect(quotes[4]).toEqual(['嫦娥', '嫦娥']);
+  });
+
+  it('a section heading ends the exchange; one who comes up (赵富上来，问) is named as they speak', () => {
+    const { quotes } = speakersOf([
+      '“你来做什么？”逢蒙问。',
+      '“打猎。”夷羿说。',
+      '三',
+      '夷羿回到家里，迎出来的只有一个赵富。赵富接过马鞭。',
+      '“王升呢？”夷羿问。',
+      '“王升出去了。”',
+      '“老爷叫？”赵富上来，问。',
+    ]);
+    expect(quotes.slice(4)).toEqual([['夷羿'], ['赵富'], ['赵富']]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 红楼梦)', () => {
     const m = measureSpeakers(SPEAKERS_TUNING);
     expect(m.total).toBeGreaterThan(400);

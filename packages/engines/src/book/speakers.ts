@@ -17,22 +17,27 @@ import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './typ
 
 const QUOTE = /“([^”]*)”|「([^」]*)」|"([^"]*)"/gu;
 const VERBS =
-  '心里想|心下想道|暗想|想道|想|笑道|笑着说|冷笑道|怒道|喝道|叹道|骂道|哭道|问道|答道|回答道|喊道|叫道|嚷道|低声道|轻声道|说道|大喊|大叫|追问|反问|说|道|问|喊|叫|嚷|答|叹|骂|笑|唱';
+  '分付道|吩咐道|分付|吩咐|喝令|心里想|心下想道|暗想|想道|想|笑道|笑着说|冷笑道|怒道|喝道|叹道|骂道|哭道|问道|答道|回答道|喊道|叫道|嚷道|低声道|轻声道|说道|大喊|大叫|追问|反问|说|道|问|喊|叫|嚷|答|叹|骂|笑|唱';
 /** A thought put as narration, up to the sentence's end: 心里计算：…。 */
 const THOUGHT = /(?:心里计算|心里想|心下想|心想|暗想|计算)[：:][^。！？!?]*/gu;
 const VERB_AT_END = new RegExp(
   `(?:(?:${VERBS})[了着]?|(?:说|道|叫|喊|嚷|骂|答应)了?一[句声])[：:，,]?\\s*$`,
   'u',
 );
-/** A speech verb with its listener: [subject]问他： / 对他说： / 向黛玉道：. */
+/** A speech verb with its listener: [subject]问他： / 对他说： / 向黛玉道： / 与王进说道： / 便教那后生：. */
 const TO_LISTENER =
-  /(?:问|告诉|嘱咐|吩咐|骂|对着|对|向|朝|冲|跟|指着)([\p{Script=Han}A-Za-zＡ-Ｚａ-ｚ]{1,4}?)(?:的鼻子|的鼻尖)?(?:说道|说|道|嚷道|笑道)?[：:，,]?\s*$/u;
+  /(?:问|告诉|嘱咐|吩咐|骂|对着|对|向|朝|冲|跟|与|和|指着|教)([\p{Script=Han}A-Za-zＡ-Ｚａ-ｚ]{1,4}?)(?:的鼻子|的鼻尖)?(?:说道|说|道|嚷道|笑道)?[：:，,]?\s*$/u;
 /** The clause right after a quote, up to its speech verb or its first stop: “…”李四问道 / “…”阿Q站起来. */
 const AFTER_CLAUSE = /^\s*[，,]?\s*([^，,。！？!?；;：:“”「」"\s]{1,16})/u;
 const AFTER_VERB = new RegExp(`^(.{1,12}?)(?:${VERBS})`, 'u');
 /** Words that are never a speaker's name. */
 const SPEECHY =
   /[说道问答叫喊嚷骂笑哭叹想看听见望走跑坐站拿把被将对向跟和与从就便也都又还却只不没很是在了着过的地得么呢吗罢吧啊呀声上下后前来去起出进用取心因忙仍旧知觉]/u;
+/**
+ * A given name may be a word that SPEECHY refuses (王进, 张上): after a surname, a character that is
+ * neither a speech verb nor a particle is a name's when the two recur (see `nameLike`).
+ */
+const GIVEN_AFTER_SURNAME = /^[^何于任万][进来起出心因知觉见望坐站将从]$/u;
 /** Adverbs and place words that start clauses and recur, never names. */
 const NOT_NAME =
   /^(?:自己|许多|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|假使|倘若|倘使|要是|晚上|早上|早晨|夜里|上午|下午|中午|(.)\1)/u;
@@ -40,7 +45,7 @@ const NOT_NAME =
 const SURNAME =
   /^[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤邢鲁柳]/u;
 /** Time words and conjunctions start clauses, not names (当墨子走得临近时, 半日, 自言自语). */
-const NOT_START = /^[一两几半有没不是个独间偶当时倘即好傍越里人自竭争此其每各某]/u;
+const NOT_START = /^[一两几半有没不是个独间偶当时倘即好傍越里人自竭争此其每各某等教]/u;
 /** A name said only once does not start with a number either (三四人, 二十多岁的人); 七斤 recurs. */
 const NUMBER_START = /^[二三四五六七八九十百千]/u;
 /** Titles that make a recurring word a name by themselves: 柳妈, 四婶, 祥林嫂, 曹公子, 周瑞家的. */
@@ -50,15 +55,18 @@ const LEAD =
   /^(?:于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
-  '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 一'.split(
+  '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
     ' ',
   );
 /** Unnamed voices: a crowd or somebody the text does not name. */
 const CROWD =
   /^(?:有人|有的|所有|众人|大家|人们|他们|她们|伊们|你们|我们|咱们|旁人|别人|人家|众|诸人|村人|看客|闲人|大众|人群|些人)(?![中里之])/u;
+/** A group counted as one subject: 母子二人, 两个, 众多牙将. */
+const GROUP =
+  /^(?:[\p{Script=Han}]{0,4}?[二两三四五六七八九十几]+(?:人|个)(?![\p{Script=Han}]*[的之])|众多)/u;
 /** Nouns that make a description a person: 老人, 喝酒的人, 丫鬟… (the last one wins: 那个小丫头). */
 const PERSON =
-  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|店主|店家|老板|门丁|门房|车夫|船夫|短工|长工|大汉|客人|学生|士兵|先生|母亲|父亲|夫人|大人|官|兵|人)$/u;
+  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|店主|店家|老板|门丁|门房|车夫|船夫|短工|长工|大汉|客人|学生|士兵|先生|母亲|父亲|夫人|大人|后生|庄客|公人|差人|军汉|牙将|牌头|官|兵|娘|母|人)$/u;
 const DETERMINER = /^有?(?:那|这|一|两|几)?(?:个|位|名|群|些|班)?/u;
 const PRONOUNS: Record<string, Gender> = { 他: 'male', 她: 'female', 伊: 'female' };
 
@@ -128,13 +136,16 @@ export function learnNames(paragraphs: string[]): Set<string> {
     }
     return n;
   };
+  /** SPEECHY, except for a recurring surname and given name (王进) as GIVEN_AFTER_SURNAME allows. */
+  const speechy = (p: string) =>
+    SPEECHY.test(p) && !(p.length === 2 && SURNAME.test(p) && GIVEN_AFTER_SURNAME.test(p) && count(p) >= 3);
   const evidence = new Map<string, number>();
   /** Starts seen next to a quote at least once: narration alone does not make a speaker's name. */
   const nearQuote = new Set<string>();
   /** `weight` 2 next to a quote, 1 elsewhere; `once` for the clause right before a speech verb. */
   const consider = (clause: string, weight: number, once = false) => {
     const c = clause.trim().replace(LEAD, '');
-    if (!c || CROWD.test(c) || PRONOUNS[c[0]] || c[0] === '我' || c[0] === '你') return;
+    if (!c || CROWD.test(c) || GROUP.test(c) || PRONOUNS[c[0]] || c[0] === '我' || c[0] === '你') return;
     const titled = /^[\p{Script=Han}]{1,3}家的/u.exec(c)?.[0]; // 周瑞家的道
     if (titled && count(titled) >= 2) {
       evidence.set(titled, (evidence.get(titled) ?? 0) + 2);
@@ -144,7 +155,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
     // A titled name right before its verb counts even when said once: 七斤嫂看见七斤回来，便问他说.
     for (let len = Math.min(5, c.length); once && len >= 2; len--) {
       const p = c.slice(0, len);
-      if (TITLED.test(p) && NAME_CHARS.test(p) && !SPEECHY.test(p)) {
+      if (TITLED.test(p) && NAME_CHARS.test(p) && !speechy(p)) {
         evidence.set(p, (evidence.get(p) ?? 0) + 2);
         nearQuote.add(p);
         return;
@@ -156,7 +167,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
       // A name does not end inside an adverb (四婶慌忙的说 is 四婶) nor before its own title (赵秀才).
       if (MARKERS.some((m) => m.length > 1 && (p.slice(-1) + rest).startsWith(m))) continue;
       if (rest && PERSON.test(p + rest[0]) && count(p + rest[0]) === count(p)) continue;
-      if (SPEECHY.test(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m))) continue;
+      if (speechy(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m))) continue;
       if (!NAME_CHARS.test(p) || NOT_START.test(p) || /一$/u.test(p) || count(p) < 2) continue;
       if (c.startsWith(`${p}了${p[0]}`)) continue; // 端相了端相: a verb said twice
       if (rest === '' || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
@@ -179,7 +190,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
     for (let len = 2; len <= Math.min(4, c.length); len++) {
       const p = c.slice(0, len);
       const rest = c.slice(len);
-      if (SPEECHY.test(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m)) || !NAME_CHARS.test(p))
+      if (speechy(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m)) || !NAME_CHARS.test(p))
         continue;
       if (NOT_START.test(p) || NUMBER_START.test(p)) return;
       if (rest && PERSON.test(p + rest[0])) continue;
@@ -310,7 +321,7 @@ function description(clause: string): string | null {
   const rest = n.slice(d.length);
   // 人, 官, 兵 only in subject position: followed by nothing, an adverbial or a verb (一个喝酒的人说道,
   // not 是一件人生).
-  const single = /^[人官兵]$/u.test(m[1]);
+  const single = /^[人官兵娘母]$/u.test(m[1]);
   if (single && rest && !MARKERS.some((x) => rest.startsWith(x)) && !startsWithVerb.test(rest)) return null;
   // A verb phrase before 的 is a modifier (喝酒的人); without 的 the words must be a noun (小丫头).
   const head = d.includes('的') ? d.slice(d.lastIndexOf('的') + 1) : d;
@@ -342,7 +353,7 @@ function byFirst(names: Set<string>): Map<string, string[]> {
 
 /** The subject at the start of a clause: connectives dropped, a known name, a pronoun or a description. */
 function subjectOf(clause: string, names: Set<string>): Subject {
-  const raw = clause.trim().replace(/^[—…\s]+/u, '');
+  const raw = clause.trim().replace(/^[—…\s“”‘’]+/u, ''); // and a stray mark of a nested quote
   const n = raw.replace(LEAD, '');
   if (!n || n.startsWith('自己')) return { kind: 'none' };
   // LEAD takes the 那 of 那人 (那人就歇下车子): the one just introduced, not a crowd.
@@ -351,7 +362,8 @@ function subjectOf(clause: string, names: Set<string>): Subject {
   const wife = /^(他|[^的，,]{2,4})的(?:女人|老婆|妻子|媳妇)/u.exec(n)?.[1];
   if (wife === '他') return { kind: 'wife' };
   if (wife && names.has(wife) && names.has(`${wife}嫂`)) return { kind: 'name', name: `${wife}嫂` };
-  if (CROWD.test(n) || n.includes('有人') || /^(?:[那这]|一个)人|^一个$/u.test(n)) return { kind: 'crowd' };
+  if (CROWD.test(n) || GROUP.test(n) || n.includes('有人') || /^(?:[那这]|一个)人|^一个$/u.test(n))
+    return { kind: 'crowd' };
   if (PRONOUNS[n[0]] && n[1] !== '们' && n[1] !== '的') return { kind: 'pronoun', gender: PRONOUNS[n[0]] };
   if (n[0] === '我' && n[1] !== '们' && n[1] !== '的') return { kind: 'name', name: '我' };
   let known = '';
@@ -467,6 +479,9 @@ const OBJECT_BEFORE =
 type Said = { speaker: string | null; speech: boolean };
 /** How far back (in characters of narration) a pronoun's referent is looked for. */
 const CONTEXT_CHARS = 400;
+/** A section heading: a number alone, or 第…章/回/节 with its title. */
+const HEADING =
+  /^(?:[一二三四五六七八九十百零〇]+|[0-9０-９]+|第[一二三四五六七八九十百零〇0-9]+[章回节][^。！？!?“”]{0,30})$/u;
 /** A narration paragraph up to this long inside an exchange does not end it. */
 const ASIDE_CHARS = 80;
 
@@ -478,7 +493,10 @@ export function quoteSpeakers(edition: string[]): Said[][] {
   // Note marks of annotated editions (墨子〔４〕, 赛神②) are not part of names.
   // A speech verb closing a paragraph with a dash (支支梧梧地说——) announces the next line as a colon does.
   const paragraphs = edition.map((p) =>
-    p.replace(/〔[^〕]{1,4}〕|[①-⑳⑴-⒇㈠-㈩]/gu, '').replace(/((?:说|道|问|叫|喊|嚷)[了着]?)——\s*$/u, '$1：'),
+    p
+      .replace(/〔[^〕]{1,4}〕|[①-⑳⑴-⒇㈠-㈩]/gu, '')
+      .replace(/∶/gu, '：') // a ratio sign for a colon in some editions
+      .replace(/((?:说|道|问|叫|喊|嚷)[了着]?)——\s*$/u, '$1：'),
   );
   const characters = readCharacters(paragraphs);
   // A story told by 我 (who then also speaks): the narration says 我 often.
@@ -610,7 +628,16 @@ function paragraphSpeakers(
       const n = referent(before, gender, not, strict);
       if (n !== undefined && (n !== null || !strict)) return n;
       const c = referent(context, gender, not, strict);
-      if (c) return c;
+      if (!c) continue;
+      // One the narration before was about who has not spoken in the exchange does not take 她 from
+      // one of those speaking (女辛便…送在嫦娥的眼前。 / “哼！”她瞥了一眼: 嫦娥, who spoke before).
+      if (s.kind !== 'pronoun' || turns.some((t) => t.speaker === c)) return c;
+      // The two who spoke last (a line of three quotes is one voice).
+      const talking = [...new Set(turns.map((t) => t.speaker).reverse())]
+        .filter((w): w is string => !!w)
+        .slice(0, 2)
+        .find((w) => w !== not && w !== '我' && fits(w, gender));
+      return talking ?? c;
     }
     return null;
   };
@@ -731,7 +758,11 @@ function paragraphSpeakers(
   const named = lastTwo.some((who) => !!who && narration.includes(who));
   const ongoing = lastTwo.length === 2 && lastTwo.every(about) && named && !someoneElse;
   if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS && !ongoing) turns = [];
-  if (/[\p{L}\p{N}]/u.test(narration)) context = (context + quotesAsStops(p)).slice(-CONTEXT_CHARS);
+  // A section heading (三, 第二章) starts a new scene: nobody before it is still speaking or referred to.
+  if (HEADING.test(p.trim())) {
+    turns = [];
+    context = '';
+  } else if (/[\p{L}\p{N}]/u.test(narration)) context = (context + quotesAsStops(p)).slice(-CONTEXT_CHARS);
   Object.assign(exchange, { turns, context, pending });
   return row;
 }
