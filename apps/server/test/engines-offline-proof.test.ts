@@ -304,7 +304,7 @@ describe('installing engines from a local archive server, as a first start with 
       `/v1/projects/get?project_id=${created.body.data.project_id}`,
       { token: alice },
     );
-    expect(opened.body.data.project.engine_label).toBe('sherpa-onnx · zipformer-ctc-tiny-zh');
+    expect(opened.body.data.project.engine_label).toBe('本地识别 · Tiny CTC');
     // Phrase one (~1.5 s) ends before the model's last token at 2 s; phrase two reaches it.
     expect(opened.body.data.document.tracks[0].cues.map((c: { text: string }) => c.text)).toEqual([
       '你好世',

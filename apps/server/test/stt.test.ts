@@ -352,7 +352,7 @@ describe('speech to text (tool stt)', () => {
           token: alice,
         },
       );
-      expect(opened.body.data.project.engine_label).toBe('sherpa-onnx · test-zh');
+      expect(opened.body.data.project.engine_label).toBe('本地识别 · 中文识别（测试）');
       expect(opened.body.data.document.speakers).toEqual([
         { id: 'S1', name: '说话人1' },
         { id: 'S2', name: '说话人2' },

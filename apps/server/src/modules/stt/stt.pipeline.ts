@@ -94,7 +94,13 @@ export const sttPipeline = definePipeline<SttInput>({
           splitCues: ctx.input.split_cues,
           language: ctx.input.language,
         });
-        await writeToolResult(ctx.app, ownerId, ctx.input.project_id, document, engineLabel(transcript));
+        await writeToolResult(
+          ctx.app,
+          ownerId,
+          ctx.input.project_id,
+          document,
+          engineLabel(transcript, ctx.app.engines.asr.list()),
+        );
         const cues = document.tracks.find((t) => t.id === SOURCE_TRACK_ID)!.cues;
         await writeSubtitleOutputs(ctx, { srt: toSrt(cues) });
         const notice = document.tracks.find((t) => t.id === SOURCE_TRACK_ID)!.language_notice ?? null;

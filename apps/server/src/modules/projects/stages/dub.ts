@@ -93,7 +93,10 @@ export async function recognizeInto(
   for (const cue of dubTrack(next)?.cues ?? []) {
     Object.assign(cue, { text_rev: 0, audio_rev: 0, stale: true, locked: false, takes: [], take_id: null });
   }
-  (next as ProjectDocument & { engine?: string }).engine = engineLabel(transcript);
+  (next as ProjectDocument & { engine?: string }).engine = engineLabel(
+    transcript,
+    ctx.app.engines.asr.list(),
+  );
   return next;
 }
 

@@ -69,11 +69,20 @@ export function speakerName(label: string): string {
   return n ? `说话人${n}` : label;
 }
 
-/** Honest label for the editor and list: 'openai-compatible:whisper-1' → 'OpenAI 兼容接口 · whisper-1'. */
-export function engineLabel(transcript: Pick<Transcript, 'engine'>): string {
+/**
+ * Honest label for the editor and list: a local model by its name ('本地识别 · SenseVoice 中英日韩粤'),
+ * a server by its model ('OpenAI 兼容接口 · whisper-1'). `recognizers` are the registry's providers.
+ */
+export function engineLabel(
+  transcript: Pick<Transcript, 'engine'>,
+  recognizers: ReadonlyArray<{ id: string; label: string }> = [],
+): string {
   const [family, ...rest] = transcript.engine.split(':');
   const model = rest.join(':');
-  const name =
-    family === 'sherpa-onnx' ? 'sherpa-onnx' : family === 'openai-compatible' ? 'OpenAI 兼容接口' : family;
+  if (family === 'sherpa-onnx') {
+    const name = recognizers.find((r) => r.id === transcript.engine)?.label ?? model;
+    return name ? `本地识别 · ${name}` : '本地识别';
+  }
+  const name = family === 'openai-compatible' ? 'OpenAI 兼容接口' : family;
   return model ? `${name} · ${model}` : name!;
 }

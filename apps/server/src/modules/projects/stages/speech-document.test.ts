@@ -101,7 +101,13 @@ describe('labels', () => {
   it('speaker and engine labels', () => {
     expect(speakerName('S12')).toBe('说话人12');
     expect(speakerName('host')).toBe('host');
-    expect(engineLabel({ engine: 'sherpa-onnx:sense-voice-zh' })).toBe('sherpa-onnx · sense-voice-zh');
+    expect(engineLabel({ engine: 'sherpa-onnx:sense-voice-zh' })).toBe('本地识别 · sense-voice-zh');
+    // A model's name, never its id, when the registry knows it.
+    expect(
+      engineLabel({ engine: 'sherpa-onnx:sense-voice-zh' }, [
+        { id: 'sherpa-onnx:sense-voice-zh', label: 'SenseVoice 中英日韩粤' },
+      ]),
+    ).toBe('本地识别 · SenseVoice 中英日韩粤');
     expect(engineLabel({ engine: 'openai-compatible:Systran/faster-whisper:large' })).toBe(
       'OpenAI 兼容接口 · Systran/faster-whisper:large',
     );
