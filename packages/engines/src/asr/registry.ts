@@ -10,7 +10,7 @@ export type AsrFamily = 'sherpa-onnx' | 'openai-compatible';
 /** What the operator configures for each kind of provider (English: the log and the admin CLI). */
 export const DEFAULT_ASR_HINTS: Record<AsrFamily, Hint> = {
   'sherpa-onnx':
-    'set SHERPA_ONNX_MODELS_DIR to a models folder with an ASR model (kind "asr") and a VAD model (npm run models:fetch -w @vw/engines -- sense-voice-zh-en-ja-ko-yue-int8 silero-vad)',
+    'set SHERPA_ONNX_MODELS_DIR to a models folder with an ASR model (kind "asr") and a VAD model (npm run admin -- engines install sense-voice-zh-en-ja-ko-yue-int8 silero-vad)',
   'openai-compatible':
     'set OPENAI_ASR_BASE_URL and OPENAI_ASR_MODEL (and OPENAI_ASR_API_KEY if the server needs one)',
 };

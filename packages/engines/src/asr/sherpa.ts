@@ -98,7 +98,7 @@ const notConfigured = (modelsDir: string, what: string, en: string) =>
   new EngineError(
     'engine_not_configured',
     `本地语音识别模型不完整（缺少${what}），请联系管理员`,
-    `${en} in ${modelsDir} (npm run models:fetch -w @vw/engines fetches one)`,
+    `${en} in ${modelsDir} (npm run admin -- engines install <id> installs one)`,
   );
 
 /**

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { EngineError } from '../errors.ts';
 
-/** The registry file every models folder holds (written by `npm run models:fetch`). */
+/** The registry file every models folder holds (written by the installer, `npm run admin -- engines install`). */
 export const REGISTRY_FILE = 'models.json';
 
 interface FileSpec {
@@ -234,7 +234,7 @@ export async function checkModelFiles(modelsDir: string, model: SherpaModel): Pr
       throw new EngineError(
         'model_file_missing',
         `模型 ${model.id} 不完整，请联系管理员`,
-        `model ${model.id} is missing ${file}: fetch it again (npm run models:fetch -w @vw/engines -- ${model.id})`,
+        `model ${model.id} is missing ${file}: install it again (npm run admin -- engines install ${model.id})`,
       );
     }
   }
@@ -262,7 +262,7 @@ export async function loadModelRegistry(
     throw new EngineError(
       'engine_not_configured',
       '本地模型暂不可用，请联系管理员',
-      `no ${REGISTRY_FILE} in ${modelsDir} (run npm run models:fetch -w @vw/engines to download models)`,
+      `no ${REGISTRY_FILE} in ${modelsDir} (npm run admin -- engines install --recommended installs the recommended set)`,
     );
   }
   let json: unknown;

@@ -108,8 +108,8 @@ describe('models.json', () => {
     // The command is the operator's (the log's English half); the user reads what to do.
     await expect(loadModelRegistry(await modelsDir(undefined))).rejects.toMatchObject({
       code: 'engine_not_configured',
-      en: expect.stringMatching(/models:fetch/),
-      zh: expect.not.stringMatching(/models:fetch|npm/),
+      en: expect.stringMatching(/engines install/),
+      zh: expect.not.stringMatching(/engines install|npm/),
     });
     await expect(loadModelRegistry(await modelsDir('{ nope'))).rejects.toMatchObject({
       code: 'model_invalid',

@@ -20,7 +20,7 @@ export type Hint = string;
 export const DEFAULT_HINTS: Record<EngineId, Hint> = {
   espeak: 'install espeak-ng (apt-get install espeak-ng libespeak-ng1)',
   'sherpa-onnx':
-    'set SHERPA_ONNX_MODELS_DIR to a models folder with models.json (npm run models:fetch -w @vw/engines fetches some)',
+    'set SHERPA_ONNX_MODELS_DIR to a models folder with models.json (npm run admin -- engines install --recommended installs the recommended set)',
   'openai-compatible': 'set OPENAI_TTS_BASE_URL (and OPENAI_TTS_API_KEY if the server needs one)',
   'gpt-sovits': 'set GPT_SOVITS_URL to a GPT-SoVITS api_v2 server',
   cosyvoice: 'set COSYVOICE_URL to a CosyVoice FastAPI server',
