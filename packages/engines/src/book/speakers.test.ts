@@ -245,6 +245,38 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes.slice(4)).toEqual([['夷羿'], ['赵富'], ['赵富']]);
   });
 
+  it('a line alone is the one whose voice the next paragraph recognises (一听声音就知道是叔齐)', () => {
+    const { quotes } = speakersOf([
+      '伯夷坐在阶沿上晒太阳。',
+      '“大哥！”',
+      '一听声音自然就知道是叔齐。伯夷便站起身。',
+      '“大哥，时局不好！”叔齐一面坐下，一面说。',
+      '“且住！”',
+      '谁都知道这是姜太公的声音。',
+    ]);
+    expect(quotes).toEqual([[], ['叔齐'], [], ['叔齐'], ['姜太公'], []]);
+  });
+
+  it('the narration after a line says whose voice it was (这分明是管门人的声音 / 说话的大约是伤兵)', () => {
+    const { quotes } = speakersOf([
+      '门口还有人在谈天。',
+      '“纣王一败，就奔上鹿台去了。”说话的大约是回来的伤兵。',
+      '“阿唷，这可多么可惜呀！”这分明是管门人的声音。',
+    ]);
+    expect(quotes.slice(1)).toEqual([['回来的伤兵'], ['管门人']]);
+  });
+
+  it('不提防X / 终于是X before a speech verb: X is the subject, not the crowd before', () => {
+    const { quotes } = speakersOf([
+      '“出兵了么？”伯夷问。',
+      '大路两旁的民众，没有人响一声。不提防叔齐却拖着伯夷直扑上去，嚷起来道：',
+      '“说得上孝吗？”',
+      '两人都沉默了许多时，终于是伯夷叹一口气，悄悄的说道：',
+      '“这里的饭是吃不得了。”',
+    ]);
+    expect(quotes.slice(2)).toEqual([['叔齐'], [], ['伯夷']]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 红楼梦)', () => {
     const m = measureSpeakers(SPEAKERS_TUNING);
     expect(m.total).toBeGreaterThan(400);

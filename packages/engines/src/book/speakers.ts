@@ -52,7 +52,7 @@ const NUMBER_START = /^[二三四五六七八九十百千]/u;
 const TITLED = /^[\p{Script=Han}]{1,3}?(?:嫂|婶|叔|妈|姥姥|奶奶|爷|少爷|公子|先生|老太|家的)$/u;
 // Connectives before the subject: 于是张三 → 张三.
 const LEAD =
-  /^(?:于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
+  /^(?:终于是|原来是|果然是|不提防|冷不防|殊不知|想不到|不料|谁知|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
   '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
@@ -420,7 +420,14 @@ function speakerNear(
     if (v || to) return { subject: { kind: 'zero' }, listener }; // …，又说道：
   }
   // “…”似乎是蓝皮阿五的声音: whose voice the narration says it was.
-  const voice = /^\s*[，,]?\s*(?:似乎|仿佛|好像|大约|原来|正|这)?是([^，,。！？!?]{1,8}?)的声音/u.exec(after);
+  const voice =
+    /^\s*[，,]?\s*(?:这|那)?(?:似乎|仿佛|好像|大约|原来|正|分明|明明|显然)?是([^，,。！？!?]{1,8}?)的声音/u.exec(
+      after,
+    ) ??
+    // “…”说话的大约是回来的伤兵: who the narration says was talking.
+    /^\s*[，,]?\s*说(?:话|这话)的(?:人)?(?:似乎|仿佛|好像|大约|原来|分明|正)?是([^，,。！？!?]{1,8})/u.exec(
+      after,
+    );
   const voiced = voice && subjectOf(voice[1], names);
   if (voiced?.kind === 'name') return { subject: voiced, listener: null };
   const a = AFTER_CLAUSE.exec(after);
@@ -503,7 +510,7 @@ export function quoteSpeakers(edition: string[]): Said[][] {
   const narration = paragraphs.map(stripQuotes).join('');
   const firstPerson = (narration.match(/我(?!们)/gu)?.length ?? 0) * 200 > narration.length;
   const exchange: Exchange = { turns: [], context: '', pending: null };
-  return paragraphs.map((p) => paragraphSpeakers(p, characters, exchange, firstPerson));
+  return paragraphs.map((p, i) => paragraphSpeakers(p, characters, exchange, firstPerson, paragraphs[i + 1]));
 }
 
 interface Characters {
@@ -597,12 +604,29 @@ interface Exchange {
   pending: { speaker: string | null; listener: string | null } | null;
 }
 
+/**
+ * Whose voice the first sentence of a paragraph recognises (知道是叔齐 / 这是姜太公的声音), if it does:
+ * a known name, a description, or a surname with a title said there.
+ */
+function voiceIn(paragraph: string, names: Set<string>): string | null {
+  const first = quotesAsStops(paragraph).split(/[。！？!?]/u)[0];
+  const m =
+    /(?:知道|听出|听得出|认得|认出)(?:这|那)?(?:就|便)?是([^，,。！？!?]{2,6}?)(?:的声音|$|[，,])/u.exec(
+      first,
+    ) ?? /(?:这|那)(?:就|便|分明|原来)?是([^，,。！？!?]{2,6}?)的声音/u.exec(first);
+  if (!m) return null;
+  const s = subjectOf(m[1], names);
+  if (s.kind === 'name') return s.name;
+  return SURNAME.test(m[1]) && NAME_CHARS.test(m[1]) && !SPEECHY.test(m[1]) ? m[1] : null;
+}
+
 /** The speakers of one paragraph's quotes; moves the exchange on past the paragraph. */
 function paragraphSpeakers(
   p: string,
   { names, genders, genderOf, fits, referent }: Characters,
   exchange: Exchange,
   firstPerson: boolean,
+  following = '',
 ): Said[] {
   let { turns, context, pending } = exchange;
   const quotes = findQuotes(p);
@@ -687,7 +711,11 @@ function paragraphSpeakers(
       subject = { kind: 'none' };
     }
     let listener = resolve(near.listener, before, speaker);
-    if (subject.kind === 'none' && k > 0 && !bare) {
+    // A line alone whose voice the next paragraph recognises: “大哥！” / 一听声音自然就知道是叔齐。
+    const heard =
+      subject.kind === 'none' && !/[\p{L}\p{N}]/u.test(stripQuotes(p)) ? voiceIn(following, names) : null;
+    if (heard) speaker = heard;
+    else if (subject.kind === 'none' && k > 0 && !bare) {
       // Narration between two quotes of a paragraph names who goes on: “…”七爷说到这里，…，“…”, the
       // narrator too (“啊！地狱？”我很吃惊，只得支吾者，“…”).
       const between = stripQuotes(p.slice(lastEnd, q.start));
