@@ -439,6 +439,76 @@ describe('subtitle erasing (tool erase) and watermark removal (tool watermark)',
     expect(list.body.data.list.map((p: { task_id: string }) => p.task_id)).toContain(task.id);
   });
 
+  it('finds a watermark that jumps between corners per segment and fills it from other frames', async () => {
+    // A semi-transparent logo: top left until 1.8 s, then bottom right.
+    const logo = { w: 96, h: 40 };
+    const marks = [
+      { x: 16, y: 16, from: 0, to: 1.8 },
+      { x: 480 - 16 - logo.w, y: 270 - 16 - logo.h, from: 1.8, to: 4 },
+    ];
+    const markedFile = join(dir, 'marked.mp4');
+    await exec('ffmpeg', [
+      '-nostdin',
+      '-i',
+      cleanFile,
+      '-vf',
+      marks
+        .map(
+          (m) =>
+            `drawbox=x=${m.x}:y=${m.y}:w=${logo.w}:h=${logo.h}:color=white@0.4:t=fill:enable='gte(t\\,${m.from})*lt(t\\,${m.to})',` +
+            `drawbox=x=${m.x + 20}:y=${m.y + 12}:w=${logo.w - 40}:h=${logo.h - 24}:color=black@0.5:t=fill:enable='gte(t\\,${m.from})*lt(t\\,${m.to})'`,
+        )
+        .join(','),
+      '-c:v',
+      'libx264',
+      '-crf',
+      '4',
+      '-c:a',
+      'copy',
+      '-y',
+      markedFile,
+    ]);
+    const marked = await upload(aliceId, markedFile, '角标.mp4');
+    // The user boxes both corners, generously.
+    const areas = [
+      { x: 0, y: 0, w: 0.4, h: 0.35 },
+      { x: 0.6, y: 0.65, w: 0.4, h: 0.35 },
+    ];
+    const created = await call(server.app, 'POST', '/v1/watermark/create', {
+      token: alice,
+      body: { asset_id: marked.id, boxes: areas, method: 'fill' },
+    });
+    expect(created.body.code).toBe(0);
+    const task = await finished(created.body.data.task_id, 180_000);
+    expect(task).toMatchObject({ status: 'succeeded', tool: 'watermark' });
+    const result = await call(server.app, 'GET', `/v1/erase/result?task_id=${task.id}`, { token: alice });
+    const { report, output_asset_id } = result.body.data;
+    expect(report.method).toBe('fill');
+    expect(report.watermarks).toHaveLength(2);
+    report.watermarks.forEach((s: { box: Box; start_ms: number; end_ms: number }, i: number) => {
+      const m = marks[i];
+      expect(Math.abs(s.box.x * 480 - m.x)).toBeLessThanOrEqual(3);
+      expect(Math.abs(s.box.y * 270 - m.y)).toBeLessThanOrEqual(3);
+      expect(Math.abs((s.box.x + s.box.w) * 480 - m.x - logo.w)).toBeLessThanOrEqual(3);
+      expect(Math.abs((s.box.y + s.box.h) * 270 - m.y - logo.h)).toBeLessThanOrEqual(3);
+      expect(Math.abs(s.start_ms - m.from * 1000)).toBeLessThanOrEqual(80);
+      expect(Math.abs(s.end_ms - m.to * 1000)).toBeLessThanOrEqual(80);
+    });
+    // Inside the first corner's logo the result is near the clean picture, far nearer than the marked clip.
+    const asset = await server.ctx.db
+      .selectFrom('media_assets')
+      .selectAll()
+      .where('id', '=', output_asset_id)
+      .executeTakeFirstOrThrow();
+    const out = await localPathOf(server.ctx, asset.storage_key, dir);
+    const box = { x: 16 / 480, y: 16 / 270, w: logo.w / 480, h: logo.h / 270 };
+    const [filled, before] = await Promise.all([
+      psnrIn(cleanFile, out, box, 0, 1.7),
+      psnrIn(cleanFile, markedFile, box, 0, 1.7),
+    ]);
+    expect(filled).toBeGreaterThan(before + 6);
+  });
+
   it('fails with err_video_without_subtitle and releases the credits when the boxes never show text', async () => {
     const before = (await getBalance(server.ctx, aliceId)).balance;
     const created = await call(server.app, 'POST', '/v1/erase/create', {

@@ -8,8 +8,12 @@
  * against what it read before erasing), and the wall time and the CPU time (this process and its
  * ffmpeg runs) as multiples of the clip's duration — on 2 idle cores the wall time is about half the
  * CPU time when ffmpeg keeps both busy.
+ * Then the watermark case: a semi-transparent logo that sits in the top-left corner and jumps to
+ * the bottom-right one at 45 % of the clip; the watermark finder's boxes (pixels off the truth) and
+ * jump (ms off), then every method over the found segments, measured inside the logo's box.
  *   npm run bench:erase        (BENCH_ERASE_HEIGHT=360 BENCH_ERASE_SECONDS=3 for a quick run,
- *                               BENCH_ERASE_KINDS=pan,face for some clips only)
+ *                               BENCH_ERASE_KINDS=pan,face for some clips only,
+ *                               BENCH_ERASE_MARKS=pan for some watermark clips only, empty for none)
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,11 +22,13 @@ import { join } from 'node:path';
 import {
   burnCues,
   burnedBoxes,
+  burnWatermark,
   type CleanKind,
   lumaFrames,
   makeCleanClip,
   measure,
   type TruthCue,
+  type TruthMark,
 } from '../src/erase/truth.ts';
 import {
   createOcrPool,
@@ -30,14 +36,18 @@ import {
   type EraseMethod,
   type EraseResult,
   eraseVideo,
+  findWatermarks,
   recognizeVideo,
+  spansFromWatermarks,
 } from '../src/index.ts';
 
 const HEIGHT = Number(process.env.BENCH_ERASE_HEIGHT ?? 720);
 const WIDTH = Math.round((HEIGHT * 16) / 9 / 2) * 2;
 const SECONDS = Number(process.env.BENCH_ERASE_SECONDS ?? 5);
 const FPS = 25;
-const KINDS = (process.env.BENCH_ERASE_KINDS ?? 'static,pan,band,face').split(',') as CleanKind[];
+const kinds = (v: string) => v.split(',').filter(Boolean) as CleanKind[];
+const KINDS = kinds(process.env.BENCH_ERASE_KINDS ?? 'static,pan,band,face');
+const MARK_KINDS = kinds(process.env.BENCH_ERASE_MARKS ?? 'pan,face,static');
 const LINES = ['今天我们一起去公园散步', '天气很好适合出门走走', '朋友们都在那里等我们'];
 
 /** Cues through the clip, with a gap before the first (so a still shot has a clean view). */
@@ -148,6 +158,7 @@ async function main() {
         await rm(out, { force: true });
       }
     }
+    if (MARK_KINDS.length) await watermarks(dir);
     for (const [method, values] of summary) {
       console.log(
         `mean in-box PSNR ${method}: ${(values.reduce((a, b) => a + b, 0) / values.length).toFixed(1)} dB`,
@@ -161,6 +172,93 @@ async function main() {
   } finally {
     await engine.close();
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The logo's corners and times: top left, then bottom right from 45 % of the clip. */
+function marksFor(seconds: number): TruthMark[] {
+  const w = Math.round(HEIGHT * 0.36);
+  const h = Math.round(HEIGHT * 0.15);
+  const m = Math.round(HEIGHT * 0.045);
+  const jump = Math.round(seconds * 450);
+  return [
+    { rect: { x: m, y: m, w, h }, start_ms: 0, end_ms: jump },
+    { rect: { x: WIDTH - m - w, y: HEIGHT - m - h, w, h }, start_ms: jump, end_ms: seconds * 1000 },
+  ];
+}
+
+async function watermarks(dir: string) {
+  const marks = marksFor(SECONDS);
+  const cues = marks.map((m) => ({ text: '', start_ms: m.start_ms, end_ms: m.end_ms - 1 }));
+  const boxes = marks.map((m) => m.rect);
+  const o = { width: WIDTH, height: HEIGHT, fps: FPS };
+  console.log(
+    `\nwatermark: ${boxes[0].w}×${boxes[0].h} logo (white plate at 40 %, text at 50 %), top left then bottom right from ${marks[0].end_ms} ms`,
+  );
+  console.log('clip    method  in-box PSNR  SSIM   outside PSNR   wall  CPU time  (÷ duration)  notes');
+  for (const kind of MARK_KINDS) {
+    const clean = join(dir, `mark-${kind}-clean.mp4`);
+    const marked = join(dir, `mark-${kind}.mp4`);
+    await makeCleanClip(clean, kind, { width: WIDTH, height: HEIGHT, seconds: SECONDS });
+    await burnWatermark(clean, marked, marks, {});
+    const cleanFrames = await lumaFrames(clean, WIDTH, HEIGHT);
+    const t0 = performance.now();
+    const found = await findWatermarks(marked);
+    const findTook = (performance.now() - t0) / 1000 / SECONDS;
+    const off = found.map((s, i) => {
+      const r = marks[i]?.rect;
+      if (!r) return 'extra';
+      const px = [
+        s.box.x * WIDTH,
+        s.box.y * HEIGHT,
+        (s.box.x + s.box.w) * WIDTH,
+        (s.box.y + s.box.h) * HEIGHT,
+      ];
+      const err = Math.max(...[r.x, r.y, r.x + r.w, r.y + r.h].map((v, k) => Math.abs(v - px[k])));
+      return `${err.toFixed(0)} px`;
+    });
+    const jump = found.length > 1 ? `${Math.abs(found[0].end_ms - marks[0].end_ms)} ms` : 'not found';
+    console.log(
+      `${kind.padEnd(7)} found ${found.length} segment(s) (truth 2), box off by ${off.join(', ')}, jump off by ${jump}, in ${findTook.toFixed(2)}× the duration`,
+    );
+    // Found nothing (a still shot hides what stays put): the truth's boxes, as a user would draw them.
+    const spans = found.length
+      ? spansFromWatermarks(found, { padBox: 4 / WIDTH, marginMs: 80, durationMs: SECONDS * 1000 })
+      : boxes.map((r) => ({
+          box: { x: r.x / WIDTH, y: r.y / HEIGHT, w: r.w / WIDTH, h: r.h / HEIGHT },
+          start_ms: null,
+          end_ms: null,
+        }));
+    let delogo = 0;
+    for (const method of ERASE_METHODS) {
+      const out = join(dir, `mark-${kind}-${method}.mp4`);
+      const t1 = performance.now();
+      const cpu0 = cpuSeconds();
+      const result = await eraseVideo(marked, out, { method, spans, mask: 'box' });
+      const took = (performance.now() - t1) / 1000 / SECONDS;
+      const cpu = (cpuSeconds() - cpu0) / SECONDS;
+      const m = measure(cleanFrames, await lumaFrames(out, WIDTH, HEIGHT), cues, boxes, o);
+      if (method === 'fast') delogo = m.inBoxPsnr;
+      const notes = [
+        method !== 'fast' ? `${(m.inBoxPsnr - delogo).toFixed(1)} dB vs delogo` : '',
+        result.temporal_share !== undefined
+          ? `${Math.round(result.temporal_share * 100)} % from other frames`
+          : '',
+      ].filter(Boolean);
+      console.log(
+        [
+          kind.padEnd(7),
+          method.padEnd(7),
+          `${m.inBoxPsnr.toFixed(1)} dB`.padStart(11),
+          m.inBoxSsim.toFixed(3).padStart(6),
+          `${m.outsidePsnr.toFixed(1)} dB`.padStart(13),
+          `${took.toFixed(2)}×`.padStart(6),
+          `${cpu.toFixed(2)}×`.padStart(9),
+          ` ${notes.join(', ')}`,
+        ].join(' '),
+      );
+      await rm(out, { force: true });
+    }
   }
 }
 

@@ -4,8 +4,8 @@ import { box, boxShape, previewFrame } from './ocr.ts';
 
 /*
  * Subtitle erasing (tool `erase`, tab 字幕擦除) and watermark removal (tool `watermark`, the 去水印
- * option of the same tab): boxes × time ranges erased from a video asset by ffmpeg (delogo or blur),
- * then a check pass reads the boxes again and erases what was missed (a second pass). The result is an
+ * option of the same tab): boxes × time ranges erased from a video asset (fill, or ffmpeg's delogo or
+ * blur; a watermark is looked for inside the boxes, per segment of time, and erased where found), then a check pass reads the boxes again and erases what was missed (a second pass). The result is an
  * MP4 (audio copied) as a task output and a new asset, plus a report of what remained.
  * Need `subtitle_erase` / `remove_watermark`.
  */
@@ -115,6 +115,8 @@ export const eraseReport = z.object({
       }),
     )
     .optional(),
+  /** 去水印: the watermark as found, per segment of time (a watermark that moves has several). */
+  watermarks: z.array(z.object({ box: boxShape, start_ms: z.number(), end_ms: z.number() })).optional(),
   engine_label: z.string(),
 });
 export type EraseReport = z.infer<typeof eraseReport>;

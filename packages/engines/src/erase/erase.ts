@@ -171,6 +171,7 @@ export async function eraseVideo(input: string, output: string, opts: EraseOptio
       info,
       spans,
       encode: videoEncodeArgs(info),
+      mask: opts.mask,
       signal: opts.signal,
       onProgress: opts.onProgress,
     });

@@ -215,6 +215,8 @@ export interface FillOptions {
   spans: Array<Rect & { start: number | null; end: number | null }>;
   /** Encoder settings of the picture (videoEncodeArgs). */
   encode: string[];
+  /** text (default): the text's own pixels in each box; box: the whole box (a watermark). */
+  mask?: 'text' | 'box';
   signal?: AbortSignal;
   onProgress?: (f: number) => void;
 }
@@ -227,7 +229,11 @@ export async function fillVideo(input: string, output: string, opts: FillOptions
   const progress = (f: number) => opts.onProgress?.(Math.min(1, f));
   const inpainter = loadInpainter();
   inpainter.catch(() => {}); // awaited after the first pass
-  const masks = await spanMasks(input, l, signal, (i) => progress((0.2 * i) / total));
+  // A watermark tints its whole box: nothing to look for inside it.
+  const masks =
+    opts.mask === 'box'
+      ? l.spans.map((s) => new Uint8Array(s.box.w * s.box.h).fill(1))
+      : await spanMasks(input, l, signal, (i) => progress((0.2 * i) / total));
   await inpainter;
 
   const videoOnly = `${output}.video.mp4`;

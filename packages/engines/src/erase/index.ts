@@ -1,3 +1,9 @@
 export { checkErased, DAMAGE_DELTA, DARK_RESIDUE_DELTA, damageOf, eraseAgain, lumaDelta } from './check.ts';
 export { eraseFilterGraph, eraseVideo, spansFromCues, videoEncodeArgs } from './erase.ts';
 export * from './types.ts';
+export {
+  type FindWatermarksOptions,
+  findWatermarks,
+  spansFromWatermarks,
+  type WatermarkSegment,
+} from './watermark.ts';

@@ -265,3 +265,39 @@ export function measure(
     outsidePsnr: psnr(outSse, outN),
   };
 }
+
+/** A watermark shown at `rect` from `start_ms` to `end_ms` (exclusive). */
+export interface TruthMark {
+  rect: Rect;
+  start_ms: number;
+  end_ms: number;
+}
+
+/**
+ * Lays a semi-transparent logo over the clean clip: a white plate at 40 % with "VW" in black at 50 %
+ * (its edges are the watermark's), at each mark's place and time.
+ */
+export async function burnWatermark(
+  clean: string,
+  out: string,
+  marks: TruthMark[],
+  o: { signal?: AbortSignal },
+): Promise<void> {
+  const filters = marks.flatMap((m) => {
+    const on = `gte(t\\,${(m.start_ms / 1000).toFixed(3)})*lt(t\\,${(m.end_ms / 1000).toFixed(3)})`;
+    const r = m.rect;
+    return [
+      `drawbox=x=${r.x}:y=${r.y}:w=${r.w}:h=${r.h}:color=white@0.4:t=fill:enable='${on}'`,
+      `drawtext=fontfile=${FONT}:text=VW:fontsize=${Math.round(r.h * 0.7)}:fontcolor=black@0.5:x=${r.x}+(${r.w}-text_w)/2:y=${r.y}+(${r.h}-text_h)/2:enable='${on}'`,
+    ];
+  });
+  await runFfmpeg(
+    ['-i', clean, '-vf', filters.join(','), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '4'].concat([
+      '-c:a',
+      'copy',
+      '-y',
+      out,
+    ]),
+    { signal: o.signal, timeoutMs: 10 * 60_000 },
+  );
+}

@@ -31,6 +31,8 @@ export interface EraseResult {
 export interface EraseOptions {
   method: EraseMethod;
   spans: Span[];
+  /** fill: text (default) fills the text's own pixels in each box, box the whole box (a watermark). */
+  mask?: 'text' | 'box';
   signal?: AbortSignal;
   onProgress?: (f: number) => void;
 }

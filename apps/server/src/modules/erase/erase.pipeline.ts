@@ -8,7 +8,9 @@ import {
   type EraseResult,
   eraseAgain,
   eraseVideo,
+  findWatermarks,
   type Span,
+  spansFromWatermarks,
 } from '@vw/engines';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
@@ -31,7 +33,7 @@ import { getOwnedAsset } from '../uploads/uploads.service.ts';
 /*
  * One pipeline for the two tools `erase` (字幕擦除) and `watermark` (去水印):
  * locate (where and when: whole video, custom ranges, or where subtitles are shown — from an OCR
- * project or recognised here) → erase (fill: the text's pixels from nearby frames / inpainted; fast,
+ * project or recognised here; a watermark: found inside the boxes per segment of time) → erase (fill: the text's pixels from nearby frames / inpainted; fast,
  * blur: ffmpeg delogo / blur per box with time enables; audio copied) → check (OCR reads the boxes
  * again and measures the damage against the source; what remains is erased once more when
  * second_pass is on, then checked again) → output (MP4 as the task's output and as a new asset of
@@ -49,6 +51,43 @@ interface Located {
   spans: Span[];
   /** Characters recognised before erasing (mode subtitles), 0 otherwise. */
   original_chars: number;
+  /** 去水印: the watermark per segment, as found (before padding). */
+  watermarks?: EraseReport['watermarks'];
+}
+
+/** Found watermark boxes are grown by this (of the picture) for the anti-aliased edge. */
+const WATERMARK_PAD = 0.005;
+/** Both segments' boxes are erased for this long either side of a change (the frame found ±1). */
+const WATERMARK_MARGIN_MS = 80;
+
+/**
+ * 去水印: the watermark looked for inside each of the user's boxes, per segment of time (one that
+ * moves between corners is found in each box while it is there); a box where nothing that stays put
+ * shows (a still shot shows every edge in every frame) is erased as drawn, over the whole video.
+ */
+async function locateWatermarks(ctx: StageContext<EraseInput>, video: string): Promise<Located> {
+  const { boxes, duration_ms: durationMs } = ctx.input;
+  const found = await findWatermarks(video, {
+    areas: boxes,
+    signal: ctx.signal,
+    onProgress: progressOf(ctx),
+  }).catch((err) => {
+    throw videoError(err);
+  });
+  const spans = spansFromWatermarks(found, {
+    padBox: WATERMARK_PAD,
+    marginMs: WATERMARK_MARGIN_MS,
+    durationMs,
+  });
+  const drawn = boxes.filter((_, i) => !found.some((s) => s.area === i));
+  return {
+    spans: [...spans, ...wholeSpans(drawn)],
+    original_chars: 0,
+    watermarks: [
+      ...found.map((s) => ({ box: s.box, start_ms: s.start_ms, end_ms: s.end_ms })),
+      ...drawn.map((box) => ({ box, start_ms: 0, end_ms: durationMs })),
+    ],
+  };
 }
 
 interface Checked {
@@ -82,6 +121,7 @@ const toReport = (
   method: erased.method,
   ...(erased.temporal_share !== undefined ? { temporal_share: erased.temporal_share } : {}),
   ...(check.damage ? { damage: check.damage } : {}),
+  ...(located.watermarks ? { watermarks: located.watermarks } : {}),
   engine_label: engineLabel,
 });
 
@@ -98,6 +138,7 @@ const stages: PipelineDef<EraseInput>['stages'] = [
     weight: 3,
     async run(ctx): Promise<Located> {
       const { boxes, range_mode: mode, duration_ms: durationMs, margin_ms: margin } = ctx.input;
+      if (ctx.task.tool === 'watermark') return locateWatermarks(ctx, await sourceVideo(ctx));
       if (mode === 'whole') return { spans: wholeSpans(boxes), original_chars: 0 };
       if (mode === 'custom')
         return { spans: customSpans(boxes, ctx.input.ranges, durationMs), original_chars: 0 };
@@ -128,6 +169,8 @@ const stages: PipelineDef<EraseInput>['stages'] = [
         result = await eraseVideo(video, out, {
           method: ctx.input.method,
           spans,
+          // A watermark tints its whole box; subtitles are strokes.
+          mask: ctx.task.tool === 'watermark' ? 'box' : 'text',
           signal: ctx.signal,
           onProgress: progressOf(ctx),
         });
@@ -222,4 +265,8 @@ const stages: PipelineDef<EraseInput>['stages'] = [
 ];
 
 export const erasePipeline = definePipeline<EraseInput>({ tool: 'erase', input: eraseInput, stages });
-export const watermarkPipeline = definePipeline<EraseInput>({ tool: 'watermark', input: eraseInput, stages });
+export const watermarkPipeline = definePipeline<EraseInput>({
+  tool: 'watermark',
+  input: eraseInput,
+  stages: stages.map((s) => (s.name === 'locate' ? { ...s, label: '查找水印' } : s)),
+});

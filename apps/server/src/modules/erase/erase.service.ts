@@ -162,6 +162,7 @@ export async function erasePreview(ctx: AppContext, userId: string, body: Previe
         await eraseVideo(clip, erased, {
           method: body.method,
           spans: body.boxes.map((box) => ({ box, start_ms: null, end_ms: null })),
+          mask: body.tool === 'watermark' ? 'box' : 'text',
         });
         await grabFrame(erased, 0, out);
       } catch (err) {

@@ -22,7 +22,8 @@ export const subtitleTools = {
   erase: {
     modes: { erase: '字幕擦除', watermark: '去水印' },
     regions: { erase: '擦除区域', watermark: '水印位置' },
-    watermarkHint: '在画面上框选水印（角标、台标）所在位置，整段视频都会处理',
+    watermarkHint:
+      '在画面上框选水印（角标、台标）所在位置，可以框得宽一些；水印会换位置时把每处都框上，会按时段分别找出并处理',
     detected: (n: number) =>
       n > 0 ? `已框出检测到的 ${n} 个字幕区域，可调整` : '没有检测到字幕，请在画面上框选要擦除的区域',
     rangeMode: '擦除时段',
@@ -35,6 +36,7 @@ export const subtitleTools = {
       fast: '快速方法：按周边像素填充整个区域',
       blur: '快速方法：模糊整个区域',
     },
+    watermarkFill: '逐帧补全（推荐）：在框内找出水印及其出现时段，取前后画面补全',
     secondPass: '擦除后检查并二次擦除残留',
     seconds: '秒',
     to: '至',
@@ -63,6 +65,8 @@ export const subtitleTools = {
     methodEngine: '方法 · 检查引擎',
     methods: { fill: '逐帧补全', fast: '快速方法（delogo）', blur: '快速方法（模糊）' },
     fillShare: (pct: string) => `逐帧补全：${pct}% 取自前后画面，其余为画面修补`,
+    watermarks: '找到的水印',
+    watermarkAt: (from: string, to: string) => `${from} – ${to}`,
     damage: '文字以外的改动',
     damageShare: (pct: string) => `擦除区域及周边最多 ${pct}% 的像素有明显变化`,
     time: '时间',

@@ -23,12 +23,13 @@ type Mode = 'erase' | 'watermark';
 /** The erase options as `eraseCreate` takes them; `ocr_project_id` '' = recognise the times again. */
 type EraseForm = Pick<EraseOptions, 'range_mode' | 'method' | 'second_pass'> & { ocr_project_id: string };
 /**
- * The methods each mode offers, the recommended default first: subtitles come and go, so fill
- * finds what is under them in nearby frames; a watermark is on every frame, so the fast methods.
+ * The methods each mode offers, the recommended default first: fill takes what is under the text
+ * (or the watermark, found per segment inside the boxes) from nearby frames; delogo and blur are the
+ * fast methods.
  */
 const METHODS = {
   erase: ['fill', 'fast', 'blur'],
-  watermark: ['fast', 'blur'],
+  watermark: ['fill', 'fast', 'blur'],
 } as const satisfies Record<Mode, readonly EraseForm['method'][]>;
 /** A custom range as typed, in seconds. */
 type Range = { start: number; end: number };
@@ -304,7 +305,10 @@ function EraseOptionsStep({
         labelId="erase-method-label"
         value={form.method}
         onChange={onMethod}
-        options={METHODS[mode].map((k) => ({ value: k, label: t.methods[k] }))}
+        options={METHODS[mode].map((k) => ({
+          value: k,
+          label: mode === 'watermark' && k === 'fill' ? t.watermarkFill : t.methods[k],
+        }))}
         style={{ width: 360 }}
         data-testid="erase-method"
       />

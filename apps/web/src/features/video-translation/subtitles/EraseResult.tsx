@@ -111,6 +111,15 @@ function Report({ report }: { report: EraseReport }) {
           </span>{' '}
           · {report.engine_label}
         </Descriptions.Item>
+        {report.watermarks && report.watermarks.length > 0 && (
+          <Descriptions.Item label={t.watermarks} span={2}>
+            <span data-testid="erase-watermarks">
+              {report.watermarks
+                .map((w) => t.watermarkAt(formatDuration(w.start_ms / 1000), formatDuration(w.end_ms / 1000)))
+                .join('；')}
+            </span>
+          </Descriptions.Item>
+        )}
         {report.damage && report.damage.length > 0 && (
           <Descriptions.Item label={t.damage}>
             <span data-testid="erase-damage">
