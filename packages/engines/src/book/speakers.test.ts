@@ -277,6 +277,30 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes.slice(2)).toEqual([['叔齐'], [], ['伯夷']]);
   });
 
+  it('答应着“是是” is speech; before 嘴里喊一声 the clause with the subject names the speaker', () => {
+    const { quotes } = speakersOf([
+      '老子送孔子到大门外。冉有赶着车子。',
+      '“您走了？”老子说。',
+      '孔子答应着“是是”，上了车；冉有把鞭子在空中一挥，嘴里喊一声“都”，车子就走动了。',
+      '冉有又把鞭子一挥，嘴里喊一声“驾”。',
+    ]);
+    expect(quotes.slice(1)).toEqual([['老子'], ['孔子', '冉有'], ['冉有']]);
+  });
+
+  it('a description followed by a name is that name (他的学生庚桑楚); 关官，就是关尹喜 links the role', () => {
+    const { quotes } = speakersOf([
+      '老子坐着，好像一段呆木头。',
+      '“先生，孔丘来了！”他的学生庚桑楚，走进来，轻轻的说。',
+      '“请……”老子说。',
+      '“先生今天好像很高兴。”庚桑楚说。',
+      '一群人马追来了，其次是关官，就是关尹喜，还带着四个巡警。',
+      '“站住！”关官一冲上前，说道。',
+      '“你是谁？”老子问。',
+      '“我是关尹喜，拜访过先生。”关尹喜说。',
+    ]);
+    expect(quotes.slice(1)).toEqual([['庚桑楚'], ['老子'], ['庚桑楚'], [], ['关尹喜'], ['老子'], ['关尹喜']]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 红楼梦)', () => {
     const m = measureSpeakers(SPEAKERS_TUNING);
     expect(m.total).toBeGreaterThan(400);

@@ -17,7 +17,7 @@ import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './typ
 
 const QUOTE = /“([^”]*)”|「([^」]*)」|"([^"]*)"/gu;
 const VERBS =
-  '分付道|吩咐道|分付|吩咐|喝令|心里想|心下想道|暗想|想道|想|笑道|笑着说|冷笑道|怒道|喝道|叹道|骂道|哭道|问道|答道|回答道|喊道|叫道|嚷道|低声道|轻声道|说道|大喊|大叫|追问|反问|说|道|问|喊|叫|嚷|答|叹|骂|笑|唱';
+  '分付道|吩咐道|分付|吩咐|喝令|答应|心里想|心下想道|暗想|想道|想|笑道|笑着说|冷笑道|怒道|喝道|叹道|骂道|哭道|问道|答道|回答道|喊道|叫道|嚷道|低声道|轻声道|说道|大喊|大叫|追问|反问|说|道|问|喊|叫|嚷|答|叹|骂|笑|唱';
 /** A thought put as narration, up to the sentence's end: 心里计算：…。 */
 const THOUGHT = /(?:心里计算|心里想|心下想|心想|暗想|计算)[：:][^。！？!?]*/gu;
 const VERB_AT_END = new RegExp(
@@ -107,6 +107,15 @@ function findQuotes(p: string): Quote[] {
   return out;
 }
 
+/** Clauses that say how, not who: 嘴里喊一声, 一面说. */
+const SUBJECTLESS = /^\s*(?:嘴里|口里|嘴上|心里|手里|一面|一边|随即|接着|便|就|又|也|才|却|只|$)/u;
+/** The last clause before a speech verb that may hold its subject (冉有把鞭子一挥，嘴里喊一声: the first). */
+function lastWithSubject(parts: string[]): number {
+  let i = parts.length - 1;
+  while (i > 0 && SUBJECTLESS.test(parts[i])) i--;
+  return i;
+}
+
 /**
  * Names learnt from the text: the longest start of a narration clause (two to four characters, no verb
  * or particle in it) that recurs in the text and is followed there by nothing, an adverbial or a verb
@@ -168,7 +177,8 @@ export function learnNames(paragraphs: string[]): Set<string> {
       if (MARKERS.some((m) => m.length > 1 && (p.slice(-1) + rest).startsWith(m))) continue;
       if (rest && PERSON.test(p + rest[0]) && count(p + rest[0]) === count(p)) continue;
       if (speechy(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m))) continue;
-      if (!NAME_CHARS.test(p) || NOT_START.test(p) || /一$/u.test(p) || count(p) < 2) continue;
+      if (!NAME_CHARS.test(p) || NOT_START.test(p) || /一$|一[口声下眼把个只]/u.test(p) || count(p) < 2)
+        continue;
       if (c.startsWith(`${p}了${p[0]}`)) continue; // 端相了端相: a verb said twice
       if (rest === '' || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
         evidence.set(p, (evidence.get(p) ?? 0) + weight);
@@ -218,8 +228,10 @@ export function learnNames(paragraphs: string[]): Set<string> {
       const v = VERB_AT_END.exec(sentence);
       // The clauses a speech verb's subject is looked for in first (the last and the first) count fully.
       const parts = v ? sentence.slice(0, v.index).split(/[，,；;]/u) : [];
-      for (const [i, clause] of parts.entries())
-        consider(clause, i === 0 || i === parts.length - 1 ? 2 : 1, i === 0 || i === parts.length - 1);
+      for (const [i, clause] of parts.entries()) {
+        const full = i === 0 || i >= lastWithSubject(parts);
+        consider(clause, full ? 2 : 1, full);
+      }
       const a = AFTER_CLAUSE.exec(p.slice(q.end));
       if (a) consider(a[1], 2, AFTER_VERB.test(a[1]));
     }
@@ -230,8 +242,10 @@ export function learnNames(paragraphs: string[]): Set<string> {
         .pop() ?? '';
     if (/[：:]\s*$/u.test(tail)) {
       const parts = tail.replace(VERB_AT_END, '').split(/[，,；;]/u);
-      for (const [i, clause] of parts.entries())
-        consider(clause, i === 0 || i === parts.length - 1 ? 2 : 1, i === 0 || i === parts.length - 1);
+      for (const [i, clause] of parts.entries()) {
+        const full = i === 0 || i >= lastWithSubject(parts);
+        consider(clause, full ? 2 : 1, full);
+      }
     }
     // In a paragraph with dialogue, who each sentence starts with may be the one a 他/她 stands for:
     // 小芳走进院子，放下篮子。她笑着说：“…”
@@ -376,6 +390,10 @@ function subjectOf(clause: string, names: Set<string>): Subject {
   }
   const d = description(n);
   if (!d) return { kind: 'none' };
+  // A description followed by the name it is (他的学生庚桑楚): the name.
+  const after = n.slice(n.indexOf(d) + d.length);
+  for (const name of byFirst(names).get(after[0]) ?? [])
+    if (after.startsWith(name)) return { kind: 'name', name };
   if (d === '人' || n.startsWith(`${d}们`)) return { kind: 'crowd' }; // 孩子们道
   // The description names a known character: 那秀才 → 赵秀才, 尼姑 → 小尼姑, 七斤嫂子 → 七斤嫂.
   const linked = [...names].filter((name) => name.endsWith(d) || d.startsWith(name));
@@ -519,6 +537,8 @@ interface Characters {
   genderOf(name: string): Gender;
   fits(name: string, g: Gender, strict?: boolean): boolean;
   referent(text: string, g: Gender, not: string | null, strict?: boolean): string | null | undefined;
+  /** Roles the narration says are a named character: 关官，就是关尹喜. */
+  aliases: Map<string, string>;
 }
 
 /** The characters of a text: their names, their genders as met, and who a pronoun stands for. */
@@ -581,7 +601,16 @@ function readCharacters(paragraphs: string[]): Characters {
     }
     return best?.name;
   };
-  return { names, genders, genderOf, fits, referent };
+  const aliases = new Map<string, string>();
+  for (const p of paragraphs)
+    for (const m of stripQuotes(p).matchAll(
+      /([\p{Script=Han}]{1,6})[，,]?(?:就是|便是|也就是)([\p{Script=Han}]{2,4})/gu,
+    )) {
+      const role = description(m[1].replace(/^(?:其次是|其次|然后是|接着是|是)/u, ''));
+      const name = [...names].find((n) => m[2].startsWith(n));
+      if (role && role !== '人' && name && name !== role) aliases.set(role, name);
+    }
+  return { names, genders, genderOf, fits, referent, aliases };
 }
 
 /** The person the narration last introduced with 一个/一位 (远远的望见一个大汉，推着…), if any. */
@@ -623,7 +652,7 @@ function voiceIn(paragraph: string, names: Set<string>): string | null {
 /** The speakers of one paragraph's quotes; moves the exchange on past the paragraph. */
 function paragraphSpeakers(
   p: string,
-  { names, genders, genderOf, fits, referent }: Characters,
+  { names, genders, genderOf, fits, referent, aliases }: Characters,
   exchange: Exchange,
   firstPerson: boolean,
   following = '',
@@ -745,6 +774,8 @@ function paragraphSpeakers(
     const called = /^([^，,！!？?。…\s]{2,4})[，,！!]/u.exec(q.text)?.[1];
     if (!listener && called && called !== speaker && (names.has(called) || genders.has(called)))
       listener = called;
+    // A role the narration said is a character (关官，就是关尹喜) is that character.
+    if (speaker && aliases.has(speaker)) speaker = aliases.get(speaker) ?? speaker;
     // A minor role that names a character already speaking is that character: 那秀才 → 赵秀才.
     if (speaker && !names.has(speaker)) {
       const role = speaker;
