@@ -301,6 +301,27 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes.slice(1)).toEqual([['庚桑楚'], ['老子'], ['庚桑楚'], [], ['关尹喜'], ['老子'], ['关尹喜']]);
   });
 
+  it('narration setting two talking (和他闲话) gives the bare lines after it to them, the one addressed first', () => {
+    const { quotes } = speakersOf([
+      '“宏儿没有见过你，你好好照看他。”母亲说。',
+      '“伯伯！”宏儿叫道。宏儿跑过来了。',
+      '母亲站起身，出去了。我便招宏儿走近面前，和他闲话：问他可会写字，可愿意出门。',
+      '“我们坐火车去么？”',
+      '“我们坐火车去。”',
+      '“船呢？”',
+    ]);
+    expect(quotes.slice(3)).toEqual([['宏儿'], ['我'], ['宏儿']]);
+  });
+
+  it('他 after X叫Y坐 is Y when X does not fit the pronoun (母亲叫闰土坐，他迟疑了一回)', () => {
+    const { quotes } = speakersOf([
+      '“你来了？”母亲笑着说。闰土站着。',
+      '母亲叫闰土坐，他迟疑了一回，终于坐了，说道：“老太太，冬天没有什么东西了。”',
+      '“不要客气。”母亲说。',
+    ]);
+    expect(quotes[1]).toEqual(['闰土']);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 红楼梦)', () => {
     const m = measureSpeakers(SPEAKERS_TUNING);
     expect(m.total).toBeGreaterThan(400);

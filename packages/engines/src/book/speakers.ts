@@ -584,6 +584,11 @@ function readCharacters(paragraphs: string[]): Characters {
       if (s.kind === 'pronoun' && g === 'unknown') g = s.gender;
       if (s.kind === 'crowd' && g === 'unknown' && !not) return null;
       if (s.kind === 'name' && s.name !== not && fits(s.name, g, strict) && names.has(s.name)) return s.name;
+      // One the subject tells to act (母亲叫闰土坐，他迟疑了一回 / 我便招宏儿走近面前): when the subject
+      // does not fit the pronoun, that one does.
+      const told = PIVOT.exec(clause)?.[1];
+      const pivot = told && [...names].find((n) => told.startsWith(n));
+      if (pivot && pivot !== not && g !== 'unknown' && fits(pivot, g, strict)) return pivot;
     }
     let best: { end: number; name: string } | null = null;
     // Only the names whose first character occurs in the text are looked for.
@@ -647,6 +652,22 @@ function voiceIn(paragraph: string, names: Set<string>): string | null {
   const s = subjectOf(m[1], names);
   if (s.kind === 'name') return s.name;
   return SURNAME.test(m[1]) && NAME_CHARS.test(m[1]) && !SPEECHY.test(m[1]) ? m[1] : null;
+}
+
+/** A verb telling someone to act: 叫闰土坐, 招宏儿走近. */
+const PIVOT =
+  /(?:叫|请|让|教|劝|催|逼|招|唤|喊)([\p{Script=Han}]{1,4}?)(?:走近|走过|过来|进来|出去|进去|坐下|坐|站|来|去)/u;
+
+/** Where the narration has someone start talking with another (和他闲话 / 问她), and with whom. */
+function talkingTo(narration: string): { at: number; to: string } | null {
+  let found: { at: number; to: string } | null = null;
+  const talk =
+    /(?:和|同|跟|与)([\p{Script=Han}]{1,4}?)(?:闲话|闲谈|谈天|谈话|说话|攀谈|聊天|说起话来)|(?:^|[，,：:])问(他|她|伊)/gu;
+  for (const m of narration.matchAll(talk)) found = { at: m.index ?? 0, to: m[1] ?? m[2] };
+  // Only at the end of the paragraph does it open the lines that follow.
+  return found && !/[。！？!?]/u.test(narration.slice(found.at).replace(/[。！？!?]\s*$/u, ''))
+    ? found
+    : null;
 }
 
 /** The speakers of one paragraph's quotes; moves the exchange on past the paragraph. */
@@ -817,6 +838,25 @@ function paragraphSpeakers(
   const named = lastTwo.some((who) => !!who && narration.includes(who));
   const ongoing = lastTwo.length === 2 && lastTwo.every(about) && named && !someoneElse;
   if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS && !ongoing) turns = [];
+  // Narration that sets two talking (我便招宏儿走近面前，和他闲话：问他…): the bare lines after it are
+  // theirs, the one talked to first.
+  const talk = !row.some((r) => r.speech) && !pending ? talkingTo(quotesAsStops(p)) : null;
+  if (talk) {
+    const sentence = quotesAsStops(p).slice(0, talk.at);
+    const who = resolve(
+      subjectOf(
+        sentence
+          .split(/[。！？!?]/u)
+          .pop()
+          ?.split(/[，,；;]/u)[0] ?? '',
+        names,
+      ),
+      sentence,
+    );
+    const to = resolve(subjectOf(talk.to, names), sentence, who);
+    if (who && to && who !== to)
+      turns = [{ speaker: who, listener: to, crowd: false, said: { speaker: who, speech: false } }];
+  }
   // A section heading (三, 第二章) starts a new scene: nobody before it is still speaking or referred to.
   if (HEADING.test(p.trim())) {
     turns = [];
