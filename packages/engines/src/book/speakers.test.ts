@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SPEAKERS_TUNING } from './speakers.fixture.ts';
 import { measureSpeakers } from './speakers.measure.ts';
-import { attributeSpeakers } from './speakers.ts';
+import { attributeSpeakers, learnNames } from './speakers.ts';
 
 /** Speakers of the quotes, paragraph by paragraph. */
 function speakersOf(paragraphs: string[]) {
@@ -320,6 +320,38 @@ describe('attributeSpeakers: who is speaking', () => {
       '“不要客气。”母亲说。',
     ]);
     expect(quotes[1]).toEqual(['闰土']);
+  });
+
+  it('names end before adverbs and verbs with 着 (尔础忽然看见 / 础翁夹着); 毛家的大儿子 is no X家的', () => {
+    const names = learnNames([
+      '“阿呀！础翁！”瑶圃说。',
+      '“阿呀！瑶翁！”础翁夹着皮包照样地做，并且说。',
+      '“哦哦！”尔础忽然看见他举手一指。',
+      '“这就是讲堂。”瑶圃说。尔础忽然跳了起来。',
+      '“哦哦！久仰久仰！”毛家的大儿子便连连拱手。毛家的大儿子坐下了。',
+    ]);
+    expect(names.has('尔础忽然')).toBe(false);
+    expect(names.has('础翁夹')).toBe(false);
+    expect(names.has('毛家的')).toBe(false);
+    expect(names.has('瑶圃')).toBe(true);
+  });
+
+  it('the next paragraph may recognise the voice in its second sentence, naming one at the end of a description', () => {
+    const { quotes } = speakersOf([
+      '“喂，老杆！”黄三说。',
+      '他正在看书。',
+      '“哙，你怎么又看书了？”',
+      '一只手从他背后弯过来。他并不动，因为从声音上，便知道是进来的打牌的老朋友黄三。',
+    ]);
+    expect(quotes[2]).toEqual(['黄三']);
+  });
+
+  it('one said to be his (他的老朋友黄三) is not who 他 is', () => {
+    const { quotes } = speakersOf([
+      '“我在看书。”王五说。“王五来了。”黄三说。',
+      '书桌前坐着王五。他的老朋友黄三走进来，他并不回头，回答道：“不要胡说！”',
+    ]);
+    expect(quotes[1]).toEqual(['王五']);
   });
 
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 红楼梦)', () => {

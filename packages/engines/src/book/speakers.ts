@@ -45,7 +45,7 @@ const NOT_NAME =
 const SURNAME =
   /^[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤邢鲁柳]/u;
 /** Time words and conjunctions start clauses, not names (当墨子走得临近时, 半日, 自言自语). */
-const NOT_START = /^[一两几半有没不是个独间偶当时倘即好傍越里人自竭争此其每各某等教]/u;
+const NOT_START = /^[一两几半有没不是个独间偶当时倘即好傍越里人自竭争此其每各某等教待怕]/u;
 /** A name said only once does not start with a number either (三四人, 二十多岁的人); 七斤 recurs. */
 const NUMBER_START = /^[二三四五六七八九十百千]/u;
 /** Titles that make a recurring word a name by themselves: 柳妈, 四婶, 祥林嫂, 曹公子, 周瑞家的. */
@@ -55,7 +55,7 @@ const LEAD =
   /^(?:终于是|原来是|果然是|不提防|冷不防|殊不知|想不到|不料|谁知|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
-  '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
+  '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 忽然 忽而 突然 登时 顿时 同时 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
     ' ',
   );
 /** Unnamed voices: a crowd or somebody the text does not name. */
@@ -155,7 +155,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
   const consider = (clause: string, weight: number, once = false) => {
     const c = clause.trim().replace(LEAD, '');
     if (!c || CROWD.test(c) || GROUP.test(c) || PRONOUNS[c[0]] || c[0] === '我' || c[0] === '你') return;
-    const titled = /^[\p{Script=Han}]{1,3}家的/u.exec(c)?.[0]; // 周瑞家的道
+    const titled = /^[\p{Script=Han}]{1,3}家的(?![大小二三老儿女人孩媳丫])/u.exec(c)?.[0]; // 周瑞家的道, not 毛家的大儿子
     if (titled && count(titled) >= 2) {
       evidence.set(titled, (evidence.get(titled) ?? 0) + 2);
       nearQuote.add(titled);
@@ -174,7 +174,8 @@ export function learnNames(paragraphs: string[]): Set<string> {
       const p = c.slice(0, len);
       const rest = c.slice(len);
       // A name does not end inside an adverb (四婶慌忙的说 is 四婶) nor before its own title (赵秀才).
-      if (MARKERS.some((m) => m.length > 1 && (p.slice(-1) + rest).startsWith(m))) continue;
+      if (MARKERS.some((m) => m.length > 1 && ((p.slice(-1) + rest).startsWith(m) || p.endsWith(m))))
+        continue;
       if (rest && PERSON.test(p + rest[0]) && count(p + rest[0]) === count(p)) continue;
       if (speechy(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m))) continue;
       if (!NAME_CHARS.test(p) || NOT_START.test(p) || /一$|一[口声下眼把个只]/u.test(p) || count(p) < 2)
@@ -204,6 +205,14 @@ export function learnNames(paragraphs: string[]): Set<string> {
         continue;
       if (NOT_START.test(p) || NUMBER_START.test(p)) return;
       if (rest && PERSON.test(p + rest[0])) continue;
+      // A verb with its aspect particle ends no name (础翁夹着皮包): the name is what comes before the verb.
+      if (/^[着了过]/u.test(rest)) {
+        if (len > 2 && count(p.slice(0, -1)) >= 2) {
+          evidence.set(p.slice(0, -1), (evidence.get(p.slice(0, -1)) ?? 0) + 2);
+          nearQuote.add(p.slice(0, -1));
+        }
+        return;
+      }
       // With nothing between it and the verb (贾母道) it must look like a name: a surname, 阿/小/老 or a title.
       const nameLike = SURNAME.test(p) || /^[阿小老]/u.test(p) || TITLED.test(p) || PERSON.test(p);
       if (
@@ -342,7 +351,7 @@ function description(clause: string): string | null {
   const prefix = d.slice(0, d.length - m[1].length);
   if (
     !d.includes('的') &&
-    (prefix.length > 2 || /[有没到听看见做打是]/u.test(prefix) || SPEECHY.test(prefix))
+    (prefix.length > 2 || /[有没到听看见做打是怕要让给替为]/u.test(prefix) || SPEECHY.test(prefix))
   )
     return null;
   if (/^(?:看|见|听|问|向|对|只|是|把|被|和|跟|与)/u.test(d)) return null;
@@ -600,6 +609,9 @@ function readCharacters(paragraphs: string[]): Characters {
       while (at > 0 && OBJECT_BEFORE.test(text.slice(Math.max(0, at - 2), at)))
         at = text.lastIndexOf(name, at - 1);
       if (at < 0 || name === not || !fits(name, g, strict)) continue;
+      // 他的老朋友黄三: one said to be his is not who 他 is.
+      if (gender !== 'unknown' && new RegExp(`[他她伊]的[^，,。！？!?]{0,8}${name}`, 'u').test(text))
+        continue;
       const end = at + name.length;
       if (!best || end > best.end || (end === best.end && name.length > best.name.length))
         best = { end, name };
@@ -643,12 +655,18 @@ interface Exchange {
  * a known name, a description, or a surname with a title said there.
  */
 function voiceIn(paragraph: string, names: Set<string>): string | null {
-  const first = quotesAsStops(paragraph).split(/[。！？!?]/u)[0];
+  const first = quotesAsStops(paragraph)
+    .split(/[。！？!?]/u)
+    .slice(0, 2)
+    .join('。');
   const m =
-    /(?:知道|听出|听得出|认得|认出)(?:这|那)?(?:就|便)?是([^，,。！？!?]{2,6}?)(?:的声音|$|[，,])/u.exec(
+    /(?:知道|听出|听得出|认得|认出)(?:这|那)?(?:就|便)?是([^，,。！？!?]{2,24}?)(?:的声音|$|[，,。])/u.exec(
       first,
     ) ?? /(?:这|那)(?:就|便|分明|原来)?是([^，,。！？!?]{2,6}?)的声音/u.exec(first);
   if (!m) return null;
+  // …便知道是暗暗进来的打牌的老朋友黄三: the name closing a description.
+  const closing = [...names].filter((n) => m[1].endsWith(n)).sort((a, b) => b.length - a.length)[0];
+  if (closing) return closing;
   const s = subjectOf(m[1], names);
   if (s.kind === 'name') return s.name;
   return SURNAME.test(m[1]) && NAME_CHARS.test(m[1]) && !SPEECHY.test(m[1]) ? m[1] : null;
