@@ -354,6 +354,24 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes[1]).toEqual(['王五']);
   });
 
+  it('他 acting on someone in its own sentence is not that one (“狗屁！”他…在老钵的头顶上打了一下)', () => {
+    const { quotes } = speakersOf([
+      '“你来了？”高干亭问。“来了。”老钵说。',
+      '“来了，高老夫子！”老钵大声说。',
+      '“狗屁！”他眉头一皱，在老钵的头顶上打了一下，说。',
+    ]);
+    expect(quotes[2]).toEqual(['高干亭']);
+  });
+
+  it('满屋子的手都拱起来 is a crowd; 毛家的大儿子 acting after a line is a role of its own', () => {
+    const { quotes } = speakersOf([
+      '“这一位就是高干亭兄。”老钵说。',
+      '“阿呀！久仰久仰！”满屋子的手都拱起来。',
+      '“哦哦！久仰久仰！”毛家的大儿子便特别向他连连拱手。',
+    ]);
+    expect(quotes.slice(1)).toEqual([[null], ['毛家的大儿子']]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 红楼梦)', () => {
     const m = measureSpeakers(SPEAKERS_TUNING);
     expect(m.total).toBeGreaterThan(400);

@@ -60,13 +60,13 @@ const MARKERS =
   );
 /** Unnamed voices: a crowd or somebody the text does not name. */
 const CROWD =
-  /^(?:有人|有的|所有|众人|大家|人们|他们|她们|伊们|你们|我们|咱们|旁人|别人|人家|众|诸人|村人|看客|闲人|大众|人群|些人)(?![中里之])/u;
+  /^(?:有人|有的|所有|众人|大家|人们|他们|她们|伊们|你们|我们|咱们|旁人|别人|人家|众|诸人|村人|看客|闲人|大众|人群|些人|满屋子|满屋|满堂)(?![中里之])/u;
 /** A group counted as one subject: 母子二人, 两个, 众多牙将. */
 const GROUP =
   /^(?:[\p{Script=Han}]{0,4}?[二两三四五六七八九十几]+(?:人|个)(?![\p{Script=Han}]*[的之])|众多)/u;
 /** Nouns that make a description a person: 老人, 喝酒的人, 丫鬟… (the last one wins: 那个小丫头). */
 const PERSON =
-  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|店主|店家|老板|门丁|门房|车夫|船夫|短工|长工|大汉|客人|学生|士兵|先生|母亲|父亲|夫人|大人|后生|庄客|公人|差人|军汉|牙将|牌头|官|兵|娘|母|人)$/u;
+  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|店主|店家|老板|门丁|门房|车夫|船夫|短工|长工|大汉|客人|学生|士兵|先生|母亲|父亲|夫人|大人|后生|庄客|公人|差人|军汉|牙将|牌头|儿子|女儿|官|兵|娘|母|人)$/u;
 const DETERMINER = /^有?(?:那|这|一|两|几)?(?:个|位|名|群|些|班)?/u;
 const PRONOUNS: Record<string, Gender> = { 他: 'male', 她: 'female', 伊: 'female' };
 
@@ -746,6 +746,15 @@ function paragraphSpeakers(
     const bare = !/[\p{L}\p{N}]/u.test(stripQuotes(p.slice(lastEnd, q.start)));
     const last = turns[turns.length - 1];
     let speaker = resolve(near.subject, before);
+    // “狗屁！”他…在老钵的头顶上打了一下: one the pronoun acts on in its own sentence is not who it is.
+    const own = after.split(/[。！？!?“「"]/u)[0];
+    if (
+      near.subject.kind === 'pronoun' &&
+      speaker &&
+      /^\s*[，,]?\s*[他她伊]/u.test(after) &&
+      own.includes(speaker)
+    )
+      speaker = resolve(near.subject, before, speaker);
     // 她说，“…” after her own line in the paragraph: still her.
     const previous = row.findLast((r) => r.speech)?.speaker;
     if (near.subject.kind === 'pronoun' && previous && fits(previous, near.subject.gender))
