@@ -550,6 +550,10 @@ interface Characters {
   aliases: Map<string, string>;
 }
 
+/** 他的老朋友黄三: a character said to be his (or hers) in the text. */
+const possessed = (name: string, text: string) =>
+  new RegExp(`[他她伊]的[^，,。！？!?]{0,8}${name}`, 'u').test(text);
+
 /** The characters of a text: their names, their genders as met, and who a pronoun stands for. */
 function readCharacters(paragraphs: string[]): Characters {
   const names = learnNames(paragraphs);
@@ -610,8 +614,7 @@ function readCharacters(paragraphs: string[]): Characters {
         at = text.lastIndexOf(name, at - 1);
       if (at < 0 || name === not || !fits(name, g, strict)) continue;
       // 他的老朋友黄三: one said to be his is not who 他 is.
-      if (gender !== 'unknown' && new RegExp(`[他她伊]的[^，,。！？!?]{0,8}${name}`, 'u').test(text))
-        continue;
+      if (g !== 'unknown' && possessed(name, text)) continue;
       const end = at + name.length;
       if (!best || end > best.end || (end === best.end && name.length > best.name.length))
         best = { end, name };
