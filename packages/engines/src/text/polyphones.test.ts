@@ -217,6 +217,43 @@ describe('polyphones in context', () => {
     for (const [text, ch, expected] of cases) expect(reading(text, ch), text).toBe(expected);
   });
 
+  it('phrases and rules for 角 斗 识 将 喝 扇 少 供 差 葛 重 术 相: each reading in and out of its context', () => {
+    const cases: Array<[string, string, string, number?]> = [
+      // 口角 with someone is a quarrel; 口角上 is the corner of the mouth; 角儿 is a role
+      ['他和邻居口角了一场。', '角', 'jue2'],
+      ['口角上微有血迹。', '角', 'jiao3'],
+      ['真是一个胡涂的角儿。', '角', 'jue2'],
+      ['墙角儿有一只猫。', '角', 'jiao3'],
+      // 斗 the measure after a numeral or 论; 科斗 is 蝌蚪; the fight stays dòu
+      ['量米不论斗。', '斗', 'dou3'],
+      ['买了三斗米。', '斗', 'dou3'],
+      ['池里有许多科斗。', '斗', 'dou3'],
+      ['两人斗了起来。', '斗', 'dou4'],
+      // 识 zhì closing a date; shí elsewhere
+      ['七年四月二日识。', '识', 'zhi4'],
+      ['他不识字。', '识', 'shi2'],
+      // 一员天将 is a general; 将他 takes jiāng
+      ['降下一员天将。', '将', 'jiang4'],
+      ['他将他扶起来。', '将', 'jiang1'],
+      // 喝不住 is a shout; drinking stays hē
+      ['怎么喝也喝不住。', '喝', 'he4', 1],
+      ['他喝不了酒。', '喝', 'he1'],
+      // 一扇一扇地 flaps (shān); 一扇门 is the measure shàn
+      ['肩膀一扇一扇地走。', '扇', 'shan1'],
+      ['肩膀一扇一扇地走。', '扇', 'shan1', 1],
+      ['推开一扇门。', '扇', 'shan4'],
+      // titles, herbs, plants and words
+      ['一个是少师强。', '少', 'shao4'],
+      ['要供养父母。', '供', 'gong1'],
+      ['不犹是差等的遗风么？', '差', 'cha1'],
+      ['采葛的诗。', '葛', 'ge2'],
+      ['重台花是复瓣花。', '重', 'chong2'],
+      ['送他苍术。', '术', 'zhu2'],
+      ['经县委员相验之后。', '相', 'xiang4'],
+    ];
+    for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
+  });
+
   it('fixes the readings pinyin-pro gets wrong by default', () => {
     const at = (text: string, ch: string, nth = 0) => {
       const r = pinyinReadings(text).filter((x) => x.char === ch);

@@ -665,6 +665,25 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['累赘', 'lei2 -'],
   ['重加', 'chong2 -'],
   ['满载', '- zai4'],
+  // 角儿 (a role, a fellow) is juér; 墙角儿 keeps the word 墙角.
+  ['角儿', 'jue2 -'],
+  // 科斗 is the old spelling of 蝌蚪.
+  ['科斗', '- dou3'],
+  ['相验', 'xiang4 -'],
+  // Court titles: 少师, 少傅, 少保 (the junior tutor…) are shào.
+  ['少师', 'shao4 -'],
+  ['少傅', 'shao4 -'],
+  ['少保', 'shao4 -'],
+  // 供养 (support, provide for) is gōng.
+  ['供养', 'gong1 -'],
+  ['差等', 'cha1 -'],
+  // 葛 the plant is gé (采葛, 葛布); gě is the surname.
+  ['采葛', '- ge2'],
+  ['葛布', 'ge2 -'],
+  // 重台 (a double flower) is chóng; 苍术, 白术 (the herb) is zhú.
+  ['重台', 'chong2 -'],
+  ['苍术', '- zhu2'],
+  ['白术', '- zhu2'],
 ];
 
 const PHRASES = new Map<string, string[]>(PHRASE_LIST.map(([w, r]) => [w, r.split(' ')]));
@@ -861,7 +880,24 @@ const RULES: Record<string, Rule> = {
       : undefined,
   处: (c, i) => (at(c, i + 1) === '得' ? 'chu3' : undefined),
   假: (c, i) => (at(c, i - 1) === '天' && isEnd(c, i + 1) ? 'jia4' : undefined),
-  将: (c, i) => (PRONOUN.has(at(c, i - 1)) ? 'jiang1' : undefined),
+  // 将 jiāng before a pronoun (将他); jiàng, a general, counted with 员 (一员大将, 一员天将).
+  将: (c, i) =>
+    PRONOUN.has(at(c, i - 1))
+      ? 'jiang1'
+      : at(c, i - 1) === '员' || at(c, i - 2) === '员'
+        ? 'jiang4'
+        : undefined,
+  // 斗 dǒu, the measure, after a numeral or 论 (量金量银不论斗, 三斗米).
+  斗: (c, i) => (NUMERAL.test(at(c, i - 1)) || at(c, i - 1) === '论' ? 'dou3' : undefined),
+  // 识 zhì (inscribed, noted) closing a date or a signature: 七年四月二日识。 谨识, 附识.
+  识: (c, i) => ('日谨附敬'.includes(at(c, i - 1)) && isEnd(c, i + 1) ? 'zhi4' : undefined),
+  // 口角 is a quarrel (jué) when had with someone (和别人口角); the corner of the mouth (jiǎo) is where
+  // something is (口角上, 口角间, 口角流涎).
+  角: (c, i) => {
+    if (at(c, i - 1) !== '口') return undefined;
+    if ('上间边流里旁处'.includes(at(c, i + 1))) return 'jiao3';
+    return /[和与同跟]/u.test(clauseBefore(c, i - 1)) ? 'jue2' : undefined;
+  },
   干: (c, i) => {
     if (at(c, i + 1) === '了') return isEnd(c, i + 2) ? 'gan1' : 'gan4';
     // 干不了 / 干得好: the verb with a complement.
@@ -1020,7 +1056,11 @@ const RULES: Record<string, Rule> = {
   // 喝 hè (shout): 喝住, 喝道, 喝令, 喝彩.
   // …and 这一喝 closing a clause is a shout, a noun (drinking takes what is drunk: 喝一口).
   喝: (c, i) =>
-    '住道令斥彩采问'.includes(at(c, i + 1)) || (at(c, i - 1) === '一' && isEnd(c, i + 1)) ? 'he4' : undefined,
+    '住道令斥彩采问'.includes(at(c, i + 1)) ||
+    (at(c, i - 1) === '一' && isEnd(c, i + 1)) ||
+    (at(c, i + 1) === '不' && at(c, i + 2) === '住') // 喝也喝不住
+      ? 'he4'
+      : undefined,
   // 一场 of a bout or an episode is cháng (哭了一场。一场大雨, 一场大纠纷); only a show, game, exam or a
   // spectacle (一场电影, 一场球赛, 一场热闹) is chǎng — 现代汉语词典's split of the measure word.
   场: (c, i) =>
@@ -1035,6 +1075,9 @@ const RULES: Record<string, Rule> = {
   // demonstrative it is the measure word shàn (一扇门).
   扇: (c, i) => {
     if ('风火了他她我你'.includes(at(c, i + 1))) return 'shan1';
+    // 一扇一扇地 (flapping), the verb said twice.
+    if (at(c, i - 1) === '一' && ((at(c, i + 1) === '一' && at(c, i + 2) === '扇') || at(c, i - 2) === '扇'))
+      return 'shan1';
     if (NUMERAL.test(at(c, i - 1)) || DEMONSTRATIVE.has(at(c, i - 1)) || wordAround(c, i)) return undefined;
     return HAN.test(at(c, i + 1)) ? 'shan1' : undefined;
   },
