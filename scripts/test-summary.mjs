@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-const [vitestFile, playwrightFile] = process.argv.slice(2);
+const [vitestFile, playwrightFile, gateFile] = process.argv.slice(2);
 
 if (existsSync(vitestFile)) {
   const report = JSON.parse(readFileSync(vitestFile, 'utf8'));
@@ -26,6 +26,18 @@ if (existsSync(playwrightFile)) {
 } else {
   console.error(`missing playwright report ${playwrightFile}`);
   failed += 1;
+}
+
+// The benchmark gate: each figure within its baseline passes, each more than 25 % worse fails.
+if (gateFile) {
+  if (existsSync(gateFile)) {
+    const gate = JSON.parse(readFileSync(gateFile, 'utf8'));
+    passed += gate.passed;
+    failed += gate.failed;
+  } else {
+    console.error(`missing benchmark gate report ${gateFile}`);
+    failed += 1;
+  }
 }
 
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

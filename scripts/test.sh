@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: unit and server integration tests (on SQLite and on PostgreSQL, with Redis),
-# then the browser journeys in Debian Chromium. Ends with one line "N passed, N failed".
+# Runs every test: the benchmark gate, unit and server integration tests (on SQLite and on PostgreSQL,
+# with Redis), then the browser journeys in Debian Chromium. Ends with one line "N passed, N failed"
+# (each benchmark gate figure counts as one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -47,6 +48,9 @@ echo "› typecheck and lint"
 
 echo "› dependency licences (compatible with AGPL-3.0-or-later)"
 node scripts/check-licences.mjs || status=1
+
+echo "› benchmark gate (ratios to references measured in the same run, against apps/server/bench/gate/baselines.json)"
+npm run --silent bench:gate -- --json "$OUT/bench-gate.json" || status=1
 
 echo "› unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json" || status=1
@@ -99,5 +103,5 @@ for _ in $(seq 1 60); do
 done
 E2E_BASE_URL="http://127.0.0.1:$E2E_PORT" E2E_DATA_DIR="$E2E_DATA" npx playwright test || status=1
 
-node scripts/test-summary.mjs "$OUT/vitest.json" "$OUT/playwright.json" || status=1
+node scripts/test-summary.mjs "$OUT/vitest.json" "$OUT/playwright.json" "$OUT/bench-gate.json" || status=1
 exit $status

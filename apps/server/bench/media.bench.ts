@@ -9,16 +9,13 @@
  * big files are generated in a temporary folder and deleted afterwards.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import http from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { thumbnail, waveformPeaks } from '@vw/engines';
 import { peaksResolution } from '../src/modules/uploads/register.ts';
-import { demoHeaders, waitFor } from './support.ts';
+import { demoHeaders, patchFile, waitFor } from './support.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const MB = 1024 * 1024;
@@ -113,6 +110,7 @@ try {
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    ENGINES: 'none',
   };
   server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'api'], {
     cwd: ROOT,
@@ -166,39 +164,7 @@ try {
     return patchTo(base + location, file, start, cutAfter);
   }
   function patchTo(url: string, file: string, start: number, cutAfter?: number): Promise<number> {
-    const size = statSync(file).size;
-    return new Promise((resolve, reject) => {
-      const req = http.request(url, {
-        method: 'PATCH',
-        headers: {
-          ...auth,
-          'upload-offset': String(start),
-          'content-type': 'application/offset+octet-stream',
-          'content-length': String(size - start),
-        },
-      });
-      let sent = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          sent += chunk.length;
-          if (cutAfter !== undefined && sent >= cutAfter) {
-            done(null, chunk);
-            setImmediate(() => {
-              req.destroy();
-              resolve(-1);
-            });
-            return;
-          }
-          done(null, chunk);
-        },
-      });
-      req.on('response', (res) => {
-        res.resume();
-        res.on('end', () => resolve(Number(res.headers['upload-offset'])));
-      });
-      req.on('error', (e) => (cutAfter !== undefined ? resolve(-1) : reject(e)));
-      pipeline(createReadStream(file, { start, highWaterMark: 4 * MB }), counter, req).catch(() => {});
-    });
+    return patchFile(url, file, start, auth, cutAfter);
   }
 
   // ---- 1. 1 GB upload, and the same PATCH to plain Node HTTP writing a file ------------------------

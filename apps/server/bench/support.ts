@@ -1,6 +1,11 @@
 /** What the HTTP benchmarks share: a server in its own process, and a signed-in demo account. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import autocannon from 'autocannon';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -39,4 +44,108 @@ export async function demoHeaders(base: string): Promise<Record<string, string>>
     'x-device-id': 'bench',
     'x-bundle-id': 'com.voiceworkbench.web',
   };
+}
+
+/** CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. */
+export function cpuMs(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 100 Hz ticks
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * POSTs to a route at 64 connections for `seconds` after a warm-up (so JIT and caches are in the
+ * same state for every target): requests/s, latency, errors and the server process's CPU per request.
+ */
+export async function measureRoute(
+  title: string,
+  url: string,
+  headers: Record<string, string>,
+  server: ChildProcess,
+  seconds: number,
+  warmupSeconds = 5,
+) {
+  const connections = 64;
+  await autocannon({ url, method: 'POST', headers, connections, duration: warmupSeconds });
+  const cpuBefore = cpuMs(server.pid);
+  const result = await autocannon({ url, method: 'POST', headers, connections, duration: seconds });
+  const cpuAfter = cpuMs(server.pid);
+  return {
+    target: title,
+    'requests/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    errors: result.errors + result.non2xx,
+    // The server's own CPU per request: steadier than requests/s when other work shares the machine.
+    'server CPU µs/req':
+      cpuBefore === null || cpuAfter === null
+        ? null
+        : Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests.total),
+  };
+}
+
+/**
+ * Streams file[start…] to a tus upload URL in one PATCH; `cutAfter` bytes break the connection
+ * (answers -1). Answers the server's Upload-Offset.
+ */
+export function patchFile(
+  url: string,
+  file: string,
+  start: number,
+  auth: Record<string, string>,
+  cutAfter?: number,
+): Promise<number> {
+  const size = statSync(file).size;
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: 'PATCH',
+      headers: {
+        ...auth,
+        'upload-offset': String(start),
+        'content-type': 'application/offset+octet-stream',
+        'content-length': String(size - start),
+      },
+    });
+    let sent = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        sent += chunk.length;
+        if (cutAfter !== undefined && sent >= cutAfter) {
+          done(null, chunk);
+          setImmediate(() => {
+            req.destroy();
+            resolve(-1);
+          });
+          return;
+        }
+        done(null, chunk);
+      },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(Number(res.headers['upload-offset'])));
+    });
+    req.on('error', (e) => (cutAfter !== undefined ? resolve(-1) : reject(e)));
+    pipeline(createReadStream(file, { start, highWaterMark: 4 * 1024 * 1024 }), counter, req).catch(() => {});
+  });
+}
+
+const tick = Number(execFileSync('getconf', ['CLK_TCK']).toString());
+
+/** CPU seconds used so far by this process's threads and its child processes, living or finished (Linux /proc). */
+export function treeCpuSeconds(): number {
+  // /proc/<pid>/stat after the name: state ppid … utime stime cutime cstime at 11–14.
+  const fields = (pid: string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const used = (f: string[]) => Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+  let ticks = used(fields('self'));
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const f = fields(pid);
+      if (Number(f[1]) === process.pid) ticks += used(f);
+    } catch {} // ended meanwhile
+  }
+  return ticks / tick;
 }
