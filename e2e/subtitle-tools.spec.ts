@@ -135,7 +135,7 @@ test('字幕提取: upload, the detected band, recognition, the editor with the 
 });
 
 test('字幕擦除: a drawn box, before/after preview, erase with 逐帧补全, compare slider and report, download', async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   await page.goto(`${APP}/video-translation/erase`);
   await page.getByRole('button', { name: /新\s*建/ }).click();
   await page.getByTestId('erase-source').getByText('我的素材').click();
@@ -192,6 +192,57 @@ test('字幕擦除: a drawn box, before/after preview, erase with 逐帧补全, 
     .poll(() => page.getByTestId('erase-compare-before').evaluate((v: HTMLVideoElement) => v.currentTime))
     .toBeCloseTo(1, 1);
   await shootFull(page, `${SHOTS}/5-erase-result.png`);
+
+  // The damage view: the difference between the source and the result at an erased moment is dark
+  // everywhere but inside the erased box (read from the picture's own pixels).
+  await page.getByTestId('erase-view').getByText('差异').click();
+  await expect(page.getByTestId('erase-difference-image')).toBeVisible({ timeout: 30_000 });
+  const outside = Number(await page.getByTestId('erase-difference-outside').getAttribute('data-share'));
+  expect(outside).toBeLessThan(0.005);
+  // The band drawn above (the erased box), with a little room for the outline of its edge.
+  const box = { x: 0.03, y: 0.82, w: 0.94, h: 0.18 };
+  const pixels = await page
+    .getByTestId('erase-difference-image')
+    .evaluate(async (img: HTMLImageElement, b) => {
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.naturalWidth;
+      c.height = img.naturalHeight;
+      const g = c.getContext('2d')!;
+      g.drawImage(img, 0, 0);
+      const { data } = g.getImageData(0, 0, c.width, c.height);
+      let outSum = 0;
+      let outN = 0;
+      let inMax = 0;
+      for (let y = 0; y < c.height; y++) {
+        for (let x = 0; x < c.width; x++) {
+          const v = data[(y * c.width + x) * 4];
+          const fx = x / c.width;
+          const fy = y / c.height;
+          if (fy >= b.y && fy <= b.y + b.h && fx >= b.x && fx <= b.x + b.w) {
+            inMax = Math.max(inMax, v);
+          } else {
+            outSum += v;
+            outN++;
+          }
+        }
+      }
+      return { outMean: outSum / outN, inMax };
+    }, box);
+  expect(pixels.outMean).toBeLessThan(2);
+  expect(pixels.inMax).toBeGreaterThan(100);
+  await expect(page.getByTestId('erase-difference-outside')).toContainText('擦除区域外有明显变化的像素');
+  await shootFull(page, `${SHOTS}/6-erase-difference.png`);
+  // Another moment (the slider, a second later): another frame, still dark outside the band.
+  const firstUrl = await page.getByTestId('erase-difference-image').getAttribute('src');
+  await page.getByTestId('erase-difference').locator('.ant-slider-handle').focus();
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('erase-difference-image')).not.toHaveAttribute('src', firstUrl!);
+  expect(Number(await page.getByTestId('erase-difference-outside').getAttribute('data-share'))).toBeLessThan(
+    0.005,
+  );
+  await page.getByTestId('erase-view').getByText('前后对比').click();
+  await expect(page.getByTestId('erase-compare')).toBeVisible();
 
   const saved = page.waitForEvent('download', { timeout: 30_000 });
   await page.getByTestId('erase-download').click();

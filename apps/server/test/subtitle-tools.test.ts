@@ -507,6 +507,28 @@ describe('subtitle erasing (tool erase) and watermark removal (tool watermark)',
       psnrIn(cleanFile, markedFile, box, 0, 1.7),
     ]);
     expect(filled).toBeGreaterThan(before + 6);
+
+    // The damage view: at the first segment's middle only the found box changed.
+    const diff = await call(server.app, 'POST', '/v1/erase/difference', {
+      token: alice,
+      body: { task_id: task.id },
+    });
+    expect(diff.body.code).toBe(0);
+    const d = diff.body.data;
+    expect(d.at_ms).toBeGreaterThan(0);
+    expect(d.at_ms).toBeLessThan(1800);
+    expect(d.boxes).toHaveLength(1);
+    expect(d.boxes[0].x).toBeLessThan(0.05);
+    expect(d.outside_changed_share).toBeLessThan(0.005);
+    expect(d.inside_changed_share).toBeGreaterThan(0.3);
+    const png = await server.app.inject({ method: 'GET', url: d.url });
+    expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    // Bob cannot look at Alice's task.
+    const other = await call(server.app, 'POST', '/v1/erase/difference', {
+      token: bob,
+      body: { task_id: task.id },
+    });
+    expect(other.body.code).not.toBe(0);
   });
 
   it('fails with err_video_without_subtitle and releases the credits when the boxes never show text', async () => {

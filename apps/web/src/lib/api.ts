@@ -175,6 +175,7 @@ export const api = {
   watermarkRemoveCreate: ref<ER['watermarkRemoveCreate']>('POST', '/v1/watermark/create'),
   erasePreview: ref<ER['erasePreview']>('POST', '/v1/erase/preview'),
   getEraseResult: ref<ER['getEraseResult']>('GET', '/v1/erase/result'),
+  eraseDifference: ref<ER['eraseDifference']>('POST', '/v1/erase/difference'),
   // voice changer (issue 16)
   voiceChangerCreate: ref<VC['voiceChangerCreate']>('POST', '/v1/voice-changer/create'),
   voiceChangerTargets: ref<VC['voiceChangerTargets']>('GET', '/v1/voice-changer/targets'),

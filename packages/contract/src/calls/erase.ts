@@ -137,3 +137,29 @@ export const getEraseResult = defineCall({
     report: eraseReport.nullable(),
   }),
 });
+
+export const eraseDifference = defineCall({
+  operationId: 'eraseDifference',
+  method: 'POST',
+  path: '/v1/erase/difference',
+  summary: '擦除差异：某一帧原视频与成品逐像素的差异图，及擦除区域内外有明显变化的像素占比',
+  tags: ['erase'],
+  auth: 'user',
+  body: z.object({
+    task_id: z.string().min(1).max(64),
+    /** Default: the middle of the first erased time range. */
+    at_ms: z.number().int().min(0).optional(),
+  }),
+  data: z.object({
+    at_ms: z.number(),
+    /** PNG: black where nothing changed, brighter the more a pixel changed. */
+    url: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+    /** The boxes erased at that time (normalised). */
+    boxes: z.array(boxShape),
+    /** Share (0..1) of the pixels outside the boxes that changed visibly (should be about 0). */
+    outside_changed_share: z.number(),
+    inside_changed_share: z.number(),
+  }),
+});

@@ -1,4 +1,5 @@
 export { checkErased, DAMAGE_DELTA, DARK_RESIDUE_DELTA, damageOf, eraseAgain, lumaDelta } from './check.ts';
+export { type Difference, renderDifference } from './difference.ts';
 export { eraseFilterGraph, eraseVideo, spansFromCues, videoEncodeArgs } from './erase.ts';
 export * from './types.ts';
 export {

@@ -2,7 +2,13 @@ import { eraseCalls } from '@vw/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { registerCall } from '../../http/calls.ts';
-import { createEraseTask, createWatermarkTask, erasePreview, getEraseResult } from './erase.service.ts';
+import {
+  createEraseTask,
+  createWatermarkTask,
+  eraseDifference,
+  erasePreview,
+  getEraseResult,
+} from './erase.service.ts';
 
 export function registerEraseRoutes(app: FastifyInstance, ctx: AppContext): void {
   const limit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
@@ -14,6 +20,9 @@ export function registerEraseRoutes(app: FastifyInstance, ctx: AppContext): void
     limit,
   );
   registerCall(app, eraseCalls.erasePreview, ({ user, body }) => erasePreview(ctx, user.uid, body), {
+    rateLimit: { max: 60, timeWindow: '1 minute' },
+  });
+  registerCall(app, eraseCalls.eraseDifference, ({ user, body }) => eraseDifference(ctx, user.uid, body), {
     rateLimit: { max: 60, timeWindow: '1 minute' },
   });
   registerCall(app, eraseCalls.getEraseResult, ({ user, query }) =>

@@ -7,7 +7,7 @@ import {
   type eraseCalls,
   namedErrorMessages,
 } from '@vw/contract';
-import { type EraseMethod, eraseVideo, grabFrame, runFfmpeg } from '@vw/engines';
+import { type EraseMethod, eraseVideo, grabFrame, renderDifference, runFfmpeg, type Span } from '@vw/engines';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { MediaAssetRow } from '../../db/schema.ts';
@@ -34,6 +34,7 @@ import { erasePipeline, watermarkPipeline } from './erase.pipeline.ts';
 type EraseCreateBody = z.output<NonNullable<typeof eraseCalls.eraseCreate.body>>;
 type WatermarkCreateBody = z.output<NonNullable<typeof eraseCalls.watermarkRemoveCreate.body>>;
 type PreviewBody = z.output<NonNullable<typeof eraseCalls.erasePreview.body>>;
+type DifferenceBody = z.output<NonNullable<typeof eraseCalls.eraseDifference.body>>;
 export type EraseTool = 'erase' | 'watermark';
 
 const FEATURE = { erase: 'subtitle_erase', watermark: 'remove_watermark' } as const;
@@ -175,8 +176,8 @@ export async function erasePreview(ctx: AppContext, userId: string, body: Previe
   return { before, after: { at_ms: before.at_ms, url } };
 }
 
-/** The finished erase/watermark task: source and result videos and the check report. */
-export async function getEraseResult(ctx: AppContext, userId: string, taskId: string) {
+/** An erase/watermark task of the user (its switch on) and its finished stages' results. */
+async function eraseTaskOf(ctx: AppContext, userId: string, taskId: string) {
   const task = await getOwnedTask(ctx, userId, taskId);
   if (task.tool !== 'erase' && task.tool !== 'watermark') throw AppError.named('err_not_found');
   await assertFeature(ctx, userId, FEATURE[task.tool]);
@@ -185,6 +186,51 @@ export async function getEraseResult(ctx: AppContext, userId: string, taskId: st
     const row = stages.find((s) => s.name === name && s.status === 'done');
     return row?.result ? JSON.parse(row.result) : null;
   };
+  return { task, result };
+}
+
+/**
+ * The damage view of a finished task: one frame of the source and of the result, their difference
+ * as a picture and the share of pixels changed outside the boxes erased at that time.
+ */
+export async function eraseDifference(ctx: AppContext, userId: string, body: DifferenceBody) {
+  const { task, result } = await eraseTaskOf(ctx, userId, body.task_id);
+  const located = result('locate') as { spans: Span[] } | null;
+  const checked = result('check') as { key: string } | null;
+  const sourceId = (JSON.parse(task.input_asset_ids) as string[])[0];
+  const source = sourceId ? await findAssetOfOwner(ctx.db, userId, sourceId) : undefined;
+  if (!located || !checked || !source) throw AppError.named('err_not_found');
+  const durationMs = assetDurationMs(source);
+  const first = located.spans[0];
+  const at =
+    body.at_ms ?? (first ? Math.round(((first.start_ms ?? 0) + (first.end_ms ?? durationMs)) / 2) : 0);
+  assertWithinDuration(source, at, '对比时间');
+  const boxes = located.spans
+    .filter((s) => at >= (s.start_ms ?? 0) && at <= (s.end_ms ?? Number.POSITIVE_INFINITY))
+    .map((s) => s.box);
+  return withTempDir(ctx, async (dir) => {
+    const before = await localPathOf(ctx, source.storage_key, dir);
+    const after = await localPathOf(ctx, checked.key, dir);
+    const image = path.join(dir, 'difference.png');
+    let figures: Awaited<ReturnType<typeof renderDifference>>;
+    try {
+      figures = await renderDifference(before, after, { atMs: at, boxes, image });
+    } catch (err) {
+      throw videoError(err);
+    }
+    const key = `media/${source.owner_id}/${source.id}/frames/erase-diff-${task.id}-${figures.at_ms}.png`;
+    await ctx.storage.putFile(key, image, 'image/png', { move: true });
+    return {
+      ...figures,
+      boxes,
+      url: await ctx.storage.signedUrl(key, { expiresInSeconds: LINK_SECONDS }),
+    };
+  });
+}
+
+/** The finished erase/watermark task: source and result videos and the check report. */
+export async function getEraseResult(ctx: AppContext, userId: string, taskId: string) {
+  const { task, result } = await eraseTaskOf(ctx, userId, taskId);
   const checked = result('check') as { report: EraseReport; key: string } | null;
   const output = result('output') as { asset_id: string; key: string } | null;
   const sourceId = (JSON.parse(task.input_asset_ids) as string[])[0];

@@ -1,13 +1,13 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import type { EraseReport } from '@vw/contract';
-import { Alert, Button, Descriptions, Empty, Slider, Table, Tag } from 'antd';
+import { Alert, Button, Descriptions, Empty, Segmented, Slider, Table, Tag } from 'antd';
 import useApp from 'antd/es/app/useApp';
 import { useEffect, useRef, useState } from 'react';
 import { startDownloads } from '@/features/downloads/center.ts';
 import { safeFileName } from '@/features/tts/downloads.ts';
 import { api } from '@/lib/api.ts';
 import { http } from '@/lib/http/client.ts';
-import { useCall } from '@/lib/query/hooks.ts';
+import { useCall, useCallMutation } from '@/lib/query/hooks.ts';
 import { formatDuration } from '@/lib/tasks/format.ts';
 import './subtitles.css';
 import { zhCN } from '@/locales/zh-CN.ts';
@@ -84,6 +84,72 @@ export function CompareSlider({ before, after }: { before: string; after: string
         aria-label={t.comparePosition}
         data-testid="erase-compare-slider"
       />
+    </div>
+  );
+}
+
+/**
+ * The damage view: one frame's difference between the source and the result, drawn by the server
+ * (black = unchanged), the boxes erased then outlined, and the share of pixels that changed outside
+ * them — a user sees that only the text (or the watermark) changed. It opens at the middle of the
+ * first erased range; the slider picks another moment.
+ */
+export function DifferenceView({ taskId, report }: { taskId: string; report: EraseReport | null }) {
+  const end = Math.max(0, ...(report?.damage ?? []).map((d) => d.end_ms));
+  const [at, setAt] = useState<number | undefined>(undefined);
+  const [pos, setPos] = useState<number | null>(null);
+  const diff = useCallMutation(api.eraseDifference);
+  const { mutate } = diff;
+  useEffect(() => {
+    mutate({ body: { task_id: taskId, ...(at !== undefined ? { at_ms: at } : {}) } });
+  }, [mutate, taskId, at]);
+  const data = diff.data;
+  return (
+    <div className="vw-st-difference" data-testid="erase-difference">
+      {data ? (
+        <>
+          <div className="vw-st-difference-frame">
+            <img src={data.url} alt={t.differenceAlt} data-testid="erase-difference-image" />
+            {data.boxes.map((b) => (
+              <span
+                key={`${b.x}-${b.y}-${b.w}-${b.h}`}
+                className="vw-st-difference-box"
+                style={{
+                  left: `${b.x * 100}%`,
+                  top: `${b.y * 100}%`,
+                  width: `${b.w * 100}%`,
+                  height: `${b.h * 100}%`,
+                }}
+              />
+            ))}
+          </div>
+          {end > 0 && (
+            <Slider
+              min={0}
+              max={end}
+              step={100}
+              value={pos ?? data.at_ms}
+              onChange={(v) => setPos(v as number)}
+              onChangeComplete={(v) => setAt(v as number)}
+              tooltip={{ formatter: (v) => formatDuration((v ?? 0) / 1000) }}
+              style={{ maxWidth: 720 }}
+              aria-label={t.differenceMoment}
+            />
+          )}
+          <p className="vw-vt-muted">
+            <span data-testid="erase-difference-outside" data-share={data.outside_changed_share}>
+              {t.differenceOutside(
+                formatDuration(data.at_ms / 1000),
+                (data.outside_changed_share * 100).toFixed(2),
+              )}
+            </span>
+            {t.differenceInside((data.inside_changed_share * 100).toFixed(1))}
+          </p>
+          <p className="vw-vt-muted">{t.differenceHint}</p>
+        </>
+      ) : (
+        <p className="vw-vt-muted">{diff.isError ? t.differenceFailed : t.differenceLoading}</p>
+      )}
     </div>
   );
 }
@@ -166,11 +232,26 @@ function Report({ report }: { report: EraseReport }) {
 export function EraseResult({ taskId, title }: { taskId: string; title: string }) {
   const { message } = useApp();
   const result = useCall(api.getEraseResult, { query: { task_id: taskId } }, { staleTime: 0 });
+  const [view, setView] = useState<'compare' | 'difference'>('compare');
   if (!result.data) return result.isFetching ? <p className="vw-vt-muted">{t.loading}</p> : <Empty />;
   const { source_url: before, output_url: after, report } = result.data;
   return (
     <div className="vw-vt-step" data-testid="erase-result">
-      {after && before && <CompareSlider before={before} after={after} />}
+      {after && before && (
+        <>
+          <Segmented
+            value={view}
+            onChange={(v) => setView(v as 'compare' | 'difference')}
+            options={(['compare', 'difference'] as const).map((k) => ({ value: k, label: t.views[k] }))}
+            data-testid="erase-view"
+          />
+          {view === 'compare' ? (
+            <CompareSlider before={before} after={after} />
+          ) : (
+            <DifferenceView taskId={taskId} report={report} />
+          )}
+        </>
+      )}
       {report && <Report report={report} />}
       <div className="vw-vt-actions">
         <Button
