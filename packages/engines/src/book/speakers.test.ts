@@ -372,6 +372,16 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes.slice(1)).toEqual([[null], ['毛家的大儿子']]);
   });
 
+  it('只有 before a known name makes it the subject (只有四叔且走而且高声的说：)', () => {
+    const { quotes } = speakersOf([
+      '“你回来了？”四叔说。',
+      '“是的。”我说。',
+      '傍晚，我听到有些人聚在内室里谈话，但不一会，说话声也就止了，只有四叔且走而且高声的说：',
+      '“不早不迟，偏偏要在这时候！”',
+    ]);
+    expect(quotes[3]).toEqual(['四叔']);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 红楼梦)', () => {
     const m = measureSpeakers(SPEAKERS_TUNING);
     expect(m.total).toBeGreaterThan(400);

@@ -392,6 +392,13 @@ function subjectOf(clause: string, names: Set<string>): Subject {
   let known = '';
   for (const name of byFirst(names).get(n[0]) ?? [])
     if (n.startsWith(name) && name.length > known.length) known = name;
+  // 只有四叔且走而且高声的说: 只有 before a known name (only there: 只有一只狗 names nobody).
+  const only = /^(?:只有|唯有|惟有|独有)/u.exec(n)?.[0];
+  if (!known && only) {
+    const rest = n.slice(only.length);
+    for (const name of byFirst(names).get(rest[0]) ?? [])
+      if (rest.startsWith(name)) return { kind: 'name', name };
+  }
   if (known && (n[known.length] !== '的' || known.endsWith('家的'))) {
     // A bare title (秀才) names the one character whose name ends with it (赵秀才).
     const fuller = [...names].filter((name) => name !== known && name.endsWith(known));
