@@ -238,7 +238,7 @@ export async function fillVideo(input: string, output: string, opts: FillOptions
 
   const videoOnly = `${output}.video.mp4`;
   try {
-    const counts = await fillPass(input, videoOnly, l, masks, opts, (i) =>
+    const counts = await fillPass(input, videoOnly, opts.spans, masks, opts, (i) =>
       progress(0.2 + (0.78 * i) / total),
     );
     // The original audio and metadata around the new picture.
@@ -274,50 +274,42 @@ export async function fillVideo(input: string, output: string, opts: FillOptions
   }
 }
 
-/** Pass 2: decode → fill → encode (picture only). */
-async function fillPass(
-  input: string,
-  output: string,
-  l: Layout,
-  masks: Uint8Array[],
-  opts: FillOptions,
-  onFrame: (i: number) => void,
-): Promise<FillCounts> {
+/**
+ * Spans grouped by place: boxes whose regions (box + context) touch share one region, apart ones
+ * (a watermark's two corners) get their own — a region spanning the picture would be filled whole.
+ */
+function groups(pixels: FillOptions['spans']): number[][] {
+  const grown = pixels.map((s) => ({
+    x0: s.x - CONTEXT,
+    y0: s.y - CONTEXT,
+    x1: s.x + s.w + CONTEXT,
+    y1: s.y + s.h + CONTEXT,
+  }));
+  const parent = pixels.map((_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) i = parent[i];
+    return i;
+  };
+  for (let i = 0; i < grown.length; i++) {
+    for (let j = i + 1; j < grown.length; j++) {
+      const a = grown[i];
+      const b = grown[j];
+      if (a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1) parent[root(i)] = root(j);
+    }
+  }
+  const out = new Map<number, number[]>();
+  pixels.forEach((_, i) => {
+    const list = out.get(root(i)) ?? [];
+    list.push(i);
+    out.set(root(i), list);
+  });
+  return [...out.values()];
+}
+
+/** One region's fill: its frames' crops in a window, the plates, the fill of each frame. */
+function regionFill(l: Layout, masks: Uint8Array[], counts: FillCounts, block: number) {
   const { region: r, info } = l;
   const { width, height, fps } = info;
-  const { signal } = opts;
-  // Look-ahead: the backward plate of a frame sees at least `block` frames of its future.
-  const block = Math.max(8, Math.round(fps));
-  const decoder = spawnMedia(
-    'ffmpeg',
-    ['-i', input, '-an', '-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p', '-f', 'rawvideo', 'pipe:1'],
-    { signal, timeoutMs: 6 * 60 * 60_000 },
-  );
-  // Our own pipe of raw frames: no user input here, so no demuxer list.
-  const encoder = spawnMedia(
-    'ffmpeg',
-    [
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'yuv420p',
-      '-s',
-      `${width}x${height}`,
-      '-framerate',
-      String(fps),
-      '-i',
-      'pipe:0',
-      ...opts.encode,
-      '-an',
-      '-y',
-      output,
-    ],
-    { signal, stdin: 'pipe', restrictDemuxers: false, timeoutMs: 6 * 60 * 60_000 },
-  );
-  const stdin = encoder.child.stdin;
-  if (!stdin) throw new EngineError('media_failed', '媒体处理失败', 'encoder without stdin');
-
-  const counts: FillCounts = { boxed: 0, masked: 0, temporal: 0, inpainted: 0 };
   const fwd = newPlate(r);
   const scratch = newPlate(r);
   const window: Entry[] = [];
@@ -367,29 +359,96 @@ async function fillPass(
     }
   };
 
-  const emit = async (e: Entry) => {
-    advancePlate(fwd, scratch, e.crop, e.maskY, e.maskC, r, e.shift);
-    if (e.masked) {
-      await fillFrame(e, fwd, r, counts);
-      pasteRegion(e.frame, width, height, r, e.crop);
-    }
-    await writeFrame(stdin, e.frame);
-    onFrame(e.index + 1);
+  return {
+    push(frame: Uint8Array, index: number) {
+      const e = entryOf(frame, index);
+      previous = e;
+      window.push(e);
+    },
+    /** Fills the first `block` frames of the window (all with `all`) into their full frames. */
+    async flush(all: boolean) {
+      const upto = all ? window.length : block;
+      sweepBack(upto);
+      for (const e of window.splice(0, upto)) {
+        advancePlate(fwd, scratch, e.crop, e.maskY, e.maskC, r, e.shift);
+        if (e.masked) {
+          await fillFrame(e, fwd, r, counts);
+          pasteRegion(e.frame, width, height, r, e.crop);
+        }
+      }
+    },
   };
+}
 
+/** Pass 2: decode → fill → encode (picture only). */
+async function fillPass(
+  input: string,
+  output: string,
+  pixels: FillOptions['spans'],
+  masks: Uint8Array[],
+  opts: FillOptions,
+  onFrame: (i: number) => void,
+): Promise<FillCounts> {
+  const { info, signal } = opts;
+  const { width, height, fps } = info;
+  // Look-ahead: the backward plate of a frame sees at least `block` frames of its future.
+  const block = Math.max(8, Math.round(fps));
+  const counts: FillCounts = { boxed: 0, masked: 0, temporal: 0, inpainted: 0 };
+  const regions = groups(pixels).map((g) =>
+    regionFill(
+      layout(
+        info,
+        g.map((i) => pixels[i]),
+      ),
+      g.map((i) => masks[i]),
+      counts,
+      block,
+    ),
+  );
+  const decoder = spawnMedia(
+    'ffmpeg',
+    ['-i', input, '-an', '-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p', '-f', 'rawvideo', 'pipe:1'],
+    { signal, timeoutMs: 6 * 60 * 60_000 },
+  );
+  // Our own pipe of raw frames: no user input here, so no demuxer list.
+  const encoder = spawnMedia(
+    'ffmpeg',
+    [
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuv420p',
+      '-s',
+      `${width}x${height}`,
+      '-framerate',
+      String(fps),
+      '-i',
+      'pipe:0',
+      ...opts.encode,
+      '-an',
+      '-y',
+      output,
+    ],
+    { signal, stdin: 'pipe', restrictDemuxers: false, timeoutMs: 6 * 60 * 60_000 },
+  );
+  const stdin = encoder.child.stdin;
+  if (!stdin) throw new EngineError('media_failed', '媒体处理失败', 'encoder without stdin');
+
+  const frames: Array<{ frame: Uint8Array; index: number }> = [];
   const flush = async (all: boolean) => {
-    const upto = all ? window.length : block;
-    sweepBack(upto);
-    for (const e of window.splice(0, upto)) await emit(e);
+    for (const region of regions) await region.flush(all);
+    for (const f of frames.splice(0, all ? frames.length : block)) {
+      await writeFrame(stdin, f.frame);
+      onFrame(f.index + 1);
+    }
   };
 
   const work = (async () => {
     let index = 0;
     for await (const frame of readFrames(decoder.child.stdout, frameBytes(width, height))) {
-      const e = entryOf(frame, index++);
-      previous = e;
-      window.push(e);
-      if (window.length >= 2 * block) await flush(false);
+      for (const region of regions) region.push(frame, index);
+      frames.push({ frame, index: index++ });
+      if (frames.length >= 2 * block) await flush(false);
     }
     await flush(true);
     stdin.end();
