@@ -52,7 +52,7 @@ const NUMBER_START = /^[二三四五六七八九十百千]/u;
 const TITLED = /^[\p{Script=Han}]{1,3}?(?:嫂|婶|叔|妈|姥姥|奶奶|爷|少爷|公子|先生|老太|家的)$/u;
 // Connectives before the subject: 于是张三 → 张三.
 const LEAD =
-  /^(?:终于是|原来是|果然是|不提防|冷不防|殊不知|想不到|不料|谁知|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
+  /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
   '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 忽然 忽而 突然 登时 顿时 同时 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
@@ -599,6 +599,10 @@ function readCharacters(paragraphs: string[]): Characters {
       const introduced = /是(?:一个|一位|个)(.+)$/u.exec(clause);
       const role = introduced && description(introduced[1]);
       if (role && role !== '人' && role !== not && g !== 'unknown' && fits(role, g, strict)) return role;
+      // 人们仍然叫她祥林嫂: the pronoun named by the narration is that character.
+      const named = /(?:叫|称|唤|喊)([他她伊])(?:做|作|为)?([\p{Script=Han}]{2,4})/u.exec(clause);
+      const callee = named && [...names].find((n) => named[2].startsWith(n));
+      if (callee && callee !== not && g !== 'unknown' && PRONOUNS[named[1]] === g) return callee;
       const s = subjectOf(clause, names);
       // A missing subject after a pronoun's clause is that pronoun's (他站住了，…，分明的叫道).
       if (s.kind === 'pronoun' && g === 'unknown') g = s.gender;
@@ -733,7 +737,8 @@ function paragraphSpeakers(
       if (!c) continue;
       // One the narration before was about who has not spoken in the exchange does not take 她 from
       // one of those speaking (女辛便…送在嫦娥的眼前。 / “哼！”她瞥了一眼: 嫦娥, who spoke before).
-      if (s.kind !== 'pronoun' || turns.some((t) => t.speaker === c)) return c;
+      if (s.kind !== 'pronoun' || turns.some((t) => t.speaker === c || t.listener === c)) return c;
+      if (new RegExp(`(?:叫|称|唤|喊)[他她伊](?:做|作|为)?${c}`, 'u').test(context)) return c; // named so
       // The two who spoke last (a line of three quotes is one voice).
       const talking = [...new Set(turns.map((t) => t.speaker).reverse())]
         .filter((w): w is string => !!w)
