@@ -203,8 +203,10 @@ async function watermarks(dir: string) {
     await burnWatermark(clean, marked, marks, {});
     const cleanFrames = await lumaFrames(clean, WIDTH, HEIGHT);
     const t0 = performance.now();
+    const findCpu0 = cpuSeconds();
     const found = await findWatermarks(marked);
     const findTook = (performance.now() - t0) / 1000 / SECONDS;
+    const findCpu = (cpuSeconds() - findCpu0) / SECONDS;
     const off = found.map((s, i) => {
       const r = marks[i]?.rect;
       if (!r) return 'extra';
@@ -219,7 +221,7 @@ async function watermarks(dir: string) {
     });
     const jump = found.length > 1 ? `${Math.abs(found[0].end_ms - marks[0].end_ms)} ms` : 'not found';
     console.log(
-      `${kind.padEnd(7)} found ${found.length} segment(s) (truth 2), box off by ${off.join(', ')}, jump off by ${jump}, in ${findTook.toFixed(2)}× the duration`,
+      `${kind.padEnd(7)} found ${found.length} segment(s) (truth 2), box off by ${off.join(', ')}, jump off by ${jump}, in ${findTook.toFixed(2)}× the duration (CPU ${findCpu.toFixed(2)}×)`,
     );
     // Found nothing (a still shot hides what stays put): the truth's boxes, as a user would draw them.
     const spans = found.length

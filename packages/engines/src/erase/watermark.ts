@@ -17,7 +17,8 @@ import { type Rect, readFrames } from './yuv.ts';
  *    around the change: the frame where the picture stops showing the old segment's edges and starts
  *    showing the new one's is the boundary.
  * A still shot shows every edge in every frame: a cluster over a quarter of the picture is not taken
- * for a watermark (the user's own box is then the fallback, see the caller).
+ * for a watermark, and inside a drawn box the box found is about the drawn one (the caller erases a
+ * drawn box where nothing was found as drawn).
  */
 
 export interface WatermarkSegment {
@@ -246,7 +247,9 @@ function presence(sig: Signature, p: Uint8Array, w: number): number {
 
 interface Run {
   boxes: Found[];
-  sums: Sums;
+  /** The open run's sums; a closed run keeps only its signature (a long video has many runs). */
+  sums: Sums | null;
+  sig?: Signature;
   /** Sample indexes [first, end). */
   first: number;
   end: number;
@@ -323,6 +326,10 @@ export async function findWatermarks(
 
   // Pass 1: windows → runs of windows with the same boxes.
   const runs: Run[] = [];
+  const closeRun = (r: Run) => {
+    if (r.sums) r.sig = signatureOf(r.sums, r.boxes, f);
+    r.sums = null;
+  };
   let frames: Uint8Array[] = [];
   let first = 0;
   const closeWindow = (end: number) => {
@@ -331,13 +338,18 @@ export async function findWatermarks(
     const boxes = boxesOf(window, f, frames);
     const last = runs.at(-1);
     if (last && sameBoxes(last.boxes, boxes)) {
-      addSums(last.sums, window);
+      if (last.sums) {
+        addSums(last.sums, window);
+        // The boxes of the whole run: more frames, cleaner edges.
+        const merged = boxesOf(last.sums, f);
+        if (sameBoxes(merged, boxes)) last.boxes = merged;
+      }
       last.end = end;
       last.windows++;
-      // The boxes of the whole run: more frames, cleaner edges.
-      const merged = boxesOf(last.sums, f);
-      if (sameBoxes(merged, boxes)) last.boxes = merged;
-    } else runs.push({ boxes, sums: window, first, end, windows: 1 });
+    } else {
+      if (last) closeRun(last);
+      runs.push({ boxes, sums: window, first, end, windows: 1 });
+    }
   };
   let count = 0;
   let recent: Uint8Array[] = [];
@@ -359,6 +371,8 @@ export async function findWatermarks(
     frames = recent;
     closeWindow(count);
   }
+  const lastRun = runs.at(-1);
+  if (lastRun) closeRun(lastRun);
 
   // A one-window run between two different runs is the change itself, not a segment of its own.
   const kept = runs.filter(
@@ -376,7 +390,6 @@ export async function findWatermarks(
   for (const r of kept) {
     const last = merged.at(-1);
     if (last && sameBoxes(last.boxes, r.boxes)) {
-      addSums(last.sums, r.sums);
       last.end = r.end;
       last.windows += r.windows;
     } else merged.push(r);
@@ -391,8 +404,14 @@ export async function findWatermarks(
     const b = merged[k];
     const from = sampleMs(Math.max(a.first, a.end - WINDOW));
     const to = sampleMs(Math.min(b.end, b.first + WINDOW));
-    const sa = signatureOf(a.sums, a.boxes, f);
-    const sb = signatureOf(b.sums, b.boxes, f);
+    const none: Signature = {
+      index: new Int32Array(0),
+      gx: new Float32Array(0),
+      gy: new Float32Array(0),
+      energy: 0,
+    };
+    const sa = a.sig ?? none;
+    const sb = b.sig ?? none;
     // Each frame's vote: > 0 looks like b, ≤ 0 like a (a side without a watermark scores 0.5).
     const votes: number[] = [];
     await eachGray(grayArgs(input, f, [], from, to - from), size, signal, (p) => {
