@@ -250,6 +250,20 @@ describe('polyphones in context', () => {
       ['重台花是复瓣花。', '重', 'chong2'],
       ['送他苍术。', '术', 'zhu2'],
       ['经县委员相验之后。', '相', 'xiang4'],
+      ['买到了十几个科斗子。', '斗', 'dou3'],
+      // 喝也喝不住: both are shouts
+      ['我怎么喝也喝不住。', '喝', 'he4'],
+      // 供养 the living is gōng, offerings are gòng; 供母 closing a clause is gōng
+      ['要供养治人者。', '供', 'gong1'],
+      ['正月间盛大地供养起来。', '供', 'gong4'],
+      ['贫乏不能供母，子又分母之食。', '供', 'gong1'],
+      // 倒走了 (instead went) is dào; 倒在地上 stays dǎo
+      ['倒走了进化的路。', '倒', 'dao4'],
+      ['他倒在地上。', '倒', 'dao3'],
+      // 折 shé: broken, or lost in trade; 打折 (a discount) stays zhé
+      ['他打折了腿了。', '折', 'she2'],
+      ['老五折在公债票上的钱。', '折', 'she2'],
+      ['这件衣服打折了。', '折', 'zhe2'],
     ];
     for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
   });

@@ -635,6 +635,8 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['吆喝', '- he5'],
   ['铺地锦', 'pu1 - -'],
   ['科斗', '- dou3'],
+  // 科斗子 (tadpoles): the phrase holds 斗子 too.
+  ['科斗子', '- dou3 -'],
   ['辟易', 'bi4 -'],
   ['划桨', 'hua2 -'],
   ['重行', 'chong2 -'],
@@ -667,15 +669,11 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['满载', '- zai4'],
   // 角儿 (a role, a fellow) is juér; 墙角儿 keeps the word 墙角.
   ['角儿', 'jue2 -'],
-  // 科斗 is the old spelling of 蝌蚪.
-  ['科斗', '- dou3'],
   ['相验', 'xiang4 -'],
   // Court titles: 少师, 少傅, 少保 (the junior tutor…) are shào.
   ['少师', 'shao4 -'],
   ['少傅', 'shao4 -'],
   ['少保', 'shao4 -'],
-  // 供养 (support, provide for) is gōng.
-  ['供养', 'gong1 -'],
   ['差等', 'cha1 -'],
   // 葛 the plant is gé (采葛, 葛布); gě is the surname.
   ['采葛', '- ge2'],
@@ -887,6 +885,14 @@ const RULES: Record<string, Rule> = {
       : at(c, i - 1) === '员' || at(c, i - 2) === '员'
         ? 'jiang4'
         : undefined,
+  // 折 shé, broken (打折了腿, 腿折了) or lost in trade (折在公债票上, 折本); zhé elsewhere (打折, 折叠).
+  折: (c, i) => {
+    if (at(c, i + 1) === '了' && '腿臂手脚骨腰'.includes(at(c, i + 2))) return 'she2';
+    if ('腿臂骨腰'.includes(at(c, i - 1)) || at(c, i + 1) === '本') return 'she2';
+    return at(c, i + 1) === '在' && /钱|债|票|股|生意|买卖/u.test(c.slice(i, i + 12).join(''))
+      ? 'she2'
+      : undefined;
+  },
   // 斗 dǒu, the measure, after a numeral or 论 (量金量银不论斗, 三斗米).
   斗: (c, i) => (NUMERAL.test(at(c, i - 1)) || at(c, i - 1) === '论' ? 'dou3' : undefined),
   // 识 zhì (inscribed, noted) closing a date or a signature: 七年四月二日识。 谨识, 附识.
@@ -991,6 +997,8 @@ const RULES: Record<string, Rule> = {
     if (spans[i][1] - spans[i][0] > 1 && isWord(c.slice(spans[i][0], spans[i][1]).join(''))) return undefined;
     if ('水茶酒杯'.includes(at(c, i + 1))) return 'dao4';
     if ('也是觉很反几不没并正还要有像真可会显比该应使'.includes(at(c, i + 1))) return 'dao4';
+    // 倒走了, 倒跑到 (instead went): dào before a verb of motion with its result.
+    if ('走跑来去'.includes(at(c, i + 1)) && '了到向进出'.includes(at(c, i + 2))) return 'dao4';
     // …or before any adverb jieba knows (倒久已习惯).
     return spans[i + 1]?.[2] === 'd' ? 'dao4' : undefined;
   },
@@ -1015,7 +1023,12 @@ const RULES: Record<string, Rule> = {
     return after && /^(t|m|mq)$/.test(after[2]) ? 'ai2' : undefined;
   },
   // 供 gōng (provide for) before someone who then does something: 供人寄存, 供君王娱乐.
-  供: (_c, i, spans) => {
+  供: (c, i, spans) => {
+    // 供养 is gōng, providing for the living (供养父母), but gòng, making offerings (供养起来, 供养祖像).
+    if (at(c, i + 1) === '养')
+      return '起着在祖神佛菩'.includes(at(c, i + 2)) || at(c, i - 1) === '地' ? 'gong4' : 'gong1';
+    // 不能供母 (provide for one's mother) closing a clause: gōng.
+    if ('母父亲妻儿'.includes(at(c, i + 1)) && isEnd(c, i + 2)) return 'gong1';
     const next = spans[i + 1];
     if (spans[i][1] - spans[i][0] !== 1 || !next || !/^(n|nr|nz|r)$/.test(next[2])) return undefined;
     return spans[next[1]]?.[2].startsWith('v') ? 'gong1' : undefined;
@@ -1058,7 +1071,8 @@ const RULES: Record<string, Rule> = {
   喝: (c, i) =>
     '住道令斥彩采问'.includes(at(c, i + 1)) ||
     (at(c, i - 1) === '一' && isEnd(c, i + 1)) ||
-    (at(c, i + 1) === '不' && at(c, i + 2) === '住') // 喝也喝不住
+    (at(c, i + 1) === '不' && at(c, i + 2) === '住') || // 喝也喝不住, both of them
+    (at(c, i + 1) === '也' && at(c, i + 2) === '喝' && at(c, i + 3) === '不' && at(c, i + 4) === '住')
       ? 'he4'
       : undefined,
   // 一场 of a bout or an episode is cháng (哭了一场。一场大雨, 一场大纠纷); only a show, game, exam or a
