@@ -393,6 +393,17 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes.slice(2)).toEqual([['祥林嫂'], [], ['卫老婆子']]);
   });
 
+  it('a five-character name is not cut to four (红鼻子老拱); a missing subject after X的小曲 is X', () => {
+    const paragraphs = [
+      '“唔……”红鼻子老拱说。红鼻子老拱喝了一口酒。',
+      '“你唱一个罢。”蓝皮阿五说。',
+      '单四嫂子终于睡着了，全屋子都很静。这时红鼻子老拱的小曲，也早经唱完；却又提尖了喉咙，唱道：',
+      '“我的冤家呀！”',
+    ];
+    expect(learnNames(paragraphs).has('红鼻子老拱')).toBe(true);
+    expect(speakersOf(paragraphs).quotes[3]).toEqual(['红鼻子老拱']);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 曹雪芹, 施耐庵)', () => {
     const m = measureSpeakers(SPEAKERS_TUNING);
     expect(m.total).toBeGreaterThan(700);

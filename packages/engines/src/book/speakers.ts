@@ -276,6 +276,21 @@ export function learnNames(paragraphs: string[]): Set<string> {
       .map(([name]) => name),
   );
   for (const name of singleCharNames(text, names)) names.add(name);
+  // A four-character start always followed by the same character is a longer name cut short (红鼻子老 of
+  // 红鼻子老拱): the clause starts above look at four characters at most.
+  for (const n of [...names].filter((x) => x.length === 4)) {
+    const next = new Set(
+      text
+        .split(n)
+        .slice(1)
+        .map((after) => after[0] ?? ''),
+    );
+    const [ch] = next;
+    if (next.size === 1 && /\p{Script=Han}/u.test(ch) && !SPEECHY.test(ch) && !MARKERS.includes(ch)) {
+      names.delete(n);
+      names.add(n + ch);
+    }
+  }
   // A name that is only ever the start of a longer one is dropped (孔乙 inside 孔乙己), and so is a
   // name plus a word (阿Q这回) when the name alone is far more frequent, unless a title ends it (七斤嫂).
   for (const n of [...names]) {
@@ -608,6 +623,13 @@ function readCharacters(paragraphs: string[]): Characters {
       if (s.kind === 'pronoun' && g === 'unknown') g = s.gender;
       if (s.kind === 'crowd' && g === 'unknown' && !not) return null;
       if (s.kind === 'name' && s.name !== not && fits(s.name, g, strict) && names.has(s.name)) return s.name;
+      // A missing subject after a clause about what is someone's (红鼻子老拱的小曲，也早经唱完；…，唱道):
+      // that someone.
+      const owner =
+        g === 'unknown' && s.kind === 'none'
+          ? /^(.{2,5}?)的/u.exec(clause.trim().replace(LEAD, ''))?.[1]
+          : undefined;
+      if (owner && names.has(owner) && owner !== not) return owner;
       // One the subject tells to act (母亲叫闰土坐，他迟疑了一回 / 我便招宏儿走近面前): when the subject
       // does not fit the pronoun, that one does.
       const told = PIVOT.exec(clause)?.[1];
