@@ -404,6 +404,18 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(speakersOf(paragraphs).quotes[3]).toEqual(['红鼻子老拱']);
   });
 
+  it('corner brackets work as quotes do: X说：「…」, 「…」X道, 「…」X笑道「…」, then bare lines alternate', () => {
+    const { quotes } = speakersOf([
+      '李雷和韩梅梅在街上走着。',
+      '李雷说：「今天天气很好。」',
+      '「是啊，」韩梅梅笑道，「我们去公园吧。」',
+      '「好。」李雷道。',
+      '「你带伞了吗？」',
+      '「带了。」',
+    ]);
+    expect(quotes).toEqual([[], ['李雷'], ['韩梅梅', '韩梅梅'], ['李雷'], ['韩梅梅'], ['李雷']]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 曹雪芹, 施耐庵)', () => {
     const m = measureSpeakers(SPEAKERS_TUNING);
     expect(m.total).toBeGreaterThan(700);
