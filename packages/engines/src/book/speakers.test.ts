@@ -416,6 +416,16 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes).toEqual([[], ['李雷'], ['韩梅梅', '韩梅梅'], ['李雷'], ['韩梅梅'], ['李雷']]);
   });
 
+  it('one who only reacted in a short aside (墨子也笑了一笑。) does not take the next bare line', () => {
+    const { quotes } = speakersOf([
+      '“公孙高走了罢？”墨子说。',
+      '“走了，”耕柱子笑道。“他很生气。”',
+      '墨子也笑了一笑。',
+      '“先生到楚国去？”',
+    ]);
+    expect(quotes[3]).toEqual(['耕柱子']);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 曹雪芹, 施耐庵)', () => {
     const m = measureSpeakers(SPEAKERS_TUNING);
     expect(m.total).toBeGreaterThan(700);

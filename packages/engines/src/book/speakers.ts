@@ -684,6 +684,8 @@ interface Exchange {
   context: string;
   /** Who a paragraph ending with …问他说： announces as the next quote's speaker, and to whom. */
   pending: { speaker: string | null; listener: string | null } | null;
+  /** Who a short narration aside since the last line was about (墨子也笑了一笑。): they reacted. */
+  aside?: string | null;
 }
 
 /**
@@ -854,6 +856,9 @@ function paragraphSpeakers(
         speaker = '我'; // answering the narrator
       // Nobody else spoke yet: the one the narration before was about (…公输般正捏着曲尺。“…”“他姓什么？”).
       else if (last.speaker) speaker = referent(context, 'unknown', last.speaker) ?? null;
+      // …but one who only reacted in an aside (墨子也笑了一笑。) does not speak next: the other goes on.
+      if (k === 0 && exchange.aside && speaker === exchange.aside && last.speaker && last.speaker !== speaker)
+        speaker = last.speaker;
     }
     // A line that calls someone by name (“祥林嫂，你放着罢！”) is said to them.
     const called = /^([^，,！!？?。…\s]{2,4})[，,！!]/u.exec(q.text)?.[1];
@@ -926,7 +931,13 @@ function paragraphSpeakers(
     turns = [];
     context = '';
   } else if (/[\p{L}\p{N}]/u.test(narration)) context = (context + quotesAsStops(p)).slice(-CONTEXT_CHARS);
-  Object.assign(exchange, { turns, context, pending });
+  // A short narration aside about one named character (墨子也笑了一笑。) after a line.
+  const asideSubject = subjectOf(narration.split(/[，,。！？!?；;]/u)[0] ?? '', names);
+  const aside =
+    !row.length && narration.length <= ASIDE_CHARS / 4 && asideSubject.kind === 'name' && turns.length
+      ? asideSubject.name
+      : null;
+  Object.assign(exchange, { turns, context, pending, aside });
   return row;
 }
 
