@@ -426,6 +426,19 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes[3]).toEqual(['耕柱子']);
   });
 
+  it('a name ending like a place is a name when it comes before 说 (益堂说); 白问山 holds a verb inside', () => {
+    const names = learnNames([
+      '“他们又打起架来了。”益堂说。',
+      '“像你们的弟兄，那里有呢。”益堂说。',
+      '“红斑痧。”白问山说。白问山开了药方。',
+      '“可以医么？”沛君问。“可以。”白问山说。',
+      '“你从未庄来？”城里人问。他住在未庄。未庄很小。',
+    ]);
+    expect(names.has('益堂')).toBe(true);
+    expect(names.has('白问山')).toBe(true);
+    expect(names.has('未庄')).toBe(false);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 曹雪芹, 施耐庵)', () => {
     const m = measureSpeakers(SPEAKERS_TUNING);
     expect(m.total).toBeGreaterThan(700);

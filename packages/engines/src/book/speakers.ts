@@ -92,6 +92,7 @@ const stripQuotes = (s: string) => s.replace(QUOTE, '');
 const quotesAsStops = (s: string) => s.replace(QUOTE, '。');
 const NAME_CHARS = /^[\p{Script=Han}A-Za-zＡ-Ｚａ-ｚ]+$/u;
 const startsWithVerb = new RegExp(`^(?:${VERBS})`, 'u');
+const isVerb = new RegExp(`^(?:${VERBS})$`, 'u');
 
 function findQuotes(p: string): Quote[] {
   const out: Quote[] = [];
@@ -146,8 +147,20 @@ export function learnNames(paragraphs: string[]): Set<string> {
     return n;
   };
   /** SPEECHY, except for a recurring surname and given name (王进) as GIVEN_AFTER_SURNAME allows. */
+  // …and a recurring three-character one whose middle alone is (白问山), unless the two make a verb (李问道).
   const speechy = (p: string) =>
-    SPEECHY.test(p) && !(p.length === 2 && SURNAME.test(p) && GIVEN_AFTER_SURNAME.test(p) && count(p) >= 3);
+    SPEECHY.test(p) &&
+    !(p.length === 2 && SURNAME.test(p) && GIVEN_AFTER_SURNAME.test(p) && count(p) >= 3) &&
+    !(
+      p.length === 3 &&
+      SURNAME.test(p) &&
+      !SPEECHY.test(p[0] + p[2]) &&
+      !isVerb.test(p.slice(1)) &&
+      !/[他她伊我你您]/u.test(p[2]) &&
+      count(p) >= 3
+    );
+  /** Starts seen right before a speech verb (益堂说): people, even when they end like a place. */
+  const spoke = new Set<string>();
   const evidence = new Map<string, number>();
   /** Starts seen next to a quote at least once: narration alone does not make a speaker's name. */
   const nearQuote = new Set<string>();
@@ -182,6 +195,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
         continue;
       if (c.startsWith(`${p}了${p[0]}`)) continue; // 端相了端相: a verb said twice
       if (rest === '' || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
+        if (startsWithVerb.test(rest)) spoke.add(p);
         evidence.set(p, (evidence.get(p) ?? 0) + weight);
         if (weight === 2) nearQuote.add(p);
         return;
@@ -272,7 +286,10 @@ export function learnNames(paragraphs: string[]): Set<string> {
   // Places are not people: 未庄, 城里.
   const names = new Set(
     [...evidence]
-      .filter(([name, n]) => n >= 2 && nearQuote.has(name) && !/[里庄村镇城店屋堂院街]$/u.test(name))
+      .filter(
+        ([name, n]) =>
+          n >= 2 && nearQuote.has(name) && (!/[里庄村镇城店屋堂院街]$/u.test(name) || spoke.has(name)),
+      )
       .map(([name]) => name),
   );
   for (const name of singleCharNames(text, names)) names.add(name);
