@@ -1,26 +1,47 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
+import type { AccessClaims } from './auth/access-tokens.ts';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { registerHealthRoutes } from './health/health.ts';
 import { sendWorkbenchError } from './http/errors.ts';
-import { clientIds } from './http/request-context.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { callSecurityHeaders, securityHeaders } from './http/security-headers.ts';
 import { registerInputRule, zodValidatorCompiler } from './http/validation.ts';
-import { isAccessActive } from './modules/accounts/accounts.service.ts';
+import { requestLoggerFactory } from './logger.ts';
+import { accessActiveNow, isAccessActive } from './modules/accounts/accounts.service.ts';
 import { registerModules } from './modules/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: 'user' | 'public';
+    /** A contract call (registerCall): answers JSON or audio to the client, never a page. */
+    call?: true;
   }
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+type RouteConfig = FastifyRequest['routeOptions']['config'];
+
+/** A request without an active token: 401 when its call requires a user, else it runs anonymously. */
+function refusal(config: RouteConfig): AppError | undefined {
+  return config.auth === 'user' ? AppError.unauthorized() : undefined;
+}
+
+function admit(
+  request: FastifyRequest,
+  config: RouteConfig,
+  claims: AccessClaims,
+  active: boolean,
+  done: (err?: Error) => void,
+): void {
+  if (active) request.user = { uid: claims.uid };
+  done(active ? undefined : refusal(config));
+}
 
 /** Builds the HTTP API around an already created context. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -30,10 +51,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     trustProxy: ctx.config.TRUST_PROXY,
     logController: new LogController({ disableRequestLogging: true }),
     // Every log line of a request carries the client's device and bundle ids.
-    childLoggerFactory(logger, bindings, options, rawRequest) {
-      const { deviceId, bundleId } = clientIds(rawRequest);
-      return logger.child({ ...bindings, deviceId, bundleId }, options);
-    },
+    childLoggerFactory: requestLoggerFactory,
   });
 
   // The client sends `Content-Type: application/json` on every request, bodiless calls included.
@@ -50,7 +68,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Responses are built from typed handlers; the response schemas exist for the OpenAPI document.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  const headers = securityHeaders();
+  const pageHeaders = securityHeaders();
+  const callHeaders = callSecurityHeaders();
   // With Redis the flood guard is shared by every API process.
   const redis = ctx.config.REDIS_URL
     ? new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: 1 })
@@ -78,7 +97,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.decorateRequest('user', null);
   // One hook on the hot path: security headers, then the Bearer token and its account.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(headers);
+    // Fastify builds routeOptions on every access: read once.
+    const config = request.routeOptions.config;
+    reply.headers(config.call ? callHeaders : pageHeaders);
     // The client sends `Content-Type: application/json` on bodiless calls too; without a body there
     // is nothing to parse (the parser below would answer undefined), so let Fastify skip reading it.
     const raw = request.raw.headers;
@@ -92,14 +113,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
     const claims = token ? ctx.accessTokens.verify(token) : null;
-    const required = request.routeOptions.config.auth === 'user';
-    if (!claims) return done(required ? AppError.unauthorized() : undefined);
+    if (!claims) return done(refusal(config));
     // A token outlives a refusal, a cancellation or a sign-out by up to 15 minutes: the account and
-    // the session decide, read per request (at most a second old, so every process sees them within it).
-    isAccessActive(ctx, claims).then((active) => {
-      if (active) request.user = { uid: claims.uid };
-      done(active || !required ? undefined : AppError.unauthorized());
-    }, done);
+    // the session decide, read per request (at most a second old, so every process sees them within it;
+    // a write in this process empties the caches at once). Usually both are cached: no promise.
+    const known = accessActiveNow(ctx, claims);
+    if (known !== undefined) return admit(request, config, claims, known, done);
+    isAccessActive(ctx, claims).then((active) => admit(request, config, claims, active, done), done);
   });
 
   app.setErrorHandler(sendWorkbenchError);

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOutboxSender } from '../src/adapters/messaging/outbox.ts';
 import { loadConfig } from '../src/config.ts';
-import { findOrCreateUser } from '../src/modules/accounts/accounts.service.ts';
+import { findOrCreateUser, liftRefusal, refuseAccount } from '../src/modules/accounts/accounts.service.ts';
 import { REFRESH_REUSE_GRACE_MS } from '../src/modules/accounts/sessions.service.ts';
 import { SEND_LIMITS, sendVerificationCode } from '../src/modules/accounts/verification.service.ts';
 import { renewHoldLease } from '../src/modules/credits/credits.repo.ts';
@@ -528,6 +528,32 @@ describe('sessions and links that end', () => {
       server.ctx.db,
     );
     await expect.poll(async () => (await userInfo(two.access_token)).status, { timeout: 3000 }).toBe(401);
+  });
+
+  it('a token that passes from the caches is refused the moment this process refuses its account or revokes its sessions', async () => {
+    const a = await signIn(server.app, '13900000314');
+    const token = a.secure_tokens.access_token;
+    const uid = a.user_info.uid;
+    // These reads leave the account and the session cached: the next check needs no query.
+    expect((await userInfo(token)).status).toBe(200);
+    expect((await userInfo(token)).status).toBe(200);
+    await refuseAccount(server.ctx, uid, 'test');
+    expect((await userInfo(token)).status).toBe(401);
+    await liftRefusal(server.ctx, uid);
+    expect((await userInfo(token)).status).toBe(200);
+    expect((await userInfo(token)).status).toBe(200);
+
+    // A password reset signs every session out, the access tokens in hand included.
+    server.clock.advance(61_000);
+    await call(server.app, 'POST', '/accounts/v1/send_verification_code', {
+      body: { account: '13900000314', scene: 'reset_pwd' },
+    });
+    const code = await latestCode(server.app, '13900000314');
+    const reset = await call(server.app, 'POST', '/accounts/v1/reset_pwd', {
+      body: { account: '13900000314', code, new_password: 'brandnew99' },
+    });
+    expect(reset.body.code).toBe(0);
+    expect((await userInfo(token)).status).toBe(401);
   });
 
   it('a rotated token used again revokes the access tokens of its whole family', async () => {

@@ -258,6 +258,30 @@ describe('access tokens and envelopes', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
   });
+
+  it("answers calls with the headers of a response that is never a page, pages with helmet's", async () => {
+    const { secure_tokens } = await signIn(server.app, '13900000023');
+    const answered = await server.app.inject({
+      method: 'POST',
+      url: '/v1/user/get_user_info',
+      headers: { authorization: `Bearer ${secure_tokens.access_token}` },
+    });
+    const refused = await server.app.inject({ method: 'POST', url: '/v1/user/get_user_info' });
+    expect(answered.json().code).toBe(0);
+    expect(refused.statusCode).toBe(401);
+    for (const res of [answered, refused]) {
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+    const docs = await server.app.inject({ method: 'GET', url: '/docs' });
+    expect(docs.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(docs.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(docs.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
 });
 
 describe('passwords', () => {

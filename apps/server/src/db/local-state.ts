@@ -36,10 +36,18 @@ export class LocalState implements KyselyPlugin {
   }
 }
 
+/** Each executor's LocalState, found once: an executor's plugins never change, and the hot path asks per request. */
+const stateOfExecutor = new WeakMap<object, LocalState>();
+
 export function localState(db: Db): LocalState {
-  const state = db.getExecutor().plugins.find((p) => p instanceof LocalState);
-  if (!state) throw new Error('this database was not opened by openDatabase (it has no LocalState)');
-  return state as LocalState;
+  const executor = db.getExecutor();
+  let state = stateOfExecutor.get(executor);
+  if (!state) {
+    state = executor.plugins.find((p) => p instanceof LocalState) as LocalState | undefined;
+    if (!state) throw new Error('this database was not opened by openDatabase (it has no LocalState)');
+    stateOfExecutor.set(executor, state);
+  }
+  return state;
 }
 
 /**
@@ -51,6 +59,17 @@ export function perDatabase<T>(): (db: Db, create: () => T) => T {
   return (db, create) => localState(db).keep(slot, create);
 }
 
+/** A read-through cache made by cachedByTableWrites. */
+export interface TableWritesCache<V> {
+  (db: Db, key: string): Promise<V>;
+  /**
+   * The value held for `key` if it may be used now, without waiting: `{ value }` (the kept entry,
+   * not a copy), else undefined and the caller reads through the function. Lets a hot path that
+   * finds everything cached stay synchronous.
+   */
+  peek(db: Db, key: string): { readonly value: V } | undefined;
+}
+
 /**
  * A read-through cache of values that may be a moment old, per database: any write to `table` in
  * this process (heard before and after the statement) empties it, a value read while a write ran is
@@ -60,7 +79,7 @@ export function cachedByTableWrites<V>(
   table: string,
   load: (db: Db, key: string) => Promise<V>,
   options: { ttlMs: number; size: number; keep?: (value: V) => boolean },
-): (db: Db, key: string) => Promise<V> {
+): TableWritesCache<V> {
   interface Cache {
     entries: Map<string, { value: V; until: number; generation: number }>;
     /** Counts writes to the table. */
@@ -75,11 +94,15 @@ export function cachedByTableWrites<V>(
       });
       return cache;
     });
-  return async (db, key) => {
+  const peek = (cache: Cache, key: string, now: number) => {
+    const hit = cache.entries.get(key);
+    return hit && hit.until > now && hit.generation === cache.generation ? hit : undefined;
+  };
+  const read = async (db: Db, key: string) => {
     const cache = cacheOf(db);
     const now = Date.now();
-    const hit = cache.entries.get(key);
-    if (hit && hit.until > now && hit.generation === cache.generation) return hit.value;
+    const hit = peek(cache, key, now);
+    if (hit) return hit.value;
     const before = cache.generation;
     const value = await load(db, key);
     if ((options.keep?.(value) ?? true) && before === cache.generation) {
@@ -88,4 +111,5 @@ export function cachedByTableWrites<V>(
     }
     return value;
   };
+  return Object.assign(read, { peek: (db: Db, key: string) => peek(cacheOf(db), key, Date.now()) });
 }

@@ -35,7 +35,7 @@ export function registerCall<C extends CallDef>(
     method: call.method,
     url: call.path,
     bodyLimit: options.bodyLimit,
-    config: { rateLimit: options.rateLimit ?? false, auth: call.auth },
+    config: { rateLimit: options.rateLimit ?? false, auth: call.auth, call: true },
     schema: {
       operationId: call.operationId,
       summary: call.summary,

@@ -18,9 +18,12 @@ export function clientIds(request: Pick<IncomingMessage, 'headers'>): {
   deviceId: string | null;
   bundleId: string | null;
 } {
-  const header = (name: string) => {
-    const v = request.headers[name];
-    return typeof v === 'string' && v.length > 0 ? v.slice(0, 128) : null;
+  return {
+    deviceId: headerValue(request.headers[DEVICE_ID_HEADER]),
+    bundleId: headerValue(request.headers[BUNDLE_ID_HEADER]),
   };
-  return { deviceId: header(DEVICE_ID_HEADER), bundleId: header(BUNDLE_ID_HEADER) };
+}
+
+function headerValue(v: string | string[] | undefined): string | null {
+  return typeof v === 'string' && v.length > 0 ? v.slice(0, 128) : null;
 }

@@ -44,22 +44,23 @@ function partName(httpPart: string | undefined): string {
  */
 export function registerInputRule(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
-    const parts = [
-      ['body', request.body],
-      ['query', request.query],
-      ['path', request.params],
-    ] as const;
-    for (const [part, value] of parts) {
-      const unsafe = findUnsafeInput(value);
-      if (unsafe) {
-        const detail = {
-          type: unsafe.type,
-          msg: namedErrorMessage(unsafe.type),
-          loc: [part, ...unsafe.path],
-        };
-        return done(new RequestValidationError([detail]));
-      }
-    }
-    done();
+    done(
+      unsafeIn('body', request.body) ?? unsafeIn('query', request.query) ?? unsafeIn('path', request.params),
+    );
   });
+}
+
+function unsafeIn(part: string, value: unknown): RequestValidationError | undefined {
+  // Most calls have no body, query or path parameters: nothing to walk (this runs on every request).
+  if (value === undefined || isEmptyObject(value)) return undefined;
+  const unsafe = findUnsafeInput(value);
+  if (!unsafe) return undefined;
+  const detail = { type: unsafe.type, msg: namedErrorMessage(unsafe.type), loc: [part, ...unsafe.path] };
+  return new RequestValidationError([detail]);
+}
+
+function isEmptyObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const _ in value) return false;
+  return true;
 }
