@@ -219,7 +219,9 @@ async function watermarks(dir: string) {
       const err = Math.max(...[r.x, r.y, r.x + r.w, r.y + r.h].map((v, k) => Math.abs(v - px[k])));
       return `${err.toFixed(0)} px`;
     });
-    const jump = found.length > 1 ? `${Math.abs(found[0].end_ms - marks[0].end_ms)} ms` : 'not found';
+    // The jump's frame: the first one at or after its time.
+    const jumpFrame = (Math.ceil((marks[0].end_ms * FPS) / 1000 - 1e-6) * 1000) / FPS;
+    const jump = found.length > 1 ? `${Math.round(Math.abs(found[0].end_ms - jumpFrame))} ms` : 'not found';
     console.log(
       `${kind.padEnd(7)} found ${found.length} segment(s) (truth 2), box off by ${off.join(', ')}, jump off by ${jump}, in ${findTook.toFixed(2)}× the duration (CPU ${findCpu.toFixed(2)}×)`,
     );

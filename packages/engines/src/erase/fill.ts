@@ -391,8 +391,9 @@ async function fillPass(
 ): Promise<FillCounts> {
   const { info, signal } = opts;
   const { width, height, fps } = info;
-  // Look-ahead: the backward plate of a frame sees at least `block` frames of its future.
-  const block = Math.max(8, Math.round(fps));
+  // Look-ahead: the backward plate of a frame sees at least `block` frames of its future; a whole
+  // box (a watermark) is uncovered more slowly than strokes, so it looks further.
+  const block = Math.max(8, Math.round(fps * (opts.mask === 'box' ? 2 : 1)));
   const counts: FillCounts = { boxed: 0, masked: 0, temporal: 0, inpainted: 0 };
   const regions = groups(pixels).map((g) =>
     regionFill(

@@ -402,7 +402,9 @@ export async function findWatermarks(
   for (let k = 1; k < merged.length; k++) {
     const a = merged[k - 1];
     const b = merged[k];
-    const from = sampleMs(Math.max(a.first, a.end - WINDOW));
+    // From a whole frame, sought half a frame early so that it is the first one read.
+    const firstFrame = Math.ceil(sampleMs(Math.max(a.first, a.end - WINDOW)) / frameMs - 1e-6);
+    const from = Math.max(0, (firstFrame - 0.5) * frameMs);
     const to = sampleMs(Math.min(b.end, b.first + WINDOW));
     const none: Signature = {
       index: new Int32Array(0),
@@ -430,7 +432,7 @@ export async function findWatermarks(
       }
       if (s < votes.length) wrong += votes[s] > 0 ? 1 : -1;
     }
-    bounds.push(Math.min(info.durationMs, from + best * frameMs));
+    bounds.push(Math.min(info.durationMs, (firstFrame + best) * frameMs));
   }
   bounds.push(info.durationMs);
   opts.onProgress?.(1);

@@ -154,6 +154,12 @@ export function DifferenceView({ taskId, report }: { taskId: string; report: Era
   );
 }
 
+/** Where a box sits in the picture, in words (左上角, 底部…). */
+function placeOf(b: { x: number; y: number; w: number; h: number }): string {
+  const third = (v: number, names: string) => names[v < 1 / 3 ? 0 : v > 2 / 3 ? 2 : 1];
+  return t.positions[third(b.x + b.w / 2, 'lcr') + third(b.y + b.h / 2, 'tmb')] ?? '';
+}
+
 function Report({ report }: { report: EraseReport }) {
   const share = report.original_chars > 0 ? (report.residual_chars / report.original_chars) * 100 : null;
   return (
@@ -181,7 +187,13 @@ function Report({ report }: { report: EraseReport }) {
           <Descriptions.Item label={t.watermarks} span={2}>
             <span data-testid="erase-watermarks">
               {report.watermarks
-                .map((w) => t.watermarkAt(formatDuration(w.start_ms / 1000), formatDuration(w.end_ms / 1000)))
+                .map((w) =>
+                  t.watermarkAt(
+                    placeOf(w.box),
+                    formatDuration(w.start_ms / 1000),
+                    formatDuration(w.end_ms / 1000),
+                  ),
+                )
                 .join('；')}
             </span>
           </Descriptions.Item>
