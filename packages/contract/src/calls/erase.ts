@@ -147,7 +147,7 @@ export const eraseDifference = defineCall({
   auth: 'user',
   body: z.object({
     task_id: z.string().min(1).max(64),
-    /** Default: the middle of the first erased time range. */
+    /** Default: the middle of the first erased cue (or watermark segment, or time range). */
     at_ms: z.number().int().min(0).optional(),
   }),
   data: z.object({

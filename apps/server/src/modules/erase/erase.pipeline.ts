@@ -53,7 +53,12 @@ interface Located {
   original_chars: number;
   /** 去水印: the watermark per segment, as found (before padding). */
   watermarks?: EraseReport['watermarks'];
+  /** Moments worth looking at in the damage view (each cue's or segment's middle, ms), in order. */
+  moments?: number[];
 }
+
+const middles = (ranges: Array<{ start_ms: number; end_ms: number }>) =>
+  ranges.map((r) => Math.round((r.start_ms + r.end_ms) / 2)).sort((a, b) => a - b);
 
 /** Found watermark boxes are grown by this (of the picture) for the anti-aliased edge. */
 const WATERMARK_PAD = 0.005;
@@ -83,6 +88,7 @@ async function locateWatermarks(ctx: StageContext<EraseInput>, video: string): P
   return {
     spans: [...spans, ...wholeSpans(drawn)],
     original_chars: 0,
+    moments: middles(found),
     watermarks: [
       ...found.map((s) => ({ box: s.box, start_ms: s.start_ms, end_ms: s.end_ms })),
       ...drawn.map((box) => ({ box, start_ms: 0, end_ms: durationMs })),
@@ -146,13 +152,15 @@ const stages: PipelineDef<EraseInput>['stages'] = [
         const doc = await readProjectDocument(ctx.app, ctx.task.owner_id, ctx.input.ocr_project_id);
         const spans = spansFromDocument(boxes, doc, margin, durationMs);
         if (spans.length === 0) throw AppError.named('err_video_without_subtitle');
-        return { spans, original_chars: documentChars(doc) };
+        const cues = doc.tracks.flatMap((t) => t.cues);
+        return { spans, original_chars: documentChars(doc), moments: middles(cues) };
       }
       const result = await recognizeText(ctx, await sourceVideo(ctx), { regions: boxes, fps: 4 });
       const spans = spansFromRecognition(boxes, result, margin, durationMs);
       // No subtitle anywhere in the boxes: nothing to erase; the task fails and the credits go back.
       if (spans.length === 0) throw AppError.named('err_video_without_subtitle');
-      return { spans, original_chars: countChars(result) };
+      const cues = result.tracks.flatMap((t) => t.cues);
+      return { spans, original_chars: countChars(result), moments: middles(cues) };
     },
   },
   {

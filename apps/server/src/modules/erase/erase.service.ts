@@ -195,15 +195,18 @@ async function eraseTaskOf(ctx: AppContext, userId: string, taskId: string) {
  */
 export async function eraseDifference(ctx: AppContext, userId: string, body: DifferenceBody) {
   const { task, result } = await eraseTaskOf(ctx, userId, body.task_id);
-  const located = result('locate') as { spans: Span[] } | null;
+  const located = result('locate') as { spans: Span[]; moments?: number[] } | null;
   const checked = result('check') as { key: string } | null;
   const sourceId = (JSON.parse(task.input_asset_ids) as string[])[0];
   const source = sourceId ? await findAssetOfOwner(ctx.db, userId, sourceId) : undefined;
   if (!located || !checked || !source) throw AppError.named('err_not_found');
   const durationMs = assetDurationMs(source);
+  // By default the first cue's (or watermark segment's) middle, else the first span's.
   const first = located.spans[0];
   const at =
-    body.at_ms ?? (first ? Math.round(((first.start_ms ?? 0) + (first.end_ms ?? durationMs)) / 2) : 0);
+    body.at_ms ??
+    located.moments?.[0] ??
+    (first ? Math.round(((first.start_ms ?? 0) + (first.end_ms ?? durationMs)) / 2) : 0);
   assertWithinDuration(source, at, '对比时间');
   const boxes = located.spans
     .filter((s) => at >= (s.start_ms ?? 0) && at <= (s.end_ms ?? Number.POSITIVE_INFINITY))
