@@ -2,6 +2,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -148,4 +149,14 @@ export function treeCpuSeconds(): number {
     } catch {} // ended meanwhile
   }
   return ticks / tick;
+}
+
+/** A TCP port free on loopback right now (for a server started next). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
 }

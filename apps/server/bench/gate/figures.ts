@@ -29,6 +29,7 @@ import { runCredits } from '../credits-run.ts';
 import {
   cpuMs,
   demoHeaders,
+  freePort,
   measureRoute,
   patchFile,
   startProcess,
@@ -228,7 +229,7 @@ const http: FigureGroup = {
   name: 'api',
   async start() {
     const work = mkdtempSync(path.join(tmpdir(), 'vw-gate-api-'));
-    const ports = { api: 18931, bare: 18932, copy: 18933 };
+    const ports = { api: await freePort(), bare: await freePort(), copy: await freePort() };
     const procs: ChildProcess[] = [];
     const api = startProcess('apps/server/src/main.ts', {
       NODE_ENV: 'development',
