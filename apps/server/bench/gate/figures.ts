@@ -2,7 +2,8 @@
  * The figures of the benchmark gate. Each is a ratio of the product's path to a reference measured
  * in the same run on the same machine (raw espeak-ng, ffmpeg, a bare Fastify route, a plain file
  * copy, raw SQLite), so the machine's speed and the load other work puts on it cancel out. Each
- * measurement interleaves reference and product and answers the median of its repeats.
+ * measurement interleaves reference and product and keeps the best run of each side or the median
+ * of the pairs' ratios (see pairs()).
  */
 import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
