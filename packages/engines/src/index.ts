@@ -98,8 +98,8 @@ export {
 } from './sherpa/catalogue.ts';
 export { createSherpaEngine, type SherpaEngine, type SherpaEngineOptions } from './sherpa/engine.ts';
 export {
-  download,
   type DownloadProgress,
+  download,
   InstallError,
   type InstallErrorKind,
   sha256File,
