@@ -36,17 +36,10 @@ export class LocalState implements KyselyPlugin {
   }
 }
 
-/** Each executor's LocalState, found once: an executor's plugins never change, and the hot path asks per request. */
-const stateOfExecutor = new WeakMap<object, LocalState>();
-
+/** The LocalState openDatabase put among the executor's plugins (a scan of two or three plugins). */
 export function localState(db: Db): LocalState {
-  const executor = db.getExecutor();
-  let state = stateOfExecutor.get(executor);
-  if (!state) {
-    state = executor.plugins.find((p) => p instanceof LocalState) as LocalState | undefined;
-    if (!state) throw new Error('this database was not opened by openDatabase (it has no LocalState)');
-    stateOfExecutor.set(executor, state);
-  }
+  const state = db.getExecutor().plugins.find((p) => p instanceof LocalState) as LocalState | undefined;
+  if (!state) throw new Error('this database was not opened by openDatabase (it has no LocalState)');
   return state;
 }
 
