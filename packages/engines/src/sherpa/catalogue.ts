@@ -28,8 +28,6 @@ export interface ModelDownload {
    * tag is rolling), so a mismatch means "changed upstream or corrupted": never installed.
    */
   sha256: string | null;
-  /** Digests of earlier uploads of the same asset that are known good too (same files, same ids). */
-  knownEarlierSha256?: string[];
 }
 
 export interface ModelLicence {
@@ -319,7 +317,6 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
         bytes: 349_906_910,
         bytesExact: true,
         sha256: 'c5f7e2d2caf082bc1d20fb70334a61d99d20b484500aad32e7cf84c128ea3298',
-        knownEarlierSha256: ['c133d26353d776da730870dac7da07dbfc9a5e3bc80cc5e8e83ab6e823be7046'],
       },
     ],
     // `ls -lh` on the docs page: total 718872 blocks of 512 bytes.
