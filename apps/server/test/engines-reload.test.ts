@@ -126,7 +126,9 @@ describe('engines follow the models folder while the server runs', () => {
     await expect
       .poll(async () => (await tool('stt')).available, { timeout: 20_000, interval: 200 })
       .toBe(true);
-    expect((await tool('stt')).engines).toEqual([{ id: 'sherpa-onnx:tiny-ctc', label: 'Tiny CTC' }]);
+    expect((await tool('stt')).engines).toEqual([
+      { id: 'sherpa-onnx:tiny-ctc', label: 'Tiny CTC', diarization: false },
+    ]);
     expect((await tool('dubbing')).engines.find((e) => e.id === 'asr')?.label).toBe('自动校验：语音识别');
     expect((await tool('translate')).engines.find((e) => e.id === 'asr')?.label).toBe('语音识别');
 
