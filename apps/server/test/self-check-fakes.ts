@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AsrProvider, EngineRegistry, Pcm, SynthesisRequest, SynthesisResult } from '@vw/engines';
+import type { Db } from '../src/db/database.ts';
 
 /*
  * The speech self-check's test pair: a TTS engine that drops or repeats a word on purpose in chosen
@@ -17,6 +18,28 @@ export interface Fault {
 }
 
 const RATE = 16_000;
+
+/** The engine of the test voice TEST_NEURAL_VOICE (addTestNeuralVoice), spoken by faultyTts. */
+export const TEST_NEURAL_ENGINE = 'test-neural';
+export const TEST_NEURAL_VOICE = 'test-neural-zh';
+
+/** A library voice on TEST_NEURAL_ENGINE, otherwise the standard 晓雯 (language, plan level). */
+export async function addTestNeuralVoice(db: Db): Promise<void> {
+  const row = await db
+    .selectFrom('voices')
+    .selectAll()
+    .where('voice_id', '=', 'espeak-zh-xiaowen')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('voices')
+    .values({
+      ...row,
+      voice_id: TEST_NEURAL_VOICE,
+      engine: TEST_NEURAL_ENGINE,
+      engine_params: JSON.stringify({ engine: TEST_NEURAL_ENGINE }),
+    })
+    .execute();
+}
 
 export interface FaultyTts {
   engines: EngineRegistry;
@@ -44,8 +67,9 @@ export function faultyTts(inner: EngineRegistry, faults: Fault[] = []): FaultyTt
   const engines: EngineRegistry = {
     ...inner,
     list: () => inner.list(),
-    has: (id) => inner.has(id),
-    get: (id) => inner.get(id),
+    // A neural-like engine id: TTS checks only engines that are not rule-based (the standard one is not).
+    has: (id) => id === TEST_NEURAL_ENGINE || inner.has(id),
+    get: (id) => inner.get(id === TEST_NEURAL_ENGINE ? 'espeak' : id),
     async synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
       const asked = request.segments.map((s) => ('text' in s ? s.text : '')).join('');
       let spoken = asked;

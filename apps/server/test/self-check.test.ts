@@ -12,7 +12,7 @@ import {
   type TestServer,
   taskFinished,
 } from './harness.ts';
-import { faultyTts, hearingRecognizer } from './self-check-fakes.ts';
+import { addTestNeuralVoice, faultyTts, hearingRecognizer, TEST_NEURAL_VOICE } from './self-check-fakes.ts';
 import { tusClient } from './tus-client.ts';
 
 /*
@@ -40,6 +40,7 @@ beforeAll(async () => {
   await fund(server, alice.uid, 10_000);
   realTts = server.ctx.engines.tts;
   realAsr = server.ctx.engines.asr;
+  await addTestNeuralVoice(server.ctx.db);
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
   await server.ctx.jobs.startWorker({ concurrency: 2, heavyConcurrency: 1 });
@@ -82,7 +83,7 @@ describe('TTS self-check', () => {
     const before = (await getBalance(server.ctx, alice.uid)).balance;
     const started = await call(server.app, 'POST', '/v1/tts/generate', {
       token: alice.token,
-      body: { text: TEXT, voice_id: 'espeak-zh-xiaowen', speed: 1, mode: 'task' },
+      body: { text: TEXT, voice_id: TEST_NEURAL_VOICE, speed: 1, mode: 'task' },
     });
     expect(started.body.code).toBe(0);
     const { task_id, history_id, credits } = started.body.data;
@@ -162,7 +163,7 @@ describe('TTS self-check', () => {
     const res = await server.app.inject({
       method: 'POST',
       url: '/v1/tts/generate',
-      payload: { text, voice_id: 'espeak-zh-xiaowen', speed: 1, format: 'wav' },
+      payload: { text, voice_id: TEST_NEURAL_VOICE, speed: 1, format: 'wav' },
       headers: { ...CLIENT_HEADERS, authorization: `Bearer ${alice.token}` },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -188,7 +189,7 @@ describe('TTS self-check', () => {
     const res = await server.app.inject({
       method: 'POST',
       url: '/v1/tts/generate',
-      payload: { text, voice_id: 'espeak-zh-xiaowen', speed: 1, format: 'wav' },
+      payload: { text, voice_id: TEST_NEURAL_VOICE, speed: 1, format: 'wav' },
       headers: { ...CLIENT_HEADERS, authorization: `Bearer ${alice.token}` },
     });
     expect(res.statusCode).toBe(200);
@@ -212,7 +213,7 @@ describe('TTS self-check', () => {
     server.ctx.engines.asr = createAsrRegistry([]);
     const started = await call(server.app, 'POST', '/v1/tts/generate', {
       token: alice.token,
-      body: { text: CLEAN + DROPPED_ONCE, voice_id: 'espeak-zh-xiaowen', speed: 1, mode: 'task' },
+      body: { text: CLEAN + DROPPED_ONCE, voice_id: TEST_NEURAL_VOICE, speed: 1, mode: 'task' },
     });
     const { task_id, history_id, credits } = started.body.data;
     const task = await taskFinished(server.ctx, task_id, 60_000);

@@ -350,6 +350,7 @@ export function synthesizeChecked(
   return speakChecked(ctx, {
     text: unit.plain,
     language: plan.language,
+    engine: plan.voice.engine,
     signal,
     make: (factor) =>
       synthesizeUnit(

@@ -15,6 +15,6 @@ export const selfCheck = {
     `自动校对：已逐句识别 ${f.checked} 句` +
     (f.regenerated ? `，自动重新生成 ${f.regenerated} 句` : '') +
     (f.flagged ? `，${f.flagged} 句仍有出入（积分已退还）` : '，全部通过'),
-  notRun: '未进行自动校对：暂未安装语音识别',
+  notRun: '未进行自动校对：需要已安装语音识别，且只校对神经网络音色（标准引擎按规则朗读，不会漏读或重复）',
   historyFlagged: (n: number) => `${n} 句朗读有出入`,
 };

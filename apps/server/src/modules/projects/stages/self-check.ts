@@ -25,6 +25,13 @@ import { withScratchDir } from '../../../media/scratch.ts';
 
 export type { SelfCheckFigures, SentenceCheck };
 
+/**
+ * The standard engine reads by rules: it never drops or repeats a word, and a recognizer that cannot
+ * follow its machine voice would only remake and refund sound sentences. TTS checks the other
+ * engines; dubbing and audiobooks hear every line (their check switch: is the speech understood).
+ */
+const RULE_BASED_ENGINES = new Set(['espeak']);
+
 /** Failure code of a flagged item (spec §8: 文本相似度不匹配, refunded). */
 export const SELF_CHECK_FAILURE_CODE = 5 as const;
 
@@ -82,10 +89,13 @@ export async function speakChecked<T>(
     signal?: AbortSignal;
     make: (speed: number) => Promise<T>;
     pcmOf?: (audio: T) => Pcm | Promise<Pcm>;
+    /** The engine that speaks (TTS): a rule-based one is not checked (RULE_BASED_ENGINES). */
+    engine?: string;
   },
 ): Promise<CheckedSpeech<T>> {
   const { text, language, signal, make } = options;
   const first = await make(1);
+  if (options.engine && RULE_BASED_ENGINES.has(options.engine)) return { audio: first };
   const recognizer = selfChecker(app, language);
   if (!recognizer) return { audio: first };
   let best: { audio: T; heard: string; comparison: SpeechComparison } | null = null;
