@@ -581,19 +581,20 @@ const voices: FigureGroup = {
     await dub(cues.slice(0, 4)); // warm-up
     // CPU, as the long text: the fit runs Rubber Band and ffmpeg per line, in lanes.
     const dubbing = async () => {
+      // Five pairs and ten passes of the reference: the raw lines' CPU alone varied 98–170 ms between
+      // quiet runs, three pairs of five passes let the ratio swing ±25 %.
       const m = await pairs(
-        3,
-        // Five passes of the lines, per pass: one is too little CPU for the 10 ms clock ticks.
+        5,
         async () =>
           (await cpu(async () => {
-            for (let pass = 0; pass < 5; pass++) await rawLines(cues.map((c) => c.text));
-          })) / 5,
+            for (let pass = 0; pass < 10; pass++) await rawLines(cues.map((c) => c.text));
+          })) / 10,
         () => cpu(() => dub()),
         { estimate: 'median' },
       );
       return {
         ratio: m.ratio,
-        detail: `20 cues fitted and placed ${ms(m.product)} CPU, raw espeak-ng of the lines ${ms(m.reference)} CPU (medians of 3)`,
+        detail: `20 cues fitted and placed ${ms(m.product)} CPU, raw espeak-ng of the lines ${ms(m.reference)} CPU (medians of 5)`,
       };
     };
 
