@@ -138,6 +138,15 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
     maxSpeechMs: options.maxChunkMs ?? 20_000,
     packageName: options.packageName,
   };
+  // Exiting without an answer: sherpa aborted on a model it could not read.
+  const crashed = ({ exit, stderr }: { exit: number | null; stderr: string }) => {
+    const tail = lastLines(stderr, 2) || `exit ${exit}`;
+    return new EngineError(
+      'model_invalid',
+      `语音识别进程异常退出：${tail}`,
+      `the recognition process died: ${tail}`,
+    );
+  };
   // Each transcription in its own process group: cancelling it also ends the ffmpeg it runs.
   const helpers = createHelperPool<typeof sherpaAsrOperations>({
     script: new URL('./sherpa-worker.ts', import.meta.url),
@@ -145,18 +154,7 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
     helperPerCall: true,
     ownGroup: true,
     keepStderr: true,
-    errors: {
-      // Exiting without an answer: sherpa aborted on a model it could not read.
-      crashed: ({ exit, stderr }) => {
-        const tail = lastLines(stderr, 2) || `exit ${exit}`;
-        return new EngineError(
-          'model_invalid',
-          `语音识别进程异常退出：${tail}`,
-          `the recognition process died: ${tail}`,
-        );
-      },
-      aborted,
-    },
+    errors: { crashed, aborted },
   });
   // Sentences of the speech self-check: one long-lived helper keeps the recognizer loaded between
   // clips (a model load costs more than a sentence), fed PCM without files or ffmpeg.
@@ -164,17 +162,7 @@ export async function createSherpaAsrProviders(options: SherpaAsrOptions): Promi
     script: new URL('./sherpa-worker.ts', import.meta.url),
     size: 1,
     keepStderr: true,
-    errors: {
-      crashed: ({ exit, stderr }) => {
-        const tail = lastLines(stderr, 2) || `exit ${exit}`;
-        return new EngineError(
-          'model_invalid',
-          `语音识别进程异常退出：${tail}`,
-          `the recognition process died: ${tail}`,
-        );
-      },
-      aborted,
-    },
+    errors: { crashed, aborted },
   });
   return asr.map((model) => createProvider(model));
 
