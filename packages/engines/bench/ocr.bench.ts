@@ -229,7 +229,7 @@ if (!process.env.BENCH_OCR_SKIP_BUSY) {
   const busy = join(cacheDir, `busy-seed${seed}-720p-v2.mp4`);
   if (!existsSync(busy)) {
     const t = performance.now();
-    await makeBusyClip(`${busy}.part.mp4`, {
+    await makeBusyClip(`${busy}.${process.pid}.part.mp4`, {
       width: 1280,
       height: 720,
       duration_ms: busyMs,
@@ -237,7 +237,7 @@ if (!process.env.BENCH_OCR_SKIP_BUSY) {
       seed,
       boxOpacity: BUSY_BOX_OPACITY,
     });
-    renameSync(`${busy}.part.mp4`, busy);
+    renameSync(`${busy}.${process.pid}.part.mp4`, busy);
     console.log(`generated ${busy} in ${fmt((performance.now() - t) / 1000)} s`);
   }
   await recognise(
@@ -253,7 +253,7 @@ if (!process.env.BENCH_OCR_SKIP_CALM) {
   const cues = makeCues();
   if (!existsSync(video)) {
     const t = performance.now();
-    await makeSubtitledClip(`${video}.part.mp4`, {
+    await makeSubtitledClip(`${video}.${process.pid}.part.mp4`, {
       width: 1280,
       height: 720,
       duration_ms: DURATION_MS,
@@ -261,7 +261,7 @@ if (!process.env.BENCH_OCR_SKIP_CALM) {
       cues,
       measureBoxes: false,
     });
-    renameSync(`${video}.part.mp4`, video);
+    renameSync(`${video}.${process.pid}.part.mp4`, video);
     console.log(`generated ${video} in ${fmt((performance.now() - t) / 1000)} s`);
   }
   const { regions, zh, latin } = await recognise(video, cues, DURATION_MS, 'calm moving background');
