@@ -10,19 +10,27 @@ import {
   SPEAKERS_TUNING,
 } from '../../../packages/engines/src/book/speakers.fixture.ts';
 import { measureSpeakers } from '../../../packages/engines/src/book/speakers.measure.ts';
+import {
+  SPEAKERS_HELDOUT_NEW,
+  SPEAKERS_TUNING_MORE,
+} from '../../../packages/engines/src/book/speakers.more.fixture.ts';
 import { attributeSpeakers } from '../../../packages/engines/src/book/speakers.ts';
 
+const TUNING = [...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE];
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 for (const [name, set] of [
-  ['tuning part', SPEAKERS_TUNING],
+  ['tuning part', TUNING],
   ['held-out part', SPEAKERS_HELDOUT],
+  ['second held-out part (老舍《四世同堂》, 《西游记》)', SPEAKERS_HELDOUT_NEW],
+  ['both held-out parts', [...SPEAKERS_HELDOUT, ...SPEAKERS_HELDOUT_NEW]],
 ] as const) {
   const m = measureSpeakers(set);
   console.log(`attribution, ${name}: ${m.right}/${m.total} quotes right = ${pct(m.accuracy)}`);
   // Misses are printed for the tuning part only; held-out misses stay unseen.
-  if (set === SPEAKERS_TUNING)
+  if (set === TUNING)
     for (const w of m.wrong) console.log(`  wrong: ${w.source} “${w.quote}” ${w.got} ≠ ${w.expected}`);
+  if (name === 'both held-out parts') continue;
   for (const p of set) {
     const one = measureSpeakers([p]);
     console.log(`  ${p.source}: ${one.right}/${one.total} = ${pct(one.accuracy)}`);
@@ -39,7 +47,7 @@ function characters(p: LabelledPassage) {
 
 let found = 0;
 let unlabelled = 0;
-for (const p of [...SPEAKERS_TUNING, ...SPEAKERS_HELDOUT]) {
+for (const p of [...TUNING, ...SPEAKERS_HELDOUT, ...SPEAKERS_HELDOUT_NEW]) {
   const c = characters(p);
   found += c.found.length;
   unlabelled += c.unlabelled.length;
@@ -48,7 +56,7 @@ for (const p of [...SPEAKERS_TUNING, ...SPEAKERS_HELDOUT]) {
       `characters in ${p.source}: ${c.found.join(' ')} (not labelled: ${c.unlabelled.join(' ') || 'none'})`,
     );
   // Names are listed for the tuning part only (held-out output stays unseen); all count in the total.
-  else if (c.unlabelled.length && SPEAKERS_TUNING.includes(p))
+  else if (c.unlabelled.length && TUNING.includes(p))
     console.log(`  not labelled in ${p.source}: ${c.unlabelled.join(' ')}`);
 }
 console.log(
