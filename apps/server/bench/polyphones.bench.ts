@@ -17,6 +17,7 @@ import {
   userFix,
 } from '../../../packages/engines/src/text/polyphones.measure.ts';
 import { REAL_HELDOUT, REAL_TUNING } from '../../../packages/engines/src/text/polyphones.real.ts';
+import { REAL_HELDOUT_2, REAL_TUNING_2 } from '../../../packages/engines/src/text/polyphones.real2.ts';
 import { pinyinReadings } from '../../../packages/engines/src/text/polyphones.ts';
 
 const rss0 = process.memoryUsage().rss;
@@ -32,6 +33,8 @@ for (const [name, set] of [
   ['second held-out set (89.7 % on first measurement)', POLYPHONE_HELDOUT_2],
   ['real text, tuning part (92.4 % before word segmentation)', REAL_TUNING],
   ['real text, held-out part (92.1 % before word segmentation)', REAL_HELDOUT],
+  ['more real text (老舍, 朱自清, 红楼梦), tuning part (94.8 % before its rules)', REAL_TUNING_2],
+  ['more real text (老舍, 朱自清, 红楼梦), held-out part (93.2 % on first measurement)', REAL_HELDOUT_2],
 ] as const) {
   const m = measurePolyphones(set);
   const chars = new Set(set.map((l) => [...parseCase(l).sentence][parseCase(l).at]));
