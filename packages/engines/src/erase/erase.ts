@@ -172,6 +172,7 @@ export async function eraseVideo(input: string, output: string, opts: EraseOptio
       spans,
       encode: videoEncodeArgs(info),
       mask: opts.mask,
+      inpaint: { lamaModel: opts.lamaModel },
       signal: opts.signal,
       onProgress: opts.onProgress,
     });
@@ -179,6 +180,7 @@ export async function eraseVideo(input: string, output: string, opts: EraseOptio
       method: 'fill',
       temporal_share: counts.masked ? counts.temporal / counts.masked : 1,
       mask_share: counts.boxed ? counts.masked / counts.boxed : 0,
+      ...(counts.inpainted > 0 ? { inpaint: counts.inpaint } : {}),
     };
   }
   const graph = opts.method === 'blur' ? blurGraph(spans) : delogoGraph(spans);

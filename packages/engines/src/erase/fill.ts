@@ -3,12 +3,11 @@ import { EngineError } from '../errors.ts';
 import { spawnMedia } from '../media/run.ts';
 import type { VideoInfo } from '../ocr/frames.ts';
 import type { ToolProcess } from '../process/tool.ts';
-import { inpaintPlane, loadInpainter } from './inpaint.ts';
+import { type Inpainter, type InpaintMethod, type InpaintOptions, loadInpainter } from './inpaint.ts';
 import { chromaMask, maskFromVotes, voteCandidates } from './mask.ts';
 import { estimateShift, type Shift } from './motion.ts';
 import { advancePlate, copyPlate, newPlate, type Plate } from './plate.ts';
 import {
-  chromaSize,
   cropRegion,
   frameBytes,
   newPlanes,
@@ -25,8 +24,8 @@ import {
  * 2. every frame: the masked pixels are taken from the background plates — the picture seen before
  *    (run forwards) or after (run backwards, over a look-ahead of one to two seconds), carried along
  *    the picture's global shift — whichever saw it more recently; what neither saw is inpainted
- *    (OpenCV Telea). Everything outside the masks is passed through untouched, then encoded with
- *    x264 and muxed with the original audio.
+ *    (LaMa when installed, else OpenCV Telea: inpaint.ts). Everything outside the masks is passed
+ *    through untouched, then encoded with x264 and muxed with the original audio.
  */
 
 /** Pixels of picture kept around the boxes for motion estimation. */
@@ -184,7 +183,13 @@ function pick(
 }
 
 /** Fills a frame's masked pixels from the plates, then inpaints what is left. */
-async function fillFrame(e: Entry, fwd: Plate, r: Rect, counts: FillCounts): Promise<void> {
+async function fillFrame(
+  e: Entry,
+  fwd: Plate,
+  r: Rect,
+  counts: FillCounts,
+  inpainter: Inpainter,
+): Promise<void> {
   const back = e.back;
   const holesY = pick(
     e.maskY,
@@ -200,13 +205,7 @@ async function fillFrame(e: Entry, fwd: Plate, r: Rect, counts: FillCounts): Pro
     [e.crop.u, e.crop.v],
     undefined,
   );
-  if (holesY) await inpaintPlane(e.crop.y, holesY, r.w, r.h);
-  if (holesC) {
-    const cw = chromaSize(r.w);
-    const ch = chromaSize(r.h);
-    await inpaintPlane(e.crop.u, holesC, cw, ch);
-    await inpaintPlane(e.crop.v, holesC, cw, ch);
-  }
+  if (holesY || holesC) await inpainter.fill(e.crop, holesY, holesC, r.w, r.h);
 }
 
 export interface FillOptions {
@@ -217,28 +216,37 @@ export interface FillOptions {
   encode: string[];
   /** text (default): the text's own pixels in each box; box: the whole box (a watermark). */
   mask?: 'text' | 'box';
+  /** What inpaints the pixels no frame shows (LaMa's model when installed). */
+  inpaint?: InpaintOptions;
   signal?: AbortSignal;
   onProgress?: (f: number) => void;
 }
 
 /** Erases with `fill` (see the top of this file); returns how the masked pixels were filled. */
-export async function fillVideo(input: string, output: string, opts: FillOptions): Promise<FillCounts> {
+export async function fillVideo(
+  input: string,
+  output: string,
+  opts: FillOptions,
+): Promise<FillCounts & { inpaint: InpaintMethod }> {
   const { signal, info } = opts;
   const l = layout(info, opts.spans);
   const total = Math.max(1, Math.round((info.durationMs / 1000) * info.fps));
   const progress = (f: number) => opts.onProgress?.(Math.min(1, f));
-  const inpainter = loadInpainter();
+  const inpainter = loadInpainter(opts.inpaint);
   inpainter.catch(() => {}); // awaited after the first pass
   // A watermark tints its whole box: nothing to look for inside it.
   const masks =
     opts.mask === 'box'
       ? l.spans.map((s) => new Uint8Array(s.box.w * s.box.h).fill(1))
-      : await spanMasks(input, l, signal, (i) => progress((0.2 * i) / total));
-  await inpainter;
+      : await spanMasks(input, l, signal, (i) => progress((0.2 * i) / total)).catch(async (e) => {
+          await inpainter.then((i) => i.close()).catch(() => {});
+          throw e;
+        });
+  const using = await inpainter;
 
   const videoOnly = `${output}.video.mp4`;
   try {
-    const counts = await fillPass(input, videoOnly, opts.spans, masks, opts, (i) =>
+    const counts = await fillPass(input, videoOnly, opts.spans, masks, opts, using, (i) =>
       progress(0.2 + (0.78 * i) / total),
     );
     // The original audio and metadata around the new picture.
@@ -265,11 +273,12 @@ export async function fillVideo(input: string, output: string, opts: FillOptions
       { signal },
     ).done;
     progress(1);
-    return counts;
+    return { ...counts, inpaint: using.method };
   } catch (e) {
     await rm(output, { force: true });
     throw e;
   } finally {
+    await using.close();
     await rm(videoOnly, { force: true });
   }
 }
@@ -307,7 +316,7 @@ function groups(pixels: FillOptions['spans']): number[][] {
 }
 
 /** One region's fill: its frames' crops in a window, the plates, the fill of each frame. */
-function regionFill(l: Layout, masks: Uint8Array[], counts: FillCounts, block: number) {
+function regionFill(l: Layout, masks: Uint8Array[], counts: FillCounts, block: number, inpainter: Inpainter) {
   const { region: r, info } = l;
   const { width, height, fps } = info;
   const fwd = newPlate(r);
@@ -372,7 +381,7 @@ function regionFill(l: Layout, masks: Uint8Array[], counts: FillCounts, block: n
       for (const e of window.splice(0, upto)) {
         advancePlate(fwd, scratch, e.crop, e.maskY, e.maskC, r, e.shift);
         if (e.masked) {
-          await fillFrame(e, fwd, r, counts);
+          await fillFrame(e, fwd, r, counts, inpainter);
           pasteRegion(e.frame, width, height, r, e.crop);
         }
       }
@@ -387,6 +396,7 @@ async function fillPass(
   pixels: FillOptions['spans'],
   masks: Uint8Array[],
   opts: FillOptions,
+  inpainter: Inpainter,
   onFrame: (i: number) => void,
 ): Promise<FillCounts> {
   const { info, signal } = opts;
@@ -404,6 +414,7 @@ async function fillPass(
       g.map((i) => masks[i]),
       counts,
       block,
+      inpainter,
     ),
   );
   const decoder = spawnMedia(

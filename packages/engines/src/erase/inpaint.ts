@@ -1,9 +1,12 @@
 import { openCv } from '../media/opencv.ts';
+import { type Lama, lamaFill, startLama } from './lama.ts';
+import { chromaSize, type Planes } from './yuv.ts';
 
 /**
- * Spatial inpainting of what no frame shows, with OpenCV's Telea method (@techstark/opencv-js, the
- * WebAssembly build installed with the OCR engine; loaded on first use, about a second).
- * Only the bounding box of the pixels to fill (plus the radius) is handed to OpenCV.
+ * Spatial inpainting of what no frame shows: LaMa (a neural inpainter, lama.ts) when the model
+ * catalogue's LaMa model is installed, else OpenCV's Telea method (@techstark/opencv-js, the
+ * WebAssembly build installed with the OCR engine; loaded on first use, about a second). Only the
+ * bounding box of the pixels to fill (plus the radius) is handed to OpenCV.
  */
 
 interface CvMat {
@@ -20,12 +23,70 @@ interface Cv {
 
 const opencv = () => openCv<Cv>();
 
-/** Starts loading OpenCV now (the fill calls this before it needs it). */
-export const loadInpainter = () => opencv().then(() => undefined);
+/** Which inpainter filled what the temporal fill could not (the erase result names it). */
+export type InpaintMethod = 'lama' | 'telea';
+
+export interface InpaintOptions {
+  /** The LaMa model file (an installed `inpaint` model); without it, or when it cannot run, Telea. */
+  lamaModel?: string | null;
+}
+
+export interface Inpainter {
+  readonly method: InpaintMethod;
+  /** Fills a region's holes (luma and chroma resolution; null: none) in place. */
+  fill(
+    crop: Planes,
+    holesY: Uint8Array | null,
+    holesC: Uint8Array | null,
+    w: number,
+    h: number,
+  ): Promise<void>;
+  /** Ends what the inpainter started (LaMa's helper process). */
+  close(): Promise<void>;
+}
+
+const telea: Inpainter = {
+  method: 'telea',
+  async fill(crop, holesY, holesC, w, h) {
+    if (holesY) await inpaintPlane(crop.y, holesY, w, h);
+    if (holesC) {
+      const cw = chromaSize(w);
+      const ch = chromaSize(h);
+      await inpaintPlane(crop.u, holesC, cw, ch);
+      await inpaintPlane(crop.v, holesC, cw, ch);
+    }
+  },
+  close: async () => {},
+};
+
+/**
+ * The inpainter of one erase, ready to use: LaMa with its model open when `lamaModel` is given
+ * and opens, else Telea with OpenCV loaded (the fill starts this before it needs it).
+ */
+export async function loadInpainter(options: InpaintOptions = {}): Promise<Inpainter> {
+  if (options.lamaModel) {
+    let lama: Lama | undefined;
+    try {
+      lama = await startLama(options.lamaModel);
+    } catch {
+      // A model that does not open here (damaged, wrong export): the classic method, named as such.
+    }
+    if (lama) {
+      const running = lama;
+      return {
+        method: 'lama',
+        fill: (crop, holesY, holesC, w, h) => lamaFill(running, crop, holesY, holesC, w, h),
+        close: () => running.close(),
+      };
+    }
+  }
+  await opencv();
+  return telea;
+}
 
 const RADIUS = 4;
 
-/** Fills `plane`'s pixels where `holes` is 1 from their surroundings, in place. */
+/** Fills `plane`'s pixels where `holes` is 1 from their surroundings (Telea), in place. */
 export async function inpaintPlane(
   plane: Uint8Array,
   holes: Uint8Array,

@@ -1,4 +1,5 @@
 import type { Box, OcrEngine } from '../ocr/types.ts';
+import type { InpaintMethod } from './inpaint.ts';
 
 /** A box erased over a time range; null start/end = from the beginning / to the end. */
 export interface Span {
@@ -10,7 +11,7 @@ export interface Span {
 /**
  * fast: ffmpeg delogo (interpolates the box from its border), blur: boxblur of the box — both fast,
  * over the whole box. fill: only the text's own pixels, taken from nearby frames where the picture
- * shows them, inpainted (OpenCV Telea) where none does (erase/fill.ts).
+ * shows them, inpainted where none does (LaMa when installed, else OpenCV Telea: erase/fill.ts).
  */
 export type EraseMethod = 'fast' | 'blur' | 'fill';
 
@@ -26,6 +27,8 @@ export interface EraseResult {
   temporal_share?: number;
   /** fill: share (0..1) of the boxes' pixels that were text (and so changed). */
   mask_share?: number;
+  /** fill: what inpainted the pixels no frame showed; absent when every pixel came from other frames. */
+  inpaint?: InpaintMethod;
 }
 
 export interface EraseOptions {
@@ -33,6 +36,8 @@ export interface EraseOptions {
   spans: Span[];
   /** fill: text (default) fills the text's own pixels in each box, box the whole box (a watermark). */
   mask?: 'text' | 'box';
+  /** fill: the installed LaMa model file (engines' inpaintModel()); without it, OpenCV Telea. */
+  lamaModel?: string | null;
   signal?: AbortSignal;
   onProgress?: (f: number) => void;
 }
