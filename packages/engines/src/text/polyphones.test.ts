@@ -6,6 +6,7 @@ import { mandarinReadings, toEspeakInput } from '../espeak/input.ts';
 import { POLYPHONE_HELDOUT, POLYPHONE_HELDOUT_2, POLYPHONE_SET } from './polyphones.fixture.ts';
 import { measurePolyphones, parseCase, userFix } from './polyphones.measure.ts';
 import { REAL_HELDOUT, REAL_TUNING } from './polyphones.real.ts';
+import { REAL_HELDOUT_2, REAL_TUNING_2 } from './polyphones.real2.ts';
 import { findPolyphoneModel, pinyinReadings, wordSpans } from './polyphones.ts';
 
 /** The reading of the nth occurrence of ch in text. */
@@ -264,6 +265,56 @@ describe('polyphones in context', () => {
       ['他打折了腿了。', '折', 'she2'],
       ['老五折在公债票上的钱。', '折', 'she2'],
       ['这件衣服打折了。', '折', 'zhe2'],
+    ];
+    for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
+  });
+
+  it('rules from the wider real text (老舍, 朱自清, 红楼梦): each reading in and out of its context', () => {
+    const cases: Array<[string, string, string, number?]> = [
+      // 将 + a noun in 子 is the preposition, even where jieba sees 将领
+      ['一把，将领子扯掉。', '将', 'jiang1'],
+      ['他是一位将领。', '将', 'jiang4'],
+      // 同行 after an adverb travels together; the colleague is háng; 行儿 is a trade
+      ['我们便同行。', '行', 'xing2'],
+      ['他是我的同行。', '行', 'hang2'],
+      ['有的从十一二岁就干这行儿。', '行', 'hang2'],
+      ['这样行吗？', '行', 'xing2'],
+      // V着转 spins (zhuàn); 转过头 turns (zhuǎn)
+      ['象被人家抽着转的陀螺。', '转', 'zhuan4'],
+      ['他转过头来。', '转', 'zhuan3'],
+      // 晕出 a halo (yùn); 晕倒 faints (yūn)
+      ['反晕出一片朦胧的烟霭。', '晕', 'yun4'],
+      ['他晕倒了。', '晕', 'yun1'],
+      // 都中 after a verb is the capital; 都中了 stays dōu
+      ['转向都中去央烦贾政。', '都', 'du1'],
+      ['他们都中了奖。', '都', 'dou1'],
+      // 还 + pronoun + a counted thing, 还了: giving back; 还了得, 还了解 stay hái
+      ['但好歹总还你一个灯彩。', '还', 'huan2'],
+      ['父亲还了亏空。', '还', 'huan2'],
+      ['这还了得！', '还', 'hai2'],
+      ['我还了解一点。', '还', 'hai2'],
+      // 得 after a conjunction is the modal; 得到 stays dé
+      ['他们的车破，跑得慢，所以得多走路。', '得', 'dei3', 1],
+      ['所以得到了表扬。', '得', 'de2'],
+      // 教 + someone + a happening is jiào (make, let); + a skill jiāo (teach)
+      ['一片儿泥，都可以教它们劈了腿。', '教', 'jiao4'],
+      ['教村中的人们捉住，至少是活埋！', '教', 'jiao4'],
+      ['他教我们唱歌。', '教', 'jiao1'],
+      // 载得起 carries (zài); 挨 + a stretch of time endures (ái); 挨 + a person is next to (āi)
+      ['这些船儿如何载得起呀？', '载', 'zai4'],
+      ['可以多挨一会儿饥饿。', '挨', 'ai2'],
+      ['挨八三坐着。', '挨', 'ai1'],
+      // AABB keeps the full tone of BB; 稳当 alone ends neutral
+      ['他必须稳稳当当的快到城里。', '当', 'dang1'],
+      ['他必须稳稳当当的快到城里。', '当', 'dang1', 1],
+      ['这样很稳当。', '当', 'dang5'],
+      // phrases: 薄田 bó (báo alone), 长房 zhǎng, 其为人 wéi, 见着 zháo (看着 zhe)
+      ['失去了父母与几亩薄田。', '薄', 'bo2'],
+      ['这纸很薄。', '薄', 'bao2'],
+      ['这是外祖的长房了。', '长', 'zhang3'],
+      ['其为人谦恭厚道。', '为', 'wei2'],
+      ['到徐州见着父亲。', '着', 'zhao2'],
+      ['他看着父亲。', '着', 'zhe5'],
     ];
     for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
   });

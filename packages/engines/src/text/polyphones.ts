@@ -615,6 +615,20 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['烟卷', '- juan3'],
   ['喝不住', 'he4 - -'],
   ['薄待', 'bo2 -'],
+  // 薄 in written compounds is bó (薄田 poor land, 薄霭/薄雾 thin mist); báo is the plain adjective.
+  ['薄田', 'bo2 -'],
+  ['薄霭', 'bo2 -'],
+  ['薄雾', 'bo2 -'],
+  // 长房 is the eldest branch of a family (zhǎng), like 长子 and 长孙.
+  ['长房', 'zhang3 -'],
+  // 为人 (one's conduct, 其为人谦恭) is wéirén; 为人民 keeps wèi, 人民 being a word.
+  ['为人', 'wei2 -'],
+  // 见着, 猜着: the result complement zháo (met, guessed right), like 遇着.
+  ['见着', '- zhao2'],
+  ['猜着', '- zhao2'],
+  // 干这行, 这行儿: a trade, háng.
+  ['干这行', '- - hang2'],
+  ['干那行', '- - hang2'],
   ['强装', 'qiang3 -'],
   ['强笑', 'qiang3 -'],
   ['曲曲折折', 'qu1 qu1 zhe2 zhe2'],
@@ -763,6 +777,15 @@ function clauseBefore(c: string[], i: number): string {
 }
 
 const FIRST: Record<string, Rule> = {
+  // 将 + a noun ending in 子/儿 is the preposition (将领子扯掉), even where jieba reads 将领 (a general).
+  将: (c, i) =>
+    isWord(c.slice(i + 1, i + 3).join('')) && '子儿'.includes(at(c, i + 2)) ? 'jiang1' : undefined,
+  行: (c, i, spans) => {
+    // 同行 after an adverb is travelling together (我们便同行, 一同同行): xíng, not the trade.
+    if (at(c, i - 1) === '同' && spans[i - 2]?.[2] === 'd') return 'xing2';
+    // 行儿 is a trade or a row (这行儿, 一行儿): háng.
+    return at(c, i + 1) === '儿' ? 'hang2' : undefined;
+  },
   // 好得多, 难得多 (much more): the complement 得, even where 难得 is a word.
   得: (c, i) => (c[i + 1] === '多' && (isEnd(c, i + 2) || '了的'.includes(c[i + 2])) ? 'de5' : undefined),
   // 好好学习, 好好想想: reduplicated 好 is hǎo.
@@ -822,20 +845,52 @@ const RULES: Record<string, Rule> = {
       ? 'shao4'
       : undefined,
   // 一转 closing a clause is a round, a stroll (去一转): zhuàn.
-  转: (c, i) => (at(c, i - 1) === '一' && isEnd(c, i + 1) ? 'zhuan4' : undefined),
+  转: (c, i) => {
+    if (at(c, i - 1) === '一' && isEnd(c, i + 1)) return 'zhuan4';
+    // V着转 (抽着转的陀螺, 围着他转了): spinning or going round, zhuàn.
+    return at(c, i - 1) === '着' && (isEnd(c, i + 1) || '的了个圈起'.includes(at(c, i + 1)))
+      ? 'zhuan4'
+      : undefined;
+  },
+  // 晕 yùn, a halo spreading (反晕出一片, 晕开, 晕染); yūn (faint, dizzy) elsewhere.
+  晕: (c, i) => ('开出染'.includes(at(c, i + 1)) ? 'yun4' : undefined),
+  // 都中 after a verb or preposition (转向都中去, 打听得都中) is the capital, dū; 都中了 stays dōu.
+  都: (c, i) =>
+    at(c, i + 1) === '中' && '向至到在进入得于往回赴抵'.includes(at(c, i - 1)) && at(c, i + 2) !== '了'
+      ? 'du1'
+      : undefined,
   还: (c, i) => {
     // A clause never ends on hái: 借钱要还，东西要还。
     if (isEnd(c, i + 1) && i > 0 && HAN.test(at(c, i - 1))) return 'huan2';
     // 还我钱 / 还你书 / 还他。
     if (PRONOUN.has(at(c, i + 1)) && (isEnd(c, i + 2) || '钱书东西'.includes(at(c, i + 2)))) return 'huan2';
+    // 还你一个灯彩, 还他两块钱: giving back a counted thing.
+    if (PRONOUN.has(at(c, i + 1)) && /[一两几]/u.test(at(c, i + 2))) return 'huan2';
+    // The adverb hái never takes the aspect 了: 还了亏空, 把钱还了 — but 还了得, 还了解.
+    if (
+      at(c, i + 1) === '了' &&
+      at(c, i + 2) !== '得' &&
+      !wordAround(c, i + 1) &&
+      !isWord(c.slice(i + 1, i + 4).join(''))
+    )
+      return 'huan2';
     if (at(c, i + 1) === '回' && '得要请该去快'.includes(at(c, i - 1))) return 'huan2';
     // 把自行车还回来 / 把钱还了: the 把 construction takes the verb.
     if ('回给了'.includes(at(c, i + 1)) && clauseBefore(c, i).includes('把')) return 'huan2';
     return 'hai2';
   },
-  得: (c, i) => {
+  得: (c, i, spans) => {
     const prev = at(c, i - 1);
     const next = at(c, i + 1);
+    // 所以得多走路, 可是得快: the modal děi heading a clause after a conjunction.
+    if (
+      spans[i - 1]?.[2] === 'c' &&
+      spans[i][1] === i + 1 &&
+      !DE2_AFTER.has(next) &&
+      !isEnd(c, i + 1) &&
+      next !== '了'
+    )
+      return 'dei3';
     if (MODAL_BEFORE_DEI.has(prev) && !DE2_AFTER.has(next) && !isEnd(c, i + 1) && next !== '了')
       return 'dei3';
     // 得了三分 / 得了第一: "got" before a number.
@@ -969,7 +1024,23 @@ const RULES: Record<string, Rule> = {
       ? 'bei1'
       : undefined;
   },
-  教: (c, i) => (PRONOUN.has(at(c, i + 1)) || '给会'.includes(at(c, i + 1)) ? 'jiao1' : undefined),
+  教: (c, i, spans) => {
+    // 教 jiào (make, let) when what follows its object is a happening, not a skill: 教它们劈了腿, 教村中的
+    // 人们捉住, 谁教他是老太爷.
+    const object = spans[i][1] === i + 1 ? spans[i + 1] : undefined;
+    if (object && /^(r|n|nr)/.test(object[2])) {
+      let k = object[1];
+      while (k < c.length && spans[k][2] === 'uj') k = spans[k][1];
+      while (k < c.length && /^(n|r)/.test(spans[k][2]) && !isEnd(c, k)) k = spans[k][1];
+      if (at(c, k) === '是') return 'jiao4';
+      const verb = spans[k];
+      if (verb?.[2].startsWith('v') && (verb[1] - verb[0] === 1 ? '了住' : '住').includes(at(c, verb[1])))
+        return 'jiao4';
+      if (verb?.[2].startsWith('v') && verb[1] - verb[0] === 2 && '住倒死坏掉'.includes(c[verb[1] - 1]))
+        return 'jiao4';
+    }
+    return PRONOUN.has(at(c, i + 1)) || '给会'.includes(at(c, i + 1)) ? 'jiao1' : undefined;
+  },
   当: (c, i, spans) => {
     // 上了大当: the noun of 上当, dàng.
     if (at(c, i - 1) === '大' && clauseBefore(c, i).slice(-4).includes('上')) return 'dang4';
@@ -1008,7 +1079,11 @@ const RULES: Record<string, Rule> = {
       ? 'he4'
       : undefined,
   // 载 zài as a verb of carrying: 载去, 载给, 载着.
-  载: (c, i) => ('去给来着走回到客人货重满'.includes(at(c, i + 1)) ? 'zai4' : undefined),
+  载: (c, i) =>
+    '去给来着走回到客人货重满'.includes(at(c, i + 1)) ||
+    ('得不'.includes(at(c, i + 1)) && '起动下了完'.includes(at(c, i + 2)))
+      ? 'zai4'
+      : undefined,
   // 铺 pū as the verb (铺在地上, 铺开); the shop 铺子/店铺 is pù.
   铺: (c, i) => ('在上开好着满平了成些'.includes(at(c, i + 1)) ? 'pu1' : undefined),
   // 冠 guàn as a verb: 冠于全球, 冠以, 冠姓.
@@ -1020,7 +1095,15 @@ const RULES: Record<string, Rule> = {
     if ('了打骂饿冻揍过'.includes(at(c, i + 1))) return 'ai2';
     // 挨到 + a time (一直挨到现在, 挨到天亮): enduring until then.
     const after = at(c, i + 1) === '到' ? spans[i + 2] : undefined;
-    return after && /^(t|m|mq)$/.test(after[2]) ? 'ai2' : undefined;
+    if (after && /^(t|m|mq)$/.test(after[2])) return 'ai2';
+    // 挨 + a stretch of time (多挨一会儿, 挨一天是一天): enduring it; 挨个, 挨八三坐着 stay āi.
+    const span = spans[i + 1];
+    const time = span && c.slice(span[0], span[1]).join('');
+    return spans[i][1] === i + 1 &&
+      time &&
+      (span[2] === 't' || (/^m/.test(span[2]) && /[会天年月夜日阵宿]儿?$/u.test(time)))
+      ? 'ai2'
+      : undefined;
   },
   // 供 gōng (provide for) before someone who then does something: 供人寄存, 供君王娱乐.
   供: (c, i, spans) => {
@@ -1197,8 +1280,32 @@ export function pinyinReadings(text: string, dictionary?: DictionaryEntry[]): Pi
     if (r) out[i].pinyin = r;
   }
 
+  reduplicated(chars, out);
   if (dictionary?.length) applyDictionary(chars, out, dictionary);
   return out;
+}
+
+/**
+ * AABB forms of a two-character word (稳稳当当, 清清楚楚): the BB keep their full tone even where
+ * the word itself ends in a neutral one (稳当 wěndang, 清楚 qīngchu).
+ */
+function reduplicated(chars: string[], out: PinyinReading[]): void {
+  for (let j = 0; j + 3 < chars.length; j++) {
+    const [a, a2, b, b2] = chars.slice(j, j + 4);
+    if (a !== a2 || b !== b2 || a === b || !HAN.test(a) || !HAN.test(b) || !isWord(a + b)) continue;
+    for (const k of [j + 2, j + 3]) if (out[k].pinyin.endsWith('5')) out[k].pinyin = ownReading(b);
+  }
+}
+
+const ownCache = new Map<string, string>();
+/** The reading of a character on its own (pinyin-pro's first reading). */
+function ownReading(ch: string): string {
+  let r = ownCache.get(ch);
+  if (r === undefined) {
+    r = pinyin(ch, { toneType: 'num' }).replace(/0$/, '5');
+    ownCache.set(ch, r);
+  }
+  return r;
 }
 
 function applyDictionary(chars: string[], out: PinyinReading[], dictionary: DictionaryEntry[]): void {
