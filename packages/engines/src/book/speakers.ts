@@ -17,7 +17,7 @@ import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './typ
 
 const QUOTE = /“([^”]*)”|「([^」]*)」|"([^"]*)"/gu;
 const VERBS =
-  '分付道|吩咐道|分付|吩咐|喝令|答应|心里想|心下想道|暗想|想道|想|笑道|笑着说|冷笑道|怒道|喝道|叹道|骂道|哭道|问道|答道|回答道|喊道|叫道|嚷道|低声道|轻声道|说道|大喊|大叫|追问|反问|说|道|问|喊|叫|嚷|答|叹|骂|笑|唱';
+  '分付道|吩咐道|分付|吩咐|喝令|答应|心里想|心下想道|暗想|想道|想|笑道|笑着说|冷笑道|怒道|喝道|叹道|骂道|哭道|问道|答道|回答道|喊道|叫道|嚷道|低声道|轻声道|说道|大喊|大叫|追问|反问|回言|回报|说|道|曰|问|喊|叫|嚷|答|叹|骂|笑|唱';
 /** A thought put as narration, up to the sentence's end: 心里计算：…。 */
 const THOUGHT = /(?:心里计算|心里想|心下想|心想|暗想|计算)[：:][^。！？!?]*/gu;
 const VERB_AT_END = new RegExp(
@@ -26,13 +26,13 @@ const VERB_AT_END = new RegExp(
 );
 /** A speech verb with its listener: [subject]问他： / 对他说： / 向黛玉道： / 与王进说道： / 便教那后生：. */
 const TO_LISTENER =
-  /(?:问|告诉|嘱咐|吩咐|骂|对着|对|向|朝|冲|跟|与|和|指着|教)([\p{Script=Han}A-Za-zＡ-Ｚａ-ｚ]{1,4}?)(?:的鼻子|的鼻尖)?(?:说道|说|道|嚷道|笑道)?[：:，,]?\s*$/u;
+  /(?:问|告诉|嘱咐|吩咐|骂|对着|对|向|朝|冲|跟|与|和|指着|教|谓)([\p{Script=Han}A-Za-zＡ-Ｚａ-ｚ]{1,4}?|[\p{Script=Han}]{1,3}、[\p{Script=Han}]{1,3})(?:的鼻子|的鼻尖)?(?:说道|说|道|嚷道|笑道)?[：:，,]?\s*$/u;
 /** The clause right after a quote, up to its speech verb or its first stop: “…”李四问道 / “…”阿Q站起来. */
 const AFTER_CLAUSE = /^\s*[，,]?\s*([^，,。！？!?；;：:“”「」"\s]{1,16})/u;
 const AFTER_VERB = new RegExp(`^(.{1,12}?)(?:${VERBS})`, 'u');
 /** Words that are never a speaker's name. */
 const SPEECHY =
-  /[说道问答叫喊嚷骂笑哭叹想看听见望走跑坐站拿把被将对向跟和与从就便也都又还却只不没很是在了着过的地得么呢吗罢吧啊呀声上下后前来去起出进用取心因忙仍旧知觉]/u;
+  /[说道曰问答叫喊嚷骂笑哭叹想看听见望走跑坐站拿把被将对向跟和与从就便也都又还却只不没很是在了着过的地得么呢吗罢吧啊呀声上下后前来去起出进用取心因忙仍旧知觉给]/u;
 /**
  * A given name may be a word that SPEECHY refuses (王进, 张上): after a surname, a character that is
  * neither a speech verb nor a particle is a name's when the two recur (see `nameLike`).
@@ -40,10 +40,10 @@ const SPEECHY =
 const GIVEN_AFTER_SURNAME = /^[^何于任万][进来起出心因知觉见望坐站将从]$/u;
 /** Adverbs and place words that start clauses and recur, never names. */
 const NOT_NAME =
-  /^(?:自己|许多|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|假使|倘若|倘使|要是|晚上|早上|早晨|夜里|上午|下午|中午|(.)\1)/u;
+  /^(?:自己|许多|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|假使|倘若|倘使|要是|彼时|此时|那时|这时|其时|届时|晚上|早上|早晨|夜里|上午|下午|中午|(.)\1)/u;
 /** Common surnames (a name said only once must start with one, or with 阿/小/老, or end with a title). */
 const SURNAME =
-  /^[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤邢鲁柳]/u;
+  /^[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤邢鲁柳车荀满糜庞甘祁冠管纪诸]/u;
 /** Time words and conjunctions start clauses, not names (当墨子走得临近时, 半日, 自言自语). */
 const NOT_START = /^[一两几半有没不是个独间偶当时倘即好傍越里人自竭争此其每各某等教待怕]/u;
 /** A name said only once does not start with a number either (三四人, 二十多岁的人); 七斤 recurs. */
@@ -52,7 +52,7 @@ const NUMBER_START = /^[二三四五六七八九十百千]/u;
 const TITLED = /^[\p{Script=Han}]{1,3}?(?:嫂|婶|叔|妈|姥姥|奶奶|爷|少爷|公子|先生|老太|家的)$/u;
 // Connectives before the subject: 于是张三 → 张三.
 const LEAD =
-  /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
+  /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|却说|且说|话说|再说|彼时|其时|(?:这里|那里|后面|旁边|一旁)(?![的有是])|可巧|恰巧|正巧|偏巧|刚巧|恰好|正值|恰值|适值|正遇|忽见|忽听|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
   '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 忽然 忽而 突然 登时 顿时 同时 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
@@ -66,7 +66,7 @@ const GROUP =
   /^(?:[\p{Script=Han}]{0,4}?[二两三四五六七八九十几]+(?:人|个)(?![\p{Script=Han}]*[的之])|众多)/u;
 /** Nouns that make a description a person: 老人, 喝酒的人, 丫鬟… (the last one wins: 那个小丫头). */
 const PERSON =
-  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|店主|店家|老板|门丁|门房|车夫|船夫|短工|长工|大汉|客人|学生|士兵|先生|母亲|父亲|夫人|大人|后生|庄客|公人|差人|军汉|牙将|牌头|儿子|女儿|官|兵|娘|母|人)$/u;
+  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|店主|店家|老板|门丁|门房|车夫|船夫|轿夫|店员|职员|邮差|司机|机器手|工人|女工|巡警|警察|医生|大夫|仆人|听差|厨子|差役|衙役|乞丐|短工|长工|大汉|客人|学生|士兵|先生|母亲|父亲|夫人|大人|后生|庄客|公人|差人|探子|军士|小校|使者|军汉|牙将|牌头|儿子|女儿|官|兵|娘|母|人)$/u;
 const DETERMINER = /^有?(?:那|这|一|两|几)?(?:个|位|名|群|些|班)?/u;
 const PRONOUNS: Record<string, Gender> = { 他: 'male', 她: 'female', 伊: 'female' };
 
@@ -288,7 +288,10 @@ export function learnNames(paragraphs: string[]): Set<string> {
     [...evidence]
       .filter(
         ([name, n]) =>
-          n >= 2 && nearQuote.has(name) && (!/[里庄村镇城店屋堂院街]$/u.test(name) || spoke.has(name)),
+          n >= 2 &&
+          nearQuote.has(name) &&
+          (!/[里庄村镇城店屋堂院街]$/u.test(name) || spoke.has(name)) &&
+          !/[他她伊我你您这那]/u.test(name), // 经她这, 托这老人: a clause fragment around a pronoun
       )
       .map(([name]) => name),
   );
@@ -324,7 +327,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
 
 /** Characters that start clauses without being names: pronouns, adverbs, conjunctions, particles. */
 const FUNCTION_CHARS = new Set([
-  ...'这那哪他她它伊我你您谁也就便又都却但而因所可是有在不没未一二三四五六七八九十百几只还已正才再很太最更从把被将对向跟和与或虽若如即乃且其此各每某些么了着过的地得上下中里外前后左右来去出进回到看听说想见等让叫使给用以为于至今时日月年天人大小老好多少真全本原总竟倒偏忙方仍亦皆俱遂乃忽',
+  ...'这那哪他她它伊我你您谁也就便又都却但而因所可是有在不没未一二三四五六七八九十百几只还已正才再很太最更从把被将对向跟和与或虽若如即乃且其此各每某些么了着过的地得上下中里外前后左右来去出进回到看听说想见等让叫使给用以为于至今时日月年天人大小老好多少真全本原总竟倒偏忙方仍亦皆俱遂乃忽当',
 ]);
 
 /**
@@ -394,6 +397,20 @@ function description(clause: string): string | null {
   return d;
 }
 
+const givenIndex = new WeakMap<Set<string>, Map<string, string>>();
+/** One-character given names of two-character names with a surname (操 → 曹操), when only one has it. */
+function givenNames(names: Set<string>): Map<string, string> {
+  let index = givenIndex.get(names);
+  if (!index) {
+    const all = new Map<string, string[]>();
+    for (const name of names)
+      if (name.length === 2 && SURNAME.test(name)) all.set(name[1], [...(all.get(name[1]) ?? []), name]);
+    index = new Map([...all].filter(([, v]) => v.length === 1).map(([k, v]) => [k, v[0]]));
+    givenIndex.set(names, index);
+  }
+  return index;
+}
+
 const firstIndex = new WeakMap<Set<string>, Map<string, string[]>>();
 /** Names by their first character (a clause is matched against a few, not all of a novel's). */
 function byFirst(names: Set<string>): Map<string, string[]> {
@@ -406,9 +423,28 @@ function byFirst(names: Set<string>): Map<string, string[]> {
   return index;
 }
 
-/** The subject at the start of a clause: connectives dropped, a known name, a pronoun or a description. */
+/** Fuller forms of a name and the form the text uses (林黛玉 → 黛玉), per set of names. */
+const fuller = new WeakMap<Set<string>, Map<string, string>>();
+const canonical = (names: Set<string>, name: string) => fuller.get(names)?.get(name) ?? name;
+
+/** The subject at the start of a clause, a name under the form the text uses. */
 function subjectOf(clause: string, names: Set<string>): Subject {
-  const raw = clause.trim().replace(/^[—…\s“”‘’]+/u, ''); // and a stray mark of a nested quote
+  const s = subjectIn(clause, names);
+  return s.kind === 'name' ? { kind: 'name', name: canonical(names, s.name) } : s;
+}
+
+/** The subject at the start of a clause: connectives dropped, a known name, a pronoun or a description. */
+function subjectIn(clause: string, names: Set<string>): Subject {
+  let raw = clause.trim().replace(/^[—…\s“”‘’]+/u, ''); // and a stray mark of a nested quote
+  // 火光中只见云长提刀…: the one seen after a short scene-setting phrase acts.
+  const seen = /^[^，,]{1,6}?(?:只见|但见|却见|忽见)(.+)$/u.exec(raw);
+  if (
+    seen &&
+    byFirst(names)
+      .get(seen[1][0])
+      ?.some((name) => seen[1].startsWith(name))
+  )
+    raw = seen[1];
   const n = raw.replace(LEAD, '');
   if (!n || n.startsWith('自己')) return { kind: 'none' };
   // LEAD takes the 那 of 那人 (那人就歇下车子): the one just introduced, not a crowd.
@@ -419,11 +455,26 @@ function subjectOf(clause: string, names: Set<string>): Subject {
   if (wife && names.has(wife) && names.has(`${wife}嫂`)) return { kind: 'name', name: `${wife}嫂` };
   if (CROWD.test(n) || GROUP.test(n) || n.includes('有人') || /^(?:[那这]|一个)人|^一个$/u.test(n))
     return { kind: 'crowd' };
+  // 城下答应 / 窗外有人叫: a voice from a place, nobody the text names.
+  if (/^(?:[城门窗院楼屋墙台帐船岸桥街房舱庙殿厅营寨]|隔壁|对门|外间|里间)[上下外里内前后口边头]?$/u.test(n))
+    return { kind: 'crowd' };
+  // 关、张二人曰 / 程昱、郭嘉曰: several named together speak as one voice.
+  if (/^[^、，,]{1,4}、[^、，,]{1,4}/u.test(n) && !PRONOUNS[n[0]]) return { kind: 'crowd' };
   if (PRONOUNS[n[0]] && n[1] !== '们' && n[1] !== '的') return { kind: 'pronoun', gender: PRONOUNS[n[0]] };
   if (n[0] === '我' && n[1] !== '们' && n[1] !== '的') return { kind: 'name', name: '我' };
   let known = '';
   for (const name of byFirst(names).get(n[0]) ?? [])
     if (n.startsWith(name) && name.length > known.length) known = name;
+  // 操曰 / 承掩面而哭曰: a given name said alone before its verb is the one surname + it (曹操, 董承).
+  if (
+    !known &&
+    (startsWithVerb.test(n.slice(1)) ||
+      /^.[乃遂又亦便即急忙也却]/u.test(n) ||
+      (n.length <= 6 && !description(n)))
+  ) {
+    const full = givenNames(names).get(n[0]);
+    if (full) return { kind: 'name', name: full };
+  }
   // 只有四叔且走而且高声的说: 只有 before a known name (only there: 只有一只狗 names nobody).
   const only = /^(?:只有|唯有|惟有|独有)/u.exec(n)?.[0];
   if (!known && only) {
@@ -590,8 +641,8 @@ interface Characters {
 }
 
 /** 他的老朋友黄三: a character said to be his (or hers) in the text. */
-const possessed = (name: string, text: string) =>
-  new RegExp(`[他她伊]的[^，,。！？!?]{0,8}${name}`, 'u').test(text);
+const possessed = (name: string, text: string, g: Gender) =>
+  new RegExp(`${g === 'male' ? '他' : '[她伊]'}的[^，,。！？!?]{0,8}${name}`, 'u').test(text);
 
 /** The characters of a text: their names, their genders as met, and who a pronoun stands for. */
 function readCharacters(paragraphs: string[]): Characters {
@@ -628,7 +679,10 @@ function readCharacters(paragraphs: string[]): Characters {
       .reverse();
     for (const clause of clauses) {
       // Someone the narration introduces (开门出来的却是一个横眉怒目的门丁。他…喝道).
-      const introduced = /是(?:一个|一位|个)(.+)$/u.exec(clause);
+      // …and one who appears (忽然从城里闪出那一个黑色的人来。“…”他说).
+      const introduced = /(?:是|闪出|走出|走进|挤进|跑出|跑进|钻出|来了)那?(?:一个|一位|个)(.+)$/u.exec(
+        clause,
+      );
       const role = introduced && description(introduced[1]);
       if (role && role !== '人' && role !== not && g !== 'unknown' && fits(role, g, strict)) return role;
       // 人们仍然叫她祥林嫂: the pronoun named by the narration is that character.
@@ -662,14 +716,14 @@ function readCharacters(paragraphs: string[]): Characters {
       let at = text.lastIndexOf(name);
       while (at > 0 && OBJECT_BEFORE.test(text.slice(Math.max(0, at - 2), at)))
         at = text.lastIndexOf(name, at - 1);
-      if (at < 0 || name === not || !fits(name, g, strict)) continue;
+      if (at < 0 || canonical(names, name) === not || !fits(name, g, strict)) continue;
       // 他的老朋友黄三: one said to be his is not who 他 is.
-      if (g !== 'unknown' && possessed(name, text)) continue;
+      if (g !== 'unknown' && possessed(name, text, g)) continue;
       const end = at + name.length;
       if (!best || end > best.end || (end === best.end && name.length > best.name.length))
         best = { end, name };
     }
-    return best?.name;
+    return best ? canonical(names, best.name) : undefined;
   };
   const aliases = new Map<string, string>();
   for (const p of paragraphs)
@@ -680,6 +734,19 @@ function readCharacters(paragraphs: string[]): Characters {
       const name = [...names].find((n) => m[2].startsWith(n));
       if (role && role !== '人' && name && name !== role) aliases.set(role, name);
     }
+  // One person under a name and its fuller form is one role, under the form the text uses (a fuller
+  // form contains it, so the shorter is always said at least as often): 林黛玉 → 黛玉, 华老栓 → 老栓,
+  // 凤姐儿 → 凤姐.
+  // A nickname before a name is one too (蓝皮阿五 → 阿五); a bare title is not a name (秀才 is whoever
+  // the narration says, 赵秀才 the one it names).
+  const forms = new Map<string, string>();
+  for (const short of names) {
+    if (short.length < 2 || PERSON.test(short) || TITLED.test(short)) continue;
+    for (const full of names)
+      if (full !== short && full.endsWith(short) && full.length - short.length <= 3) forms.set(full, short);
+  }
+  for (const short of names) if (names.has(`${short}儿`)) forms.set(`${short}儿`, short);
+  fuller.set(names, forms);
   return { names, genders, genderOf, fits, referent, aliases };
 }
 
@@ -703,6 +770,8 @@ interface Exchange {
   pending: { speaker: string | null; listener: string | null } | null;
   /** Who a short narration aside since the last line was about (墨子也笑了一笑。): they reacted. */
   aside?: string | null;
+  /** The last one of each gender who spoke: who a 他/她 with nobody fitting nearby is. */
+  salient?: Partial<Record<Gender, string>>;
 }
 
 /**
@@ -725,6 +794,11 @@ function voiceIn(paragraph: string, names: Set<string>): string | null {
   const s = subjectOf(m[1], names);
   if (s.kind === 'name') return s.name;
   return SURNAME.test(m[1]) && NAME_CHARS.test(m[1]) && !SPEECHY.test(m[1]) ? m[1] : null;
+}
+
+/** Whether a line calls `name` (a clause of its own: 走罢，眉间尺！ / 悟空！你…). */
+function vocative(text: string, name: string): boolean {
+  return text.split(/[，,！!。？?…；;—]/u).some((part) => part.trim().replace(/[啊呀呵哪]$/u, '') === name);
 }
 
 /** A verb telling someone to act: 叫闰土坐, 招宏儿走近. */
@@ -787,6 +861,15 @@ function paragraphSpeakers(
         .find((w) => w !== not && w !== '我' && fits(w, gender));
       return talking ?? c;
     }
+    // Nobody fitting in the narration at hand (a long tale in between): 她 is the one of her gender
+    // still speaking in the exchange, else the last one of that gender who spoke.
+    if (s.kind === 'pronoun') {
+      const speaking = turns
+        .map((t) => t.speaker)
+        .findLast((w): w is string => !!w && w !== not && fits(w, s.gender, true));
+      const recent = exchange.salient?.[s.gender];
+      return speaking ?? (recent && recent !== not ? recent : null);
+    }
     return null;
   };
   let lastEnd = 0;
@@ -826,7 +909,8 @@ function paragraphSpeakers(
             t.speaker !== speaker &&
             fits(t.speaker, near.subject.kind === 'pronoun' ? near.subject.gender : 'unknown'),
         );
-      if (other) speaker = other.speaker;
+      // …but not one the pronoun acts on in its own sentence (“呵呵！”他…提起眉间尺的头来).
+      if (other?.speaker && !own.includes(other.speaker)) speaker = other.speaker;
     }
     // 他 right after a line said to him is the one spoken to (掌柜…对他说，“…”但他这回…).
     if (
@@ -855,7 +939,15 @@ function paragraphSpeakers(
       const first = subjectOf(between.split(/[，,。！？!?；;]/u)[0], names);
       // …and 他 there is whoever 他 stands for before (“唉，”他不觉叹息，“…”).
       if (first.kind === 'name' && first.name === '我') speaker = '我';
-      else if (first.kind === 'pronoun') speaker = resolve(first, before);
+      else if (first.kind === 'pronoun' || first.kind === 'that') speaker = resolve(first, before);
+      // “…”两粒磷火下的声音说。“…”: a speech verb with nobody new named goes on with the same voice.
+      else if (
+        first.kind === 'none' &&
+        previous &&
+        !referent(between, 'unknown', null) &&
+        /(?:说|道|曰|问|喊|叫|嚷)[了着]?[。，,：:]?\s*$/u.test(between.trim())
+      )
+        speaker = previous;
       else speaker = referent(between, 'unknown', null) ?? null;
     } else if (subject.kind === 'none' && k === 0 && pending && !/[\p{L}\p{N}]/u.test(p.slice(0, q.start))) {
       ({ speaker, listener } = pending); // …说：  /  “…”
@@ -881,6 +973,14 @@ function paragraphSpeakers(
     const called = /^([^，,！!？?。…\s]{2,4})[，,！!]/u.exec(q.text)?.[1];
     if (!listener && called && called !== speaker && (names.has(called) || genders.has(called)))
       listener = called;
+    // Nobody calls themself by name (“走罢，眉间尺！…”他说): the one called is not the speaker.
+    if (speaker && speaker !== '我' && vocative(q.text, speaker)) {
+      const self = speaker;
+      if (subject.kind === 'pronoun' || subject.kind === 'zero') speaker = resolve(subject, before, self);
+      else if (subject.kind === 'none') speaker = last?.speaker !== self ? (last?.speaker ?? null) : null;
+      if (speaker === self) speaker = null;
+      listener ??= self;
+    }
     // A role the narration said is a character (关官，就是关尹喜) is that character.
     if (speaker && aliases.has(speaker)) speaker = aliases.get(speaker) ?? speaker;
     // A minor role that names a character already speaking is that character: 那秀才 → 赵秀才.
@@ -950,11 +1050,23 @@ function paragraphSpeakers(
   } else if (/[\p{L}\p{N}]/u.test(narration)) context = (context + quotesAsStops(p)).slice(-CONTEXT_CHARS);
   // A short narration aside about one named character (墨子也笑了一笑。) after a line.
   const asideSubject = subjectOf(narration.split(/[，,。！？!?；;]/u)[0] ?? '', names);
+  // …or one the narration says keeps silent (他一时开不得口), however long it is.
+  const silent = /开不得口|不开口|没有开口|没有回答|不回答|不作声|没有作声|不言语|不则声|默然|无言/u.test(
+    narration,
+  );
   const aside =
-    !row.length && narration.length <= ASIDE_CHARS / 4 && asideSubject.kind === 'name' && turns.length
+    !row.length &&
+    (narration.length <= ASIDE_CHARS / 4 || silent) &&
+    asideSubject.kind === 'name' &&
+    turns.length
       ? asideSubject.name
       : null;
-  Object.assign(exchange, { turns, context, pending, aside });
+  const salient = { ...exchange.salient };
+  for (const r of row) {
+    const g = r.speaker && r.speaker !== '我' ? genderOf(r.speaker) : 'unknown';
+    if (r.speaker && g !== 'unknown') salient[g] = r.speaker;
+  }
+  Object.assign(exchange, { turns, context, pending, aside, salient });
   return row;
 }
 
