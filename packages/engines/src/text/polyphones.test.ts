@@ -315,6 +315,51 @@ describe('polyphones in context', () => {
       ['其为人谦恭厚道。', '为', 'wei2'],
       ['到徐州见着父亲。', '着', 'zhao2'],
       ['他看着父亲。', '着', 'zhe5'],
+      // second round: 干 ending a clause is the verb (晒干 dries); 点着头 is held (点着火 ignites)
+      ['只好还往前干吧，干着好的。', '干', 'gan4'],
+      ['闷着头儿干，不大和气。', '干', 'gan4'],
+      ['衣服晒干，收进来。', '干', 'gan1'],
+      ['才点着头说。', '着', 'zhe5'],
+      ['他点着了火。', '着', 'zhao2'],
+      // 有种 + a quality is the kind; 地上种的 was planted; 种地 stays the verb
+      ['现在仿佛对他有种特别的诱力。', '种', 'zhong3'],
+      ['也有在院子里地上种的。', '种', 'zhong4'],
+      ['他在家种地。', '种', 'zhong4'],
+      // 舍着脸 (shě); 宿舍 (shè)
+      ['他还得舍着脸要虎姑娘。', '舍', 'she3'],
+      ['回到宿舍。', '舍', 'she4'],
+      // 分外 (fènwài) even after 跑得; 得分 stays dé fēn
+      ['他就跑得分外高兴。', '分', 'fen4'],
+      ['他就跑得分外高兴。', '得', 'de5'],
+      ['他得分了。', '分', 'fen1'],
+      // 这只是 (only); 这只猫 (the measure word)
+      ['可惜这只是理论。', '只', 'zhi3'],
+      ['这只猫很胖。', '只', 'zhi1'],
+      // 大都 + verb is mostly (dōu); 大都市 a city (dū)
+      ['爱花的人，大都只是将花栽在盆里。', '都', 'dou1'],
+      ['这是一个大都市。', '都', 'du1'],
+      // 晕 + a colour is a tint (yùn)
+      ['那白而晕黄的颜色。', '晕', 'yun4'],
+      // 得 "got" after an adverb of time or between a subject and 此; 听得此言 hears
+      ['这拐子先已得了我家的银子。', '得', 'de2'],
+      ['角得此书，晓夜攻习。', '得', 'de2'],
+      ['冷子兴听得此言，便忙献计。', '得', 'de5'],
+      // 差 (公)人 + a verb sends someone (chāi); 差人一等 falls short (chà)
+      ['便发签差公人立刻将凶犯拿来拷问。', '差', 'chai1'],
+      ['他样样差人一等。', '差', 'cha4'],
+      // 大将军 (jiāngjūn) beats 大将; 卷入 rolls in (juǎn); 愈横 is unruly (hèng)
+      ['大将军窦武共相辅佐。', '将', 'jiang1'],
+      ['一员大将。', '将', 'jiang4'],
+      ['尽被大浪卷入海中。', '卷', 'juan3'],
+      ['一卷书。', '卷', 'juan4'],
+      ['中涓自此愈横。', '横', 'heng4'],
+      ['横放在院子里。', '横', 'heng2'],
+      // 亦为一奇 (wéi, nothing but a name follows); 皆为利来 (wèi, a verb follows)
+      ['此事亦为一奇。', '为', 'wei2'],
+      ['天下熙熙，皆为利来。', '为', 'wei4'],
+      // phrases: 缝穷 féng, 调兵 diào
+      ['女的缝穷。', '缝', 'feng2'],
+      ['何进调兵擒马元义。', '调', 'diao4'],
     ];
     for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
   });

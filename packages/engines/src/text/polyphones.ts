@@ -626,6 +626,11 @@ const PHRASE_LIST: Array<[string, string]> = [
   // 见着, 猜着: the result complement zháo (met, guessed right), like 遇着.
   ['见着', '- zhao2'],
   ['猜着', '- zhao2'],
+  // 缝穷 (mending for the poor) and 调兵 (dispatch troops) are verbs: féng, diào.
+  ['缝穷', 'feng2 -'],
+  ['调兵', 'diao4 -'],
+  // 大将军 is a title (jiāngjūn), not 大将 + 军.
+  ['大将军', '- jiang1 -'],
   // 干这行, 这行儿: a trade, háng.
   ['干这行', '- - hang2'],
   ['干那行', '- - hang2'],
@@ -777,6 +782,13 @@ function clauseBefore(c: string[], i: number): string {
 }
 
 const FIRST: Record<string, Rule> = {
+  // 分外 (especially) before what it qualifies is fènwài, even where jieba reads 得分 (跑得分外高兴).
+  分: (c, i) => (at(c, i + 1) === '外' && !'国面边地'.includes(at(c, i + 2)) ? 'fen4' : undefined),
+  // 大都 (mostly) before a verb or adverb is dàdōu; the capital 大都 is a name.
+  都: (c, i, spans) =>
+    at(c, i - 1) === '大' && !'市会'.includes(at(c, i + 1)) && /^(d|v|p|c|a)/.test(spans[i + 1]?.[2] ?? '')
+      ? 'dou1'
+      : undefined,
   // 将 + a noun ending in 子/儿 is the preposition (将领子扯掉), even where jieba reads 将领 (a general).
   将: (c, i) =>
     isWord(c.slice(i + 1, i + 3).join('')) && '子儿'.includes(at(c, i + 2)) ? 'jiang1' : undefined,
@@ -787,16 +799,29 @@ const FIRST: Record<string, Rule> = {
     return at(c, i + 1) === '儿' ? 'hang2' : undefined;
   },
   // 好得多, 难得多 (much more): the complement 得, even where 难得 is a word.
-  得: (c, i) => (c[i + 1] === '多' && (isEnd(c, i + 2) || '了的'.includes(c[i + 2])) ? 'de5' : undefined),
+  得: (c, i) =>
+    (c[i + 1] === '多' && (isEnd(c, i + 2) || '了的'.includes(c[i + 2]))) ||
+    (c[i + 1] === '分' && c[i + 2] === '外')
+      ? 'de5'
+      : undefined,
   // 好好学习, 好好想想: reduplicated 好 is hǎo.
   好: (c, i) => (c[i + 1] === '好' || c[i - 1] === '好' ? 'hao3' : undefined),
   // 这种花, 一种方法 (kind) — 种 after a demonstrative or numeral is zhǒng.
-  种: (c, i) => (DEMONSTRATIVE.has(c[i - 1] ?? '') || NUMERAL.test(c[i - 1] ?? '') ? 'zhong3' : undefined),
+  种: (c, i) =>
+    DEMONSTRATIVE.has(c[i - 1] ?? '') ||
+    NUMERAL.test(c[i - 1] ?? '') ||
+    // 有种特别的诱力 (有一种): the kind, unless what is planted follows (有种地的).
+    (c[i - 1] === '有' && !'地田菜树花草粮庄'.includes(at(c, i + 1)))
+      ? 'zhong3'
+      : undefined,
   // V着 + 一件/两个…: the aspect particle.
   着: (c, i) => {
     if (/[一两件个条双只把]/.test(c[i + 1] ?? '') && HAN.test(c[i - 1] ?? '')) return 'zhe5';
     // 垂着手, 背着手: a verb holding the hands, not 着手 (set about).
-    return c[i + 1] === '手' && '垂背拉握牵搓拍摇挥插抄拱扶甩'.includes(c[i - 1] ?? '\0')
+    // …and 点着头, 歪着嘴: a verb held with a part of the body.
+    return (c[i + 1] === '手' && '垂背拉握牵搓拍摇挥插抄拱扶甩'.includes(c[i - 1] ?? '\0')) ||
+      ('头脚腰眼嘴脸身腿'.includes(c[i + 1] ?? '\0') &&
+        '点摇低歪抬垂仰侧眯睁瞪咬张撅挺弯扭探'.includes(c[i - 1] ?? '\0'))
       ? 'zhe5'
       : undefined;
   },
@@ -835,7 +860,18 @@ const RULES: Record<string, Rule> = {
       ? 'jian4'
       : undefined,
   // 所差 (what is lacking, the difference) is chā.
-  差: (c, i) => (at(c, i - 1) === '所' ? 'cha1' : undefined),
+  差: (c, i, spans) => {
+    if (at(c, i - 1) === '所') return 'cha1';
+    // 差 (公)人 + a verb: sending someone on an errand, chāi (便发签差公人立刻将凶犯拿来).
+    const person = spans[i + 1];
+    if (
+      spans[i][1] !== i + 1 ||
+      !person ||
+      !['人', '公人', '役'].includes(c.slice(person[0], person[1]).join(''))
+    )
+      return undefined;
+    return /^(v|d)/.test(spans[person[1]]?.[2] ?? '') ? 'chai1' : undefined;
+  },
   // 少 shào (young) set against 老: 老的，少的.
   少: (c, i) =>
     at(c, i + 1) === '的' &&
@@ -852,8 +888,8 @@ const RULES: Record<string, Rule> = {
       ? 'zhuan4'
       : undefined;
   },
-  // 晕 yùn, a halo spreading (反晕出一片, 晕开, 晕染); yūn (faint, dizzy) elsewhere.
-  晕: (c, i) => ('开出染'.includes(at(c, i + 1)) ? 'yun4' : undefined),
+  // 晕 yùn, a halo spreading or tinting (反晕出一片, 晕开, 白而晕黄); yūn (faint, dizzy) elsewhere.
+  晕: (c, i) => ('开出染黄红白青紫绿蓝'.includes(at(c, i + 1)) ? 'yun4' : undefined),
   // 都中 after a verb or preposition (转向都中去, 打听得都中) is the capital, dū; 都中了 stays dōu.
   都: (c, i) =>
     at(c, i + 1) === '中' && '向至到在进入得于往回赴抵'.includes(at(c, i - 1)) && at(c, i + 2) !== '了'
@@ -893,6 +929,13 @@ const RULES: Record<string, Rule> = {
       return 'dei3';
     if (MODAL_BEFORE_DEI.has(prev) && !DE2_AFTER.has(next) && !isEnd(c, i + 1) && next !== '了')
       return 'dei3';
+    // 先已得了银子: "got" after an adverb of time; 角得此书: "got" between its subject and a written
+    // pronoun (听得此言 is hearing, a verb's complement).
+    if (
+      (next === '了' && '已曾刚先未早'.includes(prev)) ||
+      ('此其之'.includes(next) && !wordAround(c, i) && /^(n|r)/.test(spans[i - 1]?.[2] ?? ''))
+    )
+      return 'de2';
     // 得了三分 / 得了第一: "got" before a number.
     if (next === '了' && /[0-9一二两三四五六七八九十百几第满]/u.test(at(c, i + 2))) return 'de2';
     if (isWord(c.slice(i, i + 2).join('')) || isWord(c.slice(i - 1, i + 1).join(''))) return undefined;
@@ -927,10 +970,20 @@ const RULES: Record<string, Rule> = {
       : undefined;
   },
   // 种 zhòng (plant) before its object; 种的 after a noun is the breed (汉人种的生活).
-  种: (c, i) =>
-    HAN.test(at(c, i + 1)) && at(c, i + 1) !== '的' && !isWord(c.slice(i, i + 2).join(''))
+  种: (c, i, spans) => {
+    // 地上种的, 院里种的: planted somewhere.
+    if (at(c, i + 1) === '的' && (spans[i - 1]?.[2] === 'f' || '上里下'.includes(at(c, i - 1))))
+      return 'zhong4';
+    return HAN.test(at(c, i + 1)) && at(c, i + 1) !== '的' && !isWord(c.slice(i, i + 2).join(''))
       ? 'zhong4'
-      : undefined,
+      : undefined;
+  },
+  // 舍着脸, 舍了命: the verb shě (give up), not the house shè.
+  舍: (c, i) => ('着了掉去弃'.includes(at(c, i + 1)) ? 'she3' : undefined),
+  // 卷 juǎn, the verb (卷入, 卷起, 卷走); juàn is a volume or a scroll.
+  卷: (c, i) => ('入起走去着了成在上进住'.includes(at(c, i + 1)) ? 'juan3' : undefined),
+  // 横 hèng (unruly) as the predicate after a degree word: 愈横, 很横; héng elsewhere.
+  横: (c, i) => (isEnd(c, i + 1) && '很太愈越更真好挺'.includes(at(c, i - 1)) ? 'heng4' : undefined),
   处: (c, i) => (at(c, i + 1) === '得' ? 'chu3' : undefined),
   假: (c, i) => (at(c, i - 1) === '天' && isEnd(c, i + 1) ? 'jia4' : undefined),
   // 将 jiāng before a pronoun (将他); jiàng, a general, counted with 员 (一员大将, 一员天将).
@@ -961,6 +1014,16 @@ const RULES: Record<string, Rule> = {
   },
   干: (c, i) => {
     if (at(c, i + 1) === '了') return isEnd(c, i + 2) ? 'gan1' : 'gan4';
+    // 干着, 干吧, 干过: the verb with an aspect or a mood; 往前干。 闷着头儿干， — the verb ending a
+    // clause, unless it is something drying (晒干, 很干).
+    if ('着吧过起'.includes(at(c, i + 1)) && !wordAround(c, i)) return 'gan4';
+    if (
+      isEnd(c, i + 1) &&
+      HAN.test(at(c, i - 1)) &&
+      !wordAround(c, i) &&
+      !'很太真挺都已晒烤吹擦晾风烘干不般'.includes(at(c, i - 1))
+    )
+      return 'gan4';
     // 干不了 / 干得好: the verb with a complement.
     if ('不得'.includes(at(c, i + 1)) && !isWord(c.slice(i, i + 2).join(''))) return 'gan4';
     // 干这行 / 干那件事 / 干什么: the verb before a demonstrative or question word.
@@ -1123,15 +1186,23 @@ const RULES: Record<string, Rule> = {
   // 只 zhǐ (only) is the adverb wherever it is a word on its own; after a numeral or demonstrative
   // (一只, 这只) it is the measure word zhī.
   只: (c, i, spans) => {
+    // 这只是, 那只有: the adverb after a demonstrative subject; 这只猫 is the measure word.
+    if ('这那'.includes(at(c, i - 1)) && '是有能会可'.includes(at(c, i + 1))) return 'zhi3';
     if (NUMERAL.test(at(c, i - 1)) || '这那哪每各某此'.includes(at(c, i - 1))) return 'zhi1';
     return spans[i][1] - spans[i][0] === 1 && HAN.test(at(c, i + 1)) ? 'zhi3' : undefined;
   },
   // 为…所 (passive): 不为世间所知 — wéi; so is 以X为Y (物以希为贵). 以 and 所 count only outside
   // dictionary words (所有, 可以).
-  为: (c, i) => {
+  为: (c, i, spans) => {
     // 称他为, 写他为 (name him as): wéi after a verb of naming and its object.
     if (PRONOUN.has(at(c, i - 1)) && '称叫写认视选推奉尊封立拜呼'.includes(at(c, i - 2))) return 'wei2';
     for (let k = i - 1; k >= 0 && !END.has(c[k]); k--) if (c[k] === '以' && !wordAround(c, k)) return 'wei2';
+    // 曾为国子祭酒, 乃为X: "was, served as" — a written adverb and nothing but a name to the clause's end.
+    if ('曾乃即遂亦皆俱均'.includes(at(c, i - 1))) {
+      let k = i + 1;
+      while (!isEnd(c, k) && !spans[k][2].startsWith('v') && spans[k][2] !== 'p') k = spans[k][1];
+      if (isEnd(c, k)) return 'wei2';
+    }
     for (let k = i + 1; k < c.length && !END.has(c[k]); k++)
       if (c[k] === '所' && !wordAround(c, k)) return 'wei2';
     return undefined;
