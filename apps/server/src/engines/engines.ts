@@ -28,6 +28,7 @@ import {
   EngineError,
   type EngineProblem,
   type EngineRegistry,
+  findLamaModel,
   findSpeakerModel,
   type LipSync,
   type MediaInspector,
@@ -91,6 +92,8 @@ export interface Engines {
    * call so a model added later is used.
    */
   speakerModel(): ReturnType<typeof findSpeakerModel>;
+  /** The installed LaMa model file (the erase's neural inpainter), looked up per erase; null: Telea. */
+  inpaintModel(): Promise<string | null>;
   /** Probe, peaks and thumbnails of uploaded files, in a helper process (started on first use). */
   inspector: MediaInspector;
   /** Measured pitch of built-in voices as voice-changer targets, by reference key, for this process. */
@@ -448,6 +451,7 @@ export function assembleEngines(config: Config, live: LiveEngines = staticEngine
     lipsync: config.LIPSYNC_URL ? createLipSync(config.LIPSYNC_URL, config.LIPSYNC_API_KEY) : null,
     trainer: config.VOICE_CLONE_TRAINER_URL ? createTrainer(config.VOICE_CLONE_TRAINER_URL) : null,
     speakerModel: () => findSpeakerModel(sherpaModelsDir(config)),
+    inpaintModel: () => findLamaModel(sherpaModelsDir(config)),
     inspector,
     voicePitches: new Map(),
     async close() {

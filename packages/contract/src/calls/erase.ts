@@ -103,6 +103,10 @@ export const eraseReport = z.object({
   method: eraseMethod,
   /** fill: share (0..1) of the text's pixels taken from other frames (the rest was inpainted). */
   temporal_share: z.number().min(0).max(1).optional(),
+  /** 去水印 with fill: share (0..1) of the watermark boxes' pixels un-blended (its transparency undone). */
+  unblended_share: z.number().min(0).max(1).optional(),
+  /** fill: what inpainted the rest (lama: the LaMa model, telea: OpenCV Telea); absent when nothing was. */
+  inpaint: z.enum(['lama', 'telea']).optional(),
   /** What changed outside the text, per checked span (measured against the source). */
   damage: z
     .array(

@@ -1,5 +1,6 @@
 import { EngineError, isEngineError } from '../errors.ts';
 import { createHelperPool } from '../process/helpers.ts';
+import { loadModelRegistry, modelPath } from '../sherpa/models.ts';
 import type { lamaOperations } from './lama-worker.ts';
 import { chromaSize, type Planes } from './yuv.ts';
 
@@ -20,6 +21,18 @@ export interface Lama {
   /** One tile: RGB planes 0..1 and mask (1 = fill), LAMA_SIZE²; resolves RGB planes 0..255. */
   run(image: Float32Array, mask: Float32Array): Promise<Float32Array>;
   close(): Promise<void>;
+}
+
+/**
+ * The model file of the installed `inpaint` entry of the models folder's models.json (every file on
+ * disk), or null: none installed, no folder or registry. Read at each erase, so an install or a
+ * removal counts from the next one.
+ */
+export async function findLamaModel(modelsDir: string | undefined): Promise<string | null> {
+  if (!modelsDir) return null;
+  const models = await loadModelRegistry(modelsDir, (m) => m.kind === 'inpaint').catch(() => []);
+  const file = models[0]?.files.model;
+  return typeof file === 'string' ? modelPath(modelsDir, file) : null;
 }
 
 /** Starts the helper and opens the model; rejects when it cannot run here. */

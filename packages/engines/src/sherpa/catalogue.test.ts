@@ -50,7 +50,10 @@ describe('the model catalogue', () => {
     for (const entry of MODEL_CATALOGUE) {
       expect(entry.downloads.length, entry.model.id).toBeGreaterThan(0);
       for (const d of entry.downloads) {
-        expect(d.path, entry.model.id).toMatch(/^[\w-]+\/[\w.-]+$/);
+        // A release asset under the base URL, or a file elsewhere pinned to one revision of its repository.
+        expect(d.path, entry.model.id).toMatch(
+          /^([\w-]+\/[\w.-]+|https:\/\/huggingface\.co\/[\w.-]+\/[\w.-]+\/resolve\/[0-9a-f]{40}\/[\w.-]+)$/,
+        );
         expect(Number.isInteger(d.bytes) && d.bytes > 0, `${entry.model.id} bytes`).toBe(true);
         if (d.sha256 !== null) expect(d.sha256, entry.model.id).toMatch(/^[0-9a-f]{64}$/);
       }
@@ -81,6 +84,16 @@ describe('the model catalogue', () => {
     const asr = recommended.filter((m) => m.kind === 'asr');
     expect(asr.some((m) => m.languages.includes('zh'))).toBe(true);
     expect(recommended.some((m) => m.kind === 'vad')).toBe(true);
+  });
+
+  it('offers LaMa for the erase as an opt-in model: its training data is not cleared for commercial use', () => {
+    const lama = MODEL_CATALOGUE.find((c) => c.model.kind === 'inpaint');
+    expect(lama?.model.files).toEqual({ model: 'lama_fp32.onnx' });
+    expect(lama?.recommended).toBe(false);
+    expect(lama?.licence.permissive).toBe(false);
+    // One exact file with its published digest: installed verified, checked again by `engines verify`.
+    expect(lama?.downloads).toEqual([expect.objectContaining({ unpack: false, bytesExact: true })]);
+    expect(lama?.downloads[0].sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('names every Kokoro v1.1 speaker with gender and language, in upstream order', () => {

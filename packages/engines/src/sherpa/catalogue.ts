@@ -8,7 +8,10 @@
 import type { ModelSpeaker, SherpaModel } from './models.ts';
 
 export interface ModelDownload {
-  /** Path under the base URL: release tag + asset name, e.g. 'tts-models/kokoro-multi-lang-v1_1.tar.bz2'. */
+  /**
+   * Path under the base URL: release tag + asset name, e.g. 'tts-models/kokoro-multi-lang-v1_1.tar.bz2';
+   * or the whole URL of a file published elsewhere, pinned to a revision (LaMa on Hugging Face).
+   */
   path: string;
   /** true: a .tar.bz2 unpacked into the models folder; false: saved under its own name at the top. */
   unpack: boolean;
@@ -100,6 +103,13 @@ const SRC = {
   speaker3d: 'https://github.com/modelscope/3D-Speaker/blob/main/README.md',
   eres2netCard: 'https://huggingface.co/onemira/eres2net-base-3dspeaker-onnx',
   wespeakerModels: 'https://github.com/wenet-e2e/wespeaker/blob/master/docs/pretrained.md',
+  lamaLicence: 'https://github.com/advimman/lama/blob/main/LICENSE',
+  lamaReadme: 'https://github.com/advimman/lama/blob/main/README.md',
+  lamaOnnxCard: 'https://huggingface.co/Carve/LaMa-ONNX',
+  lamaOnnxCommit: 'https://huggingface.co/Carve/LaMa-ONNX/commit/a3ee2fca54baebec351b8fa7786154ffa7555aa6',
+  lamaExport: 'https://github.com/Carve-Photos/lama',
+  lamaSignature: 'https://huggingface.co/gumka/lama-onnx',
+  places365: 'https://github.com/zhoubolei/places_devkit',
 };
 
 const FUNASR_WEIGHTS =
@@ -690,6 +700,44 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
     recommended: false,
     homepage: 'https://github.com/wenet-e2e/wespeaker',
   },
+  {
+    // Carve's ONNX export of big-lama (fixed 512 × 512; image and mask in, RGB 0..255 out): the digest
+    // and size are the Git LFS pointer of the commit that uploaded this file, which the URL pins.
+    model: {
+      id: 'lama-big-512',
+      kind: 'inpaint',
+      name: 'LaMa 画面修补（big-lama）',
+      files: { model: 'lama_fp32.onnx' },
+    },
+    downloads: [
+      {
+        path: 'https://huggingface.co/Carve/LaMa-ONNX/resolve/a3ee2fca54baebec351b8fa7786154ffa7555aa6/lama_fp32.onnx',
+        unpack: false,
+        bytes: 208_044_816,
+        bytesExact: true,
+        sha256: '1faef5301d78db7dda502fe59966957ec4b79dd64e16f03ed96913c7a4eb68d6',
+      },
+    ],
+    installedBytes: 208_044_816,
+    licence: {
+      code: 'Apache-2.0（advimman/lama；ONNX 导出 Carve-Photos/lama）',
+      weights: 'Apache-2.0（Carve/LaMa-ONNX 模型卡；big-lama 权重随 advimman/lama 发布）',
+      data: 'Places365-Challenge（MIT CSAIL 收集的网络场景照片），未读到允许商用的数据许可',
+      permissive: false,
+      sources: [
+        SRC.lamaLicence,
+        SRC.lamaReadme,
+        SRC.lamaOnnxCard,
+        SRC.lamaOnnxCommit,
+        SRC.lamaExport,
+        SRC.lamaSignature,
+        SRC.places365,
+      ],
+    },
+    enables: '字幕擦除、去水印：前后画面都看不到的像素由 LaMa 神经修复（未安装时用传统修补 Telea）',
+    recommended: false,
+    homepage: 'https://github.com/advimman/lama',
+  },
 ];
 
 /** Ids of the models installed by default. */
@@ -704,4 +752,5 @@ export const CATALOGUE_GROUPS: Array<{ title: string; kinds: string[] }> = [
   { title: '语音活动检测 VAD', kinds: ['vad'] },
   { title: '标点 punctuation', kinds: ['punctuation'] },
   { title: '说话人分离 diarization', kinds: ['diarization'] },
+  { title: '画面修补 inpainting', kinds: ['inpaint'] },
 ];

@@ -27,6 +27,8 @@ export const MODEL_KINDS = {
   punctuation: { required: ['model'], optional: [] },
   /** pyannote segmentation + speaker embedding: who spoke when. */
   diarization: { required: ['segmentation', 'embedding'], optional: [] },
+  /** LaMa (onnxruntime, not sherpa-onnx): fills what the erase's temporal fill cannot (erase/lama.ts). */
+  inpaint: { required: ['model'], optional: [] },
 } as const satisfies Record<string, FileSpec>;
 
 export type ModelKind = keyof typeof MODEL_KINDS;

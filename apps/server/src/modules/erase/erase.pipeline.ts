@@ -5,12 +5,13 @@ import { eraseCalls } from '@vw/contract';
 import {
   type CheckErasedResult,
   checkErased,
-  type EraseResult,
   eraseAgain,
   eraseVideo,
+  eraseWatermark,
   findWatermarks,
   type Span,
   spansFromWatermarks,
+  type WatermarkEraseResult,
 } from '@vw/engines';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
@@ -33,7 +34,7 @@ import { getOwnedAsset } from '../uploads/uploads.service.ts';
 /*
  * One pipeline for the two tools `erase` (字幕擦除) and `watermark` (去水印):
  * locate (where and when: whole video, custom ranges, or where subtitles are shown — from an OCR
- * project or recognised here; a watermark: found inside the boxes per segment of time) → erase (fill: the text's pixels from nearby frames / inpainted; fast,
+ * project or recognised here; a watermark: found inside the boxes per segment of time) → erase (fill: the text's pixels from nearby frames / inpainted by LaMa when installed, else Telea; fast,
  * blur: ffmpeg delogo / blur per box with time enables; audio copied) → check (OCR reads the boxes
  * again and measures the damage against the source; what remains is erased once more when
  * second_pass is on, then checked again) → output (MP4 as the task's output and as a new asset of
@@ -114,7 +115,7 @@ async function artifactPath(ctx: StageContext<EraseInput>, key: string, name: st
 
 const toReport = (
   check: CheckErasedResult,
-  erased: EraseResult,
+  erased: WatermarkEraseResult,
   located: Located,
   secondPass: boolean,
   engineLabel: string,
@@ -126,6 +127,8 @@ const toReport = (
   second_pass: secondPass,
   method: erased.method,
   ...(erased.temporal_share !== undefined ? { temporal_share: erased.temporal_share } : {}),
+  ...(erased.unblended_share ? { unblended_share: erased.unblended_share } : {}),
+  ...(erased.inpaint ? { inpaint: erased.inpaint } : {}),
   ...(check.damage ? { damage: check.damage } : {}),
   ...(located.watermarks ? { watermarks: located.watermarks } : {}),
   engine_label: engineLabel,
@@ -133,7 +136,7 @@ const toReport = (
 
 interface Erased {
   key: string;
-  result: EraseResult;
+  result: WatermarkEraseResult;
 }
 
 const stages: PipelineDef<EraseInput>['stages'] = [
@@ -172,13 +175,17 @@ const stages: PipelineDef<EraseInput>['stages'] = [
       const { spans } = ctx.results.locate as Located;
       const video = await sourceVideo(ctx);
       const out = path.join(ctx.scratchDir, 'erased.mp4');
-      let result: EraseResult;
+      let result: WatermarkEraseResult;
+      // A watermark: un-blended where it can be, the rest filled (watermark-erase.ts).
+      const erase = ctx.task.tool === 'watermark' ? eraseWatermark : eraseVideo;
       try {
-        result = await eraseVideo(video, out, {
+        result = await erase(video, out, {
           method: ctx.input.method,
           spans,
           // A watermark tints its whole box; subtitles are strokes.
           mask: ctx.task.tool === 'watermark' ? 'box' : 'text',
+          // What no frame shows: LaMa while its model is installed, else Telea (the report says which).
+          lamaModel: ctx.input.method === 'fill' ? await ctx.app.engines.inpaintModel() : null,
           signal: ctx.signal,
           onProgress: progressOf(ctx),
         });

@@ -119,8 +119,13 @@ export function createWatermarkTask(ctx: AppContext, userId: string, body: Water
   });
 }
 
-const previewKey = (asset: MediaAssetRow, at: number, boxes: Box[], method: EraseMethod) => {
-  const hash = createHash('sha256').update(JSON.stringify({ boxes, method })).digest('hex').slice(0, 16);
+/** A preview per frame and what makes it: boxes, method, tool (the mask) and fill's inpainter. */
+const previewKey = (
+  asset: MediaAssetRow,
+  at: number,
+  made: { boxes: Box[]; method: EraseMethod; tool: string; inpaint: string },
+) => {
+  const hash = createHash('sha256').update(JSON.stringify(made)).digest('hex').slice(0, 16);
   return `media/${asset.owner_id}/${asset.id}/frames/erase-${hash}-${at}.jpg`;
 };
 
@@ -134,7 +139,14 @@ export async function erasePreview(ctx: AppContext, userId: string, body: Previe
   assertBoxesFit(asset, body.boxes);
   assertWithinDuration(asset, body.at_ms, '预览时间');
   const before = await previewFrameOf(ctx, asset, body.at_ms);
-  const key = previewKey(asset, before.at_ms, body.boxes, body.method);
+  // Fill inpaints with LaMa while its model is installed: a preview made before (or after) is another.
+  const lamaModel = body.method === 'fill' ? await ctx.engines.inpaintModel() : null;
+  const key = previewKey(asset, before.at_ms, {
+    boxes: body.boxes,
+    method: body.method,
+    tool: body.tool,
+    inpaint: lamaModel ? 'lama' : 'telea',
+  });
   if (!(await ctx.storage.stat(key))) {
     await withTempDir(ctx, async (dir) => {
       const source = await localPathOf(ctx, asset.storage_key, dir);
@@ -164,6 +176,7 @@ export async function erasePreview(ctx: AppContext, userId: string, body: Previe
           method: body.method,
           spans: body.boxes.map((box) => ({ box, start_ms: null, end_ms: null })),
           mask: body.tool === 'watermark' ? 'box' : 'text',
+          lamaModel,
         });
         await grabFrame(erased, 0, out);
       } catch (err) {

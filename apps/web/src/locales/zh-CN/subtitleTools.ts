@@ -36,7 +36,7 @@ export const subtitleTools = {
       fast: '快速方法：按周边像素填充整个区域',
       blur: '快速方法：模糊整个区域',
     },
-    watermarkFill: '逐帧补全（推荐）：在框内找出水印及其出现时段，取前后画面补全',
+    watermarkFill: '逐帧补全（推荐）：在框内找出水印及其出现时段，半透明水印按透明度还原，其余取前后画面补全',
     secondPass: '擦除后检查并二次擦除残留',
     seconds: '秒',
     to: '至',
@@ -72,7 +72,20 @@ export const subtitleTools = {
     secondPassSkipped: '未执行',
     methodEngine: '方法 · 检查引擎',
     methods: { fill: '逐帧补全', fast: '快速方法（delogo）', blur: '快速方法（模糊）' },
-    fillShare: (pct: string) => `逐帧补全：${pct}% 取自前后画面，其余为画面修补`,
+    /** What the temporal fill took from other frames, and what inpainted the rest (older results: unnamed). */
+    fillShare: (pct: string, inpaint?: 'lama' | 'telea') =>
+      inpaint === 'lama'
+        ? `逐帧补全：${pct}% 取自前后画面，其余由 LaMa 神经修复`
+        : inpaint === 'telea'
+          ? `逐帧补全：${pct}% 取自前后画面，其余由传统修补（Telea）`
+          : pct === '100'
+            ? `逐帧补全：${pct}% 取自前后画面`
+            : `逐帧补全：${pct}% 取自前后画面，其余为画面修补`,
+    /** 去水印: the share of the logo's pixels restored by undoing its transparency (the rest, if any, filled). */
+    unblendShare: (pct: string) =>
+      pct === '100'
+        ? '逐帧补全：水印按估计的透明度还原出原画面'
+        : `逐帧补全：${pct}% 的水印像素按估计的透明度还原出原画面，其余取自前后画面`,
     watermarks: '找到的水印',
     watermarkAt: (place: string, from: string, to: string) => `${place} ${from} – ${to}`,
     /** Where a found watermark sits: column (left/centre/right) × row (top/middle/bottom). */

@@ -24,7 +24,7 @@ import {
 
 /** One file of a model as published upstream (the catalogue's ModelDownload). */
 export interface InstallDownload {
-  /** Path under the base URL: release tag + asset name. */
+  /** Path under the base URL (release tag + asset name), or a whole URL for a file published elsewhere. */
   path: string;
   /** true: a .tar.bz2 unpacked into the models folder; false: saved under its own name at the top. */
   unpack: boolean;
@@ -102,8 +102,9 @@ const LOCK_FILE = '.install.lock';
 const MARGIN_MIN = 100 * 1024 * 1024;
 const MARGIN_SHARE = 0.1;
 
+/** A path under the base URL, or a file published elsewhere given by its whole URL (LaMa). */
 export const downloadUrl = (baseUrl: string, path: string) =>
-  `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  /^https?:\/\//.test(path) ? path : `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 
 /** Where a download lands: archives under .downloads/, single files at the top of the models folder. */
 export const downloadTarget = (modelsDir: string, d: InstallDownload) =>

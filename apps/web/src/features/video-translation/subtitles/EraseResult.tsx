@@ -177,9 +177,11 @@ function Report({ report }: { report: EraseReport }) {
         </Descriptions.Item>
         <Descriptions.Item label={t.methodEngine}>
           <span data-testid="erase-method-used">
-            {report.method === 'fill' && report.temporal_share !== undefined
-              ? t.fillShare((report.temporal_share * 100).toFixed(0))
-              : t.methods[report.method]}
+            {report.method === 'fill' && report.unblended_share
+              ? t.unblendShare(String(Math.floor(report.unblended_share * 100)))
+              : report.method === 'fill' && report.temporal_share !== undefined
+                ? t.fillShare(String(Math.floor(report.temporal_share * 100)), report.inpaint)
+                : t.methods[report.method]}
           </span>{' '}
           · {report.engine_label}
         </Descriptions.Item>
