@@ -399,7 +399,10 @@ const COMMANDS: Record<string, Command> = {
       throw error instanceof EngineCommandError ? new UsageError(error.message) : error;
     });
     if (report.status === 'offline')
-      throw new Error(`cannot reach ${ctx.config.ENGINES_BASE_URL} (ENGINES_BASE_URL can name a mirror)`);
+      // The reason names the host: the release downloads (ENGINES_BASE_URL), or where LaMa is published.
+      throw new Error(
+        `offline: ${report.message} (ENGINES_BASE_URL can name a mirror of the sherpa-onnx releases)`,
+      );
     if (report.status !== 'done') throw new Error(report.message ?? report.status);
     if (report.failed.length) throw new Error(`not installed: ${report.failed.map((f) => f.id).join(', ')}`);
   },
