@@ -541,6 +541,32 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(characters.sort()).toEqual(['凤姐', '阿五', '黛玉'].sort());
   });
 
+  it('an adverb before 地 is no name (更快地说); X的 acting, X的脸, 胖脸的X and X的声音 are X', () => {
+    const paragraphs = [
+      '“还是这样么？”三角脸问。“听说，还是这样，”方头说。“什么？”庄七光诧异地问。“怎么骗？”庄七光更其诧异地问。',
+      '“还是这样么？”三角脸的拿起茶碗，问。',
+      '阔亭睁着眼看了他一会，没有便答；胖脸的庄七光已经放开喉咙嚷起来了：',
+      '“吹熄了灯，我们的吉光屯还成什么吉光屯？”',
+      '“他不是发了疯么？”方头带些藐视的神气说。',
+      '“哼，你聪明！”庄七光的脸上就走了油。',
+      '庙后门的墙外就有庄七光的声音喊道：“老黑呀，不对了！”',
+      '“好，”她更快地说。“好，”阔亭更快地说。',
+    ];
+    const { quotes } = speakersOf(paragraphs);
+    expect(quotes.slice(1, 7)).toEqual([['三角脸'], [], ['庄七光'], ['方头'], ['庄七光'], ['庄七光']]);
+    expect(learnNames(paragraphs).has('更快')).toBe(false);
+  });
+
+  it('a title decides the gender (灰五婶 is 她 however often 他 follows her name); 她又… goes on', () => {
+    const { quotes } = speakersOf([
+      '“我想：还不如用老法子骗他一骗，”灰五婶说。他不是先就发过一回疯么？她说他的老子也疯。',
+      '“费什么这样的手脚，”阔亭愤愤地说，“打死了就完了！”',
+      '“那怎么行？”她吃惊地看着他，连忙摇手道。',
+      '“后来就好了的！”她又用手背抹去一些嘴角上的白沫，更快地说。',
+    ]);
+    expect(quotes.slice(2)).toEqual([['灰五婶'], ['灰五婶']]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE]);
     expect(m.total).toBeGreaterThan(1000);

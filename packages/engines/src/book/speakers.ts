@@ -73,7 +73,7 @@ const PRONOUNS: Record<string, Gender> = { 他: 'male', 她: 'female', 伊: 'fem
 const MALE_TITLES =
   /(先生|公子|少爷|老爷|大爷|大哥|哥哥|哥|弟弟|弟|叔|伯|爷爷|爷|父亲|父|爸爸|爸|兄|王爷|师兄|师弟|大人|和尚|老头|男孩|少年|皇帝|国王|王子|老汉|书生|秀才|举人|掌柜)$/u;
 const FEMALE_TITLES =
-  /(小姐|夫人|太太|女士|姑娘|姐姐|姐|妹妹|妹|娘子|娘|婆婆|婆|嫂子|嫂|姑姑|姑|姨|妈妈|妈|母亲|母|奶奶|师姐|师妹|公主|皇后|王后|丫头|丫鬟|女孩|少女|老太|尼姑|媳妇|女人)$/u;
+  /(小姐|夫人|太太|女士|姑娘|姐姐|姐|妹妹|妹|娘子|娘|婆婆|婆子|婆|嫂子|嫂|婶婶|婶子|婶|姑姑|姑|姨|寡妇|妇人|女工|妈妈|妈|母亲|母|奶奶|师姐|师妹|公主|皇后|王后|丫头|丫鬟|女孩|少女|老太|尼姑|媳妇|女人)$/u;
 const FEMALE_CHARS = new Set([
   ...'娟婷丽芳娜静敏燕艳霞玲雪梅琳莉兰凤萍红月蓉媛瑶璐琪倩颖妍嫣薇婉娇姗妮娥嫦莺燕蕾菲娅晶芸秀珍翠英黛钗',
 ]);
@@ -194,6 +194,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
       if (!NAME_CHARS.test(p) || NOT_START.test(p) || /一$|一[口声下眼把个只]/u.test(p) || count(p) < 2)
         continue;
       if (c.startsWith(`${p}了${p[0]}`)) continue; // 端相了端相: a verb said twice
+      if (rest.startsWith('地')) return; // 更快地说, 坚定地说: an adverb
       if (rest === '' || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
         if (startsWithVerb.test(rest)) spoke.add(p);
         evidence.set(p, (evidence.get(p) ?? 0) + weight);
@@ -217,7 +218,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
       const rest = c.slice(len);
       if (speechy(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m)) || !NAME_CHARS.test(p))
         continue;
-      if (NOT_START.test(p) || NUMBER_START.test(p)) return;
+      if (NOT_START.test(p) || NUMBER_START.test(p) || rest.startsWith('地')) return;
       if (rest && PERSON.test(p + rest[0])) continue;
       // A verb with its aspect particle ends no name (础翁夹着皮包): the name is what comes before the verb.
       if (/^[着了过]/u.test(rest)) {
@@ -458,6 +459,11 @@ function subjectIn(clause: string, names: Set<string>): Subject {
   // 城下答应 / 窗外有人叫: a voice from a place, nobody the text names.
   if (/^(?:[城门窗院楼屋墙台帐船岸桥街房舱庙殿厅营寨]|隔壁|对门|外间|里间)[上下外里内前后口边头]?$/u.test(n))
     return { kind: 'crowd' };
+  // 墙外就有庄七光的声音喊道: the voice of a known name is that one.
+  const voice = /([^，,的]{2,6})的声音/u.exec(n)?.[1];
+  const voiced =
+    voice && [...names].filter((name) => voice.endsWith(name)).sort((a, b) => b.length - a.length)[0];
+  if (voiced) return { kind: 'name', name: voiced };
   // 关、张二人曰 / 程昱、郭嘉曰: several named together speak as one voice.
   if (/^[^、，,]{1,4}、[^、，,]{1,4}/u.test(n) && !PRONOUNS[n[0]]) return { kind: 'crowd' };
   if (PRONOUNS[n[0]] && n[1] !== '们' && n[1] !== '的') return { kind: 'pronoun', gender: PRONOUNS[n[0]] };
@@ -482,10 +488,25 @@ function subjectIn(clause: string, names: Set<string>): Subject {
     for (const name of byFirst(names).get(rest[0]) ?? [])
       if (rest.startsWith(name)) return { kind: 'name', name };
   }
-  if (known && (n[known.length] !== '的' || known.endsWith('家的'))) {
+  // 庄七光的脸上就走了油 / 三角脸的拿起茶碗: one's face or voice, or one called by a feature, acts.
+  const own = n.slice(known.length + 1);
+  const acting =
+    /^(?:脸|眼|嘴|手|头|声音|面孔|神气|口气)/u.test(own) || /^[拿走说问笑看站坐喊叫嚷]/u.test(own);
+  if (known && (n[known.length] !== '的' || known.endsWith('家的') || acting)) {
     // A bare title (秀才) names the one character whose name ends with it (赵秀才).
     const fuller = [...names].filter((name) => name !== known && name.endsWith(known));
     return { kind: 'name', name: PERSON.test(known) && fuller.length === 1 ? fuller[0] : known };
+  }
+  // 胖脸的庄七光 / 本来对了庙门立着的他: a short description before a known name is that name.
+  // …when the name then acts (看不上眼的王胡尚且那么多 is no one acting).
+  const modified = /^[^，,的]{1,3}的(.+)$/u.exec(n)?.[1];
+  for (const name of modified ? (byFirst(names).get(modified[0]) ?? []) : []) {
+    const then = modified?.slice(name.length) ?? '';
+    if (
+      modified?.startsWith(name) &&
+      (!then || MARKERS.some((m) => then.startsWith(m)) || startsWithVerb.test(then))
+    )
+      return { kind: 'name', name };
   }
   const d = description(n);
   if (!d) return { kind: 'none' };
@@ -575,8 +596,11 @@ function speakerNear(
 function guessGender(fullName: string, paragraphs: string[]): Gender {
   const name = fullName.replace(/儿$/u, '');
   let score = 0;
-  if (MALE_TITLES.test(name) || (/^老/u.test(name) && SURNAME.test(name.slice(1)))) score += 3; // 老王, 老张
-  if (FEMALE_TITLES.test(name) || /^女./u.test(name)) score -= 3; // 女辛, 女乙: the maids' names
+  // A title says it outright (灰五婶 is a woman however often 他 follows her name).
+  if (FEMALE_TITLES.test(name) && !MALE_TITLES.test(name)) return 'female';
+  if (MALE_TITLES.test(name) && !FEMALE_TITLES.test(name)) return 'male';
+  if (/^老/u.test(name) && SURNAME.test(name.slice(1))) score += 3; // 老王, 老张
+  if (/^女./u.test(name)) score -= 3; // 女辛, 女乙: the maids' names
   const last = name[name.length - 1];
   if (FEMALE_CHARS.has(last) || (name.length > 1 && FEMALE_CHARS.has(name[name.length - 2]))) score -= 1;
   if (MALE_CHARS.has(last)) score += 1;
@@ -898,17 +922,15 @@ function paragraphSpeakers(
     const previous = row.findLast((r) => r.speech)?.speaker;
     if (near.subject.kind === 'pronoun' && previous && fits(previous, near.subject.gender))
       speaker = previous;
-    // A new paragraph is a new turn: 她 after the other one's line (“…”她含胡的回答) is not that one.
-    if (near.subject.kind === 'pronoun' && k === 0 && bare && last?.speaker === speaker) {
+    // A new paragraph is a new turn: 她 after the other one's line (“…”她含胡的回答) is not that one —
+    // unless she goes on (“…”她又…说).
+    const goesOn = /^\s*[，,]?\s*[他她伊](?:又|还|仍|便又|接着|继续)/u.test(after);
+    if (near.subject.kind === 'pronoun' && k === 0 && bare && last?.speaker === speaker && !goesOn) {
+      const g = near.subject.gender;
       const other = turns
         .slice(0, -1)
         .reverse()
-        .find(
-          (t) =>
-            t.speaker &&
-            t.speaker !== speaker &&
-            fits(t.speaker, near.subject.kind === 'pronoun' ? near.subject.gender : 'unknown'),
-        );
+        .find((t) => t.speaker && t.speaker !== speaker && fits(t.speaker, g));
       // …but not one the pronoun acts on in its own sentence (“呵呵！”他…提起眉间尺的头来).
       if (other?.speaker && !own.includes(other.speaker)) speaker = other.speaker;
     }
