@@ -34,7 +34,7 @@ for (const [name, set] of [
   ['real text, tuning part (92.4 % before word segmentation)', REAL_TUNING],
   ['real text, held-out part (92.1 % before word segmentation)', REAL_HELDOUT],
   [
-    'more real text (老舍, 朱自清, 红楼梦), tuning part (381/402, then 431/452 before the rules each round led to)',
+    'more real text (老舍, 朱自清, 红楼梦, 三国, 野草…), tuning part (381/402, 431/452, 328/338 before the rules each round led to)',
     REAL_TUNING_2,
   ],
   ['more real text (老舍, 朱自清, 红楼梦), held-out part (93.2 % on first measurement)', REAL_HELDOUT_2],
@@ -65,11 +65,14 @@ while (text < 100_000) {
   text += s.length;
 }
 const t1 = performance.now();
+const cpu1 = process.cpuUsage();
 for (const s of pieces) pinyinReadings(s);
 const ms = performance.now() - t1;
+const cpu = process.cpuUsage(cpu1);
+const cpuMs = (cpu.user + cpu.system) / 1000;
 console.log(`dictionary load: ${loadMs.toFixed(0)} ms, resident memory +${loadRssMb.toFixed(0)} MB`);
 console.log(
-  `throughput: ${text} characters in ${ms.toFixed(0)} ms = ${Math.round(text / (ms / 1000))} characters/s`,
+  `throughput: ${text} characters in ${ms.toFixed(0)} ms wall, ${cpuMs.toFixed(0)} ms CPU = ${Math.round(text / (cpuMs / 1000))} characters per CPU second`,
 );
 
 // Text normalisation (numbers, dates, money, units, Latin words) on its held-out cases.

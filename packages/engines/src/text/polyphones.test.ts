@@ -360,6 +360,24 @@ describe('polyphones in context', () => {
       // phrases: 缝穷 féng, 调兵 diào
       ['女的缝穷。', '缝', 'feng2'],
       ['何进调兵擒马元义。', '调', 'diao4'],
+      // third round (野草, 热风, 一件小事): 分外地 is the particle; 外地 stays dì
+      ['我的心分外地寂寞。', '地', 'de5'],
+      ['他从外地来。', '地', 'di4'],
+      // 哀乐 beside 爱憎 is grief and joy; 奏哀乐 is funeral music
+      ['没有爱憎，没有哀乐，也没有颜色和声音。', '乐', 'le4'],
+      ['军乐队奏起哀乐。', '乐', 'yue4'],
+      // V不得 closing a clause (can't); 不得 before a verb (must not)
+      ['使我至今忘记不得。', '得', 'de5'],
+      ['不得入内。', '得', 'de2'],
+      // 教 + someone + an errand is jiào; 教会 alone is the church, 教会了我 taught
+      ['好容易才雇定了一辆人力车，教他拉到Ｓ门去。', '教', 'jiao4'],
+      ['杭州英国教会里的一个医生。', '教', 'jiao4'],
+      ['他教会了我游泳。', '教', 'jiao1'],
+      // 曲背 bent (qū); 歌曲 a tune (qǔ); 无所为, 毫不为奇: wéi
+      ['直待弯腰曲背时期。', '曲', 'qu1'],
+      ['一首歌曲。', '曲', 'qu3'],
+      ['我将用无所为和沉默求乞！', '为', 'wei2'],
+      ['既然毫不为奇的过去了。', '为', 'wei2'],
     ];
     for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
   });

@@ -631,6 +631,11 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['调兵', 'diao4 -'],
   // 大将军 is a title (jiāngjūn), not 大将 + 军.
   ['大将军', '- jiang1 -'],
+  // 无所为 (do nothing), 不足为奇 / 毫不为奇 (nothing strange): wéi.
+  ['无所为', '- - wei2'],
+  ['无所不为', '- - - wei2'],
+  ['不为奇', '- wei2 -'],
+  ['足为奇', '- wei2 -'],
   // 干这行, 这行儿: a trade, háng.
   ['干这行', '- - hang2'],
   ['干那行', '- - hang2'],
@@ -782,6 +787,8 @@ function clauseBefore(c: string[], i: number): string {
 }
 
 const FIRST: Record<string, Rule> = {
+  // 分外地, 格外地: the particle after the adverb, not the 外地 (elsewhere) pinyin-pro finds.
+  地: (c, i) => (['分外', '格外'].includes(c.slice(i - 2, i).join('')) ? 'de5' : undefined),
   // 分外 (especially) before what it qualifies is fènwài, even where jieba reads 得分 (跑得分外高兴).
   分: (c, i) => (at(c, i + 1) === '外' && !'国面边地'.includes(at(c, i + 2)) ? 'fen4' : undefined),
   // 大都 (mostly) before a verb or adverb is dàdōu; the capital 大都 is a name.
@@ -936,6 +943,8 @@ const RULES: Record<string, Rule> = {
       ('此其之'.includes(next) && !wordAround(c, i) && /^(n|r)/.test(spans[i - 1]?.[2] ?? ''))
     )
       return 'de2';
+    // 忘记不得。 去不得: V不得 closing a clause is the complement (can't), not bùdé.
+    if (prev === '不' && isEnd(c, i + 1) && spans[i - 2]?.[2].startsWith('v')) return 'de5';
     // 得了三分 / 得了第一: "got" before a number.
     if (next === '了' && /[0-9一二两三四五六七八九十百几第满]/u.test(at(c, i + 2))) return 'de2';
     if (isWord(c.slice(i, i + 2).join('')) || isWord(c.slice(i - 1, i + 1).join(''))) return undefined;
@@ -978,6 +987,10 @@ const RULES: Record<string, Rule> = {
       ? 'zhong4'
       : undefined;
   },
+  // 哀乐 beside 爱憎, 喜怒, 悲欢 is grief and joy (āilè), not the funeral music (āiyuè).
+  乐: (c, i) => (at(c, i - 1) === '哀' && /爱憎|喜怒|悲欢|苦乐|忧/u.test(c.join('')) ? 'le4' : undefined),
+  // 曲 qū, bent, before a part of the body (弯腰曲背, 曲膝); qǔ is a tune.
+  曲: (c, i) => ('背腰膝身肱'.includes(at(c, i + 1)) ? 'qu1' : undefined),
   // 舍着脸, 舍了命: the verb shě (give up), not the house shè.
   舍: (c, i) => ('着了掉去弃'.includes(at(c, i + 1)) ? 'she3' : undefined),
   // 卷 juǎn, the verb (卷入, 卷起, 卷走); juàn is a volume or a scroll.
@@ -1101,8 +1114,17 @@ const RULES: Record<string, Rule> = {
         return 'jiao4';
       if (verb?.[2].startsWith('v') && verb[1] - verb[0] === 2 && '住倒死坏掉'.includes(c[verb[1] - 1]))
         return 'jiao4';
+      // …or an errand, a verb of going or one taking a destination: 教他拉到Ｓ门去, 教他回来.
+      if (
+        verb?.[2].startsWith('v') &&
+        ('去来回走'.includes(c[verb[0]]) || '到去来回'.includes(at(c, verb[1])))
+      )
+        return 'jiao4';
     }
-    return PRONOUN.has(at(c, i + 1)) || '给会'.includes(at(c, i + 1)) ? 'jiao1' : undefined;
+    // 教给, 教会了我 (taught); 教会 on its own is the church (jiàohuì).
+    if (at(c, i + 1) === '会')
+      return PRONOUN.has(at(c, i + 2)) || at(c, i + 2) === '了' ? 'jiao1' : undefined;
+    return PRONOUN.has(at(c, i + 1)) || at(c, i + 1) === '给' ? 'jiao1' : undefined;
   },
   当: (c, i, spans) => {
     // 上了大当: the noun of 上当, dàng.
