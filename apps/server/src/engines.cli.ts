@@ -83,6 +83,17 @@ export async function engineReport(config: Config): Promise<string[]> {
       }
     }
 
+    // Erasing always runs (OpenCV Telea); LaMa, opt-in, inpaints instead while installed.
+    const lama = await engines.inpaintModel();
+    if (lama) row('erasing', 'lama', 'ok', lama);
+    else
+      row(
+        'erasing',
+        'lama',
+        'off',
+        'OpenCV Telea inpaints instead; npm run admin -- engines install lama-big-512',
+      );
+
     service('language model', 'chat', engines.llm, 'LLM_BASE_URL and LLM_MODEL');
     service('language model', 'embeddings', engines.embed, 'LLM_EMBEDDING_MODEL');
     service('dubbing', 'separator', engines.separate, 'SEPARATOR_URL (a vw-sep/1 server)');

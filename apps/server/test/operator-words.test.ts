@@ -125,6 +125,9 @@ describe('npm run admin -- engines', () => {
         expect(report).toContain(setting);
       }
       expect(report).toMatch(/^speech\s+espeak\s+ok$/m);
+      expect(report).toMatch(
+        /^erasing\s+lama\s+off\s+OpenCV Telea inpaints instead; .*engines install lama-big-512$/m,
+      );
       expect(report).toMatch(/^language model\s+chat\s+off\s+set LLM_BASE_URL and LLM_MODEL$/m);
     } finally {
       await server.close();
