@@ -512,14 +512,15 @@ describe('attributeSpeakers: who is speaking', () => {
   it('his mother can be 她 (他的母亲 is only not 他); 她 past a long tale is the woman still talking', () => {
     const tale = '“那白气到天半便变成白云，罩住了这处所，渐渐现出绯红颜色，映得一切都如桃花。'.repeat(8);
     const { quotes } = speakersOf([
+      '“唉！”他的母亲叹息说。',
       '“父亲的仇？”他前进几步，惊急地问。眉间尺是他的名字。',
       '他走过去；他的母亲端坐在床上。“听哪！”她严肃地说。',
       tale,
       '“那天父亲回来了没有呢？”眉间尺赶紧问。',
       '“没有回来！”她冷静地说。',
     ]);
-    expect(quotes[1]).toEqual(['母亲']);
-    expect(quotes[4]).toEqual(['母亲']);
+    expect(quotes[2]).toEqual(['母亲']);
+    expect(quotes[5]).toEqual(['母亲']);
   });
 
   it('one the narration says keeps silent does not take the next bare line (他一时开不得口)', () => {
@@ -565,6 +566,17 @@ describe('attributeSpeakers: who is speaking', () => {
       '“后来就好了的！”她又用手背抹去一些嘴角上的白沫，更快地说。',
     ]);
     expect(quotes.slice(2)).toEqual([['灰五婶'], ['灰五婶']]);
+  });
+
+  it('他 over a long stretch is the named one the narration follows, not a noun phrase (失意人)', () => {
+    const { quotes } = speakersOf([
+      '“都可以的。”连殳简单地回答道。',
+      '我便常常访问连殳去。因为听人说，他倒很亲近失意的人的。但是世事升沉无定，失意人也不会我一投名片，他便接见了。我只见他很快地吸完一枝烟。',
+      '“吸烟罢。”他伸手取第二枝烟时，忽然说。',
+      '但是连殳的眼里却即刻发出欢喜的光来了，连忙站起，一面说道：',
+      '“大良，二良，都来！”',
+    ]);
+    expect(quotes).toEqual([['连殳'], [], ['连殳'], [], ['连殳']]);
   });
 
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {

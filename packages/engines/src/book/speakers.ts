@@ -52,7 +52,7 @@ const NUMBER_START = /^[二三四五六七八九十百千]/u;
 const TITLED = /^[\p{Script=Han}]{1,3}?(?:嫂|婶|叔|妈|姥姥|奶奶|爷|少爷|公子|先生|老太|家的)$/u;
 // Connectives before the subject: 于是张三 → 张三.
 const LEAD =
-  /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|却说|且说|话说|再说|彼时|其时|(?:这里|那里|后面|旁边|一旁)(?![的有是])|可巧|恰巧|正巧|偏巧|刚巧|恰好|正值|恰值|适值|正遇|忽见|忽听|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
+  /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|却说|且说|话说|再说|但是|可是|不过|彼时|其时|(?:这里|那里|后面|旁边|一旁)(?![的有是])|可巧|恰巧|正巧|偏巧|刚巧|恰好|正值|恰值|适值|正遇|忽见|忽听|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
   '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 忽然 忽而 突然 登时 顿时 同时 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
@@ -662,6 +662,8 @@ interface Characters {
   referent(text: string, g: Gender, not: string | null, strict?: boolean): string | null | undefined;
   /** Roles the narration says are a named character: 关官，就是关尹喜. */
   aliases: Map<string, string>;
+  /** Who has spoken so far (roles included): besides the names, whom a pronoun may stand for. */
+  spoken: Set<string>;
 }
 
 /** 他的老朋友黄三: a character said to be his (or hers) in the text. */
@@ -672,6 +674,7 @@ const possessed = (name: string, text: string, g: Gender) =>
 function readCharacters(paragraphs: string[]): Characters {
   const names = learnNames(paragraphs);
   const genders = new Map<string, Gender>();
+  const spoken = new Set<string>();
   const genderOf = (name: string): Gender => {
     let g = genders.get(name);
     if (!g) {
@@ -733,7 +736,8 @@ function readCharacters(paragraphs: string[]): Characters {
     }
     let best: { end: number; name: string } | null = null;
     // Only the names whose first character occurs in the text are looked for.
-    const candidates = new Set(genders.keys());
+    // (Not every word whose gender was asked: 失意人 of 他倒很亲近失意的人 is nobody.)
+    const candidates = new Set(spoken);
     for (const ch of new Set(text)) for (const name of byFirst(names).get(ch) ?? []) candidates.add(name);
     for (const name of candidates) {
       // The last mention that is not an object (听得桩家的歌唱, 对阿Q说).
@@ -771,7 +775,7 @@ function readCharacters(paragraphs: string[]): Characters {
   }
   for (const short of names) if (names.has(`${short}儿`)) forms.set(`${short}儿`, short);
   fuller.set(names, forms);
-  return { names, genders, genderOf, fits, referent, aliases };
+  return { names, genders, genderOf, fits, referent, aliases, spoken };
 }
 
 /** The person the narration last introduced with 一个/一位 (远远的望见一个大汉，推着…), if any. */
@@ -844,7 +848,7 @@ function talkingTo(narration: string): { at: number; to: string } | null {
 /** The speakers of one paragraph's quotes; moves the exchange on past the paragraph. */
 function paragraphSpeakers(
   p: string,
-  { names, genders, genderOf, fits, referent, aliases }: Characters,
+  { names, genders, genderOf, fits, referent, aliases, spoken }: Characters,
   exchange: Exchange,
   firstPerson: boolean,
   following = '',
@@ -993,7 +997,7 @@ function paragraphSpeakers(
     }
     // A line that calls someone by name (“祥林嫂，你放着罢！”) is said to them.
     const called = /^([^，,！!？?。…\s]{2,4})[，,！!]/u.exec(q.text)?.[1];
-    if (!listener && called && called !== speaker && (names.has(called) || genders.has(called)))
+    if (!listener && called && called !== speaker && (names.has(called) || spoken.has(called)))
       listener = called;
     // Nobody calls themself by name (“走罢，眉间尺！…”他说): the one called is not the speaker.
     if (speaker && speaker !== '我' && vocative(q.text, speaker)) {
@@ -1008,10 +1012,10 @@ function paragraphSpeakers(
     // A minor role that names a character already speaking is that character: 那秀才 → 赵秀才.
     if (speaker && !names.has(speaker)) {
       const role = speaker;
-      const same = [...genders.keys()].filter((n) => n !== role && n.endsWith(role));
+      const same = [...spoken].filter((n) => n !== role && n.endsWith(role));
       if (same.length === 1) speaker = same[0];
     }
-    if (speaker) genderOf(speaker);
+    if (speaker) spoken.add(speaker);
     const said = { speaker, speech: true };
     row.push(said);
     turns.push({
