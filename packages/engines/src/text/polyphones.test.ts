@@ -378,6 +378,33 @@ describe('polyphones in context', () => {
       ['一首歌曲。', '曲', 'qu3'],
       ['我将用无所为和沉默求乞！', '为', 'wei2'],
       ['既然毫不为奇的过去了。', '为', 'wei2'],
+      // fourth round (朱自清's essays, 骆驼祥子, 红楼梦): 教 + a state of mind or 也来 is jiào
+      ['似乎足以教我们相信从古如此。', '教', 'jiao4'],
+      ['教她们也来，坐汽车来。', '教', 'jiao4'],
+      // 干 ending a clause after a will (不敢去干) is the verb; 天又干 is dry
+      ['该快活的时候还不敢去干，地道的傻子。', '干', 'gan4'],
+      ['那正是青黄不接的时候，天又干，米粮大涨价。', '干', 'gan1'],
+      // 题为 wéi; 抢先一着 is a move (zhāo); 不是得着 got (dé); 睡得着 the complement
+      ['退职后写了一本书，题为《老实话》。', '为', 'wei2'],
+      ['也容易比自己抢先一着。', '着', 'zhao1'],
+      ['我们不是得着大批的正义么？', '得', 'de2'],
+      ['他睡得着。', '得', 'de5'],
+      // a word jieba starts with 只 is the adverb; 一只 stays the measure word
+      ['我不曾见过正义的面，只见过它的弯曲的影儿——在“自我”的唇边。', '只', 'zhi3'],
+      ['他养了一只猫。', '只', 'zhi1'],
+      // 尽是 jìn; 尽说 jǐn
+      ['除了他们自己以外差不多尽是虚伪的。', '尽', 'jin4'],
+      // 更生气 gèng (更生 is rebirth); 二更 a night watch (gēng)
+      ['他承认自己是有点迷头，也就更生气。', '更', 'geng4'],
+      ['到二更时，她似乎和气些。', '更', 'geng1'],
+      // 中觉 a nap (jiào); 心中觉得 feels (jué)
+      ['待贾母歇了中觉，还要回去看戏。', '觉', 'jiao4'],
+      ['他心中觉得不安。', '觉', 'jue2'],
+      // 奔 + a place + 来 heads for it (bèn); 奔避 flees (bēn)
+      ['于是转弯向北奔梨香院来。', '奔', 'ben4'],
+      ['百官俱奔避。', '奔', 'ben1'],
+      // 幻相 xiàng
+      ['这就是那块顽石幻相。', '相', 'xiang4'],
     ];
     for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
   });

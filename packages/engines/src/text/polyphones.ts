@@ -631,6 +631,8 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['调兵', 'diao4 -'],
   // 大将军 is a title (jiāngjūn), not 大将 + 军.
   ['大将军', '- jiang1 -'],
+  // 幻相 (an illusory appearance) is xiàng, like 真相.
+  ['幻相', '- xiang4'],
   // 无所为 (do nothing), 不足为奇 / 毫不为奇 (nothing strange): wéi.
   ['无所为', '- - wei2'],
   ['无所不为', '- - - wei2'],
@@ -651,6 +653,9 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['化为', '- wei2'],
   ['变为', '- wei2'],
   ['名为', '- wei2'],
+  ['题为', '- wei2'],
+  ['号为', '- wei2'],
+  ['呼为', '- wei2'],
   ['封为', '- wei2'],
   ['沦为', '- wei2'],
   ['誉为', '- wei2'],
@@ -843,10 +848,28 @@ const wordAround = (chars: string[], i: number) =>
 const RULES: Record<string, Rule> = {
   // 尽 jǐn, the adverb "keep on, all along", on its own before a verb (尽说, 尽有); jìn (use up) takes
   // 了/力/到 or is in a word (尽力, 尽头).
-  尽: (c, i, spans) =>
-    spans[i][1] - spans[i][0] === 1 && spans[i + 1]?.[2].startsWith('v') && !'了到力心'.includes(at(c, i + 1))
+  尽: (c, i, spans) => {
+    // 尽是 (all, nothing but) is jìn.
+    if (at(c, i + 1) === '是' && spans[i][1] === i + 1) return 'jin4';
+    return spans[i][1] - spans[i][0] === 1 &&
+      spans[i + 1]?.[2].startsWith('v') &&
+      !'了到力心'.includes(at(c, i + 1))
       ? 'jin3'
+      : undefined;
+  },
+  // 更 on its own before what it compares (更生气) is gèng, not the 更生 (rebirth) found across words;
+  // 一更, 二更 are night watches (gēng).
+  更: (c, i, spans) =>
+    spans[i][0] === i && spans[i][1] === i + 1 && spans[i][2] === 'd' && !NUMERAL.test(at(c, i - 1))
+      ? 'geng4'
       : undefined,
+  // 奔 bèn, heading for a place: 向北奔梨香院来, 奔城里去; bēn (rush, flee) otherwise.
+  奔: (c, i, spans) => {
+    if (wordAround(c, i) || !/^n/.test(spans[i + 1]?.[2] ?? '')) return undefined;
+    let k = i + 1;
+    while (!isEnd(c, k + 1)) k++;
+    return '来去'.includes(at(c, k)) ? 'ben4' : undefined;
+  },
   // 予 yú, the classical "I", as the subject heading a clause (今予发); yǔ (give) lives in words
   // (给予, 授予) and takes a person (予子宋).
   予: (c, i, spans) =>
@@ -925,6 +948,8 @@ const RULES: Record<string, Rule> = {
   得: (c, i, spans) => {
     const prev = at(c, i - 1);
     const next = at(c, i + 1);
+    // 不是得着大批的正义么: dé (got) after an adverb or 是; 睡得着 is a verb's complement.
+    if (next === '着' && (spans[i - 1]?.[2] === 'd' || '是没'.includes(prev))) return 'de2';
     // 所以得多走路, 可是得快: the modal děi heading a clause after a conjunction.
     if (
       spans[i - 1]?.[2] === 'c' &&
@@ -1027,14 +1052,13 @@ const RULES: Record<string, Rule> = {
   },
   干: (c, i) => {
     if (at(c, i + 1) === '了') return isEnd(c, i + 2) ? 'gan1' : 'gan4';
-    // 干着, 干吧, 干过: the verb with an aspect or a mood; 往前干。 闷着头儿干， — the verb ending a
-    // clause, unless it is something drying (晒干, 很干).
+    // 干着, 干吧, 干过: the verb with an aspect or a mood; 往前干。 闷着头儿干， 不敢去干， — the verb
+    // ending a clause after a way, a direction or a will (天又干 stays dry).
     if ('着吧过起'.includes(at(c, i + 1)) && !wordAround(c, i)) return 'gan4';
     if (
       isEnd(c, i + 1) &&
-      HAN.test(at(c, i - 1)) &&
       !wordAround(c, i) &&
-      !'很太真挺都已晒烤吹擦晾风烘干不般'.includes(at(c, i - 1))
+      '儿前劲实苦硬蛮好就去来要肯敢能会想该得'.includes(at(c, i - 1))
     )
       return 'gan4';
     // 干不了 / 干得好: the verb with a complement.
@@ -1046,7 +1070,8 @@ const RULES: Record<string, Rule> = {
   着: (c, i) => {
     // V不着 / V得着: 找不着, 睡得着, 犯不着, 用不着.
     if ('不得'.includes(at(c, i - 1)) && HAN.test(at(c, i - 2))) return 'zhao2';
-    return undefined;
+    // 抢先一着。 高一着: a move, zhāo.
+    return at(c, i - 1) === '一' && isEnd(c, i + 1) ? 'zhao1' : undefined;
   },
   了: (c, i) => {
     const prev = at(c, i - 1);
@@ -1085,7 +1110,12 @@ const RULES: Record<string, Rule> = {
     return undefined;
   },
   和: (c, i) => (at(c, i + 1) === '了' && c.slice(0, i).join('').includes('麻将') ? 'hu2' : undefined),
-  觉: (c, i) => (c.slice(Math.max(0, i - 4), i).includes('睡') ? 'jiao4' : undefined),
+  觉: (c, i) =>
+    /[睡歇]/u.test(c.slice(Math.max(0, i - 4), i).join('')) ||
+    // 中觉, 晌觉 (a nap), not 心中觉得
+    ('中午晌'.includes(at(c, i - 1)) && !'得悟醒察出着'.includes(at(c, i + 1)))
+      ? 'jiao4'
+      : undefined,
   调: (c, i) => ('到往任离'.includes(at(c, i + 1)) ? 'diao4' : undefined),
   传: (c, i) => (at(c, i + 1) === '》' ? 'zhuan4' : undefined),
   背: (c, i, spans) => {
@@ -1107,14 +1137,18 @@ const RULES: Record<string, Rule> = {
     if (object && /^(r|n|nr)/.test(object[2])) {
       let k = object[1];
       while (k < c.length && spans[k][2] === 'uj') k = spans[k][1];
-      while (k < c.length && /^(n|r)/.test(spans[k][2]) && !isEnd(c, k)) k = spans[k][1];
+      while (k < c.length && /^(n|r|d)/.test(spans[k][2]) && !isEnd(c, k)) k = spans[k][1];
       if (at(c, k) === '是') return 'jiao4';
       const verb = spans[k];
       if (verb?.[2].startsWith('v') && (verb[1] - verb[0] === 1 ? '了住' : '住').includes(at(c, verb[1])))
         return 'jiao4';
       if (verb?.[2].startsWith('v') && verb[1] - verb[0] === 2 && '住倒死坏掉'.includes(c[verb[1] - 1]))
         return 'jiao4';
-      // …or an errand, a verb of going or one taking a destination: 教他拉到Ｓ门去, 教他回来.
+      // …or a state of mind (足以教我们相信, 教人害怕)…
+      const said = verb ? c.slice(verb[0], verb[1]).join('') : '';
+      if (/^(相信|知道|明白|觉得|感到|害怕|惭愧|失望|放心|担心|伤心|难过|生气|着急|看见|听见)$/u.test(said))
+        return 'jiao4';
+      // …or an errand, a verb of going or one taking a destination: 教他拉到Ｓ门去, 教她们也来.
       if (
         verb?.[2].startsWith('v') &&
         ('去来回走'.includes(c[verb[0]]) || '到去来回'.includes(at(c, verb[1])))
@@ -1211,7 +1245,9 @@ const RULES: Record<string, Rule> = {
     // 这只是, 那只有: the adverb after a demonstrative subject; 这只猫 is the measure word.
     if ('这那'.includes(at(c, i - 1)) && '是有能会可'.includes(at(c, i + 1))) return 'zhi3';
     if (NUMERAL.test(at(c, i - 1)) || '这那哪每各某此'.includes(at(c, i - 1))) return 'zhi1';
-    return spans[i][1] - spans[i][0] === 1 && HAN.test(at(c, i + 1)) ? 'zhi3' : undefined;
+    if (spans[i][1] - spans[i][0] === 1) return HAN.test(at(c, i + 1)) ? 'zhi3' : undefined;
+    // …and so is a word jieba starts with it (只见, 只管, 只当).
+    return spans[i][0] === i && /^(v|d|c)/.test(spans[i][2]) ? 'zhi3' : undefined;
   },
   // 为…所 (passive): 不为世间所知 — wéi; so is 以X为Y (物以希为贵). 以 and 所 count only outside
   // dictionary words (所有, 可以).
