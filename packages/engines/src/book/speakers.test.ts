@@ -579,6 +579,15 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes).toEqual([['连殳'], [], ['连殳'], [], ['连殳']]);
   });
 
+  it('a missing subject in a new paragraph after the other one’s answer is a new turn (又问道)', () => {
+    const { quotes } = speakersOf([
+      '酒保唱了喏，认的是鲁提辖便道：“提辖官人，打多少酒？”',
+      '鲁达道：“先打四角酒来。”',
+      '一面铺下菜蔬果品按酒，又问道：“官人，吃甚下饭？”',
+    ]);
+    expect(quotes[2]).toEqual(['酒保']);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE]);
     expect(m.total).toBeGreaterThan(1000);

@@ -848,7 +848,7 @@ function talkingTo(narration: string): { at: number; to: string } | null {
 /** The speakers of one paragraph's quotes; moves the exchange on past the paragraph. */
 function paragraphSpeakers(
   p: string,
-  { names, genders, genderOf, fits, referent, aliases, spoken }: Characters,
+  { names, genderOf, fits, referent, aliases, spoken }: Characters,
   exchange: Exchange,
   firstPerson: boolean,
   following = '',
@@ -929,8 +929,10 @@ function paragraphSpeakers(
     // A new paragraph is a new turn: 她 after the other one's line (“…”她含胡的回答) is not that one —
     // unless she goes on (“…”她又…说).
     const goesOn = /^\s*[，,]?\s*[他她伊](?:又|还|仍|便又|接着|继续)/u.test(after);
-    if (near.subject.kind === 'pronoun' && k === 0 && bare && last?.speaker === speaker && !goesOn) {
-      const g = near.subject.gender;
+    // So is a missing subject (…，又问道：“…” after the other's answer).
+    const turnTaker = (near.subject.kind === 'pronoun' && bare) || near.subject.kind === 'zero';
+    if (turnTaker && k === 0 && last?.speaker === speaker && !goesOn) {
+      const g = near.subject.kind === 'pronoun' ? near.subject.gender : 'unknown';
       const other = turns
         .slice(0, -1)
         .reverse()
