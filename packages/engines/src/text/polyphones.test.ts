@@ -405,6 +405,28 @@ describe('polyphones in context', () => {
       ['百官俱奔避。', '奔', 'ben1'],
       // 幻相 xiàng
       ['这就是那块顽石幻相。', '相', 'xiang4'],
+      // fifth round (朱自清, 骆驼祥子, 三国演义, 红楼梦): 供 + people + a later verb provides (gōng)
+      ['而鸳鸯蝴蝶派的小说意在供人们茶余酒后消遣。', '供', 'gong1'],
+      ['桌上供着佛像。', '供', 'gong4'],
+      // 待了会儿, 待在 stay (dāi); 待人 treat (dài)
+      ['待了会儿，老程回来了。', '待', 'dai1'],
+      ['他待人很好。', '待', 'dai4'],
+      // 干苦活儿 works (gàn); 撇了半天嘴 curls the lip (piě), 撇下 casts aside (piē)
+      ['没钱，咱赊得出来；干苦活儿，就是别缺着嘴。', '干', 'gan4'],
+      ['老程撇了半天嘴，似乎想过点味儿来。', '撇', 'pie3'],
+      ['要撇下我。', '撇', 'pie1'],
+      // appointing someone as something (wéi); 为他做饭 stays wèi
+      ['朝廷加皇甫嵩为车骑将军。', '为', 'wei2'],
+      ['妈妈为他做饭。', '为', 'wei4'],
+      // 盛 + what is filled in is chéng; 盛开 stays shèng
+      ['伏于山后高冈之上，盛猪羊狗血并秽物准备。', '盛', 'cheng2'],
+      ['满园的菊花盛开。', '盛', 'sheng4'],
+      // phrases: 载道 zài, 横是 hèng, 副将 jiàng, 披发 fà, 张角 jué
+      ['这载道说虽然比害道说温和些。', '载', 'zai4'],
+      ['这一夜横是够你受的！', '横', 'heng4'],
+      ['张宝遣副将高升出马搦战。', '将', 'jiang4'],
+      ['张宝就马上披发仗剑。', '发', 'fa4'],
+      ['嵩到时，张角已死。', '角', 'jue2'],
     ];
     for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
   });

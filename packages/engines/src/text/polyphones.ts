@@ -631,6 +631,13 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['调兵', 'diao4 -'],
   // 大将军 is a title (jiāngjūn), not 大将 + 军.
   ['大将军', '- jiang1 -'],
+  // 载道 (carry the Way, 文以载道) is zài; 横是 (Beijing: probably) hèng; 副将 a general (jiàng);
+  // 披发 (loose hair) fà; 张角 the rebel leader's name, Zhāng Jué.
+  ['载道', 'zai4 -'],
+  ['横是', 'heng4 -'],
+  ['副将', '- jiang4'],
+  ['披发', '- fa4'],
+  ['张角', '- jue2'],
   // 幻相 (an illusory appearance) is xiàng, like 真相.
   ['幻相', '- xiang4'],
   // 无所为 (do nothing), 不足为奇 / 毫不为奇 (nothing strange): wéi.
@@ -1016,6 +1023,15 @@ const RULES: Record<string, Rule> = {
   乐: (c, i) => (at(c, i - 1) === '哀' && /爱憎|喜怒|悲欢|苦乐|忧/u.test(c.join('')) ? 'le4' : undefined),
   // 曲 qū, bent, before a part of the body (弯腰曲背, 曲膝); qǔ is a tune.
   曲: (c, i) => ('背腰膝身肱'.includes(at(c, i + 1)) ? 'qu1' : undefined),
+  // 待 dāi (stay): 待了会儿, 待在家里; dài (treat, wait) elsewhere.
+  待: (c, i) =>
+    at(c, i + 1) === '在' ||
+    (at(c, i + 1) === '了' && /^(一?会|半天|几天|一天|些)/u.test(c.slice(i + 2, i + 5).join('')))
+      ? 'dai1'
+      : undefined,
+  // 盛 chéng (fill a vessel) on its own before what is filled in: 盛饭, 盛猪羊狗血; shèng in words (盛开).
+  盛: (c, i, spans) =>
+    spans[i][1] - spans[i][0] === 1 && /^n/.test(spans[i + 1]?.[2] ?? '') ? 'cheng2' : undefined,
   // 舍着脸, 舍了命: the verb shě (give up), not the house shè.
   舍: (c, i) => ('着了掉去弃'.includes(at(c, i + 1)) ? 'she3' : undefined),
   // 卷 juǎn, the verb (卷入, 卷起, 卷走); juàn is a volume or a scroll.
@@ -1055,6 +1071,8 @@ const RULES: Record<string, Rule> = {
     // 干着, 干吧, 干过: the verb with an aspect or a mood; 往前干。 闷着头儿干， 不敢去干， — the verb
     // ending a clause after a way, a direction or a will (天又干 stays dry).
     if ('着吧过起'.includes(at(c, i + 1)) && !wordAround(c, i)) return 'gan4';
+    // 干活, 干苦活儿, 干粗活: working.
+    if (c.slice(i + 1, i + 3).includes('活')) return 'gan4';
     if (
       isEnd(c, i + 1) &&
       !wordAround(c, i) &&
@@ -1233,10 +1251,14 @@ const RULES: Record<string, Rule> = {
     if ('母父亲妻儿'.includes(at(c, i + 1)) && isEnd(c, i + 2)) return 'gong1';
     const next = spans[i + 1];
     if (spans[i][1] - spans[i][0] !== 1 || !next || !/^(n|nr|nz|r)$/.test(next[2])) return undefined;
-    return spans[next[1]]?.[2].startsWith('v') ? 'gong1' : undefined;
+    // …with a verb anywhere later in the clause (意在供人们茶余酒后消遣).
+    for (let k = next[1]; !isEnd(c, k); k = spans[k][1]) if (spans[k][2].startsWith('v')) return 'gong1';
+    return undefined;
   },
   // 撇 piē (cast aside): 撇掉, 撇开, 撇下.
-  撇: (c, i) => ('掉开下了'.includes(at(c, i + 1)) ? 'pie1' : undefined),
+  // …but 撇嘴, 撇了半天嘴 (curl the lip) is piě.
+  撇: (c, i) =>
+    c.slice(i + 1, i + 6).includes('嘴') ? 'pie3' : '掉开下了'.includes(at(c, i + 1)) ? 'pie1' : undefined,
   // 钻 zuān, the verb, wherever it is not part of a word like 钻石 or 电钻.
   钻: (c, i) => (wordAround(c, i) ? undefined : 'zuan1'),
   // 只 zhǐ (only) is the adverb wherever it is a word on its own; after a numeral or demonstrative
@@ -1254,6 +1276,10 @@ const RULES: Record<string, Rule> = {
   为: (c, i, spans) => {
     // 称他为, 写他为 (name him as): wéi after a verb of naming and its object.
     if (PRONOUN.has(at(c, i - 1)) && '称叫写认视选推奉尊封立拜呼'.includes(at(c, i - 2))) return 'wei2';
+    // 令玄德为其先锋, 加皇甫嵩为车骑将军: appointing someone as something.
+    const who = spans[i - 1];
+    if (who && /^(nr|n|r)/.test(who[2]) && '令命任拜封立加选推举派聘'.includes(at(c, who[0] - 1)))
+      return 'wei2';
     for (let k = i - 1; k >= 0 && !END.has(c[k]); k--) if (c[k] === '以' && !wordAround(c, k)) return 'wei2';
     // 曾为国子祭酒, 乃为X: "was, served as" — a written adverb and nothing but a name to the clause's end.
     if ('曾乃即遂亦皆俱均'.includes(at(c, i - 1))) {
