@@ -588,6 +588,15 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes[2]).toEqual(['酒保']);
   });
 
+  it('kin and common roles are descriptions (小顺儿的妈, 他爹, 老者), and X的妈 is not X', () => {
+    const { quotes } = speakersOf([
+      '“爷爷！你回来啦？”小顺儿喊着。小顺儿跑了。“我要桃子！”小顺儿说。',
+      '小顺儿的妈笑了一下：“这早晚的年轻夫妻都是那个样儿！”',
+      '一个老者慢慢地说：“天要下雨了。”他爹说：“是啊。”',
+    ]);
+    expect(quotes.slice(1)).toEqual([['小顺儿的妈'], ['老者', '爹']]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE]);
     expect(m.total).toBeGreaterThan(1000);

@@ -66,7 +66,7 @@ const GROUP =
   /^(?:[\p{Script=Han}]{0,4}?[二两三四五六七八九十几]+(?:人|个)(?![\p{Script=Han}]*[的之])|众多)/u;
 /** Nouns that make a description a person: 老人, 喝酒的人, 丫鬟… (the last one wins: 那个小丫头). */
 const PERSON =
-  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|店主|店家|老板|门丁|门房|车夫|船夫|轿夫|店员|职员|邮差|司机|机器手|工人|女工|巡警|警察|医生|大夫|仆人|听差|厨子|差役|衙役|乞丐|短工|长工|大汉|客人|学生|士兵|先生|母亲|父亲|夫人|大人|后生|庄客|公人|差人|探子|军士|小校|使者|军汉|牙将|牌头|儿子|女儿|官|兵|娘|母|人)$/u;
+  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|店主|店家|老板|门丁|门房|车夫|船夫|轿夫|店员|职员|邮差|司机|机器手|工人|女工|巡警|警察|医生|大夫|仆人|听差|厨子|差役|衙役|乞丐|短工|长工|大汉|客人|学生|士兵|先生|母亲|父亲|夫人|大人|后生|庄客|公人|差人|探子|军士|小校|使者|军汉|牙将|牌头|儿子|女儿|老者|老太婆|老妈子|小伙子|大兵|官|兵|娘|母|妈|爹|人)$/u;
 const DETERMINER = /^有?(?:那|这|一|两|几)?(?:个|位|名|群|些|班)?/u;
 const PRONOUNS: Record<string, Gender> = { 他: 'male', 她: 'female', 伊: 'female' };
 
@@ -380,7 +380,7 @@ function description(clause: string): string | null {
   const rest = n.slice(d.length);
   // 人, 官, 兵 only in subject position: followed by nothing, an adverbial or a verb (一个喝酒的人说道,
   // not 是一件人生).
-  const single = /^[人官兵娘母]$/u.test(m[1]);
+  const single = /^[人官兵娘母妈爹]$/u.test(m[1]);
   if (single && rest && !MARKERS.some((x) => rest.startsWith(x)) && !startsWithVerb.test(rest)) return null;
   // A verb phrase before 的 is a modifier (喝酒的人); without 的 the words must be a noun (小丫头).
   const head = d.includes('的') ? d.slice(d.lastIndexOf('的') + 1) : d;
@@ -466,6 +466,9 @@ function subjectIn(clause: string, names: Set<string>): Subject {
   if (voiced) return { kind: 'name', name: voiced };
   // 关、张二人曰 / 程昱、郭嘉曰: several named together speak as one voice.
   if (/^[^、，,]{1,4}、[^、，,]{1,4}/u.test(n) && !PRONOUNS[n[0]]) return { kind: 'crowd' };
+  // 他爹说 / 她娘道: kin said without 的 are who speaks, as 他的母亲 is.
+  const kin = /^[他她伊](爹|娘|妈|爸|哥哥|姐姐|弟弟|妹妹|叔叔|爷爷|奶奶|儿子|女儿)/u.exec(n)?.[1];
+  if (kin) return { kind: 'name', name: kin };
   if (PRONOUNS[n[0]] && n[1] !== '们' && n[1] !== '的') return { kind: 'pronoun', gender: PRONOUNS[n[0]] };
   if (n[0] === '我' && n[1] !== '们' && n[1] !== '的') return { kind: 'name', name: '我' };
   let known = '';
@@ -516,7 +519,10 @@ function subjectIn(clause: string, names: Set<string>): Subject {
     if (after.startsWith(name)) return { kind: 'name', name };
   if (d === '人' || n.startsWith(`${d}们`)) return { kind: 'crowd' }; // 孩子们道
   // The description names a known character: 那秀才 → 赵秀才, 尼姑 → 小尼姑, 七斤嫂子 → 七斤嫂.
-  const linked = [...names].filter((name) => name.endsWith(d) || d.startsWith(name));
+  // (小顺儿的妈 is not 小顺儿.)
+  const linked = [...names].filter(
+    (name) => name.endsWith(d) || (d.startsWith(name) && d[name.length] !== '的'),
+  );
   return { kind: 'name', name: linked.length === 1 ? linked[0] : d };
 }
 
