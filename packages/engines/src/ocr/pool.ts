@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { EngineError, isEngineError } from '../errors.ts';
 import { createHelperPool } from '../process/helpers.ts';
-import type { OcrEngine, OcrPoolOptions, OcrRecognizeOptions } from './types.ts';
+import type { Box, OcrEngine, OcrPoolOptions, OcrRecognizeOptions } from './types.ts';
 import type { ocrOperations } from './worker.ts';
 
 export const PPOCR_ID = 'ppocr-v4';
@@ -30,18 +30,21 @@ export function createOcrPool(opts: OcrPoolOptions = {}): OcrEngine {
       closed: () => new EngineError('aborted', '文字识别已关闭', 'OCR pool closed'),
     },
   });
+  const failed = (e: Error) => {
+    if (isEngineError(e)) throw e;
+    throw new EngineError(
+      'engine_unavailable',
+      `文字识别失败：${e.message}`,
+      `PP-OCRv4 failed: ${e.message}`,
+    );
+  };
   return {
     id: PPOCR_ID,
     label: PPOCR_LABEL,
     recognize: (image: string, { signal }: OcrRecognizeOptions = {}) =>
-      helpers.call('recognize', image, { signal }).catch((e: Error) => {
-        if (isEngineError(e)) throw e;
-        throw new EngineError(
-          'engine_unavailable',
-          `文字识别失败：${e.message}`,
-          `PP-OCRv4 failed: ${e.message}`,
-        );
-      }),
+      helpers.call('recognize', image, { signal }).catch(failed),
+    recognizeBoxes: (image: string, boxes: Box[], { signal }: OcrRecognizeOptions = {}) =>
+      helpers.call('recognizeBoxes', { image, boxes }, { signal }).catch(failed),
     close: () => helpers.close(),
   };
 }

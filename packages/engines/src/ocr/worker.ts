@@ -1,54 +1,47 @@
 /**
- * One OCR helper process of the pool (pool.ts): PP-OCRv4 (detection + recognition, @gutenye/ocr-node
- * on onnxruntime-node's bundled CPU build), one intra-op thread so a pool of N helpers uses N cores.
+ * One OCR helper process of the pool (pool.ts): PP-OCRv4 (ppocr.ts, onnxruntime-node's bundled CPU
+ * build), one intra-op thread so a pool of N helpers uses N cores.
  */
-import Ocr from '@gutenye/ocr-node';
 import sharp from 'sharp';
-import { openCv } from '../media/opencv.ts';
 import { serveHelper } from '../process/serve.ts';
-import type { OcrLine } from './types.ts';
+import { createPpOcr, type PixelBox, type ReadLine, type RgbaImage } from './ppocr.ts';
+import type { Box, OcrLine } from './types.ts';
 
-interface RawLine {
-  text: string;
-  mean: number;
-  box?: number[][];
+const ready = createPpOcr(1);
+// Reported per request; keep the rejection from crashing the process.
+ready.catch(() => {});
+
+async function open(image: string): Promise<RgbaImage> {
+  const { data, info } = await sharp(image).ensureAlpha(1).raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
 }
 
-// PP-OCR cuts lines with OpenCV: no call before its runtime has started.
-const ready = openCv().then(() =>
-  Ocr.create({ onnxOptions: { intraOpNumThreads: 1, interOpNumThreads: 1 } }),
-);
-// Reported per request; keep the rejection from crashing the thread.
-ready.catch(() => {});
+/** Pixel lines → lines with boxes as fractions of the picture. */
+const normalised = (lines: ReadLine[], img: RgbaImage): OcrLine[] =>
+  lines.map((l) => ({
+    text: l.text,
+    score: l.score,
+    box: { x: l.box.x / img.width, y: l.box.y / img.height, w: l.box.w / img.width, h: l.box.h / img.height },
+  }));
 
 /** The text lines of an image file, boxes as fractions of the image. */
 async function recognize(image: string): Promise<OcrLine[]> {
-  const ocr = await ready;
-  const [meta, raw] = await Promise.all([sharp(image).metadata(), ocr.detect(image)]);
-  const width = meta.width ?? 1;
-  const height = meta.height ?? 1;
-  return (raw as RawLine[]).map((l) => {
-    const xs = (l.box ?? []).map((p) => p[0]);
-    const ys = (l.box ?? []).map((p) => p[1]);
-    const x0 = Math.max(0, Math.min(...xs));
-    const y0 = Math.max(0, Math.min(...ys));
-    const x1 = Math.min(width, Math.max(...xs));
-    const y1 = Math.min(height, Math.max(...ys));
-    return {
-      text: l.text,
-      score: l.mean,
-      box: xs.length
-        ? {
-            x: x0 / width,
-            y: y0 / height,
-            w: Math.max(0, x1 - x0) / width,
-            h: Math.max(0, y1 - y0) / height,
-          }
-        : { x: 0, y: 0, w: 1, h: 1 },
-    };
-  });
+  const [ocr, img] = await Promise.all([ready, open(image)]);
+  return normalised(await ocr.read(img), img);
 }
 
-export const ocrOperations = { recognize };
+/** Recognition only, of known line boxes (fractions of the image) — no detection. */
+async function recognizeBoxes({ image, boxes }: { image: string; boxes: Box[] }): Promise<OcrLine[]> {
+  const [ocr, img] = await Promise.all([ready, open(image)]);
+  const pixels: PixelBox[] = boxes.map((b) => ({
+    x: b.x * img.width,
+    y: b.y * img.height,
+    w: b.w * img.width,
+    h: b.h * img.height,
+  }));
+  return normalised(await ocr.readBoxes(img, pixels), img);
+}
+
+export const ocrOperations = { recognize, recognizeBoxes };
 
 serveHelper(ocrOperations);
