@@ -109,7 +109,8 @@ export async function grabFrame(
       '-y',
       out,
     ],
-    { signal: opts.signal, timeoutMs: 60_000 },
+    // Generous: a seek decodes up to a keyframe interval, slow for a high-bitrate file on a busy box.
+    { signal: opts.signal, timeoutMs: 5 * 60_000 },
   );
   // Past the end ffmpeg writes nothing (or an empty file) and still exits 0.
   const size = await stat(out).then(
