@@ -597,6 +597,23 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes.slice(1)).toEqual([['小顺儿的妈'], ['老者', '爹']]);
   });
 
+  it('a voice from a place is the one the narration then finds (忽听窗外问道 … 原来是佳蕙 / 听见是宝玉的声音)', () => {
+    const { quotes } = speakersOf([
+      '小红道：“胡说。”佳蕙道：“好。”小红道：“怕什么。”佳蕙道：“好好儿的。”贾芸道：“是。”',
+      '正是犹豫不决之际，忽听窗外问道：“姐姐在屋里没有？”小红闻听，在窗眼内望外一看，原来是本院的个小丫头佳蕙，因答说：“在家里呢，你进来罢。”',
+      '正想着，只听里面隔着纱窗子笑说道：“快进来罢，我怎么就忘了你两三个月！”贾芸听见是宝玉的声音，连忙进入房内。',
+    ]);
+    expect(quotes.slice(1)).toEqual([['佳蕙', '小红'], ['宝玉']]);
+  });
+
+  it('one brought in asks, not the one seen (只见一个小丫头跑来，见小红站在那里，便问道); 红姐姐 calls 小红', () => {
+    const { quotes } = speakersOf([
+      '小红道：“胡说。”小红笑道：“怕什么。”坠儿道：“好。”',
+      '小红站着出神。只见一个小丫头跑来，见小红站在那里，便问道：“红姐姐，你在这里作什么呢？”',
+    ]);
+    expect(quotes[1]).toEqual(['小丫头']);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE]);
     expect(m.total).toBeGreaterThan(1000);

@@ -40,7 +40,7 @@ const SPEECHY =
 const GIVEN_AFTER_SURNAME = /^[^何于任万][进来起出心因知觉见望坐站将从]$/u;
 /** Adverbs and place words that start clauses and recur, never names. */
 const NOT_NAME =
-  /^(?:自己|许多|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|假使|倘若|倘使|要是|彼时|此时|那时|这时|其时|届时|晚上|早上|早晨|夜里|上午|下午|中午|(.)\1)/u;
+  /^(?:自己|许多|虽然|远远|外面|里面|后来|仍旧|已经|忽然|于是|所以|然而|因为|如果|还是|只是|但是|可是|不过|大约|似乎|仿佛|终于|立刻|这回|此后|今天|明天|昨天|现在|从此|当时|一面|一边|或者|谁知|应该|身上|果然|原来|眼睛|眼光|眼圈|眼泪|脸上|脸色|嘴里|嘴唇|手里|头上|心里|心中|耳朵|身子|声音|假使|倘若|倘使|要是|彼此|方才|方要|正要|刚要|彼时|此时|那时|这时|其时|届时|晚上|早上|早晨|夜里|上午|下午|中午|(.)\1)/u;
 /** Common surnames (a name said only once must start with one, or with 阿/小/老, or end with a title). */
 const SURNAME =
   /^[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤邢鲁柳车荀满糜庞甘祁冠管纪诸]/u;
@@ -292,6 +292,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
           n >= 2 &&
           nearQuote.has(name) &&
           (!/[里庄村镇城店屋堂院街]$/u.test(name) || spoke.has(name)) &&
+          !/[外内]$/u.test(name) && // 窗外问道: a place, even before a speech verb
           !/[他她伊我你您这那]/u.test(name), // 经她这, 托这老人: a clause fragment around a pronoun
       )
       .map(([name]) => name),
@@ -526,6 +527,38 @@ function subjectIn(clause: string, names: Set<string>): Subject {
   return { kind: 'name', name: linked.length === 1 ? linked[0] : d };
 }
 
+/** Whose voice the narration right after a quote says it was, if it names one. */
+function heardAfter(after: string, names: Set<string>): Subject | null {
+  // “…”似乎是蓝皮阿五的声音 / 贾芸听见是宝玉的声音: whose voice the narration says it was.
+  const voice =
+    /^\s*[，,]?\s*(?:[^，,。！？!?]{1,4}?(?:听见|听出|听得|知道))?(?:这|那)?(?:似乎|仿佛|好像|大约|原来|正|分明|明明|显然)?是([^，,。！？!?]{1,8}?)的声音/u.exec(
+      after,
+    ) ??
+    // “…”说话的大约是回来的伤兵: who the narration says was talking.
+    /^\s*[，,]?\s*说(?:话|这话)的(?:人)?(?:似乎|仿佛|好像|大约|原来|分明|正)?是([^，,。！？!?]{1,8})/u.exec(
+      after,
+    );
+  const voiced = voice && subjectOf(voice[1], names);
+  if (voiced?.kind === 'name') return voiced;
+  // …also a name the learner has not met as a speaker (是宝玉的声音).
+  const named = voice?.[1];
+  if (
+    named &&
+    named.length <= 3 &&
+    NAME_CHARS.test(named) &&
+    !SPEECHY.test(named) &&
+    !FUNCTION_CHARS.has(named[0])
+  )
+    return { kind: 'name', name: named };
+  // “…”小红闻听，…一看，原来是本院的个小丫头佳蕙: the one seen when the voice is looked for.
+  const seen =
+    /^[^。！？!?“]{0,24}?(?:一看|一望|看时|望时)[，,]\s*原来(?:是|却是)([^，,。！？!?]{1,12})/u.exec(
+      after,
+    )?.[1];
+  const closing = seen && [...names].filter((n) => seen.endsWith(n)).sort((a, b) => b.length - a.length)[0];
+  return closing ? { kind: 'name', name: closing } : null;
+}
+
 /** Speaker and listener named in the narration before (same sentence) or after a quote. */
 function speakerNear(
   before: string,
@@ -538,6 +571,9 @@ function speakerNear(
   const listener = to ? subjectOf(to[1], names) : null;
   const v = VERB_AT_END.exec(sentence);
   const colon = /[：:]\s*$/u.test(sentence);
+  // A voice with nobody named (只听里面…笑说道：“…” / 忽听窗外问道：“…”) is the one the narration
+  // after it recognises (贾芸听见是宝玉的声音 / 一看，原来是本院的小丫头佳蕙).
+  const heard = heardAfter(after, names);
   if (v || colon || (to && /[，,]\s*$/u.test(sentence))) {
     const cut = to ? sentence.slice(0, to.index) : v ? sentence.slice(0, v.index) : lastClause;
     // 张三笑着说： / 林黛玉听了，冷笑道： — the nearest clause with a subject, back to the sentence's
@@ -547,8 +583,12 @@ function speakerNear(
     const parts = cut.split(/[，,；;]/u).reverse();
     // A pivot right before a subjectless verb: 看见他的女人非常高兴，问他说 — she asks.
     // …早看见对门的王九妈在街边坐着，远远地说话： — the one seen, after a place that qualifies her.
+    // …but not after one the sentence brought in (只见一个小丫头跑来，见小红站在那里，便问道: she asks).
     const pivot = /^(?:早|又|便|就|却)?(?:看见|只见|望见|见)(.+)/u.exec(parts[1] ?? '');
-    if (pivot && subjectOf(parts[0], names).kind === 'none') {
+    const brought = parts
+      .slice(2)
+      .some((part) => /^(?:只见|忽见|又见)?(?:一个|一位|两个)/u.test(part.trim()));
+    if (pivot && !brought && subjectOf(parts[0], names).kind === 'none') {
       const s = subjectOf(pivot[1], names);
       if (s.kind === 'name' || s.kind === 'wife') return { subject: s, listener };
       const seen = /^[^，,]{1,6}?的(.+)/u.exec(pivot[1]);
@@ -556,24 +596,17 @@ function speakerNear(
       if (named?.kind === 'name' && names.has(named.name)) return { subject: named, listener };
     }
     for (const [i, part] of parts.entries()) {
+      // 小红…一看，原来是本院的小丫头佳蕙，因答说: who was seen is not who answers.
+      if (i > 0 && i < parts.length - 1 && /^\s*原来(?:是|却是)/u.test(part)) continue;
       const s = subjectOf(part, names);
-      if (s.kind === 'crowd' && i > 0) crowd ??= s;
+      if (s.kind === 'crowd' && (i > 0 || heard)) crowd ??= s;
       else if (s.kind !== 'none') return { subject: s, listener };
     }
+    if (heard) return { subject: heard, listener };
     if (crowd) return { subject: crowd, listener };
     if (v || to) return { subject: { kind: 'zero' }, listener }; // …，又说道：
   }
-  // “…”似乎是蓝皮阿五的声音: whose voice the narration says it was.
-  const voice =
-    /^\s*[，,]?\s*(?:这|那)?(?:似乎|仿佛|好像|大约|原来|正|分明|明明|显然)?是([^，,。！？!?]{1,8}?)的声音/u.exec(
-      after,
-    ) ??
-    // “…”说话的大约是回来的伤兵: who the narration says was talking.
-    /^\s*[，,]?\s*说(?:话|这话)的(?:人)?(?:似乎|仿佛|好像|大约|原来|分明|正)?是([^，,。！？!?]{1,8})/u.exec(
-      after,
-    );
-  const voiced = voice && subjectOf(voice[1], names);
-  if (voiced?.kind === 'name') return { subject: voiced, listener: null };
+  if (heard) return { subject: heard, listener: null };
   const a = AFTER_CLAUSE.exec(after);
   if (a) {
     const withVerb = AFTER_VERB.exec(a[1]);
@@ -832,7 +865,15 @@ function voiceIn(paragraph: string, names: Set<string>): string | null {
 
 /** Whether a line calls `name` (a clause of its own: 走罢，眉间尺！ / 悟空！你…). */
 function vocative(text: string, name: string): boolean {
-  return text.split(/[，,！!。？?…；;—]/u).some((part) => part.trim().replace(/[啊呀呵哪]$/u, '') === name);
+  return text.split(/[，,！!。？?…；;—]/u).some((part) => {
+    const called = part.trim().replace(/[啊呀呵哪]$/u, '');
+    // …or by the end of the name with a kinship title (红姐姐 is 小红).
+    const bare = called.replace(/(?:姐姐|妹妹|哥哥|大哥|大姐|二爷|奶奶|姑娘)$/u, '');
+    return (
+      called === name ||
+      (bare !== called && bare.length >= 1 && name.length > bare.length && name.endsWith(bare))
+    );
+  });
 }
 
 /** A verb telling someone to act: 叫闰土坐, 招宏儿走近. */
@@ -1012,7 +1053,8 @@ function paragraphSpeakers(
       const self = speaker;
       if (subject.kind === 'pronoun' || subject.kind === 'zero') speaker = resolve(subject, before, self);
       else if (subject.kind === 'none') speaker = last?.speaker !== self ? (last?.speaker ?? null) : null;
-      if (speaker === self) speaker = null;
+      // …else one the sentence brought in (只见一个小丫头跑来，见小红…便问道：“红姐姐，…”).
+      if (speaker === self) speaker = introduced(before.split(/[。！？!?]/u).pop() ?? '');
       listener ??= self;
     }
     // A role the narration said is a character (关官，就是关尹喜) is that character.
