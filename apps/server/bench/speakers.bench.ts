@@ -4,6 +4,9 @@
  * characters found are speakers the labels name (the rest are printed, to be judged by eye).
  * `npm run bench:speakers` (also part of `npm run bench:chinese`)
  */
+
+import { CAST_BOOKS } from '../../../packages/engines/src/book/cast.fixture.ts';
+import { measureCast } from '../../../packages/engines/src/book/cast.measure.ts';
 import {
   type LabelledPassage,
   SPEAKERS_HELDOUT,
@@ -62,4 +65,30 @@ for (const p of [...TUNING, ...SPEAKERS_HELDOUT, ...SPEAKERS_HELDOUT_NEW]) {
 }
 console.log(
   `characters found that the labels name as speakers: ${found - unlabelled}/${found} = ${pct((found - unlabelled) / found)}`,
+);
+
+// The cast of whole books (every role the audiobook would offer), against the lists written by hand.
+console.log('cast (whole books, roles the audiobook offers):');
+let castRoles = 0;
+let castRight = 0;
+let castMain = 0;
+let castFound = 0;
+let castSplits = 0;
+for (const book of CAST_BOOKS) {
+  const m = measureCast(book);
+  castRoles += m.roles.length;
+  castRight += m.roles.length - m.notPeople.length;
+  castMain += book.main.length;
+  castFound += Math.round(m.recall * book.main.length);
+  castSplits += m.splitErrors;
+  console.log(
+    `  ${book.source}: ${m.roles.length} roles, precision ${pct(m.precision)}, recall ${pct(m.recall)}, splits ${m.splitErrors}`,
+  );
+  console.log(`    roles: ${m.roles.map((r) => `${r.name}×${r.lines}`).join(' ')}`);
+  if (m.notPeople.length) console.log(`    not characters: ${m.notPeople.map((r) => r.name).join(' ')}`);
+  if (m.missing.length) console.log(`    missing: ${m.missing.join(' ')}`);
+  if (m.splits.length) console.log(`    split: ${m.splits.map((s) => s.join('/')).join(' ')}`);
+}
+console.log(
+  `cast, all books: precision ${castRight}/${castRoles} = ${pct(castRight / castRoles)}, recall ${castFound}/${castMain} = ${pct(castFound / castMain)}, splits ${castSplits}`,
 );

@@ -614,6 +614,27 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes[1]).toEqual(['小丫头']);
   });
 
+  it('a surname that starts several names is their family’s, not a name (赵太爷, 赵秀才 → 赵太太 speaks)', () => {
+    const { quotes, characters } = speakersOf([
+      '赵太爷很生气。赵秀才也在旁边。赵家的人都来了。赵府里点起灯。赵白眼站着。',
+      '赵太爷说道：“阿Q，你这浑小子！”赵秀才道：“滚出去！”',
+      '赵太爷又说：“你怎么会姓赵！”赵秀才问道：“你配么？”',
+      '“我要一件皮背心。”赵太太说。',
+      '“就拿门幕来看看罢。”赵太太慌忙说。',
+    ]);
+    expect(quotes.slice(3)).toEqual([['赵太太'], ['赵太太']]);
+    expect(characters).not.toContain('赵');
+  });
+
+  it('寻思道 is a verb of thought: its missing subject is the one acting (武松…寻思道)', () => {
+    const { quotes, characters } = speakersOf([
+      '武松提了哨棒，便走上冈子来；寻思道：“我却怕甚么鸟！”',
+      '武松走了一直，酒力发作，焦热起来，寻思道：“那得甚么大虫！”',
+    ]);
+    expect(quotes).toEqual([['武松'], ['武松']]);
+    expect(characters).toEqual(['武松']);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE]);
     expect(m.total).toBeGreaterThan(1000);

@@ -1,3 +1,4 @@
+import { castRoles } from './cast.ts';
 import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './types.ts';
 
 /**
@@ -17,7 +18,7 @@ import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './typ
 
 const QUOTE = /“([^”]*)”|「([^」]*)」|"([^"]*)"/gu;
 const VERBS =
-  '分付道|吩咐道|分付|吩咐|喝令|答应|心里想|心下想道|暗想|想道|想|笑道|笑着说|冷笑道|怒道|喝道|叹道|骂道|哭道|问道|答道|回答道|喊道|叫道|嚷道|低声道|轻声道|说道|大喊|大叫|追问|反问|回言|回报|说|道|曰|问|喊|叫|嚷|答|叹|骂|笑|唱';
+  '分付道|吩咐道|分付|吩咐|喝令|答应|心里想|心下想道|暗想|寻思道|想道|想|笑道|笑着说|冷笑道|怒道|喝道|叹道|骂道|哭道|问道|答道|回答道|喊道|叫道|嚷道|低声道|轻声道|说道|大喊|大叫|追问|反问|回言|回报|说|道|曰|问|喊|叫|嚷|答|叹|骂|笑|唱';
 /** A thought put as narration, up to the sentence's end: 心里计算：…。 */
 const THOUGHT = /(?:心里计算|心里想|心下想|心想|暗想|计算)[：:][^。！？!?]*/gu;
 const VERB_AT_END = new RegExp(
@@ -354,8 +355,13 @@ function singleCharNames(text: string, names: Set<string>): string[] {
     if ([...names].some((n) => n.length > 1 && c.startsWith(n) && !FUNCTION_CHARS.has(n[1]))) s.inName++;
     starts.set(ch, s);
   }
+  // A surname that starts two names or more of the text (赵太爷, 赵秀才) is their family's, no name.
+  const family = (ch: string) =>
+    SURNAME.test(ch) && [...names].filter((n) => n.length > 1 && n.startsWith(ch)).length >= 2;
   return [...starts]
-    .filter(([, s]) => s.count >= 5 && s.next.size >= 4 && s.speaks && s.inName * 2 < s.count)
+    .filter(
+      ([ch, s]) => s.count >= 5 && s.next.size >= 4 && s.speaks && s.inName * 2 < s.count && !family(ch),
+    )
     .map(([ch]) => ch);
 }
 
@@ -1206,6 +1212,15 @@ export function attributeSpeakers(paragraphs: string[]): AttributedText {
     flush();
     result.push({ segments });
   }
+  // The cast: speakers that are no person (a verb, a fragment, a cited sage) are read by the narrator.
+  const roles = castRoles(counts, paragraphs.map(stripQuotes).join('\n'));
+  counts.clear();
+  for (const p of result)
+    for (const s of p.segments)
+      if (s.kind === 'quote' && s.speaker) {
+        s.speaker = roles.get(s.speaker) ?? null;
+        if (s.speaker) counts.set(s.speaker, (counts.get(s.speaker) ?? 0) + 1);
+      }
   const characters: BookCharacter[] = [...counts.entries()]
     .map(([name, lines]) => ({
       name,

@@ -1,0 +1,132 @@
+/**
+ * The cast of a whole book: which of the speakers the attribution gave become roles. A role is a person
+ * — a name, a title, a kinship term or a description of one; a speaker that is none of these (a verb or
+ * a clause fragment the attribution took for a subject: 寻思, 及至, 句话) has its lines read by the
+ * narrator. Rules, each applied to the whole text once every quote has a speaker:
+ * - a single character other than 我 is no role: a surname (赵) is the titled name of the text that
+ *   starts with it and speaks most (赵太爷), else nobody;
+ * - a word that mostly follows another speaker's name in the narration (武松寻思) is what that one
+ *   does, not someone;
+ * - a speaker that starts like a clause fragment (及至, 直到, 稍微, 再筛) or is a number always before
+ *   the same word (二十多 of 二十多岁) is none, unless it looks like a person: a surname before one or two
+ *   characters, 阿/小/老 before a name, a title, a kinship term or a person noun (四婶, 七斤嫂, 老栓);
+ *   a speaker with no such sign either way stays a role (闰土, 雨村: a short text says too little);
+ * - a name said once in the whole book, before 曰/云 and a comma in the narration (孔子曰，“名不正则言不
+ *   顺”。这原是…), is an authority the narrator cites, not a character (荀彧曰：“…” speaks);
+ * - a name of four characters or more said once that differs by one character from a role of the same
+ *   length (卫若婆子, a misprint of 卫老婆子) is that role;
+ * - a description that is another role plus 的人 (花白胡子的人, 花白胡子) is that role.
+ */
+
+const SURNAME_START =
+  /^[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤邢鲁柳车荀满糜庞甘祁管纪诸柴鲍雍焦冉晏墨庄屈左欧司公诸葛上官]/u;
+/** Titles, kinship terms and person nouns a role may end with. */
+const PERSON_END =
+  /(?:嫂|婶|叔|伯|妈|娘|爹|爷|奶奶|姥姥|公子|先生|太太|老太|小姐|姑娘|夫人|少爷|老爷|大人|家的|哥|姐|弟|妹|儿|母亲|父亲|婆婆|婆子|老婆子|丫头|丫鬟|媳妇|尼姑|和尚|道士|秀才|举人|掌柜|伙计|老板|店主|店家|酒家|桩家|铺主|车夫|巡警|警察|医生|大夫|短工|长工|乞丐|大汉|汉子|老汉|老者|老人|老头|老头子|妇人|女人|男人|孩子|少年|后生|小伙子|矮子|胖子|瘦子|瞎子|光头|猎户|门子|地保|把总|知县|知府|县官|差人|公人|庄客|士兵|大兵|兵|客人|学生|主人|主人家|原告|被告|探子|庖人|牌头|店员|人物|母|的人|们)$/u;
+const NAME_START = /^(?:阿|小|老)[\p{Script=Han}A-Za-zＡ-Ｚａ-ｚ]/u;
+/** Starts of clause fragments, never a person: 及至, 直到, 至于, 稍微, 再筛, 自, 要, 心. */
+const FRAGMENT_START = /^(?:及|直|至|稍|再|自|亲|句|心|要|欲|拉|这|那|只|便|就|又|也|却|但|而|所|因|当)/u;
+/** A number starts a name that recurs before varied words (七斤说, 七斤嫂), not a count (二十多岁). */
+const NUMBER_START = /^[一二三四五六七八九十两几]/u;
+/** Person nouns of one character: 娘道, 兵喝道. */
+const ONE_CHAR_PERSON = /^[娘妈爹母父兵官]$/u;
+
+export interface CastLine {
+  speaker: string | null;
+}
+
+/** Whether a speaker looks like a person by its form alone. */
+export function looksLikePerson(name: string): boolean {
+  if (name === '我') return true;
+  if (name.length < 2) return false;
+  if (PERSON_END.test(name)) return !/^[及直至稍再自句]/u.test(name);
+  if ((FRAGMENT_START.test(name) || NUMBER_START.test(name)) && !SURNAME_START.test(name)) return false;
+  if (SURNAME_START.test(name) && name.length <= 3) return true;
+  // 阿Q, 小D, 老栓, and a nickname before one (红鼻子老拱).
+  return (NAME_START.test(name) && name.length <= 4) || /^[^的]{1,3}(?:阿|老|小)\p{Script=Han}$/u.test(name);
+}
+
+/** How often a word occurs in the narration and how often right after one of the other names. */
+function mentions(word: string, narration: string, others: string[]) {
+  let total = 0;
+  let after = 0;
+  const next = new Set<string>();
+  for (let i = narration.indexOf(word); i >= 0; i = narration.indexOf(word, i + word.length)) {
+    total++;
+    next.add(narration[i + word.length] ?? '');
+    if (others.some((o) => o.length && narration.startsWith(o, i - o.length))) after++;
+  }
+  return { total, after, next: next.size };
+}
+
+/** Clauses of the narration that start with a character. */
+function clauseStarts(ch: string, narration: string): number {
+  return narration.split(/[，,。！？!?；;：:\n]/u).filter((c) => c.trim().startsWith(ch)).length;
+}
+
+/**
+ * The role each speaker becomes (a name, or null for the narrator): `lines` counts each speaker's
+ * quotes, `narration` is the book's text without its quotes.
+ */
+export function castRoles(lines: Map<string, number>, narration: string): Map<string, string | null> {
+  const speakers = [...lines.keys()];
+  const role = new Map<string, string | null>();
+  for (const name of speakers) {
+    const n = lines.get(name) ?? 0;
+    if (name === '我') {
+      role.set(name, name);
+      continue;
+    }
+    if (name.length === 1) {
+      // 赵 → 赵太爷: the titled name of the text starting with that surname that speaks most.
+      const titled = speakers
+        .filter((s) => s.length > 1 && s.startsWith(name) && PERSON_END.test(s))
+        .sort((a, b) => (lines.get(b) ?? 0) - (lines.get(a) ?? 0))[0];
+      if (SURNAME_START.test(name)) role.set(name, titled ?? null);
+      else if (ONE_CHAR_PERSON.test(name)) role.set(name, name);
+      // 羿, 禹: a one-character name starts many clauses of the narration; 要, 心, 自 are fragments.
+      else role.set(name, !FRAGMENT_START.test(name) && clauseStarts(name, narration) >= 5 ? name : null);
+      continue;
+    }
+    // Other names of two characters or more, not those that make a longer name with this one (赵 秀才).
+    const others = speakers.filter(
+      (s) => s.length > 1 && s !== name && s !== '我' && !name.startsWith(s) && !lines.has(s + name),
+    );
+    const m = mentions(name, narration, others);
+    if (m.total >= 2 && m.after * 2 >= m.total && !looksLikePerson(name)) {
+      role.set(name, null); // 武松寻思道: what someone does
+      continue;
+    }
+    // 孔子曰，“…”: said once in the book, citing.
+    if (m.total === 1 && new RegExp(`${name}(?:曰|云|有言)[，,]`, 'u').test(narration) && n <= 3) {
+      role.set(name, null);
+      continue;
+    }
+    // 及至, 句话, 稍微: a fragment by its form; 二十多 (岁): a number always before the same word.
+    const fragment =
+      !looksLikePerson(name) &&
+      (FRAGMENT_START.test(name) || (NUMBER_START.test(name) && m.total >= 2 && m.next === 1));
+    if (fragment) {
+      role.set(name, null);
+      continue;
+    }
+    role.set(name, name);
+  }
+  // 卫若婆子 → 卫老婆子: a misprint said once, one character off a role named more often.
+  for (const [name, r] of role) {
+    if (r !== name || name.length < 4 || mentions(name, narration, []).total > 1) continue;
+    const near = [...role.values()].find(
+      (o) =>
+        o &&
+        o !== name &&
+        o.length === name.length &&
+        [...o].filter((c, i) => c !== name[i]).length === 1 &&
+        mentions(o, narration, []).total > 1,
+    );
+    if (near) role.set(name, near);
+  }
+  // 花白胡子的人 → 花白胡子 when both are roles.
+  for (const [name, r] of role)
+    if (r && name.endsWith('的人') && role.get(name.slice(0, -2))) role.set(name, name.slice(0, -2));
+  return role;
+}
