@@ -61,6 +61,17 @@ describe('castRoles: only people become roles', () => {
     });
   });
 
+  it('two descriptions joined by 的 in the narration are one person (光头的矮子); a name’s kin is not', () => {
+    const narration = '一个年轻光头的矮子答应了。光头的小伙子打定了主意。阿Q的母亲来了。阿Q走了。';
+    expect(roles({ 矮子: 2, 光头: 1, 光头的小伙子: 1, 阿Q: 5, 母亲: 1 }, narration)).toEqual({
+      矮子: '矮子',
+      光头: '矮子',
+      光头的小伙子: '矮子',
+      阿Q: '阿Q',
+      母亲: '母亲',
+    });
+  });
+
   it('tells people by their form: surnames, 阿/小/老, titles, person nouns', () => {
     for (const name of ['我', '王胡', '阿Q', '小D', '老栓', '四婶', '柳妈', '猎户', '喝酒的人', '红鼻子老拱'])
       expect(looksLikePerson(name), name).toBe(true);

@@ -15,7 +15,8 @@
  *   顺”。这原是…), is an authority the narrator cites, not a character (荀彧曰：“…” speaks);
  * - a name of four characters or more said once that differs by one character from a role of the same
  *   length (卫若婆子, a misprint of 卫老婆子) is that role;
- * - a description that is another role plus 的人 (花白胡子的人, 花白胡子) is that role.
+ * - a description that is another role plus 的人 (花白胡子的人, 花白胡子) is that role, and two
+ *   descriptions joined by 的 in the narration (光头的矮子) are one person.
  */
 
 const SURNAME_START =
@@ -24,6 +25,7 @@ const SURNAME_START =
 const PERSON_END =
   /(?:嫂|婶|叔|伯|妈|娘|爹|爷|奶奶|姥姥|公子|先生|太太|老太|小姐|姑娘|夫人|少爷|老爷|大人|家的|哥|姐|弟|妹|儿|母亲|父亲|婆婆|婆子|老婆子|丫头|丫鬟|媳妇|尼姑|和尚|道士|秀才|举人|掌柜|伙计|老板|店主|店家|酒家|桩家|铺主|车夫|巡警|警察|医生|大夫|短工|长工|乞丐|大汉|汉子|老汉|老者|老人|老头|老头子|妇人|女人|男人|孩子|少年|后生|小伙子|矮子|胖子|瘦子|瞎子|光头|猎户|门子|地保|把总|知县|知府|县官|差人|公人|庄客|士兵|大兵|兵|客人|学生|主人|主人家|原告|被告|探子|庖人|牌头|店员|人物|母|的人|们)$/u;
 const NAME_START = /^(?:阿|小|老)[\p{Script=Han}A-Za-zＡ-Ｚａ-ｚ]/u;
+const KIN_END = /(?:母亲|父亲|儿子|女儿|妻子|丈夫|哥哥|姐姐|弟弟|妹妹|母|父|娘|爹|妈)$/u;
 /** Starts of clause fragments, never a person: 及至, 直到, 至于, 稍微, 再筛, 自, 要, 心. */
 const FRAGMENT_START = /^(?:及|直|至|稍|再|自|亲|句|心|要|欲|拉|这|那|只|便|就|又|也|却|但|而|所|因|当)/u;
 /** A number starts a name that recurs before varied words (七斤说, 七斤嫂), not a count (二十多岁). */
@@ -46,22 +48,32 @@ export function looksLikePerson(name: string): boolean {
   return (NAME_START.test(name) && name.length <= 4) || /^[^的]{1,3}(?:阿|老|小)\p{Script=Han}$/u.test(name);
 }
 
-/** How often a word occurs in the narration and how often right after one of the other names. */
-function mentions(word: string, narration: string, others: string[]) {
+/** How often a word occurs in the narration, before how many different characters, and how often
+ * right after one of the other names (of two to five characters). */
+function mentions(word: string, narration: string, others: Set<string>) {
   let total = 0;
   let after = 0;
   const next = new Set<string>();
   for (let i = narration.indexOf(word); i >= 0; i = narration.indexOf(word, i + word.length)) {
     total++;
     next.add(narration[i + word.length] ?? '');
-    if (others.some((o) => o.length && narration.startsWith(o, i - o.length))) after++;
+    for (let len = 2; len <= 5 && len <= i; len++)
+      if (others.has(narration.slice(i - len, i))) {
+        after++;
+        break;
+      }
   }
   return { total, after, next: next.size };
 }
 
-/** Clauses of the narration that start with a character. */
-function clauseStarts(ch: string, narration: string): number {
-  return narration.split(/[，,。！？!?；;：:\n]/u).filter((c) => c.trim().startsWith(ch)).length;
+/** How many clauses of the narration start with each character. */
+function clauseStarts(narration: string): Map<string, number> {
+  const starts = new Map<string, number>();
+  for (const c of narration.split(/[，,。！？!?；;：:\n]/u)) {
+    const ch = c.trim()[0];
+    if (ch) starts.set(ch, (starts.get(ch) ?? 0) + 1);
+  }
+  return starts;
 }
 
 /**
@@ -71,6 +83,7 @@ function clauseStarts(ch: string, narration: string): number {
 export function castRoles(lines: Map<string, number>, narration: string): Map<string, string | null> {
   const speakers = [...lines.keys()];
   const role = new Map<string, string | null>();
+  let starts: Map<string, number> | undefined;
   for (const name of speakers) {
     const n = lines.get(name) ?? 0;
     if (name === '我') {
@@ -84,13 +97,18 @@ export function castRoles(lines: Map<string, number>, narration: string): Map<st
         .sort((a, b) => (lines.get(b) ?? 0) - (lines.get(a) ?? 0))[0];
       if (SURNAME_START.test(name)) role.set(name, titled ?? null);
       else if (ONE_CHAR_PERSON.test(name)) role.set(name, name);
-      // 羿, 禹: a one-character name starts many clauses of the narration; 要, 心, 自 are fragments.
-      else role.set(name, !FRAGMENT_START.test(name) && clauseStarts(name, narration) >= 5 ? name : null);
+      else {
+        // 羿, 禹: a one-character name starts many clauses of the narration; 要, 心, 自 are fragments.
+        if (!starts) starts = clauseStarts(narration);
+        role.set(name, !FRAGMENT_START.test(name) && (starts.get(name) ?? 0) >= 5 ? name : null);
+      }
       continue;
     }
     // Other names of two characters or more, not those that make a longer name with this one (赵 秀才).
-    const others = speakers.filter(
-      (s) => s.length > 1 && s !== name && s !== '我' && !name.startsWith(s) && !lines.has(s + name),
+    const others = new Set(
+      speakers.filter(
+        (s) => s.length > 1 && s !== name && s !== '我' && !name.startsWith(s) && !lines.has(s + name),
+      ),
     );
     const m = mentions(name, narration, others);
     if (m.total >= 2 && m.after * 2 >= m.total && !looksLikePerson(name)) {
@@ -114,19 +132,34 @@ export function castRoles(lines: Map<string, number>, narration: string): Map<st
   }
   // 卫若婆子 → 卫老婆子: a misprint said once, one character off a role named more often.
   for (const [name, r] of role) {
-    if (r !== name || name.length < 4 || mentions(name, narration, []).total > 1) continue;
+    if (r !== name || name.length < 4 || mentions(name, narration, new Set()).total > 1) continue;
     const near = [...role.values()].find(
       (o) =>
         o &&
         o !== name &&
         o.length === name.length &&
         [...o].filter((c, i) => c !== name[i]).length === 1 &&
-        mentions(o, narration, []).total > 1,
+        mentions(o, narration, new Set()).total > 1,
     );
     if (near) role.set(name, near);
   }
-  // 花白胡子的人 → 花白胡子 when both are roles.
-  for (const [name, r] of role)
-    if (r && name.endsWith('的人') && role.get(name.slice(0, -2))) role.set(name, name.slice(0, -2));
+  // 花白胡子的人, 光头的小伙子 → 花白胡子, 光头: a role and a plain person noun after it.
+  for (const [name, r] of role) {
+    const m = /^(.+)的(?:人|小伙子|汉子|男人|女人|老头|老者|后生|少年)$/u.exec(name);
+    if (r && m && role.get(m[1]) === m[1]) role.set(name, m[1]);
+  }
+  // 一个年轻光头的矮子: two descriptions of one phrase of the narration are one person, the one with
+  // more lines (not 阿Q的母亲: a name before 的 owns, and kin are someone else).
+  const description = (d: string) =>
+    d !== '我' && !SURNAME_START.test(d) && !NAME_START.test(d) && !KIN_END.test(d);
+  const descriptions = [...role].filter(([d, r]) => r === d && description(d)).map(([d]) => d);
+  for (const a of descriptions)
+    for (let i = narration.indexOf(`${a}的`); i >= 0; i = narration.indexOf(`${a}的`, i + 1)) {
+      const at = i + a.length + 1;
+      const b = descriptions.find((d) => d !== a && narration.startsWith(d, at));
+      if (!b || role.get(a) !== a || role.get(b) !== b) continue;
+      const [keep, drop] = (lines.get(a) ?? 0) >= (lines.get(b) ?? 0) ? [a, b] : [b, a];
+      for (const [k, v] of role) if (v === drop) role.set(k, keep);
+    }
   return role;
 }
