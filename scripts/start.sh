@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 source scripts/node-env.sh
 source scripts/system-packages.sh
 
-ensure_debian_packages ffmpeg espeak-ng libespeak-ng1 fonts-noto-cjk rubberband-cli bzip2
+ensure_debian_packages ffmpeg espeak-ng libespeak-ng1 fonts-noto-cjk rubberband-cli bzip2 unzip
 ensure_npm_dependencies
 echo "› building the web app"
 npm run build -w @vw/web --silent

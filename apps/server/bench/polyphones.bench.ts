@@ -1,10 +1,12 @@
 /**
  * Polyphone accuracy of the TTS/audiobook pinyin layer on the hand-checked sets and on real text nobody
  * here wrote (鲁迅's stories, and 老舍, 朱自清, 红楼梦, 三国演义 and more 鲁迅: each a tuning part and a
- * held-out part kept out of tuning), and its speed in CPU time.
+ * held-out part kept out of tuning), and its speed in CPU time; with g2pW installed in the models
+ * folder (SHERPA_ONNX_MODELS_DIR, else DATA_DIR/models), every set again with the model deciding.
  * `npm run bench:polyphones`
  */
 import { performance } from 'node:perf_hooks';
+import { createG2pwModel, findG2pwModel } from '../../../packages/engines/src/text/g2pw.ts';
 import { NORMALIZE_HELDOUT } from '../../../packages/engines/src/text/normalize.fixture.ts';
 import { measureNormalizer } from '../../../packages/engines/src/text/normalize.measure.ts';
 import {
@@ -19,7 +21,12 @@ import {
 } from '../../../packages/engines/src/text/polyphones.measure.ts';
 import { REAL_HELDOUT, REAL_TUNING } from '../../../packages/engines/src/text/polyphones.real.ts';
 import { REAL_HELDOUT_2, REAL_TUNING_2 } from '../../../packages/engines/src/text/polyphones.real2.ts';
-import { pinyinReadings } from '../../../packages/engines/src/text/polyphones.ts';
+import {
+  pinyinReadings,
+  preparePolyphones,
+  setPolyphoneModel,
+} from '../../../packages/engines/src/text/polyphones.ts';
+import { loadConfig } from '../src/config.ts';
 
 const rss0 = process.memoryUsage().rss;
 const t0 = performance.now();
@@ -28,7 +35,7 @@ const loadMs = performance.now() - t0;
 const loadRssMb = (process.memoryUsage().rss - rss0) / 1048576;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-for (const [name, set] of [
+const SETS = [
   ['polyphone set', POLYPHONE_SET],
   ['held-out set', POLYPHONE_HELDOUT],
   ['second held-out set (89.7 % on first measurement)', POLYPHONE_HELDOUT_2],
@@ -42,7 +49,8 @@ for (const [name, set] of [
     REAL_TUNING_2,
   ],
   ['more real text (老舍, 朱自清, 红楼梦), held-out part (93.2 % on first measurement)', REAL_HELDOUT_2],
-] as const) {
+] as const;
+for (const [name, set] of SETS) {
   const m = measurePolyphones(set);
   const chars = new Set(set.map((l) => [...parseCase(l).sentence][parseCase(l).at]));
   console.log(`${name}: ${m.right}/${m.total} right = ${pct(m.accuracy)} (${chars.size} characters)`);
@@ -85,3 +93,30 @@ console.log(
   `normaliser held-out cases (57/60 = 95.0 % on first measurement): ${norm.right}/${norm.total} = ${pct(norm.accuracy)}`,
 );
 for (const w of norm.wrong) console.log(`  wrong: ${w.written} → ${w.got} ≠ ${w.expected}`);
+
+// The context model: every set again with g2pW deciding what the phrase table does not fix.
+const modelsDir = loadConfig(process.env).modelsDir;
+if (!(await findG2pwModel(modelsDir))) {
+  console.log(`g2pW not installed in ${modelsDir}: sets measured with the rules only`);
+} else {
+  const g2pw = createG2pwModel(modelsDir);
+  setPolyphoneModel(g2pw);
+  const c0 = process.cpuUsage();
+  const w0 = performance.now();
+  let asked = 0;
+  for (const [name, set] of SETS) {
+    for (const line of set) {
+      await preparePolyphones(parseCase(line).sentence);
+      asked++;
+    }
+    const m = measurePolyphones(set);
+    console.log(`${name}, with g2pW: ${m.right}/${m.total} right = ${pct(m.accuracy)}`);
+  }
+  const c = process.cpuUsage(c0);
+  // The BERT runs in the helper process: its CPU time is not in this process's figure.
+  console.log(
+    `g2pW: ${asked} sentences in ${(performance.now() - w0).toFixed(0)} ms wall (this process ${((c.user + c.system) / 1000).toFixed(0)} ms CPU, the helper's not counted)`,
+  );
+  setPolyphoneModel(undefined);
+  await g2pw.close();
+}

@@ -147,6 +147,7 @@ export {
   type VadOptions,
   type VoiceActivityDetector,
 } from './sherpa/vad.ts';
+export { createG2pwModel, findG2pwModel, type G2pwPolyphoneModel } from './text/g2pw.ts';
 export {
   LATIN_LEXICON,
   type NormalizedText,
@@ -157,9 +158,9 @@ export {
   spokenText,
 } from './text/normalize.ts';
 export {
-  findPolyphoneModel,
   type PolyphoneModel,
   pinyinReadings,
+  preparePolyphones,
   setPolyphoneModel,
 } from './text/polyphones.ts';
 export { splitSentences, type TextPiece } from './text/sentences.ts';

@@ -14,6 +14,7 @@ import {
   createCloneEngines,
   createEmbedder,
   createEngineRegistry,
+  createG2pwModel,
   createHttpSeparator,
   createLipSync,
   createMediaInspector,
@@ -39,6 +40,7 @@ import {
   type Separator,
   type SherpaEngine,
   type SherpaModel,
+  setPolyphoneModel,
   type Trainer,
   type TtsEngine,
   type VcRegistry,
@@ -395,6 +397,9 @@ export function assembleEngines(config: Config, live: LiveEngines = staticEngine
   let vc: Promise<VcRegistry> | null = null;
   const ocr = createOcrPool(config.OCR_WORKERS ? { size: config.OCR_WORKERS } : {});
   const inspector = createMediaInspector();
+  // g2pW for the polyphones while the models folder has one installed (looked up per sentence batch).
+  const polyphones = createG2pwModel(sherpaModelsDir(config));
+  setPolyphoneModel(polyphones);
   return {
     // Read at each use: a reload swaps them (a test may set one of its own).
     get tts() {
@@ -455,7 +460,8 @@ export function assembleEngines(config: Config, live: LiveEngines = staticEngine
     inspector,
     voicePitches: new Map(),
     async close() {
-      await Promise.all([live.close(), ocr.close(), inspector.close()]);
+      setPolyphoneModel(undefined);
+      await Promise.all([live.close(), ocr.close(), inspector.close(), polyphones.close()]);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { EngineError } from '../errors.ts';
+import { preparePolyphones } from '../text/polyphones.ts';
 import { createSentenceEngine, type SentenceWord } from '../tts/sentence-engine.ts';
 import type { EspeakVoice, TtsEngine } from '../tts/types.ts';
 import { buildEspeakInput, isMandarinVoice, MANDARIN_VOICE } from './input.ts';
@@ -89,8 +90,11 @@ export function createEspeakEngine(options: EspeakEngineOptions = {}): TtsEngine
     parallelism: processes,
     async synthesizeSentence(text, request) {
       const voice = request.voice as EspeakVoice;
+      const name = resolveEspeakVoice(voice, request.language);
+      // The polyphone model (g2pW, when installed) reads the sentence in its helper process first.
+      if (isMandarinVoice(name)) await preparePolyphones(text);
       const input = buildEspeakInput(text, {
-        voice: resolveEspeakVoice(voice, request.language),
+        voice: name,
         dictionary: request.dictionary,
         pitch: request.pitch,
       });

@@ -32,7 +32,7 @@ describe('the model catalogue', () => {
       const name = (path: string) => path.split('/').pop()!;
       const folders = entry.downloads
         .filter((d) => d.unpack)
-        .map((d) => `/m/${name(d.path).replace(/\.tar\.bz2$/, '')}/`);
+        .map((d) => `/m/${name(d.path).replace(/\.(tar\.bz2|zip)$/, '')}/`);
       const singles = entry.downloads.filter((d) => !d.unpack).map((d) => `/m/${name(d.path)}`);
       for (const file of modelFiles('/m', models[i])) {
         expect(
@@ -41,7 +41,9 @@ describe('the model catalogue', () => {
         ).toBe(true);
       }
       for (const d of entry.downloads.filter((d) => d.unpack)) {
-        expect(d.path, `${entry.model.id}: only .tar.bz2 archives are unpacked`).toMatch(/\.tar\.bz2$/);
+        expect(d.path, `${entry.model.id}: only .tar.bz2 and .zip archives are unpacked`).toMatch(
+          /\.(tar\.bz2|zip)$/,
+        );
       }
     }
   });
@@ -50,9 +52,10 @@ describe('the model catalogue', () => {
     for (const entry of MODEL_CATALOGUE) {
       expect(entry.downloads.length, entry.model.id).toBeGreaterThan(0);
       for (const d of entry.downloads) {
-        // A release asset under the base URL, or a file elsewhere pinned to one revision of its repository.
+        // A release asset under the base URL, a file elsewhere pinned to one revision of its repository,
+        // or PaddleSpeech's released-model store (versioned by name, no revisions).
         expect(d.path, entry.model.id).toMatch(
-          /^([\w-]+\/[\w.-]+|https:\/\/huggingface\.co\/[\w.-]+\/[\w.-]+\/resolve\/[0-9a-f]{40}\/[\w.-]+)$/,
+          /^([\w-]+\/[\w.-]+|https:\/\/huggingface\.co\/[\w.-]+\/[\w.-]+\/resolve\/[0-9a-f]{40}\/[\w.-]+|https:\/\/paddlespeech\.bj\.bcebos\.com\/Parakeet\/released_models\/[\w/.-]+)$/,
         );
         expect(Number.isInteger(d.bytes) && d.bytes > 0, `${entry.model.id} bytes`).toBe(true);
         if (d.sha256 !== null) expect(d.sha256, entry.model.id).toMatch(/^[0-9a-f]{64}$/);
@@ -94,6 +97,19 @@ describe('the model catalogue', () => {
     // One exact file with its published digest: installed verified, checked again by `engines verify`.
     expect(lama?.downloads).toEqual([expect.objectContaining({ unpack: false, bytesExact: true })]);
     expect(lama?.downloads[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('offers g2pW for the polyphones as an opt-in model with the export, its labels and the BERT vocabulary', () => {
+    const g2pw = MODEL_CATALOGUE.find((c) => c.model.kind === 'g2p');
+    expect(g2pw?.model.files).toMatchObject({
+      model: 'G2PWModel_1.1/g2pW.onnx',
+      polyphonic: 'G2PWModel_1.1/POLYPHONIC_CHARS.txt',
+      vocab: 'vocab.txt',
+    });
+    expect(g2pw?.recommended).toBe(false);
+    // The archive unpacks (unzip), the vocabulary is one file pinned to its revision.
+    expect(g2pw?.downloads.map((d) => d.unpack)).toEqual([true, false]);
+    expect(g2pw?.downloads[0].path).toMatch(/G2PWModel_1\.1\.zip$/);
   });
 
   it('names every Kokoro v1.1 speaker with gender and language, in upstream order', () => {

@@ -10,10 +10,11 @@ import type { ModelSpeaker, SherpaModel } from './models.ts';
 export interface ModelDownload {
   /**
    * Path under the base URL: release tag + asset name, e.g. 'tts-models/kokoro-multi-lang-v1_1.tar.bz2';
-   * or the whole URL of a file published elsewhere, pinned to a revision (LaMa on Hugging Face).
+   * or the whole URL of a file published elsewhere, pinned to a revision (LaMa on Hugging Face), or
+   * a release that has no revisions (PaddleSpeech's g2pW archive).
    */
   path: string;
-  /** true: a .tar.bz2 unpacked into the models folder; false: saved under its own name at the top. */
+  /** true: a .tar.bz2 (or .zip) unpacked into the models folder; false: saved under its own name at the top. */
   unpack: boolean;
   /**
    * Size of the download in bytes. Exact when `bytesExact`; otherwise an upper bound (the unpacked
@@ -110,6 +111,15 @@ const SRC = {
   lamaExport: 'https://github.com/Carve-Photos/lama',
   lamaSignature: 'https://huggingface.co/gumka/lama-onnx',
   places365: 'https://github.com/zhoubolei/places_devkit',
+  g2pwReadme: 'https://github.com/GitYCC/g2pW/blob/master/README.md',
+  g2pwLicence: 'https://github.com/GitYCC/g2pW/blob/master/LICENSE',
+  g2pwCheckpoints: 'https://huggingface.co/YC-Chen/g2pW',
+  paddleG2pw:
+    'https://github.com/PaddlePaddle/PaddleSpeech/blob/develop/paddlespeech/resource/pretrained_models.py',
+  paddleLicence: 'https://github.com/PaddlePaddle/PaddleSpeech/blob/develop/LICENSE',
+  cppData: 'https://github.com/kakaobrain/g2pM/blob/master/README.md',
+  bertChinese: 'https://huggingface.co/google-bert/bert-base-chinese',
+  bertLicence: 'https://github.com/google-research/bert/blob/master/LICENSE',
 };
 
 const FUNASR_WEIGHTS =
@@ -738,6 +748,63 @@ export const MODEL_CATALOGUE: CatalogueEntry[] = [
     recommended: false,
     homepage: 'https://github.com/advimman/lama',
   },
+  {
+    // PaddleSpeech's ONNX export of g2pW (G2PWModel_1.1: g2pW.onnx, POLYPHONIC_CHARS.txt with bopomofo
+    // labels, the bopomofo → pinyin table; its folder's `version` says v2.0), and the bert-base-chinese
+    // vocabulary its tokenizer loads separately. PaddleSpeech publishes an md5 only
+    // (f8b60501770bff92ed6ce90860a610e6), no sha256 and no length: the size is a bound from the
+    // 635 MB g2pW.onnx mirrors list, and the installer records the digest of the first download.
+    model: {
+      id: 'g2pw-1.1',
+      kind: 'g2p',
+      name: 'g2pW 多音字消歧（BERT）',
+      files: {
+        model: 'G2PWModel_1.1/g2pW.onnx',
+        polyphonic: 'G2PWModel_1.1/POLYPHONIC_CHARS.txt',
+        bopomofo: 'G2PWModel_1.1/bopomofo_to_pinyin_wo_tune_dict.json',
+        vocab: 'vocab.txt',
+      },
+    },
+    downloads: [
+      {
+        path: 'https://paddlespeech.bj.bcebos.com/Parakeet/released_models/g2p/G2PWModel_1.1.zip',
+        unpack: true,
+        bytes: 640 * MB,
+        bytesExact: false,
+        sha256: null,
+      },
+      {
+        path: 'https://huggingface.co/google-bert/bert-base-chinese/resolve/8585f10750f4d5a9d975775ee81aa7f2e7abe0e5/vocab.txt',
+        unpack: false,
+        bytes: 110_000,
+        bytesExact: false,
+        sha256: null,
+      },
+    ],
+    installedBytes: 640 * MB,
+    licence: {
+      code: 'Apache-2.0（GitYCC/g2pW；ONNX 导出与推理 PaddlePaddle/PaddleSpeech）',
+      weights:
+        'Apache-2.0（作者随 g2pW 仓库发布的检查点，PaddleSpeech 转为 ONNX；词表 bert-base-chinese，Apache-2.0）',
+      data: 'CPP 多音字数据集（kakaobrain/g2pM，Apache-2.0，9.9 万余句，每句标注一个多音字）',
+      permissive: true,
+      sources: [
+        SRC.g2pwReadme,
+        SRC.g2pwLicence,
+        SRC.g2pwCheckpoints,
+        SRC.paddleG2pw,
+        SRC.paddleLicence,
+        SRC.cppData,
+        SRC.bertChinese,
+        SRC.bertLicence,
+      ],
+    },
+    enables:
+      '多音字按整句上下文判断（g2pW）：短语表和用户词典之外的多音字由模型决定；每句多一次 BERT 计算，约 640 MB，按需安装',
+    // Opt-in: 640 MB and a BERT pass per sentence on the CPU; the rules read ~95 % right without it.
+    recommended: false,
+    homepage: 'https://github.com/GitYCC/g2pW',
+  },
 ];
 
 /** Ids of the models installed by default. */
@@ -753,4 +820,5 @@ export const CATALOGUE_GROUPS: Array<{ title: string; kinds: string[] }> = [
   { title: '标点 punctuation', kinds: ['punctuation'] },
   { title: '说话人分离 diarization', kinds: ['diarization'] },
   { title: '画面修补 inpainting', kinds: ['inpaint'] },
+  { title: '多音字 polyphones', kinds: ['g2p'] },
 ];

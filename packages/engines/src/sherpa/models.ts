@@ -29,6 +29,11 @@ export const MODEL_KINDS = {
   diarization: { required: ['segmentation', 'embedding'], optional: [] },
   /** LaMa (onnxruntime, not sherpa-onnx): fills what the erase's temporal fill cannot (erase/lama.ts). */
   inpaint: { required: ['model'], optional: [] },
+  /**
+   * g2pW (onnxruntime): picks the reading of a polyphone from its sentence (text/g2pw.ts); the BERT
+   * vocabulary, the polyphone list its labels come from, and the bopomofo → pinyin table.
+   */
+  g2p: { required: ['model', 'vocab', 'polyphonic'], optional: ['bopomofo'] },
 } as const satisfies Record<string, FileSpec>;
 
 export type ModelKind = keyof typeof MODEL_KINDS;

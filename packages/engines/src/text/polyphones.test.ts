@@ -1,13 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mandarinReadings, toEspeakInput } from '../espeak/input.ts';
 import { POLYPHONE_HELDOUT, POLYPHONE_HELDOUT_2, POLYPHONE_SET } from './polyphones.fixture.ts';
 import { measurePolyphones, parseCase, userFix } from './polyphones.measure.ts';
 import { REAL_HELDOUT, REAL_TUNING } from './polyphones.real.ts';
 import { REAL_HELDOUT_2, REAL_TUNING_2 } from './polyphones.real2.ts';
-import { findPolyphoneModel, pinyinReadings, wordSpans } from './polyphones.ts';
+import { pinyinReadings, wordSpans } from './polyphones.ts';
 
 /** The reading of the nth occurrence of ch in text. */
 const reading = (text: string, ch: string, nth = 0) =>
@@ -493,22 +490,5 @@ describe('polyphones in context', () => {
     expect(toEspeakInput('说得对', { voice: 'cmn-latn-pinyin', dictionary: { 说得: 'shuo1 de2' } })).toBe(
       '<speak>shuo1 de2 dui4</speak>',
     );
-  });
-
-  it('detects a g2pW export in G2PW_MODEL_DIR or the models folder without loading it', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'g2pw-'));
-    try {
-      expect(findPolyphoneModel({ SHERPA_ONNX_MODELS_DIR: root })).toBeUndefined();
-      await mkdir(join(root, 'g2pw-chinese'));
-      await writeFile(join(root, 'g2pw-chinese', 'g2pW.onnx'), '');
-      expect(findPolyphoneModel({ SHERPA_ONNX_MODELS_DIR: root })).toBe(
-        join(root, 'g2pw-chinese', 'g2pW.onnx'),
-      );
-      expect(findPolyphoneModel({ G2PW_MODEL_DIR: join(root, 'g2pw-chinese') })).toBe(
-        join(root, 'g2pw-chinese', 'g2pW.onnx'),
-      );
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
   });
 });

@@ -1,6 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { Jieba } from '@node-rs/jieba';
 import { addDict, convert, pinyin, polyphonic } from 'pinyin-pro';
 import type { DictionaryEntry, PinyinReading } from '../book/types.ts';
@@ -9,7 +8,8 @@ import type { DictionaryEntry, PinyinReading } from '../book/types.ts';
  * Polyphones in context. pinyin-pro's built-in dictionary is small, so its defaults read 还书 as hai2,
  * 说得对 as de2, 有空 as kong1. Readings are chosen in layers, later layers winning:
  *   1. pinyin-pro with the "modern" word dictionary of @pinyin-pro/data;
- *   2. a pluggable model (e.g. a g2pW ONNX export) when one is registered;
+ *   2. a context model (g2pW, text/g2pw.ts) when one is installed: asked ahead by preparePolyphones,
+ *      its reading replaces layers 3–4 except the phrase table and the certain (FIRST) rules;
  *   3. words: the sentence is cut into words by jieba (@node-rs/jieba), and a polyphone inside a word
  *      takes the word's reading — the phrase table below, a long dictionary word, or the word itself.
  *      Phrases and dictionary words only count where they match whole words, so 项目的 is 项目 + 的
@@ -732,22 +732,25 @@ function aligned(chars: string[], spans: Spans, s: number, e: number): boolean {
   return (spans[s][0] === s || !cuts(spans[s])) && (spans[e - 1][1] === e || !cuts(spans[e - 1]));
 }
 
+/** The longest phrase of the table covering i (not cutting through a word) and i's reading in it. */
+function tablePhrase(chars: string[], i: number, spans: Spans): { len: number; reading: string } | undefined {
+  for (let len = Math.min(MAX_PHRASE, chars.length); len >= 2; len--) {
+    for (let s = Math.max(0, i - len + 1); s <= i && s + len <= chars.length; s++) {
+      const r = PHRASES.get(chars.slice(s, s + len).join(''));
+      if (r && r[i - s] !== '-' && aligned(chars, spans, s, s + len)) return { len, reading: r[i - s] };
+    }
+  }
+  return undefined;
+}
+const tableReading = (chars: string[], i: number, spans: Spans) => tablePhrase(chars, i, spans)?.reading;
+
 /**
  * The reading of the phrase covering i: the longer of the table phrase and the dictionary word (three
  * characters or more), neither cutting through a word.
  * 长篇小说 beats the 部长 of 一部长篇小说; a tie goes to the table.
  */
 function wordReading(chars: string[], i: number, spans: Spans): string | undefined {
-  let best: { len: number; reading: string } | undefined;
-  for (let len = Math.min(MAX_PHRASE, chars.length); len >= 2 && !best; len--) {
-    for (let s = Math.max(0, i - len + 1); s <= i && s + len <= chars.length; s++) {
-      const r = PHRASES.get(chars.slice(s, s + len).join(''));
-      if (r && r[i - s] !== '-' && aligned(chars, spans, s, s + len)) {
-        best = { len, reading: r[i - s] };
-        break;
-      }
-    }
-  }
+  const best = tablePhrase(chars, i, spans);
   for (let len = 6; len >= 3 && len > (best?.len ?? 0); len--) {
     for (let s = Math.max(0, i - len + 1); s <= i && s + len <= chars.length; s++) {
       const reading = dictionaryReading(chars, s, s + len, i);
@@ -1337,38 +1340,47 @@ const RULES: Record<string, Rule> = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Pluggable model (g2pW and the like): detection only; a host may register a predictor.
+// Pluggable model (g2pW, text/g2pw.ts): the host registers it; readings are asked ahead, asynchronously.
 
 export interface PolyphoneModel {
   id: string;
   /** Readings (tone-numbered) for the given character positions of a sentence; '' = no opinion. */
-  predict(text: string, positions: number[]): string[];
+  predict(text: string, positions: number[]): Promise<string[]>;
 }
 
 let model: PolyphoneModel | undefined;
+/** The model's readings of recent texts, per character ('' = no opinion), oldest first. */
+const predicted = new Map<string, string[]>();
+const PREDICTED_KEPT = 256;
 
-/** Registers (or with undefined, removes) a context model consulted before the phrase table and rules. */
+/** Registers (or with undefined, removes) a context model for the polyphones no phrase fixes. */
 export function setPolyphoneModel(m: PolyphoneModel | undefined): void {
   model = m;
+  predicted.clear();
 }
 
 /**
- * Looks for a g2pW ONNX export: `G2PW_MODEL_DIR`, or a `g2pw*` folder in `SHERPA_ONNX_MODELS_DIR`,
- * holding an `.onnx` file. Returns the file, or undefined; nothing is loaded here.
+ * Asks the registered model (if any) for the polyphones of a text, so that pinyinReadings of the same
+ * text uses them. Without a model, or when it fails, the rules decide: a model that cannot run costs
+ * its opinion, never the synthesis.
  */
-export function findPolyphoneModel(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const dirs: string[] = [];
-  if (env.G2PW_MODEL_DIR) dirs.push(env.G2PW_MODEL_DIR);
-  const root = env.SHERPA_ONNX_MODELS_DIR;
-  if (root && existsSync(root)) {
-    for (const d of readdirSync(root)) if (/^g2pw/i.test(d)) dirs.push(join(root, d));
-  }
-  for (const dir of dirs) {
-    if (!existsSync(dir)) continue;
-    const onnx = readdirSync(dir).find((f) => f.endsWith('.onnx'));
-    if (onnx) return join(dir, onnx);
-  }
-  return undefined;
+export async function preparePolyphones(text: string): Promise<void> {
+  const m = model;
+  if (!m || predicted.has(text)) return;
+  ensureDictionary();
+  const chars = [...text];
+  const poly: number[] = [];
+  for (let i = 0; i < chars.length; i++) if (HAN.test(chars[i]) && isPolyphone(chars[i])) poly.push(i);
+  if (!poly.length) return;
+  const readings = await m.predict(text, poly).catch(() => undefined);
+  // Nothing to keep without an opinion (no model installed yet): ask again next time.
+  if (!readings?.some(Boolean) || m !== model) return;
+  const perChar = chars.map(() => '');
+  poly.forEach((i, n) => {
+    if (readings[n]) perChar[i] = numbered(readings[n]);
+  });
+  predicted.set(text, perChar);
+  if (predicted.size > PREDICTED_KEPT) predicted.delete(predicted.keys().next().value!);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1419,19 +1431,17 @@ export function pinyinReadings(text: string, dictionary?: DictionaryEntry[]): Pi
   const poly: number[] = [];
   for (let i = 0; i < chars.length; i++) if (out[i].pinyin && isPolyphone(chars[i])) poly.push(i);
 
-  if (model && poly.length) {
-    const predicted = model.predict(text, poly);
-    poly.forEach((i, n) => {
-      if (predicted[n]) out[i].pinyin = numbered(predicted[n]);
-    });
-  }
+  const fromModel = model ? predicted.get(text) : undefined;
   const spans = poly.length ? wordSpans(text) : [];
   for (const i of poly) {
+    // The model's reading comes after the certain rules and the phrase table, before the rest.
     const r =
       FIRST[chars[i]]?.(chars, i, spans) ??
-      wordReading(chars, i, spans) ??
-      RULES[chars[i]]?.(chars, i, spans) ??
-      segmentReading(chars, i, spans);
+      (fromModel?.[i]
+        ? (tableReading(chars, i, spans) ?? fromModel[i])
+        : (wordReading(chars, i, spans) ??
+          RULES[chars[i]]?.(chars, i, spans) ??
+          segmentReading(chars, i, spans)));
     if (r) out[i].pinyin = r;
   }
 

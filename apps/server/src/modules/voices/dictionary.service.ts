@@ -1,5 +1,10 @@
 import { type CharacterReading, type DictionaryEntry, isPinyin, MAX_DICTIONARY_ENTRIES } from '@vw/contract';
-import { mandarinReadings, normalizeText, type PronunciationDictionary } from '@vw/engines';
+import {
+  mandarinReadings,
+  normalizeText,
+  type PronunciationDictionary,
+  preparePolyphones,
+} from '@vw/engines';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 
@@ -106,6 +111,7 @@ export async function deleteDictionaryEntry(ctx: Ctx, userId: string, word: stri
 /** Every Chinese character's reading (the user's dictionary applied) and its alternatives. */
 export async function findReadings(ctx: Ctx, userId: string, text: string): Promise<CharacterReading[]> {
   const dictionary = entriesUsedBy(await getDictionary(ctx, userId), text);
+  await preparePolyphones(text);
   const plain = mandarinReadings(text);
   const base = new Map(plain.map((r) => [r.start, r.pinyin]));
   return mandarinReadings(text, dictionary).map((r) => ({

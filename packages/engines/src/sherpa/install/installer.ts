@@ -26,7 +26,7 @@ import {
 export interface InstallDownload {
   /** Path under the base URL (release tag + asset name), or a whole URL for a file published elsewhere. */
   path: string;
-  /** true: a .tar.bz2 unpacked into the models folder; false: saved under its own name at the top. */
+  /** true: a .tar.bz2 (or .zip) unpacked into the models folder; false: saved under its own name at the top. */
   unpack: boolean;
   /** Exact length, or an upper bound when `bytesExact` is false (disk check and progress only). */
   bytes: number;
@@ -176,12 +176,27 @@ const asInstallError = (err: unknown): InstallError => {
   return new InstallError('invalid', (err as Error).message ?? String(err), { cause: err });
 };
 
-const tarErrors = (archive: string) => ({
+/** The program that unpacks an archive into the models folder: tar for .tar.bz2, unzip for .zip (g2pW). */
+function unpacker(archive: string, modelsDir: string): { tool: string; args: string[]; apt: string } {
+  return archive.endsWith('.zip')
+    ? { tool: 'unzip', args: ['-q', '-o', archive, '-d', modelsDir], apt: 'unzip' }
+    : { tool: 'tar', args: ['xjf', archive, '-C', modelsDir, '--no-same-owner'], apt: 'tar bzip2' };
+}
+
+const unpackErrors = (archive: string, tool: string, apt: string) => ({
   missing: () =>
-    new EngineError('engine_unavailable', '缺少 tar', 'tar is not installed (apt-get install tar bzip2)'),
+    new EngineError(
+      'engine_unavailable',
+      `缺少 ${tool}`,
+      `${tool} is not installed (apt-get install ${apt})`,
+    ),
   aborted: () => new EngineError('aborted', '已取消', `unpacking ${archive} stopped`),
   failed: (exit: number | string, stderr: string) =>
-    new EngineError('engine_unavailable', '解压失败', `tar exited ${exit} for ${archive}: ${stderr.trim()}`),
+    new EngineError(
+      'engine_unavailable',
+      '解压失败',
+      `${tool} exited ${exit} for ${archive}: ${stderr.trim()}`,
+    ),
 });
 
 /**
@@ -366,8 +381,9 @@ async function installOne(
       state.set(id, { state: 'unpacking', bytesDone: before, bytesPerSecond: 0, secondsLeft: null });
       emit({ type: 'state', id, state: 'unpacking' });
       try {
-        await runTool('tar', ['xjf', file, '-C', modelsDir, '--no-same-owner'], {
-          errors: tarErrors(basename(file)),
+        const { tool, args, apt } = unpacker(file, modelsDir);
+        await runTool(tool, args, {
+          errors: unpackErrors(basename(file), tool, apt),
           signal,
           stdout: 'ignore',
         }).done;
@@ -433,7 +449,7 @@ async function withRetries<T>(
 }
 
 /** The folder an upstream archive unpacks into: its name without .tar.bz2. */
-const archiveFolder = (path: string) => basename(path).replace(/\.tar\.bz2$/, '');
+const archiveFolder = (path: string) => basename(path).replace(/\.(tar\.bz2|zip)$/, '');
 
 /** The first path segment of a file inside the models folder: a model's folder, or the file itself. */
 const topEntry = (modelsDir: string, file: string) => relative(modelsDir, file).split(sep)[0]!;
