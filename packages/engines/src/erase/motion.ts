@@ -39,17 +39,23 @@ function half(p: Plane): Plane {
 
 /** Mean clipped |cur(p) − prev(p − s)| over kept pixels on a grid of `step`; Infinity if too few. */
 function cost(prev: Plane, cur: Plane, dx: number, dy: number, step: number): number {
+  const { w, h } = cur;
+  const { px: cp, keep: ck } = cur;
+  const { px: pp, keep: pk } = prev;
+  // prev's pixel for cur's pixel i is i − off; bounds and arrays hoisted out of the hot loop.
+  const off = dy * w + dx;
+  const x0 = Math.max(0, dx);
+  const x1 = Math.min(w, w + dx);
+  const y1 = Math.min(h, h + dy);
   let sum = 0;
   let n = 0;
-  const { w, h } = cur;
-  for (let y = Math.max(0, dy); y < Math.min(h, h + dy); y += step) {
-    const py = y - dy;
-    for (let x = Math.max(0, dx); x < Math.min(w, w + dx); x += step) {
-      const i = y * w + x;
-      const j = py * w + x - dx;
-      if (!cur.keep[i] || !prev.keep[j]) continue;
-      const d = Math.abs(cur.px[i] - prev.px[j]);
-      sum += Math.min(d, CLIP);
+  for (let y = Math.max(0, dy); y < y1; y += step) {
+    const end = y * w + x1;
+    for (let i = y * w + x0; i < end; i += step) {
+      if ((ck[i] & pk[i - off]) === 0) continue;
+      const d = cp[i] - pp[i - off];
+      const a = d < 0 ? -d : d;
+      sum += Math.min(a, CLIP);
       n++;
     }
   }

@@ -25,14 +25,6 @@ export function newPlate(r: Rect): Plate {
   return { planes: newPlanes(r), ageY: new Int16Array(r.w * r.h).fill(-1), ageC: new Int16Array(c).fill(-1) };
 }
 
-export function copyPlate(p: Plate): Plate {
-  return {
-    planes: { y: p.planes.y.slice(), u: p.planes.u.slice(), v: p.planes.v.slice() },
-    ageY: p.ageY.slice(),
-    ageC: p.ageC.slice(),
-  };
-}
-
 /** out[p] = from[p − s] (age −1 where p − s is outside). */
 function shiftPlane(
   from: Uint8Array,

@@ -75,20 +75,29 @@ export function pasteRegion(frame: Uint8Array, width: number, height: number, r:
   copyRect(from.v, cw, frame.subarray(o.v), o.cw, 0, 0, r.x / 2, r.y / 2, cw, ch);
 }
 
-/** Fixed-size frames from a byte stream (the last partial frame, if any, is dropped). */
-export async function* readFrames(stream: Readable, size: number): AsyncGenerator<Uint8Array> {
-  let frame = new Uint8Array(size);
+/**
+ * Fixed-size frames from a byte stream (the last partial frame, if any, is dropped). `buffer` gives
+ * the array each frame is read into (default: a new one): a caller that is done with a frame before
+ * it asks for the next one can hand back the same array, sparing the garbage collector.
+ */
+export async function* readFrames(
+  stream: Readable,
+  size: number,
+  buffer: () => Uint8Array | Promise<Uint8Array> = () => new Uint8Array(size),
+): AsyncGenerator<Uint8Array> {
+  let frame: Uint8Array | undefined;
   let filled = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     let at = 0;
     while (at < chunk.length) {
+      frame ??= await buffer();
       const n = Math.min(size - filled, chunk.length - at);
       frame.set(chunk.subarray(at, at + n), filled);
       filled += n;
       at += n;
       if (filled === size) {
         yield frame;
-        frame = new Uint8Array(size);
+        frame = undefined;
         filled = 0;
       }
     }
