@@ -507,6 +507,9 @@ describe('subtitle erasing (tool erase) and watermark removal (tool watermark)',
       psnrIn(cleanFile, markedFile, box, 0, 1.7),
     ]);
     expect(filled).toBeGreaterThan(before + 6);
+    // The whole box is what was erased: the damage is measured around it, where nothing changed.
+    expect(report.damage.length).toBeGreaterThan(0);
+    for (const d of report.damage) expect(d.changed_share).toBeLessThan(0.02);
 
     // The damage view: at the first segment's middle only the found box changed.
     const diff = await call(server.app, 'POST', '/v1/erase/difference', {

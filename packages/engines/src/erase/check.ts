@@ -78,7 +78,7 @@ export async function checkErased(output: string, opts: CheckErasedOptions): Pro
         box: span.box,
         start_ms: span.start_ms ?? 0,
         end_ms: span.end_ms ?? info.durationMs,
-        ...damageOf(source, frame, w, h, box),
+        ...damageOf(source, frame, w, h, box, opts.wholeBox),
       });
     }
     const delta = lumaDelta(frame, w, h, box);
@@ -130,7 +130,8 @@ const STROKE_REACH = [1, 2].flatMap((d) => [
 /**
  * What an erase changed besides the text, in one frame: over the box and a ring around it (half the
  * box height wide), the pixels outside the text's mask (found in `before`) whose luma moved by more
- * than DAMAGE_DELTA. delogo and blur change their whole box; fill, only the text.
+ * than DAMAGE_DELTA. delogo and blur change their whole box; fill, only the text. With `wholeBox` (a
+ * watermark: the whole box is what was erased) only the ring counts.
  */
 export function damageOf(
   before: Uint8Array,
@@ -138,8 +139,9 @@ export function damageOf(
   width: number,
   height: number,
   b: { x: number; y: number; w: number; h: number },
+  wholeBox = false,
 ): { changed_share: number; mean_change: number } {
-  const text = strokeMask(before, width, b);
+  const text = wholeBox ? null : strokeMask(before, width, b);
   const ring = Math.max(2, Math.round(b.h / 2));
   let changed = 0;
   let sum = 0;
@@ -147,7 +149,7 @@ export function damageOf(
   for (let y = Math.max(0, b.y - ring); y < Math.min(height, b.y + b.h + ring); y++) {
     for (let x = Math.max(0, b.x - ring); x < Math.min(width, b.x + b.w + ring); x++) {
       const inBox = x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h;
-      if (inBox && text[(y - b.y) * b.w + (x - b.x)]) continue;
+      if (inBox && (!text || text[(y - b.y) * b.w + (x - b.x)])) continue;
       const d = Math.abs(before[y * width + x] - after[y * width + x]);
       if (d > DAMAGE_DELTA) changed++;
       sum += d;

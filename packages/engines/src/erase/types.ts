@@ -55,6 +55,8 @@ export interface CheckErasedOptions {
   source?: string;
   regions: Box[];
   spans: Span[];
+  /** The whole box was erased (a watermark): the damage is measured on the ring around it only. */
+  wholeBox?: boolean;
   fps?: number;
   signal?: AbortSignal;
 }

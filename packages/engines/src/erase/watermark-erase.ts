@@ -52,8 +52,13 @@ export async function eraseWatermark(
   const share = (f: number) => (rest.length ? 0.2 + 0.4 * f : 0.2 + 0.8 * f);
   try {
     const counts = await unblendPass(input, unblended, trusted, opts, info, (f) => progress(share(f)));
-    const boxed = pixels.reduce((sum, p, k) => sum + (counts.shown[k] ?? 0) * p.w * p.h, 0);
-    const unblendedShare = boxed ? counts.changed / boxed : 0;
+    // An un-blended box is the span's, grown to even corners.
+    const area = (k: number) => {
+      const m = models[k];
+      return m?.trusted ? m.box.w * m.box.h : pixels[k].w * pixels[k].h;
+    };
+    const boxed = pixels.reduce((sum, _, k) => sum + (counts.shown[k] ?? 0) * area(k), 0);
+    const unblendedShare = boxed ? Math.min(1, counts.changed / boxed) : 0;
     if (!rest.length) {
       progress(1);
       return { method: 'fill', unblended_share: unblendedShare };

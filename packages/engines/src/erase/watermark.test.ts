@@ -108,11 +108,12 @@ describe('watermark: found per segment, filled from other frames', () => {
     const out = join(dir, 'face-unblended.mp4');
     const result = await eraseWatermark(faceMarked, out, { method: 'fill', spans });
     expect(result.unblended_share).toBeGreaterThan(0.7);
+    expect(result.unblended_share).toBeLessThanOrEqual(1);
     const delogo = measure(truth, await lumaFrames(fast, W, H), cues, boxes, o);
     const fill = measure(truth, await lumaFrames(filled, W, H), cues, boxes, o);
     const unblended = measure(truth, await lumaFrames(out, W, H), cues, boxes, o);
     expect(unblended.inBoxPsnr).toBeGreaterThan(delogo.inBoxPsnr + 4);
     expect(unblended.inBoxPsnr).toBeGreaterThan(fill.inBoxPsnr);
     expect(unblended.outsidePsnr).toBeGreaterThanOrEqual(40);
-  }, 240_000);
+  }, 600_000);
 });

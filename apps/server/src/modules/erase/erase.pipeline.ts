@@ -215,6 +215,8 @@ const stages: PipelineDef<EraseInput>['stages'] = [
           source,
           regions: ctx.input.boxes,
           spans,
+          // A watermark's whole box is erased: what changed around it is the damage.
+          wholeBox: ctx.task.tool === 'watermark',
           signal: ctx.signal,
         }).then(
           (r) => {

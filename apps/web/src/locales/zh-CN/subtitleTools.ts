@@ -36,7 +36,7 @@ export const subtitleTools = {
       fast: '快速方法：按周边像素填充整个区域',
       blur: '快速方法：模糊整个区域',
     },
-    watermarkFill: '逐帧补全（推荐）：在框内找出水印及其出现时段，半透明水印按透明度还原，其余取前后画面补全',
+    watermarkFill: '逐帧补全（推荐）：找出水印，还原或取前后画面补全',
     secondPass: '擦除后检查并二次擦除残留',
     seconds: '秒',
     to: '至',
@@ -85,7 +85,7 @@ export const subtitleTools = {
     unblendShare: (pct: string) =>
       pct === '100'
         ? '逐帧补全：水印按估计的透明度还原出原画面'
-        : `逐帧补全：${pct}% 的水印像素按估计的透明度还原出原画面，其余取自前后画面`,
+        : `逐帧补全：${pct}% 的水印像素按估计的透明度还原出原画面，其余按周围或前后画面补全`,
     watermarks: '找到的水印',
     watermarkAt: (place: string, from: string, to: string) => `${place} ${from} – ${to}`,
     /** Where a found watermark sits: column (left/centre/right) × row (top/middle/bottom). */
@@ -102,6 +102,9 @@ export const subtitleTools = {
     } as Record<string, string>,
     damage: '文字以外的改动',
     damageShare: (pct: string) => `擦除区域及周边最多 ${pct}% 的像素有明显变化`,
+    /** 去水印: the whole box is erased, so only what changed around it is damage. */
+    damageWatermark: '水印以外的改动',
+    damageRing: (pct: string) => `水印区域周边最多 ${pct}% 的像素有明显变化`,
     time: '时间',
     residualText: '仍可识别的文字',
     clean: '检查通过：擦除区域内已识别不到文字',

@@ -145,7 +145,8 @@ export function EraseNewProject({ onBack, asset: handed }: { onBack: () => void;
           onChange={(v) => {
             setMode(v as Mode);
             set('method', METHODS[v as Mode][0]);
-            regions.setBoxes(v === 'erase' ? frames.initialBoxes : []);
+            // Back to subtitles before their bands were detected: the detected ones once they are.
+            regions.setBoxes(v === 'erase' ? (frames.detect.data ? frames.initialBoxes : null) : []);
             preview.reset();
           }}
           options={(['erase', 'watermark'] as const).map((k) => ({ value: k, label: t.modes[k] }))}

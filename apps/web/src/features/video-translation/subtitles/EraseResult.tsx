@@ -201,9 +201,11 @@ function Report({ report }: { report: EraseReport }) {
           </Descriptions.Item>
         )}
         {report.damage && report.damage.length > 0 && (
-          <Descriptions.Item label={t.damage}>
+          <Descriptions.Item label={report.watermarks ? t.damageWatermark : t.damage}>
             <span data-testid="erase-damage">
-              {t.damageShare((Math.max(...report.damage.map((d) => d.changed_share)) * 100).toFixed(1))}
+              {(report.watermarks ? t.damageRing : t.damageShare)(
+                (Math.max(...report.damage.map((d) => d.changed_share)) * 100).toFixed(1),
+              )}
             </span>
           </Descriptions.Item>
         )}
