@@ -75,7 +75,7 @@ describe('castRoles: only people become roles', () => {
   it('tells people by their form: surnames, 阿/小/老, titles, person nouns', () => {
     for (const name of ['我', '王胡', '阿Q', '小D', '老栓', '四婶', '柳妈', '猎户', '喝酒的人', '红鼻子老拱'])
       expect(looksLikePerson(name), name).toBe(true);
-    for (const name of ['要', '直到', '至于', '拉到', '再筛', '亲商议', '二十多'])
+    for (const name of ['要', '直到', '至于', '拉到', '再筛', '亲商议', '二十多', '愈加', '越发'])
       expect(looksLikePerson(name), name).toBe(false);
   });
 });

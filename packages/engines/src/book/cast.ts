@@ -27,7 +27,8 @@ const PERSON_END =
 const NAME_START = /^(?:阿|小|老)[\p{Script=Han}A-Za-zＡ-Ｚａ-ｚ]/u;
 const KIN_END = /(?:母亲|父亲|儿子|女儿|妻子|丈夫|哥哥|姐姐|弟弟|妹妹|母|父|娘|爹|妈)$/u;
 /** Starts of clause fragments, never a person: 及至, 直到, 至于, 稍微, 再筛, 自, 要, 心. */
-const FRAGMENT_START = /^(?:及|直|至|稍|再|自|亲|句|心|要|欲|拉|这|那|只|便|就|又|也|却|但|而|所|因|当)/u;
+const FRAGMENT_START =
+  /^(?:及|直|至|稍|再|愈|越|更|很|最|已|曾|刚|竟|渐|忽|自|亲|句|心|要|欲|拉|这|那|只|便|就|又|也|却|但|而|所|因|当)/u;
 /** A number starts a name that recurs before varied words (七斤说, 七斤嫂), not a count (二十多岁). */
 const NUMBER_START = /^[一二三四五六七八九十两几]/u;
 /** Person nouns of one character: 娘道, 兵喝道. */

@@ -626,6 +626,15 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(characters).not.toContain('赵');
   });
 
+  it('a word after 叫 (to call a thing so) is a term, not a line (城里人却叫“条凳”)', () => {
+    const { quotes, characters } = speakersOf([
+      '用三尺三寸宽的木板做成的凳子，未庄人叫“长凳”，他也叫“长凳”，城里人却叫“条凳”，他想：这是错的。',
+      '阿Q大声叫：“造反了！”',
+    ]);
+    expect(quotes).toEqual([[], ['阿Q']]);
+    expect(characters).toEqual(['阿Q']);
+  });
+
   it('寻思道 is a verb of thought: its missing subject is the one acting (武松…寻思道)', () => {
     const { quotes, characters } = speakersOf([
       '武松提了哨棒，便走上冈子来；寻思道：“我却怕甚么鸟！”',

@@ -101,7 +101,12 @@ function findQuotes(p: string): Quote[] {
     const start = m.index ?? 0;
     const text = m[1] ?? m[2] ?? m[3] ?? '';
     const before = p.slice(0, start);
-    const introduced = VERB_AT_END.test(before) || /[：:]\s*$/u.test(before) || !before.trim();
+    // 城里人却叫“条凳”: a word after 叫 (to call a thing so) with no punctuation of its own is a term.
+    const naming = /[^大喊]叫\s*$|称(?:为|作|做)?\s*$|叫[做作]\s*$|唤作\s*$/u.test(before);
+    const introduced =
+      (VERB_AT_END.test(before) && !(naming && text.length <= 6)) ||
+      /[：:]\s*$/u.test(before) ||
+      !before.trim();
     // A line broken by narration (“唉，”他不觉叹息) ends on a comma, which a term never does.
     const sentence = /[。！？!?…—～~]/u.test(text) || /[，,]$/u.test(text) || text.length > 12;
     out.push({ start, end: start + m[0].length, text, speech: introduced || sentence });
