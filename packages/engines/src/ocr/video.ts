@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { EngineError } from '../errors.ts';
 import { runFfmpeg } from '../media/run.ts';
 import { assertBox, pixelBox, probeVideo, type VideoInfo } from './frames.ts';
+import { changeFrame, shownOwners } from './shown.ts';
 import { convertScript, lineScript, sameCueText, voteText } from './text.ts';
-import { maskDistance, maskHits, steadyMask, type TextMask, textMask } from './textmask.ts';
+import { maskDistance, steadyMask, type TextMask, textMask } from './textmask.ts';
 import type {
   Box,
   OcrCue,
@@ -274,50 +275,66 @@ function textTransitions(
   size: { w: number; h: number },
   firstFrame: number,
 ) {
-  const runs: Array<{ text: string; members: number[]; mask: TextMask | null }> = [];
-  const runOf = read.map(({ sample }) => {
-    const text = bandText([...sample.lines, ...(sample.weak ?? [])]);
-    const run = runs.at(-1);
-    if (run && (run.text ? text && sameCueText(text, run.text, SAME_TEXT) : !text)) {
-      run.members.push(sample.n - firstFrame);
+  const group = () => {
+    const runs: Array<{ text: string; members: number[]; mask: TextMask | null }> = [];
+    const runOf = read.map(({ sample }) => {
+      const text = bandText([...sample.lines, ...(sample.weak ?? [])]);
+      const run = runs.at(-1);
+      if (run && (run.text ? text && sameCueText(text, run.text, SAME_TEXT) : !text)) {
+        run.members.push(sample.n - firstFrame);
+        return runs.length - 1;
+      }
+      runs.push({ text, members: [sample.n - firstFrame], mask: null });
       return runs.length - 1;
-    }
-    runs.push({ text, members: [sample.n - firstFrame], mask: null });
-    return runs.length - 1;
-  });
-  runs.forEach((run, k) => {
-    if (!run.text) return;
-    const boxes = read
-      .filter((_, i) => runOf[i] === k)
-      .flatMap(({ sample }) => sample.lines.map((l) => l.box));
-    run.mask = steadyMask(
-      run.members.map((j) => masks[j]),
-      boxes,
-      size.w,
-      size.h,
-      STEADY,
-    );
-  });
+    });
+    runs.forEach((run, k) => {
+      if (!run.text) return;
+      const boxes = read
+        .filter((_, i) => runOf[i] === k)
+        .flatMap(({ sample }) => sample.lines.map((l) => l.box));
+      run.mask = steadyMask(
+        run.members.map((j) => masks[j]),
+        boxes,
+        size.w,
+        size.h,
+        STEADY,
+      );
+    });
+    return { runs, runOf };
+  };
+  let { runs, runOf } = group();
+  // Samples whose frames still show a neighbouring run's text pixels belong to that run, whatever
+  // OCR read there (nothing, or a few letters): they carry its best read on, without a vote.
+  const best = (k: number) =>
+    read
+      .filter((_, i) => runOf[i] === k && read[i].sample.lines.length)
+      .map(({ sample }) => sample.lines)
+      .reduce<OcrLine[]>((a, l) => (meanScore(l) > meanScore(a) ? l : a), []);
+  const owners = shownOwners(
+    read.map(({ j, sample }) => ({ j, blank: sample.blank })),
+    runOf,
+    runs.map((run, k) => ({ ...run, readable: best(k).length > 0 })),
+    masks,
+    size.w,
+  );
+  if (owners.some((k) => k >= 0)) {
+    const lent = owners.map((k) => (k >= 0 ? best(k) : null));
+    lent.forEach((lines, i) => {
+      if (!lines) return;
+      read[i].sample.lines = [];
+      read[i].sample.weak = lines;
+    });
+    ({ runs, runOf } = group());
+  }
   for (let i = 1; i < read.length; i++) {
     const [a, b] = [runs[runOf[i - 1]].mask, runs[runOf[i]].mask];
     if (runOf[i] === runOf[i - 1] || !(a?.count || b?.count)) continue;
-    const feature = (j: number) =>
-      [a, b].filter((m): m is TextMask => !!m?.count).map((m) => maskHits(m, masks[j], size.w));
-    const dist = (p: number[], q: number[]) => p.reduce((d, v, k) => d + Math.abs(v - q[k]), 0);
-    const [j0, j1] = [read[i - 1].j, read[i].j];
-    const before = feature(j0);
-    const after = feature(j1);
-    let from = j1;
-    for (let j = j0 + 1; j < j1; j++) {
-      const f = feature(j);
-      if (dist(f, after) < dist(f, before)) {
-        from = j;
-        break;
-      }
-    }
-    read[i].sample.from = firstFrame + from;
+    read[i].sample.from = firstFrame + changeFrame(a, b, masks, read[i - 1].j, read[i].j, size.w);
   }
 }
+
+const meanScore = (lines: OcrLine[]) =>
+  lines.length ? lines.reduce((t, l) => t + l.score, 0) / lines.length : 0;
 
 interface TrackState {
   text: string;

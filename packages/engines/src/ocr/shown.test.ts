@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { changeFrame, type ShownRun, shownOwners } from './shown.ts';
+import { steadyMask, type TextMask } from './textmask.ts';
+
+const W = 60;
+const H = 12;
+
+/** A glyph-like block of set pixels: every other pixel of rows 2..9 in columns x0..x0+13. */
+function strokes(x0: number): number[] {
+  const px: number[] = [];
+  for (let y = 2; y < 10; y++) for (let x = x0; x < x0 + 14; x += 2) px.push(y * W + x + (y % 2));
+  return px;
+}
+const A = strokes(4);
+const B = strokes(34);
+
+/** Deterministic sparse grain: about one pixel in 40, different in every frame. */
+function frame(n: number, shown: number[]): TextMask {
+  const bits = new Uint8Array(W * H);
+  let s = n * 7919 + 1;
+  for (let i = 0; i < bits.length; i++) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    if ((s >>> 8) % 40 === 0) bits[i] = 1;
+  }
+  for (const p of shown) bits[p] = 1;
+  return { bits, count: bits.reduce((a, b) => a + b, 0) };
+}
+
+const whole = [{ x: 0, y: 0, w: 1, h: 1 }];
+/** A run of samples with the steady pixels of their own frames (as video.ts builds them). */
+function run(text: string, members: number[], masks: TextMask[]): ShownRun {
+  return {
+    text,
+    members,
+    mask: text
+      ? steadyMask(
+          members.map((j) => masks[j]),
+          whole,
+          W,
+          H,
+          0.6,
+        )
+      : null,
+    readable: !!text,
+  };
+}
+
+describe('which cue a sample shows, by its text pixels', () => {
+  it('keeps a cue on through samples OCR did not read, and ends it on the frame its strokes go', () => {
+    // Cue A on frames 0..14 (ends at frame 15); samples every 6 frames, read at 0 and 6 only.
+    const masks = Array.from({ length: 30 }, (_, n) => frame(n, n < 15 ? A : []));
+    const samples = [0, 6, 12, 18, 24].map((j) => ({ j }));
+    const runs = [run('甲', [0, 6], masks), run('', [12, 18, 24], masks)];
+    const owners = shownOwners(samples, [0, 0, 1, 1, 1], runs, masks, W);
+    expect(owners).toEqual([-1, -1, 0, -1, -1]);
+    // Sample 12 now shows A: the change lies between it and sample 18, at frame 15.
+    expect(changeFrame(runs[0].mask, null, masks, 12, 18, W)).toBe(15);
+  });
+
+  it('starts a cue where its strokes appear, before OCR first reads it', () => {
+    // Cue A from frame 8; OCR reads it only from sample 18 on.
+    const masks = Array.from({ length: 36 }, (_, n) => frame(n, n >= 8 ? A : []));
+    const samples = [0, 6, 12, 18, 24, 30].map((j) => ({ j }));
+    const runs = [run('', [0, 6, 12], masks), run('甲', [18, 24, 30], masks)];
+    const owners = shownOwners(samples, [0, 0, 0, 1, 1, 1], runs, masks, W);
+    expect(owners).toEqual([-1, -1, 1, -1, -1, -1]);
+    expect(changeFrame(null, runs[1].mask, masks, 6, 12, W)).toBe(8);
+  });
+
+  it('takes a partial misread at a cue start into the cue, never another cue', () => {
+    const masks = Array.from({ length: 30 }, (_, n) => frame(n, n < 15 ? A : B));
+    const samples = [0, 6, 12, 18, 24].map((j) => ({ j }));
+    // Sample 0 read a few wrong letters of A ("喜这体装" for "事这体将气制重放"): the same strokes.
+    const runs = [
+      run('喜这体装', [0], masks),
+      run('事这体将气制重放', [6, 12], masks),
+      run('乙', [18, 24], masks),
+    ];
+    const owners = shownOwners(samples, [0, 1, 1, 2, 2], runs, masks, W);
+    expect(owners).toEqual([1, -1, -1, -1, -1]);
+    expect(changeFrame(runs[1].mask, runs[2].mask, masks, 12, 18, W)).toBe(15);
+  });
+
+  it('stops at a blank band', () => {
+    const masks = Array.from({ length: 24 }, (_, n) => frame(n, A));
+    const samples = [{ j: 0 }, { j: 6 }, { j: 12, blank: true }, { j: 18 }];
+    const runs = [run('甲', [0, 6], masks), run('', [12, 18], masks)];
+    expect(shownOwners(samples, [0, 0, 1, 1], runs, masks, W)).toEqual([-1, -1, -1, -1]);
+  });
+});
