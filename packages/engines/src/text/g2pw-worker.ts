@@ -2,6 +2,7 @@
  * The g2pW helper process (g2pw.ts): one onnxruntime-node session per model file, and its vocabulary
  * and labels; answers the readings of a sentence's polyphones, one batch of queries per sentence piece.
  */
+import { stat } from 'node:fs/promises';
 import * as ort from 'onnxruntime-node';
 import { EngineError } from '../errors.ts';
 import { serveHelper } from '../process/serve.ts';
@@ -26,8 +27,9 @@ interface Loaded {
 }
 const loaded = new Map<string, Promise<Loaded>>();
 
-function load(files: G2pwFiles): Promise<Loaded> {
-  const key = JSON.stringify(files);
+/** Loads once per model file as it is on disk: a broken file fails every sentence at once, not a reload each. */
+async function load(files: G2pwFiles): Promise<Loaded> {
+  const key = `${JSON.stringify(files)} ${(await stat(files.model)).mtimeMs}`;
   let l = loaded.get(key);
   if (!l) {
     l = (async () => {
@@ -46,7 +48,7 @@ function load(files: G2pwFiles): Promise<Loaded> {
       }
       return { session, assets };
     })();
-    l.catch(() => loaded.delete(key));
+    l.catch(() => {}); // observed by the calls
     loaded.set(key, l);
   }
   return l;

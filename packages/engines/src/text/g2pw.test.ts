@@ -83,6 +83,31 @@ describe('g2pW inputs', () => {
   });
 });
 
+describe('a g2pW that cannot run', () => {
+  it('fails its calls, and the rules read the sentence', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'g2pw-broken-'));
+    const g2pw = createG2pwModel(dir);
+    try {
+      await writeFile(join(dir, 'g2pW.onnx'), 'not a model');
+      await writeFile(join(dir, 'vocab.txt'), TINY_G2PW_VOCAB);
+      await writeFile(join(dir, 'POLYPHONIC_CHARS.txt'), TINY_G2PW_POLYPHONIC);
+      const files = { model: 'g2pW.onnx', vocab: 'vocab.txt', polyphonic: 'POLYPHONIC_CHARS.txt' };
+      await writeFile(
+        join(dir, 'models.json'),
+        JSON.stringify({ models: [{ id: 'g2pw-1.1', kind: 'g2p', name: 'g2pW', files }] }),
+      );
+      await expect(g2pw.predict('这条路很长', [4])).rejects.toThrow();
+      setPolyphoneModel(g2pw);
+      await preparePolyphones('这条路很长');
+      expect(reading('这条路很长', '长')).toBe('chang2');
+    } finally {
+      setPolyphoneModel(undefined);
+      await g2pw.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('g2pW installed from the catalogue', () => {
   const entry = MODEL_CATALOGUE.find((c) => c.model.kind === 'g2p')!;
   let root: string;
