@@ -8,7 +8,7 @@ ROOT="$PWD"
 source scripts/node-env.sh
 source scripts/system-packages.sh
 
-ensure_debian_packages curl ffmpeg espeak-ng libespeak-ng1 fonts-noto-cjk chromium postgresql redis-server rubberband-cli nginx
+ensure_debian_packages curl ffmpeg espeak-ng libespeak-ng1 fonts-noto-cjk chromium postgresql redis-server rubberband-cli nginx bzip2 unzip
 tracked_before="$(git status --porcelain --untracked-files=no 2>/dev/null || true)"
 ensure_npm_dependencies
 ensure_clone_unchanged "$tracked_before"
