@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSubtitledClip } from '../media/testclips.ts';
 import { grabFrame } from './frames.ts';
 import { createOcrPool } from './pool.ts';
-import type { Box, OcrEngine, OcrLine } from './types.ts';
+import type { Box, OcrEngine } from './types.ts';
 
 const squeeze = (s: string) => s.replace(/\s+/g, '');
 const ZH = '我们一起去公园散步';
@@ -38,10 +38,8 @@ afterAll(async () => {
 });
 
 describe('PP-OCRv4 helper pool', () => {
-  let lines: OcrLine[];
-
   it('reads each line of a picture with its box where the text was drawn', async () => {
-    lines = await engine.recognize(frame);
+    const lines = await engine.recognize(frame);
     expect(lines.map((l) => squeeze(l.text))).toEqual([ZH, squeeze(EN)]);
     // Boxes are in the picture's own coordinates (not shifted by the detector's padding): the two
     // lines stack inside the drawn box, top one first.
@@ -53,21 +51,5 @@ describe('PP-OCRv4 helper pool', () => {
       expect(Math.abs(l.box.x + l.box.w / 2 - 0.5)).toBeLessThan(0.03);
     }
     expect(zh.box.y + zh.box.h / 2).toBeLessThan(en.box.y);
-  }, 30_000);
-
-  it('reads known boxes without detection: the same texts, and only what a box covers', async () => {
-    const again = await engine.recognizeBoxes(
-      frame,
-      lines.map((l) => l.box),
-    );
-    expect(again.map((l) => squeeze(l.text))).toEqual([ZH, squeeze(EN)]);
-    expect(again[0].box).toEqual(lines[0].box);
-    // The left half of the Chinese line: its first characters, not the whole line.
-    const zh = lines[0].box;
-    const [half] = await engine.recognizeBoxes(frame, [{ ...zh, w: zh.w / 2 }]);
-    expect(ZH.startsWith(squeeze(half.text).slice(0, 3))).toBe(true);
-    expect(squeeze(half.text).length).toBeLessThan(ZH.length);
-    // A box over bare picture reads nothing.
-    expect(await engine.recognizeBoxes(frame, [{ x: 0.05, y: 0.05, w: 0.3, h: 0.08 }])).toEqual([]);
   }, 30_000);
 });

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { EngineError, isEngineError } from '../errors.ts';
 import { createHelperPool } from '../process/helpers.ts';
-import type { Box, OcrEngine, OcrPoolOptions, OcrRecognizeOptions } from './types.ts';
+import type { OcrEngine, OcrPoolOptions, OcrRecognizeOptions } from './types.ts';
 import type { ocrOperations } from './worker.ts';
 
 export const PPOCR_ID = 'ppocr-v4';
@@ -43,8 +43,6 @@ export function createOcrPool(opts: OcrPoolOptions = {}): OcrEngine {
     label: PPOCR_LABEL,
     recognize: (image: string, { signal }: OcrRecognizeOptions = {}) =>
       helpers.call('recognize', image, { signal }).catch(failed),
-    recognizeBoxes: (image: string, boxes: Box[], { signal }: OcrRecognizeOptions = {}) =>
-      helpers.call('recognizeBoxes', { image, boxes }, { signal }).catch(failed),
     close: () => helpers.close(),
   };
 }

@@ -148,8 +148,6 @@ function joinLines(pieces: ReadLine[]): ReadLine[] {
 export interface PpOcr {
   /** Every text line of the picture: detection, then recognition of each line found. */
   read(img: RgbaImage): Promise<ReadLine[]>;
-  /** Recognition only, of the given line boxes (from an earlier read of the same text). */
-  readBoxes(img: RgbaImage, boxes: PixelBox[]): Promise<ReadLine[]>;
 }
 
 /** Loads both models with `threads` intra-op threads each. */
@@ -173,16 +171,6 @@ export async function createPpOcr(threads = 1): Promise<PpOcr> {
     return decode(out[rec.outputNames[0]], dictionary);
   };
 
-  const readPieces = async (crops: Array<{ image: RgbaImage; box: PixelBox }>) => {
-    const pieces: ReadLine[] = [];
-    // One at a time: the helper has one thread for the models.
-    for (const c of crops) {
-      const { text, score } = await recognise(c.image);
-      if (score >= MIN_SCORE) pieces.push({ text, score, box: c.box });
-    }
-    return joinLines(pieces);
-  };
-
   return {
     async read(img) {
       const padded = padToBase(img);
@@ -202,12 +190,13 @@ export async function createPpOcr(threads = 1): Promise<PpOcr> {
         { data: mask, width: w, height: h } as never,
         padded as never,
       )) as unknown as LineImage[];
-      return readPieces(
-        lines.map((l) => ({ image: l.image as unknown as RgbaImage, box: clip(boxOf(l.box), img) })),
-      );
-    },
-    async readBoxes(img, boxes) {
-      return readPieces(boxes.map((b) => ({ image: crop(img, b), box: b })));
+      const pieces: ReadLine[] = [];
+      // One line at a time: the helper has one thread for the models.
+      for (const l of lines) {
+        const { text, score } = await recognise(l.image as unknown as RgbaImage);
+        if (score >= MIN_SCORE) pieces.push({ text, score, box: clip(boxOf(l.box), img) });
+      }
+      return joinLines(pieces);
     },
   };
 }
@@ -221,20 +210,4 @@ function clip(b: PixelBox, img: { width: number; height: number }): PixelBox {
     w: Math.max(0, Math.min(img.width, b.x + b.w) - x),
     h: Math.max(0, Math.min(img.height, b.y + b.h) - y),
   };
-}
-
-/** The pixels of `b` (rounded outwards, inside the picture) as a picture of their own. */
-function crop(img: RgbaImage, b: PixelBox): RgbaImage {
-  const x0 = Math.max(0, Math.floor(b.x));
-  const y0 = Math.max(0, Math.floor(b.y));
-  const x1 = Math.min(img.width, Math.ceil(b.x + b.w));
-  const y1 = Math.min(img.height, Math.ceil(b.y + b.h));
-  const width = Math.max(1, x1 - x0);
-  const height = Math.max(1, y1 - y0);
-  const data = new Uint8Array(width * height * 4);
-  for (let y = 0; y < height; y++) {
-    const from = ((y0 + y) * img.width + x0) * 4;
-    data.set(img.data.subarray(from, from + width * 4), y * width * 4);
-  }
-  return { data, width, height };
 }

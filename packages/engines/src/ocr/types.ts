@@ -25,12 +25,6 @@ export interface OcrEngine {
   label: string;
   /** Recognises every text line of one PNG/JPEG file. */
   recognize(image: string, opts?: OcrRecognizeOptions): Promise<OcrLine[]>;
-  /**
-   * Recognition only (no detection) of known line boxes of one PNG/JPEG file, normalised like
-   * `OcrLine.box` (e.g. the boxes an earlier `recognize` found for the same subtitle); lines read
-   * below 0.5 are left out, pieces on one line joined as by `recognize`.
-   */
-  recognizeBoxes(image: string, boxes: Box[], opts?: OcrRecognizeOptions): Promise<OcrLine[]>;
   /** Stops the helpers; pending calls fail with an EngineError('aborted'). */
   close(): Promise<void>;
 }

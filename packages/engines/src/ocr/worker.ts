@@ -4,8 +4,8 @@
  */
 import sharp from 'sharp';
 import { serveHelper } from '../process/serve.ts';
-import { createPpOcr, type PixelBox, type ReadLine, type RgbaImage } from './ppocr.ts';
-import type { Box, OcrLine } from './types.ts';
+import { createPpOcr, type ReadLine, type RgbaImage } from './ppocr.ts';
+import type { OcrLine } from './types.ts';
 
 const ready = createPpOcr(1);
 // Reported per request; keep the rejection from crashing the process.
@@ -30,18 +30,6 @@ async function recognize(image: string): Promise<OcrLine[]> {
   return normalised(await ocr.read(img), img);
 }
 
-/** Recognition only, of known line boxes (fractions of the image) — no detection. */
-async function recognizeBoxes({ image, boxes }: { image: string; boxes: Box[] }): Promise<OcrLine[]> {
-  const [ocr, img] = await Promise.all([ready, open(image)]);
-  const pixels: PixelBox[] = boxes.map((b) => ({
-    x: b.x * img.width,
-    y: b.y * img.height,
-    w: b.w * img.width,
-    h: b.h * img.height,
-  }));
-  return normalised(await ocr.readBoxes(img, pixels), img);
-}
-
-export const ocrOperations = { recognize, recognizeBoxes };
+export const ocrOperations = { recognize };
 
 serveHelper(ocrOperations);
