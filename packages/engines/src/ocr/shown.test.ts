@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changeFrame, type ShownRun, shownOwners } from './shown.ts';
+import { changeFrame, partOwners, type ShownRun, shownOwners } from './shown.ts';
+import { textPartOf } from './text.ts';
 import { steadyMask, type TextMask } from './textmask.ts';
 
 const W = 60;
@@ -86,5 +87,62 @@ describe('which cue a sample shows, by its text pixels', () => {
     const samples = [{ j: 0 }, { j: 6 }, { j: 12, blank: true }, { j: 18 }];
     const runs = [run('甲', [0, 6], masks), run('', [12, 18], masks)];
     expect(shownOwners(samples, [0, 0, 1, 1], runs, masks, W)).toEqual([-1, -1, -1, -1]);
+  });
+
+  describe('a short partial read joins the line it is a part of', () => {
+    /** A run read only inside `box` (its OCR box), as video.ts builds a partial read's mask. */
+    const partRun = (text: string, members: number[], masks: TextMask[], box: { x: number; w: number }) => ({
+      text,
+      members,
+      mask: steadyMask(
+        members.map((j) => masks[j]),
+        [{ x: box.x, y: 0, w: box.w, h: 1 }],
+        W,
+        H,
+        0.6,
+      ),
+      readable: true,
+    });
+    const partOf = (part: string, whole: string) => textPartOf(part, whole, 0.6);
+    // Line A ("计分子月四") on frames 0..23, B after; OCR read only its last two letters ("月四",
+    // columns 12..18) in samples 0 and 6, the whole line in 12 and 18.
+    const masks = Array.from({ length: 36 }, (_, n) => frame(n, n < 24 ? A : B));
+    const samples = [0, 6, 12, 18, 24, 30].map((j) => ({ j }));
+    const right = { x: 12 / W, w: 7 / W };
+
+    it('joins "月四" read at the place of those letters in "计分子月四"', () => {
+      const runs = [
+        partRun('月四', [0, 6], masks, right),
+        run('计分子月四', [12, 18], masks),
+        run('乙', [24, 30], masks),
+      ];
+      expect(partOwners(samples, [0, 0, 1, 1, 2, 2], runs, W, partOf)).toEqual([1, -1, -1]);
+    });
+
+    it('keeps the same piece apart when its strokes are elsewhere on the line', () => {
+      // Frames 0..11 show B, whose letters OCR read as "月四": the same text, other strokes.
+      const other = Array.from({ length: 36 }, (_, n) => frame(n, n < 12 ? B : n < 24 ? A : []));
+      const runs = [
+        partRun('月四', [0, 6], other, { x: 40 / W, w: 7 / W }),
+        run('计分子月四', [12, 18], other),
+        run('', [24, 30], other),
+      ];
+      expect(partOwners(samples, [0, 0, 1, 1, 2, 2], runs, W, partOf)).toEqual([-1, -1, -1]);
+    });
+
+    it('never joins across a blank band nor a text that is not a part', () => {
+      const runs = [
+        partRun('月四', [0], masks, right),
+        run('', [6], masks),
+        run('计分子月四', [12, 18], masks),
+        run('乙', [24, 30], masks),
+      ];
+      const blank = samples.map((s, i) => ({ ...s, blank: i === 1 }));
+      expect(partOwners(blank, [0, 1, 2, 2, 3, 3], runs, W, partOf)).toEqual([-1, -1, -1, -1]);
+      // Read as nothing in between (not blank): still the same line.
+      expect(partOwners(samples, [0, 1, 2, 2, 3, 3], runs, W, partOf)).toEqual([2, -1, -1, -1]);
+      runs[0].text = '月五';
+      expect(partOwners(samples, [0, 1, 2, 2, 3, 3], runs, W, partOf)[0]).toBe(-1);
+    });
   });
 });

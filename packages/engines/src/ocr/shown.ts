@@ -111,3 +111,59 @@ export function changeFrame(
   }
   return j1;
 }
+
+/** A partial read's steady mask needs this many pixels to be compared at all. */
+export const MIN_PART_PIXELS = 12;
+/**
+ * Share of the smaller of the two steady masks (partial read, whole line) that must lie on the other.
+ * Lower than SHOWN: a piece read in one sample keeps that frame's grain in its mask (0.53 for "月四"
+ * on tuning seed 5, 0.65–1.0 for the other pieces there).
+ */
+export const PART_SHOWN = 0.5;
+
+/**
+ * For each run, the neighbouring run whose text it is a partial read of, else -1: its text is a
+ * shorter (near) contiguous piece of that run's text (`partOf`) and their steady pixels overlap
+ * (PART_SHOWN of the smaller mask lies on the other) — the same letters at the same place on the line, so a
+ * short piece ("月四" of "计分子月四") joins too, however many samples it has. Neighbours are the
+ * nearest runs with text before and after it, across samples read as nothing but not across a
+ * blank band. A part of a part ends at the longest text.
+ */
+export function partOwners(
+  samples: Array<{ j: number; blank?: boolean }>,
+  runOf: number[],
+  runs: ShownRun[],
+  width: number,
+  partOf: (part: string, whole: string) => boolean,
+): number[] {
+  const owner = runs.map((run, k) => {
+    if (!run.text || (run.mask?.count ?? 0) < MIN_PART_PIXELS) return -1;
+    let pick = -1;
+    let best = PART_SHOWN;
+    for (const dir of [-1, 1]) {
+      let i = dir < 0 ? runOf.indexOf(k) - 1 : runOf.lastIndexOf(k) + 1;
+      while (i >= 0 && i < samples.length && !samples[i].blank && !runs[runOf[i]].text) i += dir;
+      if (i < 0 || i >= samples.length || samples[i].blank) continue;
+      const m = runOf[i];
+      const other = runs[m];
+      if (!other.mask?.count || !partOf(run.text, other.text)) continue;
+      // Overlap of the smaller mask: a piece read in one sample keeps that frame's grain, and a whole
+      // line's mask can be little more than the piece where the rest sank into a light picture.
+      const mine = run.mask as TextMask;
+      const share =
+        mine.count <= other.mask.count
+          ? maskHits(mine, other.mask, width)
+          : maskHits(other.mask, mine, width);
+      if (share >= best) {
+        best = share;
+        pick = m;
+      }
+    }
+    return pick;
+  });
+  return owner.map((k) => {
+    let o = k;
+    for (let guard = 0; guard < runs.length && o >= 0 && owner[o] >= 0; guard++) o = owner[o];
+    return o;
+  });
+}

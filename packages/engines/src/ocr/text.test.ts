@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameCueText, substringDistance, voteText } from './text.ts';
+import { sameCueText, substringDistance, textPartOf, voteText } from './text.ts';
 
 describe('reads of one cue', () => {
   it('joins a read that lost a line or a few characters, not a different line', () => {
@@ -20,5 +20,31 @@ describe('reads of one cue', () => {
     ];
     expect(voteText(reads)).toBe('我们今天在公园');
     expect(voteText([])).toBe('');
+  });
+
+  it('never lets a partial read win over a longer read that contains it', () => {
+    // More frames read only the last letters: by agreement alone "月四" would win.
+    const reads = [
+      { text: '月四', score: 1 },
+      { text: '月四', score: 1 },
+      { text: '月四', score: 1 },
+      { text: '计分子月四', score: 0.99 },
+      { text: '计分子月四', score: 1 },
+    ];
+    expect(voteText(reads)).toBe('计分子月四');
+    // A longer text read once is no proof (a stray mark read as a letter).
+    expect(voteText([...reads.slice(0, 3), { text: '计分子月四', score: 1 }])).toBe('月四');
+    // Nor a longer read with stray marks in it.
+    const dotted = [
+      { text: 'Gate353am73', score: 1 },
+      { text: 'Gate353am73', score: 1 },
+      { text: 'Gate353am73', score: 1 },
+      { text: 'Gate353.am.73', score: 0.9 },
+      { text: 'Gate353.am.73', score: 0.9 },
+    ];
+    expect(voteText(dotted)).toBe('Gate353am73');
+    expect(textPartOf('月四', '计分子月四', 0.6)).toBe(true);
+    expect(textPartOf('月五', '计分子月四', 0.6)).toBe(false);
+    expect(textPartOf('计分子月四', '计分子月四', 0.6)).toBe(false);
   });
 });

@@ -56,8 +56,19 @@ const MIN_PART = 4;
 export function sameCueText(a: string, b: string, minSimilarity: number): boolean {
   if (textSimilarity(a, b) >= minSimilarity) return true;
   const [short, long] = [squeeze(a), squeeze(b)].sort((x, y) => [...x].length - [...y].length);
-  const n = [...short].length;
-  return n >= MIN_PART && substringDistance(short, long) <= Math.floor(n * (1 - minSimilarity) * 0.5);
+  return [...short].length >= MIN_PART && textPartOf(short, long, minSimilarity);
+}
+
+/**
+ * Whether `part` is shorter than `whole` and (nearly) a contiguous piece of it, whatever its length:
+ * the text alone proves nothing for a short part ("好" is in many lines), so callers that use it for
+ * one or two letters check something else too (the same strokes at the same place).
+ */
+export function textPartOf(part: string, whole: string, minSimilarity: number): boolean {
+  const p = squeeze(part);
+  const w = squeeze(whole);
+  const n = [...p].length;
+  return n > 0 && n < [...w].length && substringDistance(p, w) <= Math.floor(n * (1 - minSimilarity) * 0.5);
 }
 
 /**
@@ -75,8 +86,17 @@ export function voteText(reads: Array<{ text: string; score: number }>): string 
       reads.reduce((sum, o) => sum + o.score * textSimilarity(r.text, o.text), 0),
     );
   }
-  let best = reads[0].text;
-  for (const [text, s] of support) if (s > (support.get(best) ?? 0)) best = text;
+  // A read contained in a longer text read at least twice lost letters to the picture: it never
+  // wins, however often it was read. (Only exact pieces: a longer read with a stray mark or two in
+  // it is not the better read.)
+  const count = (t: string) => reads.filter((r) => r.text === t).length;
+  const partial = (t: string) =>
+    [...support.keys()].some(
+      (o) => count(o) >= 2 && squeeze(o).length > squeeze(t).length && squeeze(o).includes(squeeze(t)),
+    );
+  const candidates = [...support.keys()].filter((t) => !partial(t));
+  let best = candidates[0] ?? reads[0].text;
+  for (const text of candidates) if ((support.get(text) ?? 0) > (support.get(best) ?? 0)) best = text;
   const chars = [...best];
   const peers = reads
     .map((r) => ({ chars: [...r.text], score: r.score }))

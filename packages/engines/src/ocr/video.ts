@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { EngineError } from '../errors.ts';
 import { runFfmpeg } from '../media/run.ts';
 import { assertBox, pixelBox, probeVideo, type VideoInfo } from './frames.ts';
-import { changeFrame, shownOwners } from './shown.ts';
-import { convertScript, lineScript, sameCueText, voteText } from './text.ts';
+import { changeFrame, partOwners, shownOwners } from './shown.ts';
+import { convertScript, lineScript, sameCueText, textPartOf, voteText } from './text.ts';
 import { maskDistance, steadyMask, type TextMask, textMask } from './textmask.ts';
 import type {
   Box,
@@ -303,13 +303,13 @@ function textTransitions(
     return { runs, runOf };
   };
   let { runs, runOf } = group();
-  // Samples whose frames still show a neighbouring run's text pixels belong to that run, whatever
-  // OCR read there (nothing, or a few letters): they carry its best read on, without a vote.
   const best = (k: number) =>
     read
       .filter((_, i) => runOf[i] === k && read[i].sample.lines.length)
       .map(({ sample }) => sample.lines)
       .reduce<OcrLine[]>((a, l) => (meanScore(l) > meanScore(a) ? l : a), []);
+  // Samples whose frames still show a neighbouring run's text pixels belong to that run, whatever
+  // OCR read there (nothing, or a few letters): they carry its best read on, without a vote.
   const owners = shownOwners(
     read.map(({ j, sample }) => ({ j, blank: sample.blank })),
     runOf,
@@ -323,6 +323,25 @@ function textTransitions(
       if (!lines) return;
       read[i].sample.lines = [];
       read[i].sample.weak = lines;
+    });
+    ({ runs, runOf } = group());
+  }
+  // Then a partial read ("月四" of "计分子月四": the same strokes at the same place) belongs to the
+  // run it is a part of, with the samples it took over, carrying that run's best read without a vote.
+  const parts = partOwners(
+    read.map(({ j, sample }) => ({ j, blank: sample.blank })),
+    runOf,
+    runs.map((run) => ({ ...run, readable: true })),
+    size.w,
+    (part, whole) => textPartOf(part, whole, SAME_TEXT),
+  );
+  if (parts.some((k) => k >= 0)) {
+    const bestOf = parts.map((k) => (k >= 0 ? best(k) : null));
+    read.forEach(({ sample }, i) => {
+      const lines = bestOf[runOf[i]];
+      if (!lines?.length) return;
+      sample.lines = [];
+      sample.weak = lines;
     });
     ({ runs, runOf } = group());
   }
