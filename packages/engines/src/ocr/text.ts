@@ -88,7 +88,7 @@ export function voteText(reads: Array<{ text: string; score: number }>): string 
   }
   // A read contained in a longer text read at least twice lost letters to the picture: it never
   // wins, however often it was read. (Only exact pieces: a longer read with a stray mark or two in
-  // it is not the better read.)
+  // it is not the better read; nor is a longer text read once — "Junep" for "June" on tuning seed 5.)
   const count = (t: string) => reads.filter((r) => r.text === t).length;
   const partial = (t: string) =>
     [...support.keys()].some(
