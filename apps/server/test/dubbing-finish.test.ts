@@ -90,7 +90,8 @@ async function subtitleAt(file: string, atMs: number): Promise<string> {
     .filter((l) => l.box.y > 0.6)
     .map((l) => l.text)
     .join('')
-    .replace(/[\s，。,.]/g, '');
+    // Words, not punctuation: a 17-pixel-high full stop is read as 。, ： or nothing depending on the crop.
+    .replace(/[\s\p{P}]/gu, '');
 }
 
 beforeAll(async () => {
