@@ -86,11 +86,11 @@ async function subtitleAt(file: string, atMs: number): Promise<string> {
   const jpg = join(dir, `frame-${atMs}.jpg`);
   await grabFrame(file, atMs, jpg);
   const lines = await server.ctx.engines.ocr.recognize(jpg);
+  // Words, not punctuation: a 17-pixel-high full stop is read as 。, ： or nothing depending on the crop.
   return lines
     .filter((l) => l.box.y > 0.6)
     .map((l) => l.text)
     .join('')
-    // Words, not punctuation: a 17-pixel-high full stop is read as 。, ： or nothing depending on the crop.
     .replace(/[\s\p{P}]/gu, '');
 }
 
