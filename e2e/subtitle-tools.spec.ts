@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { psnrAfter } from './psnr.ts';
 import { APP, operator, shootFull, signInByCode } from './session.ts';
 
 /**
@@ -50,22 +51,7 @@ const makeClip = (out: string, cues: typeof CUES): { boxes: Box[] } =>
 /** PSNR (dB) of two videos inside `box`, from `fromS` to `toS`. */
 function psnrIn(a: string, b: string, box: Box, fromS: number, toS: number): number {
   const crop = `trim=${fromS}:${toS},crop=trunc(iw*${box.w}/2)*2:trunc(ih*${box.h}/2)*2:iw*${box.x}:ih*${box.y}`;
-  const run = spawnSync('ffmpeg', [
-    '-hide_banner',
-    '-nostdin',
-    '-i',
-    a,
-    '-i',
-    b,
-    '-lavfi',
-    `[0:v]${crop}[a];[1:v]${crop}[b];[a][b]psnr`,
-    '-f',
-    'null',
-    '-',
-  ]);
-  const m = /average:([\d.]+|inf)/.exec(run.stderr.toString());
-  if (!m) throw new Error(`no psnr: ${run.stderr.toString().slice(-400)}`);
-  return m[1] === 'inf' ? 100 : Number(m[1]);
+  return psnrAfter(a, b, crop);
 }
 
 test.beforeAll(async ({ browser }: { browser: Browser }) => {

@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { psnrAfter } from './psnr.ts';
 import { APP, operator, shootFull, signInByCode } from './session.ts';
 
 /**
@@ -26,22 +27,7 @@ type Box = { x: number; y: number; w: number; h: number };
 /** PSNR (dB) of two videos inside `box` (pixels), over the whole clip. */
 function psnrIn(a: string, b: string, box: Box): number {
   const crop = `crop=${box.w}:${box.h}:${box.x}:${box.y}`;
-  const run = spawnSync('ffmpeg', [
-    '-hide_banner',
-    '-nostdin',
-    '-i',
-    a,
-    '-i',
-    b,
-    '-lavfi',
-    `[0:v]${crop}[a];[1:v]${crop}[b];[a][b]psnr`,
-    '-f',
-    'null',
-    '-',
-  ]);
-  const m = /average:([\d.]+|inf)/.exec(run.stderr.toString());
-  if (!m) throw new Error(`no psnr: ${run.stderr.toString().slice(-400)}`);
-  return m[1] === 'inf' ? 100 : Number(m[1]);
+  return psnrAfter(a, b, crop);
 }
 
 test('去水印: a drawn area, the logo found in it and filled, the output against the clean clip', async ({
