@@ -9,7 +9,16 @@ import { type Inpainter, type InpaintMethod, type InpaintOptions, loadInpainter 
 import { chromaMask, maskFromVotes, voteCandidates } from './mask.ts';
 import { estimateShift, type Shift } from './motion.ts';
 import { advancePlate, newPlate, type Plate } from './plate.ts';
-import { cropRegion, frameBytes, newPlanes, type Planes, pasteRegion, type Rect, readFrames } from './yuv.ts';
+import {
+  cropRegion,
+  frameBytes,
+  newPlanes,
+  type Planes,
+  pasteRegion,
+  type Rect,
+  rawVideoEncoder,
+  readFrames,
+} from './yuv.ts';
 
 /**
  * `fill`: erases the glyphs, not the box. Two passes over the video:
@@ -584,29 +593,7 @@ async function fillPass(
   // Converted before the crop, as the whole frames are (a 10-bit source is dithered by position).
   const ahead = decode(['-vf', `format=yuv420p,crop=${band.w}:${band.h}:${band.x}:${band.y}`]);
   const whole = decode(['-pix_fmt', 'yuv420p']);
-  // Our own pipe of raw frames: no user input here, so no demuxer list.
-  const encoder = spawnMedia(
-    'ffmpeg',
-    [
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'yuv420p',
-      '-s',
-      `${width}x${height}`,
-      '-framerate',
-      String(fps),
-      '-i',
-      'pipe:0',
-      ...opts.encode,
-      '-an',
-      '-y',
-      output,
-    ],
-    { signal, stdin: 'pipe', restrictDemuxers: false, ...LONG_RUN },
-  );
-  const stdin = encoder.child.stdin;
-  if (!stdin) throw new EngineError('media_failed', '媒体处理失败', 'encoder without stdin');
+  const { encoder, stdin } = rawVideoEncoder({ width, height }, fps, opts.encode, output, signal);
 
   const ring = frameRing(frameBytes(width, height));
   const frames = readFrames(whole.child.stdout, frameBytes(width, height), ring.take)[Symbol.asyncIterator]();

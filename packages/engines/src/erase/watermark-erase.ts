@@ -1,11 +1,10 @@
 import { rm } from 'node:fs/promises';
-import { EngineError } from '../errors.ts';
 import { spawnMedia } from '../media/run.ts';
 import { probeVideo } from '../ocr/frames.ts';
 import { eraseVideo, pixelSpans, videoEncodeArgs } from './erase.ts';
 import type { EraseOptions, EraseResult, Span } from './types.ts';
 import { estimateUnblend, frameMs, type UnblendModel, unblendFrame } from './unblend.ts';
-import { frameBytes, readFrames, writeFrame } from './yuv.ts';
+import { frameBytes, rawVideoEncoder, readFrames, writeFrame } from './yuv.ts';
 
 /**
  * Erasing a watermark (the whole found box, not strokes). fast and blur: delogo / blur of the box.
@@ -98,31 +97,15 @@ async function unblendPass(
     ['-i', input, '-an', '-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p', '-f', 'rawvideo', 'pipe:1'],
     { signal, timeoutMs: 6 * 60 * 60_000 },
   );
-  const encoder = spawnMedia(
-    'ffmpeg',
-    [
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'yuv420p',
-      '-s',
-      `${width}x${height}`,
-      '-framerate',
-      String(fps),
-      '-i',
-      'pipe:0',
-      ...(final
-        ? videoEncodeArgs(info)
-        : ['-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv420p']),
-      '-an',
-      '-y',
-      videoOnly,
-    ],
-    // Our own pipe of raw frames: no user input here, so no demuxer list.
-    { signal, stdin: 'pipe', restrictDemuxers: false, timeoutMs: 6 * 60 * 60_000 },
+  const { encoder, stdin } = rawVideoEncoder(
+    { width, height },
+    fps,
+    final
+      ? videoEncodeArgs(info)
+      : ['-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv420p'],
+    videoOnly,
+    signal,
   );
-  const stdin = encoder.child.stdin;
-  if (!stdin) throw new EngineError('media_failed', '媒体处理失败', 'encoder without stdin');
   const spans = opts.spans;
   const shown = spans.map(() => 0);
   let changed = 0;

@@ -1,5 +1,7 @@
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
+import { EngineError } from '../errors.ts';
+import { spawnMedia } from '../media/run.ts';
 
 /**
  * Raw yuv420p frames as ffmpeg pipes them: Y (width × height), then U and V at half size (rounded
@@ -107,4 +109,40 @@ export async function* readFrames(
 /** Writes with back-pressure: waits for 'drain' when the pipe is full. */
 export async function writeFrame(stream: Writable, frame: Uint8Array): Promise<void> {
   if (!stream.write(frame)) await once(stream, 'drain');
+}
+
+/**
+ * ffmpeg encoding the yuv420p frames written to its stdin into `output` with `encode` (codec args).
+ * Our own pipe of raw frames: no user input here, so no demuxer list.
+ */
+export function rawVideoEncoder(
+  size: { width: number; height: number },
+  fps: number,
+  encode: string[],
+  output: string,
+  signal?: AbortSignal,
+) {
+  const encoder = spawnMedia(
+    'ffmpeg',
+    [
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuv420p',
+      '-s',
+      `${size.width}x${size.height}`,
+      '-framerate',
+      String(fps),
+      '-i',
+      'pipe:0',
+      ...encode,
+      '-an',
+      '-y',
+      output,
+    ],
+    { signal, stdin: 'pipe', restrictDemuxers: false, timeoutMs: 6 * 60 * 60_000 },
+  );
+  const stdin = encoder.child.stdin;
+  if (!stdin) throw new EngineError('media_failed', '媒体处理失败', 'encoder without stdin');
+  return { encoder, stdin };
 }
