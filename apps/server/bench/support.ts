@@ -58,6 +58,20 @@ export function cpuMs(pid: number | undefined): number | null {
 }
 
 /**
+ * Waits (up to 10 s) until the server uses under 5 % of a core over half a second: work left from its
+ * start (seeds, helper threads compiling, the previous run's garbage) would otherwise be counted
+ * against the first requests measured.
+ */
+async function settled(server: ChildProcess) {
+  for (let i = 0; i < 20; i++) {
+    const before = cpuMs(server.pid);
+    await new Promise((r) => setTimeout(r, 500));
+    const after = cpuMs(server.pid);
+    if (before === null || after === null || after - before < 25) return;
+  }
+}
+
+/**
  * POSTs to a route at 64 connections for `seconds` after a warm-up (so JIT and caches are in the
  * same state for every target): requests/s, latency, errors and the server process's CPU per request.
  */
@@ -70,6 +84,7 @@ export async function measureRoute(
   warmupSeconds = 5,
 ) {
   const connections = 64;
+  await settled(server);
   await autocannon({ url, method: 'POST', headers, connections, duration: warmupSeconds });
   const cpuBefore = cpuMs(server.pid);
   const result = await autocannon({ url, method: 'POST', headers, connections, duration: seconds });
