@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { EngineError } from '../errors.ts';
 import { type MediaBinary, mediaErrors } from '../media/run.ts';
 import { lastLines, runTool, type ToolErrors, toolOutput } from '../process/tool.ts';
+import { resampleInt16 } from './resample.ts';
 import { bufferToSamples, concatPcm, type Pcm, pcmToBuffer, silence, silentWav } from './wav.ts';
 
 export type AudioFormat = 'mp3' | 'wav' | 'ogg';
@@ -114,11 +115,10 @@ export function decodeAudio(bytes: Buffer, sampleRate?: number, signal?: AbortSi
   });
 }
 
-export function resamplePcm(pcm: Pcm, sampleRate: number): Promise<Pcm> {
-  if (pcm.sampleRate === sampleRate) return Promise.resolve(pcm);
-  return ffmpeg([...rawInput(pcm), ...rawOutput(sampleRate)], { input: pcmToBuffer(pcm) }).then((b) =>
-    toPcm(b, sampleRate),
-  );
+/** PCM at another rate, converted in-process (resample.ts): no ffmpeg start per call. */
+export async function resamplePcm(pcm: Pcm, sampleRate: number): Promise<Pcm> {
+  if (pcm.sampleRate === sampleRate) return pcm;
+  return { samples: await resampleInt16(pcm.samples, pcm.sampleRate, sampleRate), sampleRate };
 }
 
 export interface LoudnessOptions {

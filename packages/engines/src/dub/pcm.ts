@@ -1,11 +1,15 @@
 import { open, readFile, writeFile } from 'node:fs/promises';
+import { resamplePcm } from '../audio/ffmpeg.ts';
 import { bufferToSamples, decodeWav, encodeWav, type Pcm, readWavInfo } from '../audio/wav.ts';
 import { runFfmpeg } from '../media/run.ts';
 
 /** Every dub file is 48 kHz mono 16-bit: the rate of video audio, so placement never resamples. */
 export const DUB_RATE = 48_000;
 
-/** Reads any audio file as 48 kHz mono PCM; our own 48 kHz WAVs are read directly, the rest through ffmpeg. */
+/**
+ * Reads any audio file as 48 kHz mono PCM: 16-bit mono WAVs (ours and the TTS engines') directly,
+ * resampled in-process when their rate differs; the rest through ffmpeg.
+ */
 export async function readPcm(file: string, signal?: AbortSignal, sampleRate = DUB_RATE): Promise<Pcm> {
   const head = Buffer.alloc(12);
   const fh = await open(file, 'r');
@@ -17,13 +21,9 @@ export async function readPcm(file: string, signal?: AbortSignal, sampleRate = D
   if (head.toString('ascii', 0, 4) === 'RIFF' && head.toString('ascii', 8, 12) === 'WAVE') {
     const bytes = await readFile(file);
     const info = readWavInfo(bytes);
-    if (
-      info.format === 1 &&
-      info.bitsPerSample === 16 &&
-      info.channels === 1 &&
-      info.sampleRate === sampleRate
-    ) {
-      return decodeWav(bytes);
+    // 16-bit mono WAV (every TTS engine's output) is resampled in-process: no ffmpeg start per line.
+    if (info.format === 1 && info.bitsPerSample === 16 && info.channels === 1) {
+      return resamplePcm(decodeWav(bytes), sampleRate);
     }
   }
   const raw = await runFfmpeg(
