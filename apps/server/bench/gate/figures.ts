@@ -586,10 +586,11 @@ const voices: FigureGroup = {
     const fitted = await dub(cues); // warm-up, and which lines the fit speeds up, by how much
     const speedOf = fitted.map((r) => r.actions.find((a) => a.kind === 'speed')?.rate);
     /**
-     * The same tool runs without the product around them: espeak-ng per line, ffmpeg bringing it to
-     * 48 kHz, Rubber Band (and reading its output) on the lines the fit speeds up. Process start-up
-     * costs differ several-fold between machines (ffmpeg alone took 0.2 s of CPU on one), so a
-     * reference without them measured the machine, not the product.
+     * The same tool runs without the product around them: espeak-ng per line, brought to 48 kHz as
+     * the product does (in-process since ffmpeg no longer runs per line), Rubber Band (and reading
+     * its output) on the lines the fit speeds up. Process start-up costs differ several-fold between
+     * machines (ffmpeg alone took 0.2 s of CPU on one), so a reference without them measured the
+     * machine, not the product.
      */
     const bareLines = async () => {
       const dir = path.join(work, `bare-${n++}`);
@@ -608,7 +609,7 @@ const voices: FigureGroup = {
       });
       rmSync(dir, { recursive: true, force: true });
     };
-    // CPU, as the long text: the fit runs Rubber Band and ffmpeg per line, in lanes.
+    // CPU, as the long text: the fit runs espeak-ng and Rubber Band per line, in lanes.
     const dubbing = async () => {
       const m = await pairs(
         5,
@@ -618,7 +619,7 @@ const voices: FigureGroup = {
       );
       return {
         ratio: m.ratio,
-        detail: `20 cues fitted and placed ${ms(m.product)} CPU, the same espeak-ng, ffmpeg and Rubber Band runs bare ${ms(m.reference)} CPU (medians of 5; ${speedOf.filter(Boolean).length} lines sped up)`,
+        detail: `20 cues fitted and placed ${ms(m.product)} CPU, the same espeak-ng and Rubber Band runs bare ${ms(m.reference)} CPU (medians of 5; ${speedOf.filter(Boolean).length} lines sped up)`,
       };
     };
 
