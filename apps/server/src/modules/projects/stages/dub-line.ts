@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type CueCheck,
@@ -10,10 +10,10 @@ import {
 } from '@vw/contract';
 import {
   type ChatClient,
-  decodeAudio,
   type FitResult,
   fitLine,
   pcmToBuffer,
+  readPcm,
   type SentenceCheck,
   spokenText,
   textUnits,
@@ -139,7 +139,8 @@ export async function dubLine(
         language: usable.row.language,
         signal,
         make: fitOnce,
-        pcmOf: async (r) => decodeAudio(await readFile(r.file), 16_000, signal),
+        // The fitted line is our own 16-bit mono WAV: brought to 16 kHz in-process, no ffmpeg per line.
+        pcmOf: (r) => readPcm(r.file, signal, 16_000),
       })
     : { audio: await fitOnce(1) };
   const check = made.check ? cueCheckOf(made.check) : undefined;
