@@ -136,4 +136,16 @@ describe('resamplePcm', () => {
     expect(up.sampleRate).toBe(48_000);
     expect(up.samples.length).toBe(4800);
   });
+
+  it('keeps a sine and the length in-process (short audio) and through ffmpeg (over 10 s)', async () => {
+    for (const seconds of [3, 12]) {
+      const n = 22_050 * seconds + 7;
+      const pcm = { samples: toInt16(ideal([[1000, 16000]], 22_050, n)), sampleRate: 22_050 };
+      const out = await resamplePcm(pcm, 48_000);
+      expect(Math.abs(out.samples.length - Math.round((n * 48_000) / 22_050))).toBeLessThanOrEqual(1);
+      expect(
+        snr(out.samples, ideal([[1000, 16000]], 48_000, out.samples.length), 200),
+      ).toBeGreaterThanOrEqual(70);
+    }
+  });
 });
