@@ -14,7 +14,8 @@
  *   npm run bench:ocr            (BENCH_OCR_MINUTES=2 for a shorter calm run)
  *   BENCH_OCR_BUSY_SEED=7        the busy clip tuned on (default 11 = the held-out clip reported)
  *   BENCH_OCR_UPLOAD_MBITS=2     another upload rate for the busy clip's copy (default 4)
- *   BENCH_OCR_SKIP_CALM=1, BENCH_OCR_SKIP_BUSY=1, BENCH_OCR_SKIP_ERASE=1   parts left out
+ *   BENCH_OCR_SKIP_CALM=1, BENCH_OCR_SKIP_BUSY=1, BENCH_OCR_SKIP_ERASE=1,
+ *   BENCH_OCR_SKIP_LOSSLESS=1 (the busy clip's upload copy only)   parts left out
  * Clips are cached in $TMPDIR/vw-bench-ocr between runs (written under another name, then renamed).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
