@@ -130,6 +130,26 @@ describe('which cue a sample shows, by its text pixels', () => {
       expect(partOwners(samples, [0, 0, 1, 1, 2, 2], runs, W, partOf)).toEqual([-1, -1, -1]);
     });
 
+    it('joins a piece read with one letter wrong ("字月四" for "子月四") at the place of those letters', () => {
+      const three = { x: 8 / W, w: 11 / W };
+      const runs = [
+        partRun('字月四', [0, 6], masks, three),
+        run('计分子月四', [12, 18], masks),
+        run('乙', [24, 30], masks),
+      ];
+      expect(partOwners(samples, [0, 0, 1, 1, 2, 2], runs, W, partOf)).toEqual([1, -1, -1]);
+      // Two letters wrong is another text; so is the same near piece with its strokes elsewhere.
+      runs[0].text = '字月五';
+      expect(partOwners(samples, [0, 0, 1, 1, 2, 2], runs, W, partOf)[0]).toBe(-1);
+      const other = Array.from({ length: 36 }, (_, n) => frame(n, n < 12 ? B : n < 24 ? A : []));
+      const elsewhere = [
+        partRun('字月四', [0, 6], other, { x: 38 / W, w: 11 / W }),
+        run('计分子月四', [12, 18], other),
+        run('', [24, 30], other),
+      ];
+      expect(partOwners(samples, [0, 0, 1, 1, 2, 2], elsewhere, W, partOf)).toEqual([-1, -1, -1]);
+    });
+
     it('never joins across a blank band nor a text that is not a part', () => {
       const runs = [
         partRun('月四', [0], masks, right),

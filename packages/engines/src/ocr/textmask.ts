@@ -9,6 +9,13 @@ import type { Box } from './types.ts';
 export interface TextMask {
   bits: Uint8Array;
   count: number;
+  /** The frame's gray pixels (a frame's mask): what held pixels are compared with. */
+  gray?: Uint8Array;
+  /**
+   * A cue's mask only: for pixels that held their gray value through the cue while the picture
+   * behind changed (`steadyMask`), that value; -1 elsewhere.
+   */
+  held?: Int16Array;
 }
 
 const BRIGHT = 160;
@@ -36,7 +43,7 @@ export function textMask(gray: Uint8Array, width: number, height: number): TextM
       }
     }
   }
-  return { bits, count };
+  return { bits, count, gray };
 }
 
 /**
@@ -66,14 +73,25 @@ export function maskDistance(a: TextMask, b: TextMask, width: number): number {
   return (miss(a.bits, b.bits) + miss(b.bits, a.bits)) / (a.count + b.count);
 }
 
-/** Pixels set in at least `share` of `masks`, inside `boxes` (normalised, grown by 2 px). */
-export function steadyMask(
-  masks: TextMask[],
-  boxes: Box[],
-  width: number,
-  height: number,
-  share: number,
-): TextMask {
+/**
+ * A held pixel's gray value stays within this of its median through the cue. Grain over a busy
+ * picture moves a pixel by more than this most of the time, the letters' own pixels hardly at all.
+ */
+const HOLD = 8;
+/**
+ * … in this share of the cue's frames (grain reaches into the thin strokes of a small band: on tuning
+ * seed 5 a letter pixel holds in 0.75–1 of its frames, a picture pixel in about 0.2).
+ */
+const HELD_SHARE = 0.75;
+/** Held pixels are bright (letters, not a dark box) … */
+const HELD_BRIGHT = 150;
+/** … and only mean something where most of the boxes' pixels did not hold (a moving picture). */
+const MAX_HELD_SHARE = 0.3;
+/** Fewer frames than this cannot tell a held pixel from chance. */
+const MIN_HELD_FRAMES = 3;
+
+/** Pixels inside `boxes` (normalised, grown by 2 px). */
+function boxPixels(boxes: Box[], width: number, height: number): Uint8Array {
   const inside = new Uint8Array(width * height);
   for (const b of boxes) {
     const x0 = Math.max(0, Math.floor(b.x * width) - 2);
@@ -82,29 +100,93 @@ export function steadyMask(
     const y1 = Math.min(height, Math.ceil((b.y + b.h) * height) + 2);
     for (let y = y0; y < y1; y++) inside.fill(1, y * width + x0, y * width + x1);
   }
+  return inside;
+}
+
+/**
+ * Bright pixels inside `inside` whose gray value held (within HOLD of its median) in at least
+ * `share` of the frames, with that value; null when too few frames come with their gray pixels or when
+ * the picture itself held still (then holding proves nothing). This sees yellow letters over a light
+ * picture, where the stroke mask finds no dark edge next to them.
+ */
+function heldPixels(masks: TextMask[], inside: Uint8Array, share: number): Int16Array | null {
+  // A frame with next to no stroke pixels may come without its gray pixels (an empty band).
+  const frames = masks.flatMap((m) => (m.gray ? [m.gray] : []));
+  if (frames.length < MIN_HELD_FRAMES) return null;
+  const held = new Int16Array(inside.length).fill(-1);
+  const need = Math.max(1, Math.ceil(frames.length * share));
+  const v = new Array<number>(frames.length);
+  let box = 0;
+  let still = 0;
+  for (let i = 0; i < inside.length; i++) {
+    if (!inside[i]) continue;
+    box++;
+    for (let f = 0; f < frames.length; f++) v[f] = frames[f][i];
+    v.sort((a, b) => a - b);
+    const median = v[v.length >> 1];
+    let n = 0;
+    for (const x of v) if (Math.abs(x - median) <= HOLD) n++;
+    if (n < need) continue;
+    still++;
+    if (median >= HELD_BRIGHT) held[i] = median;
+  }
+  return box && still <= box * MAX_HELD_SHARE ? held : null;
+}
+
+/**
+ * A cue's own pixels inside `boxes` (normalised, grown by 2 px): those set in at least `share` of
+ * `masks`, plus (on a moving picture) the bright ones whose gray value held in HELD_SHARE of them — `held`
+ * keeps the value of those found only so.
+ */
+export function steadyMask(
+  masks: TextMask[],
+  boxes: Box[],
+  width: number,
+  height: number,
+  share: number,
+): TextMask {
+  const inside = boxPixels(boxes, width, height);
   const need = Math.max(1, Math.ceil(masks.length * share));
+  const held = heldPixels(masks, inside, HELD_SHARE);
   const bits = new Uint8Array(width * height);
   let count = 0;
   for (let i = 0; i < bits.length; i++) {
     if (!inside[i]) continue;
     let n = 0;
     for (const m of masks) n += m.bits[i];
-    if (n >= need) {
+    if (n >= need && held) held[i] = -1;
+    if (n >= need || (held && held[i] >= 0)) {
       bits[i] = 1;
       count++;
     }
   }
-  return { bits, count };
+  return held ? { bits, count, held } : { bits, count };
 }
 
-/** Share 0..1 of `of`'s pixels that `frame` also has (at the same place or next to it). */
+/** The gray value `m` shows at pixel `i`: the frame's own, or the value a cue's pixel held; -1 = none. */
+function grayAt(m: TextMask, i: number): number {
+  if (m.gray) return m.gray[i];
+  return m.held ? m.held[i] : -1;
+}
+
+/**
+ * Share 0..1 of `of`'s pixels that `frame` also has: set at the same place or next to it, or (for a
+ * pixel `of` holds at a gray value) showing that value there.
+ */
 export function maskHits(of: TextMask, frame: TextMask, width: number): number {
   if (!of.count) return 0;
   const q = frame.bits;
   const n = q.length;
+  const held = of.held;
   let hits = 0;
   for (let i = 0; i < n; i++) {
     if (!of.bits[i]) continue;
+    const g = held && held[i] >= 0 ? grayAt(frame, i) : -1;
+    if (g >= 0) {
+      // Grain near a held pixel makes stroke-like edges in any frame: only its value counts.
+      if (Math.abs(g - (held as Int16Array)[i]) <= HOLD) hits++;
+      continue;
+    }
     if (
       q[i] ||
       (i > 0 && q[i - 1]) ||
