@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changeFrame, partOwners, type ShownRun, shownOwners } from './shown.ts';
-import { textPartOf } from './text.ts';
+import { nearPartOf, textPartOf } from './text.ts';
 import { steadyMask, type TextMask } from './textmask.ts';
 
 const W = 60;
@@ -103,7 +103,7 @@ describe('which cue a sample shows, by its text pixels', () => {
       ),
       readable: true,
     });
-    const partOf = (part: string, whole: string) => textPartOf(part, whole, 0.6);
+    const partOf = (part: string, whole: string) => textPartOf(part, whole, 0.6) || nearPartOf(part, whole);
     // Line A ("计分子月四") on frames 0..23, B after; OCR read only its last two letters ("月四",
     // columns 12..18) in samples 0 and 6, the whole line in 12 and 18.
     const masks = Array.from({ length: 36 }, (_, n) => frame(n, n < 24 ? A : B));

@@ -1,4 +1,3 @@
-import { substringDistance } from './text.ts';
 import { maskHits, type TextMask } from './textmask.ts';
 
 /**
@@ -122,24 +121,8 @@ export const MIN_PART_PIXELS = 12;
  */
 export const PART_SHOWN = 0.5;
 /**
- * A read of at least this many letters that is one letter off a piece of its neighbour's text
- * ("字月四" of "计分子月四", "人九行王" of "人九行干品指" on tuning seed 5) is a part of it too when
- * their steady pixels overlap: a busy picture turns a letter into a look-alike.
- */
-export const MIN_NEAR_PART = 3;
-
-const letters = (s: string) => [...s.replace(/\s+/gu, '')];
-
-/** Whether `part` is shorter than `whole` and one letter off (or exactly) a contiguous piece of it. */
-export function nearPartOf(part: string, whole: string): boolean {
-  const p = letters(part);
-  const w = letters(whole);
-  return p.length >= MIN_NEAR_PART && p.length < w.length && substringDistance(p.join(''), w.join('')) <= 1;
-}
-
-/**
  * For each run, the neighbouring run whose text it is a partial read of, else -1: its text is a
- * shorter (near) contiguous piece of that run's text (`partOf`, or `nearPartOf`) and their steady pixels overlap
+ * shorter (near) contiguous piece of that run's text (`partOf`) and their steady pixels overlap
  * (PART_SHOWN of the smaller mask lies on the other) — the same letters at the same place on the line, so a
  * short piece ("月四" of "计分子月四") joins too, however many samples it has. Neighbours are the
  * nearest runs with text before and after it, across samples read as nothing but not across a
@@ -162,7 +145,7 @@ export function partOwners(
       if (i < 0 || i >= samples.length || samples[i].blank) continue;
       const m = runOf[i];
       const other = runs[m];
-      if (!other.mask?.count || !(partOf(run.text, other.text) || nearPartOf(run.text, other.text))) continue;
+      if (!other.mask?.count || !partOf(run.text, other.text)) continue;
       // Overlap of the smaller mask: a piece read in one sample keeps that frame's grain, and a whole
       // line's mask can be little more than the piece where the rest sank into a light picture.
       const mine = run.mask as TextMask;

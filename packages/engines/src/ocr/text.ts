@@ -72,6 +72,21 @@ export function textPartOf(part: string, whole: string, minSimilarity: number): 
 }
 
 /**
+ * A read of at least this many letters that is one letter off a piece of its neighbour's text
+ * ("字月四" of "计分子月四", "人九行王" of "人九行干品指" on tuning seed 5) is a part of it too when
+ * their steady pixels overlap: a busy picture turns a letter into a look-alike.
+ */
+export const MIN_NEAR_PART = 3;
+
+/** Whether `part` is shorter than `whole` and one letter off (or exactly) a contiguous piece of it. */
+export function nearPartOf(part: string, whole: string): boolean {
+  const p = squeeze(part);
+  const w = squeeze(whole);
+  const n = [...p].length;
+  return n >= MIN_NEAR_PART && n < [...w].length && substringDistance(p, w) <= 1;
+}
+
+/**
  * The text of a cue from its reads (text and confidence, one per sampled frame): the read that agrees
  * best with all others (confidence-weighted similarity), then each of its characters voted on by the
  * reads of the same length — one garbled character in one frame does not reach the result.

@@ -5,7 +5,7 @@ import { EngineError } from '../errors.ts';
 import { runFfmpeg } from '../media/run.ts';
 import { assertBox, pixelBox, probeVideo, type VideoInfo } from './frames.ts';
 import { changeFrame, partOwners, shownOwners } from './shown.ts';
-import { convertScript, lineScript, sameCueText, textPartOf, voteText } from './text.ts';
+import { convertScript, lineScript, nearPartOf, sameCueText, textPartOf, voteText } from './text.ts';
 import { maskDistance, steadyMask, type TextMask, textMask } from './textmask.ts';
 import type {
   Box,
@@ -308,43 +308,38 @@ function textTransitions(
       .filter((_, i) => runOf[i] === k && read[i].sample.lines.length)
       .map(({ sample }) => sample.lines)
       .reduce<OcrLine[]>((a, l) => (meanScore(l) > meanScore(a) ? l : a), []);
+  // A sample given to another run carries that run's best read on, without a vote; then regroup.
+  const lend = (ownerOf: (i: number) => number) => {
+    const lent = read.map((_, i) => (ownerOf(i) >= 0 ? best(ownerOf(i)) : []));
+    if (!lent.some((lines) => lines.length)) return;
+    lent.forEach((lines, i) => {
+      if (!lines.length) return;
+      read[i].sample.lines = [];
+      read[i].sample.weak = lines;
+    });
+    ({ runs, runOf } = group());
+  };
+  const marks = read.map(({ j, sample }) => ({ j, blank: sample.blank }));
   // Samples whose frames still show a neighbouring run's text pixels belong to that run, whatever
-  // OCR read there (nothing, or a few letters): they carry its best read on, without a vote.
+  // OCR read there (nothing, or a few letters).
   const owners = shownOwners(
-    read.map(({ j, sample }) => ({ j, blank: sample.blank })),
+    marks,
     runOf,
     runs.map((run, k) => ({ ...run, readable: best(k).length > 0 })),
     masks,
     size.w,
   );
-  if (owners.some((k) => k >= 0)) {
-    const lent = owners.map((k) => (k >= 0 ? best(k) : null));
-    lent.forEach((lines, i) => {
-      if (!lines) return;
-      read[i].sample.lines = [];
-      read[i].sample.weak = lines;
-    });
-    ({ runs, runOf } = group());
-  }
+  lend((i) => owners[i]);
   // Then a partial read ("月四" of "计分子月四": the same strokes at the same place) belongs to the
-  // run it is a part of, with the samples it took over, carrying that run's best read without a vote.
+  // run it is a part of, with the samples it took over.
   const parts = partOwners(
-    read.map(({ j, sample }) => ({ j, blank: sample.blank })),
+    marks,
     runOf,
     runs.map((run) => ({ ...run, readable: true })),
     size.w,
-    (part, whole) => textPartOf(part, whole, SAME_TEXT),
+    (part, whole) => textPartOf(part, whole, SAME_TEXT) || nearPartOf(part, whole),
   );
-  if (parts.some((k) => k >= 0)) {
-    const bestOf = parts.map((k) => (k >= 0 ? best(k) : null));
-    read.forEach(({ sample }, i) => {
-      const lines = bestOf[runOf[i]];
-      if (!lines?.length) return;
-      sample.lines = [];
-      sample.weak = lines;
-    });
-    ({ runs, runOf } = group());
-  }
+  lend((i) => parts[runOf[i]]);
   for (let i = 1; i < read.length; i++) {
     const [a, b] = [runs[runOf[i - 1]].mask, runs[runOf[i]].mask];
     if (runOf[i] === runOf[i - 1] || !(a?.count || b?.count)) continue;
