@@ -23,7 +23,6 @@
  *                               BENCH_ERASE_UPLOAD_MBITS=2 for another upload rate,
  *                               BENCH_ERASE_MARKS=pan for some watermark clips only, empty for none)
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +51,7 @@ import {
   spansFromWatermarks,
   videoEncodeArgs,
 } from '../src/index.ts';
+import { cpuSplit, uploadEncode } from './support.ts';
 
 const HEIGHT = Number(process.env.BENCH_ERASE_HEIGHT ?? 720);
 const WIDTH = Math.round((HEIGHT * 16) / 9 / 2) * 2;
@@ -73,44 +73,15 @@ function cuesFor(seconds: number): TruthCue[] {
 }
 
 /**
- * CPU seconds used so far by this process and its finished children (ffmpeg), from /proc: the
- * machine is shared, so wall time alone says little.
+ * CPU seconds used so far by this process and its finished children (ffmpeg): the machine is shared,
+ * so wall time alone says little.
  */
 function cpuSeconds(): number {
   const c = cpuSplit();
-  return c.self + c.children;
+  return c.node + c.ffmpeg;
 }
 
-/** This process's CPU seconds (Node) and its finished children's (ffmpeg), apart. */
-function cpuSplit(): { self: number; children: number } {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number);
-  // utime, stime, cutime, cstime are fields 14–17 (1-based), i.e. 11–14 after the name.
-  return { self: (f[11] + f[12]) / 100, children: (f[13] + f[14]) / 100 };
-}
-
-/**
- * A typical 720p upload's encode (2–8 Mbit/s). At a fixed rate, not CRF 23: CRF 23 smooths the bench's
- * grain away and lands at 0.2–0.4 Mbit/s, cheaper to decode than anything a user uploads.
- */
 const UPLOAD_MBITS = Number(process.env.BENCH_ERASE_UPLOAD_MBITS ?? 4);
-const UPLOAD_ENCODE = [
-  '-c:v',
-  'libx264',
-  '-preset',
-  'medium',
-  '-b:v',
-  `${UPLOAD_MBITS}M`,
-  '-maxrate',
-  `${UPLOAD_MBITS * 1.5}M`,
-  '-bufsize',
-  `${UPLOAD_MBITS * 2}M`,
-  '-pix_fmt',
-  'yuv420p',
-];
 
 const chars = (texts: string[]) => texts.join('').replace(/\s+/gu, '').length;
 
@@ -158,7 +129,9 @@ async function main() {
         );
       const before = chars(await read(burned));
       const upload = join(dir, `${kind}-upload.mp4`);
-      await runFfmpeg(['-i', burned, ...UPLOAD_ENCODE, '-an', '-y', upload], { timeoutMs: 10 * 60_000 });
+      await runFfmpeg(['-i', burned, ...uploadEncode(UPLOAD_MBITS), '-an', '-y', upload], {
+        timeoutMs: 10 * 60_000,
+      });
       const uploadInfo = await probeVideo(upload);
       const sourceInfo = await probeVideo(burned);
       console.log(
@@ -184,8 +157,8 @@ async function main() {
         await eraseVideo(upload, out, { method, spans });
         const upTook = (performance.now() - t1) / 1000 / SECONDS;
         const up1 = cpuSplit();
-        const upNode = (up1.self - up0.self) / SECONDS;
-        const upFfmpeg = (up1.children - up0.children) / SECONDS;
+        const upNode = (up1.node - up0.node) / SECONDS;
+        const upFfmpeg = (up1.ffmpeg - up0.ffmpeg) / SECONDS;
         const delogo = rows.find((r) => r.method === 'fast');
         const notes = [
           delogo && method !== 'fast' ? `${(m.inBoxPsnr - delogo.psnr).toFixed(1)} dB vs delogo` : '',

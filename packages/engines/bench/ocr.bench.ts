@@ -18,7 +18,7 @@
  *   BENCH_OCR_SKIP_LOSSLESS=1 (the busy clip's upload copy only)   parts left out
  * Clips are cached in $TMPDIR/vw-bench-ocr between runs (written under another name, then renamed).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -36,6 +36,7 @@ import {
   type TestCue,
 } from '../src/index.ts';
 import { makeBusyClip } from '../src/ocr/busyclip.ts';
+import { cpuSplit, uploadEncode } from './support.ts';
 
 const MINUTES = Number(process.env.BENCH_OCR_MINUTES ?? 10);
 const DURATION_MS = MINUTES * 60_000;
@@ -202,37 +203,6 @@ const load = () =>
     .join(' ');
 const engine = createOcrPool();
 
-/**
- * CPU seconds (user + system) from /proc (Linux), what the machine spent whoever else shares it:
- * this process (Node: text masks, cue joining), its ended children (the ffmpeg runs; every run is
- * awaited before a figure is taken) and its live ones (the OCR helpers).
- */
-function cpuSplit(): { node: number; ffmpeg: number; helpers: number; total: number } {
-  const fields = (pid: string | number) => {
-    try {
-      const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return s.slice(s.lastIndexOf(')') + 2).split(' ');
-    } catch {
-      return null; // ended meanwhile
-    }
-  };
-  // After the name: [0] state, [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime (ticks).
-  const own = (f: string[]) => Number(f[11]) + Number(f[12]);
-  const ended = (f: string[]) => Number(f[13]) + Number(f[14]);
-  const self = fields('self') ?? [];
-  let helpers = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const f = fields(pid);
-    if (f && Number(f[1]) === process.pid) helpers += own(f) + ended(f);
-  }
-  // USER_HZ = 100.
-  const node = own(self) / 100;
-  const ffmpeg = ended(self) / 100;
-  helpers /= 100;
-  return { node, ffmpeg, helpers, total: node + ffmpeg + helpers };
-}
-
 type CpuSplit = ReturnType<typeof cpuSplit>;
 const cpuSince = (a: CpuSplit): CpuSplit => {
   const b = cpuSplit();
@@ -301,25 +271,7 @@ cues timed within 0.2 s:  ${pct(s.timed, truth.length)} %  (target ≥ 90 %; ${s
   return { regions, zh, latin };
 }
 
-/**
- * A typical 720p upload's encode (2–5 Mbit/s), as bench:erase makes it. At a fixed rate, not CRF 23:
- * CRF 23 smooths the grain away and lands far below what a user uploads, cheaper to decode.
- */
 const UPLOAD_MBITS = Number(process.env.BENCH_OCR_UPLOAD_MBITS ?? 4);
-const UPLOAD_ENCODE = [
-  '-c:v',
-  'libx264',
-  '-preset',
-  'medium',
-  '-b:v',
-  `${UPLOAD_MBITS}M`,
-  '-maxrate',
-  `${UPLOAD_MBITS * 1.5}M`,
-  '-bufsize',
-  `${UPLOAD_MBITS * 2}M`,
-  '-pix_fmt',
-  'yuv420p',
-];
 
 /** `make` writes the clip under another name, renamed when whole: a cached clip is never partial. */
 async function cached(path: string, make: (part: string) => Promise<unknown>) {
@@ -359,7 +311,7 @@ if (!process.env.BENCH_OCR_SKIP_BUSY) {
   // The same clip at a typical upload's rate: what decoding costs on what users send.
   const upload = join(cacheDir, `busy-seed${seed}-720p-v2-upload${UPLOAD_MBITS}M.mp4`);
   await cached(upload, (part) =>
-    runFfmpeg(['-i', busy, ...UPLOAD_ENCODE, '-an', '-y', part], { timeoutMs: 30 * 60_000 }),
+    runFfmpeg(['-i', busy, ...uploadEncode(UPLOAD_MBITS), '-an', '-y', part], { timeoutMs: 30 * 60_000 }),
   );
   await recognise(
     upload,
