@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SPEAKERS_TUNING } from './speakers.fixture.ts';
 import { measureSpeakers } from './speakers.measure.ts';
 import { SPEAKERS_TUNING_MORE } from './speakers.more.fixture.ts';
+import { SPEAKERS_TUNING_THIRD } from './speakers.third.fixture.ts';
 import { attributeSpeakers, learnNames } from './speakers.ts';
 
 /** Speakers of the quotes, paragraph by paragraph. */
@@ -644,8 +645,26 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(characters).toEqual(['武松']);
   });
 
-  it('keeps its accuracy on the labelled tuning passages (鲁迅, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
-    const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE]);
+  it('a line right after a sentence about what a character does is theirs (老程撇了半天嘴。“…”)', () => {
+    const { quotes } = speakersOf([
+      '老程醒了，打了个哈欠，说：“不早啦吧？”',
+      '老程撇了半天嘴，似乎想过点味儿来。“依我看哪，你还是走吧。”',
+      '“走吧！”祥子说。',
+      '祥子摇了摇头，心里很难过。“我不走。”',
+    ]);
+    expect(quotes).toEqual([['老程'], ['老程'], ['祥子'], ['祥子']]);
+  });
+
+  it('a pronoun is not the one its clause before sees (见祥子进来，他…说 is 刘四爷)', () => {
+    const { quotes } = speakersOf([
+      '刘四爷正在屋里喝茶。见祥子进来，他半恼半笑的说：“你还活着哪？”',
+      '“还活着，四爷。”祥子说。',
+    ]);
+    expect(quotes).toEqual([['刘四爷'], ['祥子']]);
+  });
+
+  it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
+    const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE, ...SPEAKERS_TUNING_THIRD]);
     expect(m.total).toBeGreaterThan(1000);
     expect(m.accuracy).toBeGreaterThanOrEqual(0.93);
   });

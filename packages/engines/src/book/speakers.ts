@@ -755,6 +755,8 @@ function readCharacters(paragraphs: string[]): Characters {
       .split(/[，,。！？!?；;：:…]/u)
       .reverse();
     for (const clause of clauses) {
+      // Who is seen is not who acts next (见祥子进来，他半恼半笑的说: the one who sees).
+      if (/^(?:见|看见|望见|瞧见)/u.test(clause.trim())) continue;
       // Someone the narration introduces (开门出来的却是一个横眉怒目的门丁。他…喝道).
       // …and one who appears (忽然从城里闪出那一个黑色的人来。“…”他说).
       const introduced = /(?:是|闪出|走出|走进|挤进|跑出|跑进|钻出|来了)那?(?:一个|一位|个)(.+)$/u.exec(
@@ -958,6 +960,16 @@ function paragraphSpeakers(
     }
     return null;
   };
+  /** Who acts in the last sentence of some narration (吸了两口烟，他完全醒明白了 → 他), as a name. */
+  const actor = (narration: string): string | null => {
+    const sentences = narration.split(/[。！？!?…]/u).filter((x) => /[\p{L}\p{N}]/u.test(x));
+    for (const clause of sentences.pop()?.split(/[，,；;：:]/u) ?? []) {
+      const s = subjectOf(clause, names);
+      if (s.kind === 'crowd') return null;
+      if (s.kind !== 'none') return resolve(s, narration);
+    }
+    return null;
+  };
   let lastEnd = 0;
   for (const [k, q] of quotes.entries()) {
     if (!q.speech) {
@@ -1034,7 +1046,10 @@ function paragraphSpeakers(
         /(?:说|道|曰|问|喊|叫|嚷)[了着]?[。，,：:]?\s*$/u.test(between.trim())
       )
         speaker = previous;
-      else speaker = referent(between, 'unknown', null) ?? null;
+      else speaker = referent(between, 'unknown', null) ?? actor(between);
+    } else if (subject.kind === 'none' && k === 0 && !bare) {
+      // A line right after a sentence about a character's doing is theirs: 老程撇了半天嘴，…。“依我看哪…”
+      speaker = actor(before);
     } else if (subject.kind === 'none' && k === 0 && pending && !/[\p{L}\p{N}]/u.test(p.slice(0, q.start))) {
       ({ speaker, listener } = pending); // …说：  /  “…”
     } else if (subject.kind === 'none' && bare && last) {
