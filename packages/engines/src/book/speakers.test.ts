@@ -663,6 +663,48 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes).toEqual([['刘四爷'], ['祥子']]);
   });
 
+  it('a name followed by 心里/心中 is a name (虎妞心里哆嗦了一下), and 妞 is a girl’s', () => {
+    const { quotes, characters } = speakersOf([
+      '刘四爷坐在屋里。',
+      '“你到底看见了什么？”虎妞心里哆嗦了一下。',
+      '“那不是？”刘四爷往棚里一指。',
+      '“他呀？”虎妞心里又哆嗦了一下。',
+    ]);
+    expect(quotes).toEqual([[], ['虎妞'], ['刘四爷'], ['虎妞']]);
+    expect(
+      attributeSpeakers(['“你到底看见了什么？”虎妞心里哆嗦了一下。', '“他呀？”虎妞心里想。']).characters,
+    ).toEqual([expect.objectContaining({ name: '虎妞', gender: 'female' })]);
+    expect(characters).toEqual(['虎妞', '刘四爷']);
+  });
+
+  it('a group (车夫们) is never a character', () => {
+    const { quotes, characters } = speakersOf([
+      '车夫们围过来，有的问：“怎么了？”',
+      '“没事。”祥子说。',
+      '车夫们又嚷：“说呀！”',
+      '“不说。”祥子说。',
+    ]);
+    expect(quotes).toEqual([[null], ['祥子'], [null], ['祥子']]);
+    expect(characters).toEqual(['祥子']);
+  });
+
+  it('她 after her own line is still her, not one of unknown gender nor the one she called', () => {
+    expect(
+      speakersOf([
+        '“我回来了。”阿明说。',
+        '“你回来啦！”小芳说，眼中笑得发了些光。',
+        '“跟我爸说去，”她低声的说，说完向东间一努嘴。',
+      ]).quotes,
+    ).toEqual([['阿明'], ['小芳'], ['小芳']]);
+    expect(
+      speakersOf([
+        '“祥子，你再去催！”虎妞喊着，又对祥子笑了。祥子一声不出，就走了。',
+        '“也不是我说，老爷子，”她撇着点嘴说。',
+        '“哼。”刘四爷说。',
+      ]).quotes,
+    ).toEqual([['虎妞'], ['虎妞'], ['刘四爷']]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE, ...SPEAKERS_TUNING_THIRD]);
     expect(m.total).toBeGreaterThan(1000);

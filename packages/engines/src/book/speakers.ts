@@ -56,7 +56,7 @@ const LEAD =
   /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|却说|且说|话说|再说|但是|可是|不过|彼时|其时|(?:这里|那里|后面|旁边|一旁)(?![的有是])|可巧|恰巧|正巧|偏巧|刚巧|恰好|正值|恰值|适值|正遇|忽见|忽听|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
-  '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 忽然 忽而 突然 登时 顿时 同时 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
+  '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 心里 心中 心下 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 忽然 忽而 突然 登时 顿时 同时 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
     ' ',
   );
 /** Unnamed voices: a crowd or somebody the text does not name. */
@@ -76,7 +76,7 @@ const MALE_TITLES =
 const FEMALE_TITLES =
   /(小姐|夫人|太太|女士|姑娘|姐姐|姐|妹妹|妹|娘子|娘|婆婆|婆子|婆|嫂子|嫂|婶婶|婶子|婶|姑姑|姑|姨|寡妇|妇人|女工|妈妈|妈|母亲|母|奶奶|师姐|师妹|公主|皇后|王后|丫头|丫鬟|女孩|少女|老太|尼姑|媳妇|女人)$/u;
 const FEMALE_CHARS = new Set([
-  ...'娟婷丽芳娜静敏燕艳霞玲雪梅琳莉兰凤萍红月蓉媛瑶璐琪倩颖妍嫣薇婉娇姗妮娥嫦莺燕蕾菲娅晶芸秀珍翠英黛钗',
+  ...'娟婷丽芳娜静敏燕艳霞玲雪梅琳莉兰凤萍红月蓉媛瑶璐琪倩颖妍嫣薇婉娇姗妮娥嫦莺燕蕾菲娅晶芸秀珍翠英黛钗妞芬莲菊',
 ]);
 const MALE_CHARS = new Set([...'强刚伟军勇杰峰斌涛辉龙虎雄鹏彪豪武磊浩坤健栋宏飞鑫毅威超亮庆松柏']);
 
@@ -299,6 +299,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
           nearQuote.has(name) &&
           (!/[里庄村镇城店屋堂院街]$/u.test(name) || spoke.has(name)) &&
           !/[外内]$/u.test(name) && // 窗外问道: a place, even before a speech verb
+          !name.endsWith('们') && // 车夫们: a group, never one person
           !/[他她伊我你您这那]/u.test(name), // 经她这, 托这老人: a clause fragment around a pronoun
       )
       .map(([name]) => name),
@@ -960,13 +961,18 @@ function paragraphSpeakers(
     }
     return null;
   };
-  /** Who acts in the last sentence of some narration (吸了两口烟，他完全醒明白了 → 他), as a name. */
+  /**
+   * Who acts in the last sentence of some narration (吸了两口烟，他完全醒明白了 → 老程), as a name, when
+   * that one has already spoken (a word learnt as a name, 绳子还在他手中, does not start to talk).
+   */
   const actor = (narration: string): string | null => {
     const sentences = narration.split(/[。！？!?…]/u).filter((x) => /[\p{L}\p{N}]/u.test(x));
     for (const clause of sentences.pop()?.split(/[，,；;：:]/u) ?? []) {
       const s = subjectOf(clause, names);
       if (s.kind === 'crowd') return null;
-      if (s.kind !== 'none') return resolve(s, narration);
+      if (s.kind === 'none') continue;
+      const who = s.kind === 'name' ? s.name : resolve(s, narration);
+      return who && spoken.has(who) ? who : null;
     }
     return null;
   };
@@ -1006,7 +1012,7 @@ function paragraphSpeakers(
       const other = turns
         .slice(0, -1)
         .reverse()
-        .find((t) => t.speaker && t.speaker !== speaker && fits(t.speaker, g));
+        .find((t) => t.speaker && t.speaker !== speaker && fits(t.speaker, g, g !== 'unknown'));
       // …but not one the pronoun acts on in its own sentence (“呵呵！”他…提起眉间尺的头来).
       if (other?.speaker && !own.includes(other.speaker)) speaker = other.speaker;
     }
@@ -1015,7 +1021,8 @@ function paragraphSpeakers(
       near.subject.kind === 'pronoun' &&
       last?.listener &&
       last.listener !== '我' &&
-      speaker === last.speaker
+      speaker === last.speaker &&
+      fits(last.listener, near.subject.gender, near.subject.gender === 'female')
     )
       speaker = last.listener;
     // Within a paragraph, the one who just spoke does not answer themself: the narration after the
