@@ -4,7 +4,8 @@
  * its reading in context (tone-numbered pinyin, neutral tone 5, 现代汉语词典 readings). Every
  * character that has two or more readings in the word dictionary counts (一/不 tone sandhi aside), in
  * the order they occur, at most two (《阿Q正传》, 《故乡》) or one (the other stories) occurrences of a
- * character per story; a handful of cases whose reading dictionaries dispute were left out.
+ * character per story; a handful of cases whose reading dictionaries dispute were left out. One
+ * tuning label was corrected later: 仿佛背上又着了一下 (hit on the back) is bèi, not bēi.
  *
  * REAL_TUNING may guide the phrase table and rules: 《阿Q正传》, 《故乡》, 《孔乙己》, 《明天》, 《白光》,
  * 《端午节》, 《在酒楼上》, 《离婚》, 《孤独者》, 《肥皂》, 《示众》, 《弟兄》, 《狂人日记》, 《头发的故事》,
@@ -124,7 +125,7 @@ export const REAL_TUNING: string[] = [
   '阿Ｑ对了墙壁跪着也发楞，于是两手扶着[空]板凳，慢慢的站起来，仿佛觉得有些糟。|kong1',
   '蓬的一声，头上着了很粗的一下，他急忙回[转]身去，那秀才便拿了一支大竹杠站在他面前。|zhuan3',
   '他[冲]出厨房门，仿佛背上又着了一下似的。|chong1',
-  '他冲出厨房门，仿佛[背]上又着了一下似的。|bei1',
+  '他冲出厨房门，仿佛[背]上又着了一下似的。|bei4',
   '这时他猛然间看见赵大爷向他[奔]来，而且手里捏着一支大竹杠。|ben1',
   '他看见这一支大竹杠，便猛然间悟到自己[曾]经被打，和这一场热闹似乎有点相关。|ceng2',
   '他看见这一支大竹杠，便猛然间悟到自己曾经被打，和这一[场]热闹似乎有点相关。|chang3',

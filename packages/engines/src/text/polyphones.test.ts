@@ -448,6 +448,93 @@ describe('polyphones in context', () => {
     for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
   });
 
+  it('rules from the third real text (骆驼祥子, 郁达夫, 许地山, 呼兰河传, 红楼梦, 三国): each reading in and out of its context', () => {
+    const cases: Array<[string, string, string, number?]> = [
+      // A jieba word the dictionary lacks is read through the longest dictionary word inside it
+      ['这大学是在杭州城外，本来是美国长老会捐钱创办的，所以学校里浸润了一种专制的弊风。', '长', 'zhang3'],
+      // words jieba knows that the reading dictionary lacks
+      ['相离好几天，你闷得慌吗？', '闷', 'men4'],
+      ['屋里闷热。', '闷', 'men1'],
+      ['愿你为降魔金刚杵。', '降', 'xiang2'],
+      ['早吓的丢在爪洼国去了。', '爪', 'zhao3'],
+      ['他只当人家都是瞎子。', '当', 'dang4'],
+      ['一群人围着呆看，所得的结果是一团乌油油的东西。', '得', 'de2'],
+      ['若到相府，骨肉齑粉矣。', '相', 'xiang4'],
+      ['遣兵追袭张让等，寻觅少帝。', '少', 'shao4'],
+      // 尽在那里 + verb keeps on (jǐn); 尽 + verb in a clause with 之 is "all" (jìn)
+      ['他捧着诗集，尽在那里缓缓的独步。', '尽', 'jin3'],
+      ['此情尽在不言中。', '尽', 'jin4'],
+      ['欲尽诛之，事必宣露。', '尽', 'jin4'],
+      ['他尽说些没用的话。', '尽', 'jin3'],
+      // 二更, 四更: a night watch; 更 after other words stays gèng
+      ['约二更时分，后面喊声大举，人马赶至；当前河南中部掾吏闵贡，大呼“逆贼休走！”', '更', 'geng1'],
+      ['这里更好。', '更', 'geng4'],
+      // 奔了 + a place + 去: heading there
+      ['往南，往东，再往南，他奔了天桥去。', '奔', 'ben4'],
+      ['他们奔了出去。', '奔', 'ben1'],
+      // 之差, 所差: the difference
+      ['人和人之差，有时比类人猿和原人之差还远。', '差', 'cha1'],
+      ['他的成绩差。', '差', 'cha4'],
+      // 还都 closing a clause: returning to the capital
+      ['国不可一日无君，请陛下还都。', '还', 'huan2'],
+      ['国不可一日无君，请陛下还都。', '都', 'du1'],
+      ['他们还都是孩子。', '还', 'hai2'],
+      // 得了 after an adverb, with an object: got; V得了 stays liǎo/de
+      ['你才得了这个念书的地方儿。', '得', 'de2'],
+      ['这么多，你吃得了吗？', '得', 'de5'],
+      // 种 ending a dictionary word: the word decides
+      ['这秦钟小杂种是贾门的亲戚。', '种', 'zhong3'],
+      ['他种树。', '种', 'zhong4'],
+      // 背 as a place word before 有/an adverb: the back; before an object: carrying
+      ['他忽然觉得背上有一阵紫色的气息吹来。', '背', 'bei4'],
+      ['穿好草鞋，背上包裹，头也不回的走了。', '背', 'bei1'],
+      ['她转过脸背着丈夫说：“你说什么话？”', '背', 'bei4'],
+      ['她背着孩子走了。', '背', 'bei1'],
+      // 倒 before a verb of two characters: on the contrary
+      ['不知是那里附学的学生，倒欺负他。', '倒', 'dao4'],
+      ['他倒在地上。', '倒', 'dao3'],
+      // 所为 closing a clause: wéi; 所为何事: wèi
+      ['空乏其身，行拂乱其所为。', '为', 'wei2'],
+      ['你所为何事？', '为', 'wei4'],
+      // 教 + someone + 给: jiào; + a verb with a direction: jiào; + a quoted saying: jiāo
+      ['我外场一辈子，脸教她给丢净！', '教', 'jiao4'],
+      ['等他来到，我教他拿出来给你看一看。', '教', 'jiao4'],
+      ['我们的圣贤，本来早已教人“非礼勿视”的了。', '教', 'jiao1'],
+      ['他教我们唱歌。', '教', 'jiao1'],
+      // 卷卷 + a noun: rolling up; 一卷卷: volumes
+      ['他们卷卷裤脚，脱了鞋子。', '卷', 'juan3'],
+      ['桌上放着一卷卷的书。', '卷', 'juan4', 1],
+      // 处着, 处了: the verb chǔ; 好处 stays chù
+      ['设使她处着梅的景况，她也只能等。', '处', 'chu3'],
+      ['这样没有好处了。', '处', 'chu4'],
+      // 的斗: the measure dǒu; 斗争 stays dòu
+      ['画着特别大的有量米的斗那么大的一排牙齿。', '斗', 'dou3'],
+      ['这是我们的斗争。', '斗', 'dou4'],
+      // 撒 closing a clause: scatter (sǎ); 撒谎 stays sā
+      ['她向各树的花叶上头乱撒。', '撒', 'sa3'],
+      ['他又撒谎。', '撒', 'sa1'],
+      // 一哄而散, 一哄起来: hòng; 一哄就睡了: hǒng
+      ['虽然马没有死，一哄起来就说马死了。', '哄', 'hong4'],
+      ['孩子一哄就睡了。', '哄', 'hong3'],
+      // 系 + a belt: jì; 关系 stays xì
+      ['擐唐猊铠甲，系狮蛮宝带，纵马挺戟。', '系', 'ji4'],
+      ['这与他无关系。', '系', 'xi4'],
+      // 挨 + a verb, 挨得过, 挨日子: ái; 挨着, 挨进来: āi
+      ['以后若再饶舌，情愿挨罚。', '挨', 'ai2'],
+      ['这五六年的岁月，教我怎么能挨得过去。', '挨', 'ai2'],
+      ['我知道这病不过是挨日子的。', '挨', 'ai2'],
+      ['都探头探脑的挨进来。', '挨', 'ai1'],
+      ['他挨着我坐。', '挨', 'ai1'],
+      // 供 + a pronoun + what follows: gōng
+      ['妻子的家里有很大的花园供他游玩。', '供', 'gong1'],
+      ['把神像供在桌上。', '供', 'gong4'],
+      // 干 + 些/点 + a noun: the verb
+      ['既是这样，就该干些正经事。', '干', 'gan4'],
+      ['毛巾晒得干些了。', '干', 'gan1'],
+    ];
+    for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
+  });
+
   it('fixes the readings pinyin-pro gets wrong by default', () => {
     const at = (text: string, ch: string, nth = 0) => {
       const r = pinyinReadings(text).filter((x) => x.char === ch);

@@ -517,8 +517,6 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['更正', 'geng1 -'],
   ['更改', 'geng1 -'],
   ['打更', '- geng1'],
-  ['三更', '- geng1'],
-  ['五更', '- geng1'],
   ['更加', 'geng4 -'],
   // 干
   ['干活', 'gan4 -'],
@@ -599,10 +597,6 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['尽可能', 'jin3 - -'],
   ['尽可以', 'jin3 - -'],
   // verbs: 挨 ái (suffer), 切 qiē (cut), 钻 zuān (squeeze in), 载 zài (carry)
-  ['挨饿', 'ai2 -'],
-  ['挨打', 'ai2 -'],
-  ['挨骂', 'ai2 -'],
-  ['挨冻', 'ai2 -'],
   ['切细', 'qie1 -'],
   ['切开', 'qie1 -'],
   ['切碎', 'qie1 -'],
@@ -718,6 +712,19 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['重台', 'chong2 -'],
   ['苍术', '- zhu2'],
   ['白术', '- zhu2'],
+  // Words jieba cuts whole that the reading dictionary lacks, each in 现代汉语词典 or jieba's own
+  // list: 闷得慌 (bored, mèn; 闷热 is mēn), 降魔/降妖 (subdue, xiáng), 爪哇 (Java, Zhǎowā, 爪洼 in
+  // older texts), 只当 (take for, zhǐdàng), 所得 (what one gets, suǒdé), 相府 (the premier's house,
+  // xiàng), 少帝 (the boy emperor, shào).
+  ['闷得慌', 'men4 - -'],
+  ['降魔', 'xiang2 -'],
+  ['降妖', 'xiang2 -'],
+  ['爪哇', 'zhao3 -'],
+  ['爪洼', 'zhao3 -'],
+  ['只当', '- dang4'],
+  ['所得', '- de2'],
+  ['相府', 'xiang4 -'],
+  ['少帝', 'shao4 -'],
 ];
 
 const PHRASES = new Map<string, string[]>(PHRASE_LIST.map(([w, r]) => [w, r.split(' ')]));
@@ -760,10 +767,20 @@ function wordReading(chars: string[], i: number, spans: Spans): string | undefin
   return best?.reading;
 }
 
-/** The dictionary reading of the jieba word holding i (two characters or more). */
+/**
+ * The dictionary reading of the jieba word holding i (two characters or more). A word jieba knows but
+ * the dictionary lacks (a name or a body: 美国长老会) is read through the longest dictionary word
+ * inside it that holds i (长老), pinyin-pro reading such a word character by character.
+ */
 function segmentReading(chars: string[], i: number, spans: Spans): string | undefined {
   const [s, e] = spans[i];
-  return e - s >= 2 ? dictionaryReading(chars, s, e, i) : undefined;
+  if (e - s < 2) return undefined;
+  for (let len = e - s; len >= 2; len--)
+    for (let k = Math.max(s, i - len + 1); k <= i && k + len <= e; k++) {
+      const reading = dictionaryReading(chars, k, k + len, i);
+      if (reading) return reading;
+    }
+  return undefined;
 }
 
 /** The reading of character i in the dictionary word chars[s, e), if that is a word. */
@@ -792,8 +809,17 @@ const SPEECH_VERB = new Set([...'说道问喊叫笑答哭看走跑点望想回']
 
 type Rule = (chars: string[], i: number, spans: Spans) => string | undefined;
 
+/** Directional complements after a verb (拿出来, 送过去). */
+const DIRECTION = new Set('出来 出去 进来 进去 过来 过去 回来 回去 上来 上去 下来 下去 起来 开来'.split(' '));
 const DEMONSTRATIVE = new Set([...'这那哪每各某一两几多此该本']);
 const NUMERAL = /^[0-9一二两三四五六七八九十百千万几]$/u;
+
+/** The characters after i up to the end of its clause. */
+function clauseAfter(c: string[], i: number): string {
+  let k = i + 1;
+  while (!isEnd(c, k)) k++;
+  return c.slice(i + 1, k).join('');
+}
 
 function clauseBefore(c: string[], i: number): string {
   const before = c.slice(0, i).join('');
@@ -861,6 +887,13 @@ const RULES: Record<string, Rule> = {
   尽: (c, i, spans) => {
     // 尽是 (all, nothing but) is jìn.
     if (at(c, i + 1) === '是' && spans[i][1] === i + 1) return 'jin4';
+    // 尽在那里踱步: jǐn, keeping on at something there (尽在不言中, a dictionary idiom, stays jìn).
+    if (at(c, i + 1) === '在' && ['那里', '这里', '那儿', '这儿'].includes(c.slice(i + 2, i + 4).join('')))
+      return 'jin3';
+    // 尽 + verb where the clause is written in the literary register (欲尽诛之, 尽率精锐之众): "all",
+    // jìn; 之 only belongs to that register, where jǐn (keep on) does not occur.
+    if (spans[i][1] === i + 1 && spans[i + 1]?.[2].startsWith('v') && clauseAfter(c, i).includes('之'))
+      return 'jin4';
     return spans[i][1] - spans[i][0] === 1 &&
       spans[i + 1]?.[2].startsWith('v') &&
       !'了到力心'.includes(at(c, i + 1))
@@ -868,14 +901,18 @@ const RULES: Record<string, Rule> = {
       : undefined;
   },
   // 更 on its own before what it compares (更生气) is gèng, not the 更生 (rebirth) found across words;
-  // 一更, 二更 are night watches (gēng).
-  更: (c, i, spans) =>
-    spans[i][0] === i && spans[i][1] === i + 1 && spans[i][2] === 'd' && !NUMERAL.test(at(c, i - 1))
+  // 二更, 三更, 五更 are night watches (gēng): "more" never follows a numeral (一更 may be 一 + 更好).
+  更: (c, i, spans) => {
+    if ('二三四五'.includes(at(c, i - 1)) && !wordAround(c, i)) return 'geng1';
+    return spans[i][0] === i && spans[i][1] === i + 1 && spans[i][2] === 'd' && !NUMERAL.test(at(c, i - 1))
       ? 'geng4'
-      : undefined,
+      : undefined;
+  },
   // 奔 bèn, heading for a place: 向北奔梨香院来, 奔城里去; bēn (rush, flee) otherwise.
+  // …and with the aspect between (他奔了天桥去).
   奔: (c, i, spans) => {
-    if (wordAround(c, i) || !/^n/.test(spans[i + 1]?.[2] ?? '')) return undefined;
+    const place = at(c, i + 1) === '了' ? spans[i + 2] : spans[i + 1];
+    if (wordAround(c, i) || !/^n/.test(place?.[2] ?? '')) return undefined;
     let k = i + 1;
     while (!isEnd(c, k + 1)) k++;
     return '来去'.includes(at(c, k)) ? 'ben4' : undefined;
@@ -899,9 +936,9 @@ const RULES: Record<string, Rule> = {
     (i === 0 || END.has(at(c, i - 1))) && spans[i][1] === i + 1 && spans[i + 1]?.[2] === 'd'
       ? 'jian4'
       : undefined,
-  // 所差 (what is lacking, the difference) is chā.
+  // 所差 (what is lacking), 之差 (the difference between): the noun after a nominaliser is chā.
   差: (c, i, spans) => {
-    if (at(c, i - 1) === '所') return 'cha1';
+    if ('所之'.includes(at(c, i - 1))) return 'cha1';
     // 差 (公)人 + a verb: sending someone on an errand, chāi (便发签差公人立刻将凶犯拿来).
     const person = spans[i + 1];
     if (
@@ -931,13 +968,17 @@ const RULES: Record<string, Rule> = {
   // 晕 yùn, a halo spreading or tinting (反晕出一片, 晕开, 白而晕黄); yūn (faint, dizzy) elsewhere.
   晕: (c, i) => ('开出染黄红白青紫绿蓝'.includes(at(c, i + 1)) ? 'yun4' : undefined),
   // 都中 after a verb or preposition (转向都中去, 打听得都中) is the capital, dū; 都中了 stays dōu.
+  // …and 还都 closing a clause (请陛下还都) is returning to the capital: the adverb 都 never ends one.
   都: (c, i) =>
-    at(c, i + 1) === '中' && '向至到在进入得于往回赴抵'.includes(at(c, i - 1)) && at(c, i + 2) !== '了'
+    (at(c, i + 1) === '中' && '向至到在进入得于往回赴抵'.includes(at(c, i - 1)) && at(c, i + 2) !== '了') ||
+    (at(c, i - 1) === '还' && isEnd(c, i + 1))
       ? 'du1'
       : undefined,
   还: (c, i) => {
-    // A clause never ends on hái: 借钱要还，东西要还。
+    // A clause never ends on hái: 借钱要还，东西要还。 Nor on hái + the adverb 都: 请陛下还都 (return
+    // to the capital).
     if (isEnd(c, i + 1) && i > 0 && HAN.test(at(c, i - 1))) return 'huan2';
+    if (at(c, i + 1) === '都' && isEnd(c, i + 2)) return 'huan2';
     // 还我钱 / 还你书 / 还他。
     if (PRONOUN.has(at(c, i + 1)) && (isEnd(c, i + 2) || '钱书东西'.includes(at(c, i + 2)))) return 'huan2';
     // 还你一个灯彩, 还他两块钱: giving back a counted thing.
@@ -971,10 +1012,12 @@ const RULES: Record<string, Rule> = {
       return 'dei3';
     if (MODAL_BEFORE_DEI.has(prev) && !DE2_AFTER.has(next) && !isEnd(c, i + 1) && next !== '了')
       return 'dei3';
-    // 先已得了银子: "got" after an adverb of time; 角得此书: "got" between its subject and a written
-    // pronoun (听得此言 is hearing, a verb's complement).
+    // 先已得了银子, 你才得了这个地方: "got" after an adverb (V得了, can V, follows a verb) with an
+    // object after it; 角得此书: "got" between its subject and a written pronoun (听得此言 is hearing,
+    // a verb's complement).
     if (
       (next === '了' && '已曾刚先未早'.includes(prev)) ||
+      (next === '了' && spans[i - 1]?.[2] === 'd' && !isEnd(c, i + 2) && !wordAround(c, i + 1)) ||
       ('此其之'.includes(next) && !wordAround(c, i) && /^(n|r)/.test(spans[i - 1]?.[2] ?? ''))
     )
       return 'de2';
@@ -1018,9 +1061,8 @@ const RULES: Record<string, Rule> = {
     // 地上种的, 院里种的: planted somewhere.
     if (at(c, i + 1) === '的' && (spans[i - 1]?.[2] === 'f' || '上里下'.includes(at(c, i - 1))))
       return 'zhong4';
-    return HAN.test(at(c, i + 1)) && at(c, i + 1) !== '的' && !isWord(c.slice(i, i + 2).join(''))
-      ? 'zhong4'
-      : undefined;
+    // …unless 种 ends a dictionary word (杂种, 品种), which decides.
+    return HAN.test(at(c, i + 1)) && at(c, i + 1) !== '的' && !wordAround(c, i) ? 'zhong4' : undefined;
   },
   // 哀乐 beside 爱憎, 喜怒, 悲欢 is grief and joy (āilè), not the funeral music (āiyuè).
   乐: (c, i) => (at(c, i - 1) === '哀' && /爱憎|喜怒|悲欢|苦乐|忧/u.test(c.join('')) ? 'le4' : undefined),
@@ -1033,15 +1075,24 @@ const RULES: Record<string, Rule> = {
       ? 'dai1'
       : undefined,
   // 盛 chéng (fill a vessel) on its own before what is filled in: 盛饭, 盛猪羊狗血; shèng in words (盛开).
-  盛: (c, i, spans) =>
+  盛: (_c, i, spans) =>
     spans[i][1] - spans[i][0] === 1 && /^n/.test(spans[i + 1]?.[2] ?? '') ? 'cheng2' : undefined,
   // 舍着脸, 舍了命: the verb shě (give up), not the house shè.
   舍: (c, i) => ('着了掉去弃'.includes(at(c, i + 1)) ? 'she3' : undefined),
   // 卷 juǎn, the verb (卷入, 卷起, 卷走); juàn is a volume or a scroll.
-  卷: (c, i) => ('入起走去着了成在上进住'.includes(at(c, i + 1)) ? 'juan3' : undefined),
+  // …and so is 卷卷 said twice, the verb "roll up a little" (卷卷裤脚); after a numeral 一卷卷 is the
+  // measure word, juàn.
+  卷: (c, i) => {
+    const first = at(c, i - 1) === '卷' ? i - 1 : i;
+    if ((at(c, i + 1) === '卷' || first < i) && !NUMERAL.test(at(c, first - 1))) return 'juan3';
+    return '入起走去着了成在上进住'.includes(at(c, i + 1)) ? 'juan3' : undefined;
+  },
   // 横 hèng (unruly) as the predicate after a degree word: 愈横, 很横; héng elsewhere.
   横: (c, i) => (isEnd(c, i + 1) && '很太愈越更真好挺'.includes(at(c, i - 1)) ? 'heng4' : undefined),
-  处: (c, i) => (at(c, i + 1) === '得' ? 'chu3' : undefined),
+  // 处得, 处着, 处了: the verb (get along, be placed in) takes complements and aspects; the noun chù does
+  // not — unless 处 ends a word (好处了).
+  处: (c, i) =>
+    '得着了'.includes(at(c, i + 1)) && !isWord(c.slice(i - 1, i + 1).join('')) ? 'chu3' : undefined,
   假: (c, i) => (at(c, i - 1) === '天' && isEnd(c, i + 1) ? 'jia4' : undefined),
   // 将 jiāng before a pronoun (将他); jiàng, a general, counted with 员 (一员大将, 一员天将).
   将: (c, i) =>
@@ -1059,7 +1110,11 @@ const RULES: Record<string, Rule> = {
       : undefined;
   },
   // 斗 dǒu, the measure, after a numeral or 论 (量金量银不论斗, 三斗米).
-  斗: (c, i) => (NUMERAL.test(at(c, i - 1)) || at(c, i - 1) === '论' ? 'dou3' : undefined),
+  // …and after 的 (量米的斗): a noun, the measure; the verb dòu takes no 的 before it (的斗争 is a word).
+  斗: (c, i) =>
+    NUMERAL.test(at(c, i - 1)) || at(c, i - 1) === '论' || (at(c, i - 1) === '的' && !wordAround(c, i))
+      ? 'dou3'
+      : undefined,
   // 识 zhì (inscribed, noted) closing a date or a signature: 七年四月二日识。 谨识, 附识.
   识: (c, i) => ('日谨附敬'.includes(at(c, i - 1)) && isEnd(c, i + 1) ? 'zhi4' : undefined),
   // 口角 is a quarrel (jué) when had with someone (和别人口角); the corner of the mouth (jiǎo) is where
@@ -1069,7 +1124,7 @@ const RULES: Record<string, Rule> = {
     if ('上间边流里旁处'.includes(at(c, i + 1))) return 'jiao3';
     return /[和与同跟]/u.test(clauseBefore(c, i - 1)) ? 'jue2' : undefined;
   },
-  干: (c, i) => {
+  干: (c, i, spans) => {
     if (at(c, i + 1) === '了') return isEnd(c, i + 2) ? 'gan1' : 'gan4';
     // 干着, 干吧, 干过: the verb with an aspect or a mood; 往前干。 闷着头儿干， 不敢去干， — the verb
     // ending a clause after a way, a direction or a will (天又干 stays dry).
@@ -1082,6 +1137,8 @@ const RULES: Record<string, Rule> = {
       '儿前劲实苦硬蛮好就去来要肯敢能会想该得'.includes(at(c, i - 1))
     )
       return 'gan4';
+    // 该干些正经事, 干点活: the verb before a measure of what is done and the thing itself.
+    if ('些点'.includes(at(c, i + 1)) && spans[i + 2]?.[2].startsWith('n')) return 'gan4';
     // 干不了 / 干得好: the verb with a complement.
     if ('不得'.includes(at(c, i + 1)) && !isWord(c.slice(i, i + 2).join(''))) return 'gan4';
     // 干这行 / 干那件事 / 干什么: the verb before a demonstrative or question word.
@@ -1140,6 +1197,19 @@ const RULES: Record<string, Rule> = {
   调: (c, i) => ('到往任离'.includes(at(c, i + 1)) ? 'diao4' : undefined),
   传: (c, i) => (at(c, i + 1) === '》' ? 'zhuan4' : undefined),
   背: (c, i, spans) => {
+    // A place word jieba makes of it (背上有, 背上又着了一下) is the back, bèi, where 有/是, an adverb, a
+    // preposition or a particle follows; before an object it is carrying (背上包裹).
+    const after = spans[i][1];
+    if (
+      spans[i][0] === i &&
+      after > i + 1 &&
+      spans[i][2] === 'f' &&
+      ('有是'.includes(at(c, after)) || /^(d|p|u)/.test(spans[after]?.[2] ?? ''))
+    )
+      return 'bei4';
+    // 背着丈夫说: behind someone's back, bèi — one does not speak while carrying someone.
+    const who = at(c, i + 1) === '着' ? spans[i + 2] : undefined;
+    if (who && /^(n|nr|r)$/.test(who[2]) && '说讲骂议谈问告'.includes(at(c, who[1]))) return 'bei4';
     // 背了一件东西: carrying, the verb with a counted object.
     if (at(c, i + 1) === '了' && NUMERAL.test(at(c, i + 2))) return 'bei1';
     // 背了衣服: carrying a thing; bèi (recite) takes a text (背了书, 背了诗).
@@ -1160,6 +1230,10 @@ const RULES: Record<string, Rule> = {
       while (k < c.length && spans[k][2] === 'uj') k = spans[k][1];
       while (k < c.length && /^(n|r|d)/.test(spans[k][2]) && !isEnd(c, k)) k = spans[k][1];
       if (at(c, k) === '是') return 'jiao4';
+      // 脸教她给丢净, 教他给你送去: 教 + someone + 给 is the passive or an errand, jiào.
+      if (at(c, k) === '给' && spans[k][1] === k + 1) return 'jiao4';
+      // 早已教人“非礼勿视”: teaching a saying, jiāo.
+      if ('“「‘：:'.includes(at(c, k))) return 'jiao1';
       const verb = spans[k];
       if (verb?.[2].startsWith('v') && (verb[1] - verb[0] === 1 ? '了住' : '住').includes(at(c, verb[1])))
         return 'jiao4';
@@ -1170,9 +1244,13 @@ const RULES: Record<string, Rule> = {
       if (/^(相信|知道|明白|觉得|感到|害怕|惭愧|失望|放心|担心|伤心|难过|生气|着急|看见|听见)$/u.test(said))
         return 'jiao4';
       // …or an errand, a verb of going or one taking a destination: 教他拉到Ｓ门去, 教她们也来.
+      // …also where a direction follows the verb (教他拿出来, 教你送过去).
+      const direction = verb && spans[verb[1]];
       if (
         verb?.[2].startsWith('v') &&
-        ('去来回走'.includes(c[verb[0]]) || '到去来回'.includes(at(c, verb[1])))
+        ('去来回走'.includes(c[verb[0]]) ||
+          '到去来回'.includes(at(c, verb[1])) ||
+          (direction && DIRECTION.has(c.slice(direction[0], direction[1]).join(''))))
       )
         return 'jiao4';
     }
@@ -1210,8 +1288,11 @@ const RULES: Record<string, Rule> = {
     if ('也是觉很反几不没并正还要有像真可会显比该应使'.includes(at(c, i + 1))) return 'dao4';
     // 倒走了, 倒跑到 (instead went): dào before a verb of motion with its result.
     if ('走跑来去'.includes(at(c, i + 1)) && '了到向进出'.includes(at(c, i + 2))) return 'dao4';
-    // …or before any adverb jieba knows (倒久已习惯).
-    return spans[i + 1]?.[2] === 'd' ? 'dao4' : undefined;
+    // …or before any adverb jieba knows (倒久已习惯), or a verb of two characters or more (倒欺负他):
+    // falling, dǎo, is the verb itself and takes no other verb (倒下, 倒在 are a word and a preposition).
+    const next = spans[i + 1];
+    if (spans[i][1] === i + 1 && next?.[2].startsWith('v') && next[1] - next[0] >= 2) return 'dao4';
+    return next?.[2] === 'd' ? 'dao4' : undefined;
   },
   // 吓 as an interjection (吓，不是好东西) is hè; the verb (吓跑, 吓了一跳) is xià.
   吓: (c, i) =>
@@ -1232,7 +1313,19 @@ const RULES: Record<string, Rule> = {
   笼: (c, i) => ('上着住罩'.includes(at(c, i + 1)) ? 'long3' : undefined),
   // 挨 ái (suffer, endure): 挨了打, 挨骂; āi (next to) takes a place or person: 挨八三坐着.
   挨: (c, i, spans) => {
-    if ('了打骂饿冻揍过'.includes(at(c, i + 1))) return 'ai2';
+    if ('了饿冻过'.includes(at(c, i + 1))) return 'ai2';
+    // 挨 + a verb (挨罚, 挨批评): suffering it, ái; āi (next to) takes a place or a person, or a
+    // direction (挨进来, edging in). 挨得过去, 挨不住: enduring.
+    const verb = spans[i + 1];
+    if (
+      !wordAround(c, i) &&
+      verb &&
+      /^(v|zg)/.test(verb[2]) &&
+      !'着到近'.includes(at(c, i + 1)) &&
+      !DIRECTION.has(c.slice(verb[0], verb[1]).join(''))
+    )
+      return 'ai2';
+    if ('得不'.includes(at(c, i + 1)) && '过住起下'.includes(at(c, i + 2))) return 'ai2';
     // 挨到 + a time (一直挨到现在, 挨到天亮): enduring until then.
     const after = at(c, i + 1) === '到' ? spans[i + 2] : undefined;
     if (after && /^(t|m|mq)$/.test(after[2])) return 'ai2';
@@ -1241,7 +1334,9 @@ const RULES: Record<string, Rule> = {
     const time = span && c.slice(span[0], span[1]).join('');
     return spans[i][1] === i + 1 &&
       time &&
-      (span[2] === 't' || (/^m/.test(span[2]) && /[会天年月夜日阵宿]儿?$/u.test(time)))
+      (span[2] === 't' ||
+        /^(日子|光阴|岁月|时光)$/u.test(time) ||
+        (/^m/.test(span[2]) && /[会天年月夜日阵宿]儿?$/u.test(time)))
       ? 'ai2'
       : undefined;
   },
@@ -1254,6 +1349,8 @@ const RULES: Record<string, Rule> = {
     if ('母父亲妻儿'.includes(at(c, i + 1)) && isEnd(c, i + 2)) return 'gong1';
     const next = spans[i + 1];
     if (spans[i][1] - spans[i][0] !== 1 || !next || !/^(n|nr|nz|r)$/.test(next[2])) return undefined;
+    // 供他游玩: for someone (a pronoun) to do something, whatever jieba tags it.
+    if (next[2] === 'r' && !isEnd(c, next[1])) return 'gong1';
     // …with a verb anywhere later in the clause (意在供人们茶余酒后消遣).
     for (let k = next[1]; !isEnd(c, k); k = spans[k][1]) if (spans[k][2].startsWith('v')) return 'gong1';
     return undefined;
@@ -1277,6 +1374,8 @@ const RULES: Record<string, Rule> = {
   // 为…所 (passive): 不为世间所知 — wéi; so is 以X为Y (物以希为贵). 以 and 所 count only outside
   // dictionary words (所有, 可以).
   为: (c, i, spans) => {
+    // 所为 closing a clause (行拂乱其所为) is what one does, suǒwéi; 所为何事 asks why (wèi).
+    if (at(c, i - 1) === '所' && isEnd(c, i + 1)) return 'wei2';
     // 称他为, 写他为 (name him as): wéi after a verb of naming and its object.
     if (PRONOUN.has(at(c, i - 1)) && '称叫写认视选推奉尊封立拜呼'.includes(at(c, i - 2))) return 'wei2';
     // 令玄德为其先锋, 加皇甫嵩为车骑将军: appointing someone as something.
@@ -1306,7 +1405,14 @@ const RULES: Record<string, Rule> = {
   // 禁 jīn (bear): 禁不住, 怎禁得, 禁得起.
   禁: (c, i) => ('得住起'.includes(at(c, i + 1)) ? 'jin1' : undefined),
   // 撒 sǎ (scatter): 撒得满地, 撒在, 撒了一地; sā is in words (撒谎, 撒娇).
-  撒: (c, i) => (!wordAround(c, i) && '得在了满下到上遍开'.includes(at(c, i + 1)) ? 'sa3' : undefined),
+  // …or closing a clause (向花叶上头乱撒): sā (let go, cast) takes its object (撒网, 撒手).
+  撒: (c, i) =>
+    !wordAround(c, i) && ('得在了满下到上遍开'.includes(at(c, i + 1)) || isEnd(c, i + 1)) ? 'sa3' : undefined,
+  // 一哄而散, 一哄起来: all at once in an uproar, hòng; 一哄就睡了 (coax) stays hǒng.
+  哄: (c, i) => (at(c, i - 1) === '一' && '而起散上'.includes(at(c, i + 1)) ? 'hong4' : undefined),
+  // 系 jì, tying: 系 on its own with a belt, a cord or a knot just after (系狮蛮宝带, 系上绳子).
+  系: (c, i, spans) =>
+    spans[i][1] === i + 1 && /[带绳扣]/u.test(clauseAfter(c, i).slice(0, 6)) ? 'ji4' : undefined,
   // 喝 hè (shout): 喝住, 喝道, 喝令, 喝彩.
   // …and 这一喝 closing a clause is a shout, a noun (drinking takes what is drunk: 喝一口).
   喝: (c, i) =>
