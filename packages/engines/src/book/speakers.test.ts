@@ -705,6 +705,50 @@ describe('attributeSpeakers: who is speaking', () => {
     ).toEqual([['虎妞'], ['虎妞'], ['刘四爷']]);
   });
 
+  it('满口儿道 says how, not who: the subject is the clause before (那妇人笑容可掬，满口儿道)', () => {
+    const { quotes, characters } = speakersOf([
+      '武松道：“嫂嫂请坐。”那妇人笑容可掬，满口儿道：“叔叔，吃一块肉。”',
+    ]);
+    expect(quotes).toEqual([['武松', '妇人']]);
+    expect(characters).not.toContain('满口儿');
+  });
+
+  it('officials are people by their title (知县道)', () => {
+    expect(
+      speakersOf(['武松上厅来禀道：“武松有个亲兄，请恩相钧旨。”知县道：“这是孝悌的勾当。”']).quotes,
+    ).toEqual([[null, '知县']]);
+  });
+
+  it('慌得个X / 吓得那X …道: X speaks, not the one who frightened them', () => {
+    for (const lead of ['吓得个', '慌得那', '慌得个'])
+      expect(
+        speakersOf(['八戒道：“走罢。”', `那妇人问道：“是甚么人？”${lead}八戒连声道：“小僧来的。”`]).quotes,
+      ).toEqual([['八戒'], ['妇人', '八戒']]);
+  });
+
+  it('a line after narration about someone goes to them, back to the last sentence with a subject', () => {
+    // 老头子 has not spoken yet, but is a person by the form of the word.
+    expect(
+      speakersOf([
+        '“你自己要花钱办事，碍着我什么啦？”虎妞说。',
+        '老头子遇到了反攻，精神猛然一振。“碍着你什么了？”',
+      ]).quotes,
+    ).toEqual([['虎妞'], ['老头子']]);
+    expect(
+      speakersOf([
+        '“你说什么？”刘四爷说。',
+        '“不说！”虎妞说。',
+        '虎妞的脸红起来，她有点疲乏。好吧，爽性来干脆的吧！“今儿个都说清了也好！”',
+        '“好！”刘四爷说。',
+      ]).quotes,
+    ).toEqual([['刘四爷'], ['虎妞'], ['虎妞'], ['刘四爷']]);
+    // One who hears a voice is not the one speaking.
+    expect(
+      speakersOf(['“你来了？”掌柜说。', '“来了。”我说。', '我正合了眼坐着。忽然间听得一个声音，“温一碗酒。”'])
+        .quotes,
+    ).toEqual([['掌柜'], ['我'], [null]]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE, ...SPEAKERS_TUNING_THIRD]);
     expect(m.total).toBeGreaterThan(1000);

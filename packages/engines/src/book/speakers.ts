@@ -1,4 +1,4 @@
-import { castRoles } from './cast.ts';
+import { castRoles, looksLikePerson } from './cast.ts';
 import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './types.ts';
 
 /**
@@ -53,7 +53,7 @@ const NUMBER_START = /^[二三四五六七八九十百千]/u;
 const TITLED = /^[\p{Script=Han}]{1,3}?(?:嫂|婶|叔|妈|姥姥|奶奶|爷|少爷|公子|先生|老太|家的)$/u;
 // Connectives before the subject: 于是张三 → 张三.
 const LEAD =
-  /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|却说|且说|话说|再说|但是|可是|不过|彼时|其时|(?:这里|那里|后面|旁边|一旁)(?![的有是])|可巧|恰巧|正巧|偏巧|刚巧|恰好|正值|恰值|适值|正遇|忽见|忽听|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
+  /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|却说|且说|话说|再说|但是|可是|不过|彼时|其时|(?:这里|那里|后面|旁边|一旁)(?![的有是])|可巧|恰巧|正巧|偏巧|刚巧|恰好|正值|恰值|适值|正遇|忽见|忽听|(?:慌|唬|吓|喜|急|惊|气|羞)得(?:个|那)?|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
   '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 心里 心中 心下 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 忽然 忽而 突然 登时 顿时 同时 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
@@ -67,7 +67,7 @@ const GROUP =
   /^(?:[\p{Script=Han}]{0,4}?[二两三四五六七八九十几]+(?:人|个)(?![\p{Script=Han}]*[的之])|众多)/u;
 /** Nouns that make a description a person: 老人, 喝酒的人, 丫鬟… (the last one wins: 那个小丫头). */
 const PERSON =
-  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|店主|店家|老板|门丁|门房|车夫|船夫|轿夫|店员|职员|邮差|司机|机器手|工人|女工|巡警|警察|医生|大夫|仆人|听差|厨子|差役|衙役|乞丐|短工|长工|大汉|客人|学生|士兵|先生|母亲|父亲|夫人|大人|后生|庄客|公人|差人|探子|军士|小校|使者|军汉|牙将|牌头|儿子|女儿|老者|老太婆|老妈子|小伙子|大兵|官|兵|娘|母|妈|爹|人)$/u;
+  /(?:舅母|老头子|老太太|老婆子|老妇人|老爷|太太|奶奶|小姐|姑娘|丫鬟|丫头|小厮|婆子|媳妇|嬷嬷|老人|老头|老汉|妇人|女人|男人|汉子|孩子|少年|姑娘|尼姑|和尚|道士|秀才|掌柜|伙计|店主|店家|老板|门丁|门房|车夫|船夫|轿夫|店员|职员|邮差|司机|机器手|工人|女工|巡警|警察|医生|大夫|仆人|听差|厨子|差役|衙役|乞丐|短工|长工|大汉|客人|学生|士兵|先生|母亲|父亲|夫人|大人|后生|庄客|公人|差人|探子|军士|小校|使者|军汉|牙将|牌头|儿子|女儿|老者|老太婆|老妈子|小伙子|大兵|知县|知府|县令|县官|太守|丞相|官|兵|娘|母|妈|爹|人)$/u;
 const DETERMINER = /^有?(?:那|这|一|两|几)?(?:个|位|名|群|些|班)?/u;
 const PRONOUNS: Record<string, Gender> = { 他: 'male', 她: 'female', 伊: 'female' };
 
@@ -114,8 +114,10 @@ function findQuotes(p: string): Quote[] {
   return out;
 }
 
-/** Clauses that say how, not who: 嘴里喊一声, 一面说. */
-const SUBJECTLESS = /^\s*(?:嘴里|口里|嘴上|心里|手里|一面|一边|随即|接着|便|就|又|也|才|却|只|$)/u;
+/** Clauses that say how, not who: 嘴里喊一声, 一面说, 满口儿道. */
+const SUBJECTLESS = /^\s*(?:嘴里|口里|嘴上|满口|满嘴|心里|手里|一面|一边|随即|接着|便|就|又|也|才|却|只|$)/u;
+/** Of those, the ones that name a part or a manner of speaking, never a subject. */
+const MANNER = /^(?:嘴里|口里|嘴上|满口|满嘴|手里|一面|一边)/u;
 /** The last clause before a speech verb that may hold its subject (冉有把鞭子一挥，嘴里喊一声: the first). */
 function lastWithSubject(parts: string[]): number {
   let i = parts.length - 1;
@@ -174,6 +176,7 @@ export function learnNames(paragraphs: string[]): Set<string> {
   const consider = (clause: string, weight: number, once = false) => {
     const c = clause.trim().replace(LEAD, '');
     if (!c || CROWD.test(c) || GROUP.test(c) || PRONOUNS[c[0]] || c[0] === '我' || c[0] === '你') return;
+    if (MANNER.test(c)) return; // 满口儿道: how, not who
     const titled = /^[\p{Script=Han}]{1,3}家的(?![大小二三老儿女人孩媳丫])/u.exec(c)?.[0]; // 周瑞家的道, not 毛家的大儿子
     if (titled && count(titled) >= 2) {
       evidence.set(titled, (evidence.get(titled) ?? 0) + 2);
@@ -966,14 +969,17 @@ function paragraphSpeakers(
    * that one has already spoken (a word learnt as a name, 绳子还在他手中, does not start to talk).
    */
   const actor = (narration: string): string | null => {
+    // The last sentence with a subject: 她向来不…服软！好吧，爽性来干脆的吧…！“…”
     const sentences = narration.split(/[。！？!?…]/u).filter((x) => /[\p{L}\p{N}]/u.test(x));
-    for (const clause of sentences.pop()?.split(/[，,；;：:]/u) ?? []) {
-      const s = subjectOf(clause, names);
-      if (s.kind === 'crowd') return null;
-      if (s.kind === 'none') continue;
-      const who = s.kind === 'name' ? s.name : resolve(s, narration);
-      return who && spoken.has(who) ? who : null;
-    }
+    for (const sentence of sentences.reverse())
+      for (const clause of sentence.split(/[，,；;：:]/u)) {
+        const s = subjectOf(clause, names);
+        // One who hears a voice (忽然间听得一个声音，“…”) is not the one speaking.
+        if (s.kind === 'crowd' || /听得|听见|听到/u.test(clause)) return null;
+        if (s.kind === 'none') continue;
+        const who = s.kind === 'name' ? s.name : resolve(s, narration);
+        return who && (spoken.has(who) || looksLikePerson(who)) ? who : null;
+      }
     return null;
   };
   let lastEnd = 0;
