@@ -749,6 +749,32 @@ describe('attributeSpeakers: who is speaking', () => {
     ).toEqual([['掌柜'], ['我'], [null]]);
   });
 
+  it('a missing subject after one’s own line is still them when the paragraph names them first', () => {
+    const { quotes } = speakersOf([
+      '凤姐儿忙央告道：“好姐姐们饶了我罢！”鸳鸯笑道：“真个的，我们是没脸的了？”凤姐儿忙忙拉住，笑道：“好姐姐，我喝就是了。”',
+      '然后又入席，凤姐儿自觉酒沉了，要往家去歇歇。只见那耍百戏的上来，便和尤氏说：“预备赏钱，我要洗洗脸去。”',
+    ]);
+    expect(quotes).toEqual([['凤姐儿', '鸳鸯', '凤姐儿'], ['凤姐儿']]);
+  });
+
+  it('one told to do something is not a description of the speaker (命那丫头子跪下，喝命平儿：)', () => {
+    const { quotes, characters } = speakersOf([
+      '“你好。”平儿道。',
+      '凤姐坐在当院子的台阶上，命那丫头子跪下，喝命平儿：“叫两个小厮来！”',
+    ]);
+    expect(quotes).toEqual([['平儿'], ['凤姐']]);
+    expect(characters).not.toContain('命那丫头');
+  });
+
+  it('打的X…，骂道 is X (the one beaten cries out)', () => {
+    const { quotes } = speakersOf([
+      '“好娼妇！”凤姐骂道。',
+      '“奶奶仔细手疼。”平儿道。',
+      '凤姐又把平儿打了几下。打的平儿有冤无处诉，只气得干哭。骂道：“你们做这些没脸事！”',
+    ]);
+    expect(quotes[2]).toEqual(['平儿']);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE, ...SPEAKERS_TUNING_THIRD]);
     expect(m.total).toBeGreaterThan(1000);

@@ -53,7 +53,7 @@ const NUMBER_START = /^[二三四五六七八九十百千]/u;
 const TITLED = /^[\p{Script=Han}]{1,3}?(?:嫂|婶|叔|妈|姥姥|奶奶|爷|少爷|公子|先生|老太|家的)$/u;
 // Connectives before the subject: 于是张三 → 张三.
 const LEAD =
-  /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|却说|且说|话说|再说|但是|可是|不过|彼时|其时|(?:这里|那里|后面|旁边|一旁)(?![的有是])|可巧|恰巧|正巧|偏巧|刚巧|恰好|正值|恰值|适值|正遇|忽见|忽听|(?:慌|唬|吓|喜|急|惊|气|羞)得(?:个|那)?|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
+  /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|却说|且说|话说|再说|但是|可是|不过|彼时|其时|(?:这里|那里|后面|旁边|一旁)(?![的有是])|可巧|恰巧|正巧|偏巧|刚巧|恰好|正值|恰值|适值|正遇|忽见|忽听|(?:慌|唬|吓|喜|急|惊|气|羞|打)[得的](?:个|那)?|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
   '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 心里 心中 心下 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 忽然 忽而 突然 登时 顿时 同时 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
@@ -406,7 +406,8 @@ function description(clause: string): string | null {
     (prefix.length > 2 || /[有没到听看见做打是怕要让给替为]/u.test(prefix) || SPEECHY.test(prefix))
   )
     return null;
-  if (/^(?:看|见|听|问|向|对|只|是|把|被|和|跟|与)/u.test(d)) return null;
+  // …nor the one told to do something (命那丫头子跪下, 叫小厮来).
+  if (/^(?:看|见|听|问|向|对|只|是|把|被|和|跟|与|命|令|叫|教|让|请|使|派)/u.test(d)) return null;
   // Who is seen or met is the object (倘一看见两三岁的小孩子，她就说).
   if (/看见|望见|遇见|听见|瞧见|碰见/u.test(d)) return null;
   if (d.length > 6) d = head;
@@ -1013,7 +1014,9 @@ function paragraphSpeakers(
     const goesOn = /^\s*[，,]?\s*[他她伊](?:又|还|仍|便又|接着|继续)/u.test(after);
     // So is a missing subject (…，又问道：“…” after the other's answer).
     const turnTaker = (near.subject.kind === 'pronoun' && bare) || near.subject.kind === 'zero';
-    if (turnTaker && k === 0 && last?.speaker === speaker && !goesOn) {
+    // …not when the paragraph names them before the line (凤姐儿自觉酒沉了，…便和尤氏说：“…”).
+    const namedHere = !!speaker && stripQuotes(p.slice(0, q.start)).includes(speaker);
+    if (turnTaker && k === 0 && last?.speaker === speaker && !goesOn && !namedHere) {
       const g = near.subject.kind === 'pronoun' ? near.subject.gender : 'unknown';
       const other = turns
         .slice(0, -1)
