@@ -535,6 +535,84 @@ describe('polyphones in context', () => {
     for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
   });
 
+  it('rules from the third real text, second round (周作人, 薄奠, 红楼梦 14, 三国 5…): each reading in and out of its context', () => {
+    const cases: Array<[string, string, string, number?]> = [
+      // a phrase never cuts into a place jieba names
+      ['河道虽比不上朝阳门外的运河那么宽。', '朝', 'chao2'],
+      ['早晨的朝阳很美。', '朝', 'zhao1'],
+      // 数 + a potential complement: counting
+      ['西山数不尽的诸峰，又如笑如眠。', '数', 'shu3'],
+      ['他数不清有多少。', '数', 'shu3'],
+      ['这个数不对。', '数', 'shu4'],
+      // 折了 + a limb later in the clause: broken
+      ['我知道了，回来打折了你的腿！', '折', 'she2'],
+      ['这件衣服打折了。', '折', 'zhe2'],
+      // 觉 in a word after 睡 stays jué
+      ['那时天已四更，睡下，不觉早又天明。', '觉', 'jue2'],
+      ['他睡了一觉。', '觉', 'jiao4'],
+      // 喝 before a quotation: shouting
+      ['华雄引铁骑五百，飞下关来，大喝：“贼将休走！”', '喝', 'he4'],
+      ['他喝了一口茶。', '喝', 'he1'],
+      // 难舍, 割舍: shě
+      ['又好像是生离死别，万分地难舍。', '舍', 'she3'],
+      ['这是我们的宿舍。', '舍', 'she4'],
+      // 长成, 长了 + an object: zhǎng; 长了 closing a clause: cháng
+      ['河边隙地，长成一片绿芜。', '长', 'zhang3'],
+      ['陈粮缺欠的时候，粮米照例的长了价钱。', '长', 'zhang3'],
+      ['头发长了。', '长', 'chang2'],
+      // 倒 before 好, before 竖/撑: dào
+      ['我的心眼倒好呢，连个小孙子都守不住。', '倒', 'dao4'],
+      ['傍边一将，圆睁环眼，倒竖虎须。', '倒', 'dao4'],
+      ['他倒在地上。', '倒', 'dao3'],
+      // 强 heading a verb the dictionary lacks: qiǎng
+      ['为了上举的两种原因，洋车夫强索昂价。', '强', 'qiang3'],
+      ['勿以强弱计较。', '强', 'qiang2'],
+      // 闷 after a word of feeling: mèn
+      ['坐在家里觉得闷不过，吃过了较迟的午饭。', '闷', 'men4'],
+      ['屋里很闷。', '闷', 'men1'],
+      // 降 closing a clause after 早/不/肯: surrender; 从天而降: fall
+      ['助恶匹夫，何不早降！', '降', 'xiang2'],
+      ['一股黑气从天而降。', '降', 'jiang4'],
+      // 穿着 after its subject: wearing (zhe)
+      ['大神是会治病的，她穿着奇怪的衣裳。', '着', 'zhe5'],
+      ['她的穿着很朴素。', '着', 'zhuo2'],
+      // 缝缝洗洗, 卷巴卷巴: the verbs
+      ['单说缝缝洗洗衣服，作饭，等等。', '缝', 'feng2'],
+      ['他把棉衣卷巴卷巴全卖了。', '卷', 'juan3'],
+      // 奔 + a person or place + 去/来: bèn; 奔过去: bēn
+      ['唉，就是这么个时候，来了个逛的，一直奔了她屋里去。', '奔', 'ben4'],
+      ['坚遂引本部人马杀奔汜水关来。', '奔', 'ben4'],
+      ['于是又径向济世老店奔过去。', '奔', 'ben1'],
+      // 转眼珠: zhuàn
+      ['从扇子梢上往这边转着眼珠。', '转', 'zhuan4'],
+      ['他转过身来。', '转', 'zhuan3'],
+      // 待了有一顿饭的工夫: stay
+      ['待了有一顿饭的工夫吧，客人走了。', '待', 'dai1'],
+      ['他待人很好。', '待', 'dai4'],
+      // 诸乐齐奏, 姓乐: yuè
+      ['只听一律锣鸣，诸乐齐奏。', '乐', 'yue4'],
+      ['一日，有一个阳平卫国人，姓乐，名进，字文谦，来投曹操。', '乐', 'yue4'],
+      ['大家都很快乐。', '乐', 'le4'],
+      // 唱着窑调: a tune
+      ['那来照顾她们的，还老远的要唱着窑调，显出自己并不是外行。', '调', 'diao4'],
+      ['把音量调小。', '调', 'tiao2'],
+      // 连只鸟也没有: the measure word
+      ['树木削瘦的立在路旁，枝上连只鸟也没有。', '只', 'zhi1'],
+      ['他只有一个孩子。', '只', 'zhi3'],
+      // 系 + a belt further on: jì
+      ['身披兽面吞头连环铠，腰系勒甲玲珑狮蛮带。', '系', 'ji4'],
+      // 帖儿: tiě
+      ['说着将帖儿递上，凤姐令彩明念道。', '帖', 'tie3'],
+      ['这件事办得很妥帖。', '帖', 'tie1'],
+      // 给蒙了: fooled
+      ['天黑，她又女扮男装，把大伙儿都给蒙了。', '蒙', 'meng1'],
+      ['他用布蒙住眼睛。', '蒙', 'meng2'],
+      // 难尽述: jìn
+      ['各事冗杂，亦难尽述。', '尽', 'jin4'],
+    ];
+    for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
+  });
+
   it('fixes the readings pinyin-pro gets wrong by default', () => {
     const at = (text: string, ch: string, nth = 0) => {
       const r = pinyinReadings(text).filter((x) => x.char === ch);

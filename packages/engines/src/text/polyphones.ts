@@ -136,8 +136,6 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['数一数', 'shu3 yi5 shu3'],
   ['数数', 'shu3 shu3'],
   ['数不胜数', 'shu3 - - shu3'],
-  ['数不清', 'shu3 - -'],
-  ['数不过来', 'shu3 - - -'],
   ['数钱', 'shu3 -'],
   ['数星星', 'shu3 - -'],
   ['数落', 'shu3 luo5'],
@@ -732,10 +730,12 @@ const MAX_PHRASE = Math.max(...PHRASE_LIST.map(([w]) => w.length));
 
 /**
  * Whether chars [s, e) may be read as one phrase: it must not cut through a dictionary word (项目的 is
- * not 目的), though it may cut a jieba word the dictionary does not know (欠债还钱 holds 还钱).
+ * not 目的) or a place or body jieba names (朝阳门外 is not 朝阳 zhāoyáng), though it may cut another jieba word
+ * the dictionary does not know (欠债还钱 holds 还钱).
  */
+const NAME = /^(ns|nt)$/;
 function aligned(chars: string[], spans: Spans, s: number, e: number): boolean {
-  const cuts = (w: Span) => isWord(chars.slice(w[0], w[1]).join(''));
+  const cuts = (w: Span) => isWord(chars.slice(w[0], w[1]).join('')) || NAME.test(w[2]);
   return (spans[s][0] === s || !cuts(spans[s])) && (spans[e - 1][1] === e || !cuts(spans[e - 1]));
 }
 
@@ -885,8 +885,9 @@ const RULES: Record<string, Rule> = {
   // 尽 jǐn, the adverb "keep on, all along", on its own before a verb (尽说, 尽有); jìn (use up) takes
   // 了/力/到 or is in a word (尽力, 尽头).
   尽: (c, i, spans) => {
-    // 尽是 (all, nothing but) is jìn.
+    // 尽是 (all, nothing but) is jìn; so is 难尽述, 未尽言 (cannot tell it all).
     if (at(c, i + 1) === '是' && spans[i][1] === i + 1) return 'jin4';
+    if ('难未'.includes(at(c, i - 1)) && spans[i + 1]?.[2].startsWith('v')) return 'jin4';
     // 尽在那里踱步: jǐn, keeping on at something there (尽在不言中, a dictionary idiom, stays jìn).
     if (at(c, i + 1) === '在' && ['那里', '这里', '那儿', '这儿'].includes(c.slice(i + 2, i + 4).join('')))
       return 'jin3';
@@ -908,11 +909,18 @@ const RULES: Record<string, Rule> = {
       ? 'geng4'
       : undefined;
   },
-  // 奔 bèn, heading for a place: 向北奔梨香院来, 奔城里去; bēn (rush, flee) otherwise.
-  // …and with the aspect between (他奔了天桥去).
+  // 奔 bèn, heading for a place or a person: 向北奔梨香院来, 奔城里去, 奔了她屋里去, 杀奔汜水关来 —
+  // whatever jieba makes of the place, as long as it is no verb, adverb or preposition (奔出去,
+  // running out, is bēn).
   奔: (c, i, spans) => {
     const place = at(c, i + 1) === '了' ? spans[i + 2] : spans[i + 1];
-    if (wordAround(c, i) || !/^n/.test(place?.[2] ?? '')) return undefined;
+    if (
+      wordAround(c, i) ||
+      !place ||
+      /^(v|d|p|u|x)/.test(place[2]) ||
+      DIRECTION.has(c.slice(place[0], place[1]).join(''))
+    )
+      return undefined;
     let k = i + 1;
     while (!isEnd(c, k + 1)) k++;
     return '来去'.includes(at(c, k)) ? 'ben4' : undefined;
@@ -960,6 +968,8 @@ const RULES: Record<string, Rule> = {
   // 一转 closing a clause is a round, a stroll (去一转): zhuàn.
   转: (c, i) => {
     if (at(c, i - 1) === '一' && isEnd(c, i + 1)) return 'zhuan4';
+    // 转着眼珠, 转眼珠: eyes roll round, zhuàn (转眼, a moment, is the word zhuǎnyǎn).
+    if (/^[着了]?眼珠/u.test(c.slice(i + 1, i + 4).join(''))) return 'zhuan4';
     // V着转 (抽着转的陀螺, 围着他转了): spinning or going round, zhuàn.
     return at(c, i - 1) === '着' && (isEnd(c, i + 1) || '的了个圈起'.includes(at(c, i + 1)))
       ? 'zhuan4'
@@ -1031,6 +1041,8 @@ const RULES: Record<string, Rule> = {
     return undefined;
   },
   数: (c, i, spans) => {
+    // 数不尽, 数不清, 数得过来: counting, the verb with a potential complement (the number shù takes none).
+    if ('不得'.includes(at(c, i + 1)) && '尽清完过胜出'.includes(at(c, i + 2))) return 'shu3';
     if (at(c, i + 1) === '一' && at(c, i + 2) === '数') return 'shu3';
     if (at(c, i - 1) === '一' && at(c, i - 2) === '数') return 'shu3';
     // 数一下 / 数一遍 / 数两遍: counting, a verb with a verbal measure.
@@ -1049,6 +1061,13 @@ const RULES: Record<string, Rule> = {
   },
   长: (c, i, spans) => {
     if ('高胖满出着辈'.includes(at(c, i + 1))) return 'zhang3';
+    // 长成 (grow into), 长了价钱 (rose in price): the verb zhǎng with a result or an object; 长了 closing
+    // a clause (头发长了) is getting long, cháng.
+    if (
+      at(c, i + 1) === '成' ||
+      (at(c, i + 1) === '了' && !isEnd(c, i + 2) && !'些点'.includes(at(c, i + 2)))
+    )
+      return 'zhang3';
     // X长 as a noun jieba knows but the reading dictionary does not (局长, 站长): the head of X — not
     // 多长, 很长 (how long, very long).
     const [s, e, tag] = spans[i];
@@ -1065,27 +1084,34 @@ const RULES: Record<string, Rule> = {
     return HAN.test(at(c, i + 1)) && at(c, i + 1) !== '的' && !wordAround(c, i) ? 'zhong4' : undefined;
   },
   // 哀乐 beside 爱憎, 喜怒, 悲欢 is grief and joy (āilè), not the funeral music (āiyuè).
-  乐: (c, i) => (at(c, i - 1) === '哀' && /爱憎|喜怒|悲欢|苦乐|忧/u.test(c.join('')) ? 'le4' : undefined),
+  乐: (c, i) => {
+    if (at(c, i - 1) === '哀' && /爱憎|喜怒|悲欢|苦乐|忧/u.test(c.join(''))) return 'le4';
+    // Music, yuè: 诸乐齐奏, 乐奏; and the surname Yuè after 姓 (姓乐，名进).
+    return '诸姓'.includes(at(c, i - 1)) || at(c, i + 1) === '奏' || c.slice(i + 1, i + 3).join('') === '齐奏'
+      ? 'yue4'
+      : undefined;
+  },
   // 曲 qū, bent, before a part of the body (弯腰曲背, 曲膝); qǔ is a tune.
   曲: (c, i) => ('背腰膝身肱'.includes(at(c, i + 1)) ? 'qu1' : undefined),
   // 待 dāi (stay): 待了会儿, 待在家里; dài (treat, wait) elsewhere.
   待: (c, i) =>
     at(c, i + 1) === '在' ||
-    (at(c, i + 1) === '了' && /^(一?会|半天|几天|一天|些)/u.test(c.slice(i + 2, i + 5).join('')))
+    (at(c, i + 1) === '了' && /^有?(一?会|半天|几天|一天|些|一顿)/u.test(c.slice(i + 2, i + 6).join('')))
       ? 'dai1'
       : undefined,
   // 盛 chéng (fill a vessel) on its own before what is filled in: 盛饭, 盛猪羊狗血; shèng in words (盛开).
   盛: (_c, i, spans) =>
     spans[i][1] - spans[i][0] === 1 && /^n/.test(spans[i + 1]?.[2] ?? '') ? 'cheng2' : undefined,
   // 舍着脸, 舍了命: the verb shě (give up), not the house shè.
-  舍: (c, i) => ('着了掉去弃'.includes(at(c, i + 1)) ? 'she3' : undefined),
+  // …and after 难, 割, 施 (难舍, 割舍, 施舍): parting with, shě.
+  舍: (c, i) => ('着了掉去弃'.includes(at(c, i + 1)) || '难割施'.includes(at(c, i - 1)) ? 'she3' : undefined),
   // 卷 juǎn, the verb (卷入, 卷起, 卷走); juàn is a volume or a scroll.
   // …and so is 卷卷 said twice, the verb "roll up a little" (卷卷裤脚); after a numeral 一卷卷 is the
   // measure word, juàn.
   卷: (c, i) => {
     const first = at(c, i - 1) === '卷' ? i - 1 : i;
     if ((at(c, i + 1) === '卷' || first < i) && !NUMERAL.test(at(c, first - 1))) return 'juan3';
-    return '入起走去着了成在上进住'.includes(at(c, i + 1)) ? 'juan3' : undefined;
+    return '入起走去着了成在上进住巴'.includes(at(c, i + 1)) ? 'juan3' : undefined;
   },
   // 横 hèng (unruly) as the predicate after a degree word: 愈横, 很横; héng elsewhere.
   横: (c, i) => (isEnd(c, i + 1) && '很太愈越更真好挺'.includes(at(c, i - 1)) ? 'heng4' : undefined),
@@ -1103,7 +1129,8 @@ const RULES: Record<string, Rule> = {
         : undefined,
   // 折 shé, broken (打折了腿, 腿折了) or lost in trade (折在公债票上, 折本); zhé elsewhere (打折, 折叠).
   折: (c, i) => {
-    if (at(c, i + 1) === '了' && '腿臂手脚骨腰'.includes(at(c, i + 2))) return 'she2';
+    // 打折了腿, 打折了你的腿: broken, with the limb anywhere after in the clause.
+    if (at(c, i + 1) === '了' && /[腿臂手脚骨腰]/u.test(clauseAfter(c, i))) return 'she2';
     if ('腿臂骨腰'.includes(at(c, i - 1)) || at(c, i + 1) === '本') return 'she2';
     return at(c, i + 1) === '在' && /钱|债|票|股|生意|买卖/u.test(c.slice(i, i + 12).join(''))
       ? 'she2'
@@ -1145,7 +1172,12 @@ const RULES: Record<string, Rule> = {
     if ('这那啥嘛吗你我他她'.includes(at(c, i + 1)) && HAN.test(at(c, i - 1))) return 'gan4';
     return undefined;
   },
-  着: (c, i) => {
+  着: (c, i, spans) => {
+    // 她穿着奇怪的衣裳: 穿着/戴着 after its subject or an adverb is wearing (zhe), not the noun 穿着
+    // (attire, chuānzhuó) of 她的穿着.
+    const before = spans[i - 2];
+    if ('穿戴'.includes(at(c, i - 1)) && before && /^(r|n|nr|d)$/.test(before[2]) && !isEnd(c, i + 1))
+      return 'zhe5';
     // V不着 / V得着: 找不着, 睡得着, 犯不着, 用不着.
     if ('不得'.includes(at(c, i - 1)) && HAN.test(at(c, i - 2))) return 'zhao2';
     // 抢先一着。 高一着: a move, zhāo.
@@ -1188,13 +1220,19 @@ const RULES: Record<string, Rule> = {
     return undefined;
   },
   和: (c, i) => (at(c, i + 1) === '了' && c.slice(0, i).join('').includes('麻将') ? 'hu2' : undefined),
+  // 睡 or 歇 just before is a sleep (睡了一觉), unless 觉 is in a word of its own (睡下，不觉早又天明).
   觉: (c, i) =>
-    /[睡歇]/u.test(c.slice(Math.max(0, i - 4), i).join('')) ||
+    (/[睡歇]/u.test(c.slice(Math.max(0, i - 4), i).join('')) && !wordAround(c, i)) ||
     // 中觉, 晌觉 (a nap), not 心中觉得
     ('中午晌'.includes(at(c, i - 1)) && !'得悟醒察出着'.includes(at(c, i + 1)))
       ? 'jiao4'
       : undefined,
-  调: (c, i) => ('到往任离'.includes(at(c, i + 1)) ? 'diao4' : undefined),
+  // …and a tune, diào, closing what is sung or heard (唱着窑调, 哼着小调).
+  调: (c, i) =>
+    '到往任离'.includes(at(c, i + 1)) ||
+    (isEnd(c, i + 1) && /[唱哼听]/u.test(clauseBefore(c, i)) && !wordAround(c, i))
+      ? 'diao4'
+      : undefined,
   传: (c, i) => (at(c, i + 1) === '》' ? 'zhuan4' : undefined),
   背: (c, i, spans) => {
     // A place word jieba makes of it (背上有, 背上又着了一下) is the back, bèi, where 有/是, an adverb, a
@@ -1285,7 +1323,9 @@ const RULES: Record<string, Rule> = {
     // Inside a dictionary word (倒霉, 颠倒) the word decides.
     if (spans[i][1] - spans[i][0] > 1 && isWord(c.slice(spans[i][0], spans[i][1]).join(''))) return undefined;
     if ('水茶酒杯'.includes(at(c, i + 1))) return 'dao4';
-    if ('也是觉很反几不没并正还要有像真可会显比该应使'.includes(at(c, i + 1))) return 'dao4';
+    if ('也是觉很反几不没并正还要有像真可会显比该应使好'.includes(at(c, i + 1))) return 'dao4';
+    // 倒竖, 倒撑, 倒挂: upside down or in reverse, dào.
+    if ('竖撑挂立退流贴插'.includes(at(c, i + 1)) && !wordAround(c, i)) return 'dao4';
     // 倒走了, 倒跑到 (instead went): dào before a verb of motion with its result.
     if ('走跑来去'.includes(at(c, i + 1)) && '了到向进出'.includes(at(c, i + 2))) return 'dao4';
     // …or before any adverb jieba knows (倒久已习惯), or a verb of two characters or more (倒欺负他):
@@ -1367,6 +1407,8 @@ const RULES: Record<string, Rule> = {
     // 这只是, 那只有: the adverb after a demonstrative subject; 这只猫 is the measure word.
     if ('这那'.includes(at(c, i - 1)) && '是有能会可'.includes(at(c, i + 1))) return 'zhi3';
     if (NUMERAL.test(at(c, i - 1)) || '这那哪每各某此'.includes(at(c, i - 1))) return 'zhi1';
+    // 连只鸟也没有 (连一只): the measure word between 连 and a thing with 也/都 after it.
+    if (at(c, i - 1) === '连' && /^.{1,2}[也都]/u.test(c.slice(i + 1, i + 4).join(''))) return 'zhi1';
     if (spans[i][1] - spans[i][0] === 1) return HAN.test(at(c, i + 1)) ? 'zhi3' : undefined;
     // …and so is a word jieba starts with it (只见, 只管, 只当).
     return spans[i][0] === i && /^(v|d|c)/.test(spans[i][2]) ? 'zhi3' : undefined;
@@ -1412,11 +1454,18 @@ const RULES: Record<string, Rule> = {
   哄: (c, i) => (at(c, i - 1) === '一' && '而起散上'.includes(at(c, i + 1)) ? 'hong4' : undefined),
   // 系 jì, tying: 系 on its own with a belt, a cord or a knot just after (系狮蛮宝带, 系上绳子).
   系: (c, i, spans) =>
-    spans[i][1] === i + 1 && /[带绳扣]/u.test(clauseAfter(c, i).slice(0, 6)) ? 'ji4' : undefined,
+    spans[i][1] === i + 1 && /[带绳扣]/u.test(clauseAfter(c, i).slice(0, 10)) ? 'ji4' : undefined,
+  // 帖儿, 帖子: a card or a note, tiě (字帖 is tiè, a word).
+  帖: (c, i) => ('儿子'.includes(at(c, i + 1)) && !wordAround(c, i) ? 'tie3' : undefined),
+  // 给蒙了, 被蒙了 closing a clause: fooled, mēng.
+  蒙: (c, i) =>
+    '给被'.includes(at(c, i - 1)) && at(c, i + 1) === '了' && isEnd(c, i + 2) ? 'meng1' : undefined,
   // 喝 hè (shout): 喝住, 喝道, 喝令, 喝彩.
   // …and 这一喝 closing a clause is a shout, a noun (drinking takes what is drunk: 喝一口).
+  // …and 喝 before what is shouted (大喝：“贼将休走！”): one drinks no quotation.
   喝: (c, i) =>
     '住道令斥彩采问'.includes(at(c, i + 1)) ||
+    ('：:“「'.includes(at(c, i + 1)) && !wordAround(c, i)) ||
     (at(c, i - 1) === '一' && isEnd(c, i + 1)) ||
     (at(c, i + 1) === '不' && at(c, i + 2) === '住') || // 喝也喝不住, both of them
     (at(c, i + 1) === '也' && at(c, i + 2) === '喝' && at(c, i + 3) === '不' && at(c, i + 4) === '住')
@@ -1442,7 +1491,24 @@ const RULES: Record<string, Rule> = {
     if (NUMERAL.test(at(c, i - 1)) || DEMONSTRATIVE.has(at(c, i - 1)) || wordAround(c, i)) return undefined;
     return HAN.test(at(c, i + 1)) ? 'shan1' : undefined;
   },
-  缝: (c, i) => ('在正'.includes(at(c, i - 1)) && HAN.test(at(c, i + 1)) ? 'feng2' : undefined),
+  // …and 缝缝补补, 缝缝洗洗: the verb said twice.
+  缝: (c, i) =>
+    ('在正'.includes(at(c, i - 1)) && HAN.test(at(c, i + 1))) ||
+    at(c, i + 1) === '缝' ||
+    at(c, i - 1) === '缝'
+      ? 'feng2'
+      : undefined,
+  // 强 qiǎng (by force) heading a verb jieba makes that the dictionary lacks (强索); the dictionary's
+  // words (强调, 强迫) keep their own readings.
+  强: (c, i, spans) => {
+    const [s, e, tag] = spans[i];
+    return s === i && e === i + 2 && tag === 'v' && !isWord(c.slice(s, e).join('')) ? 'qiang3' : undefined;
+  },
+  // 闷 mèn, a feeling, after a word of feeling (觉得闷不过, 心里闷); mēn is stuffy air or keeping quiet.
+  闷: (c, i) => (/(觉得|感到|感觉|心里|心中)$/u.test(clauseBefore(c, i)) ? 'men4' : undefined),
+  // 降 closing a clause after a word of will or time (何不早降！, 不降, 愿降) is surrendering, xiáng;
+  // falling closes one after 而 or 下 (从天而降) or in words (下降).
+  降: (c, i) => (isEnd(c, i + 1) && '早不肯愿请来'.includes(at(c, i - 1)) ? 'xiang2' : undefined),
 };
 
 // ---------------------------------------------------------------------------------------------
