@@ -775,6 +775,17 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(quotes[2]).toEqual(['平儿']);
   });
 
+  it('“我，祥子！” names oneself, it does not call 祥子; a verb with 了 (找到了…) is no name', () => {
+    const paragraphs = [
+      '找到了老程的屋子，他咳嗽了一声。老程似乎是刚躺下：“谁？”',
+      '“我，祥子！你开开门！”祥子说。',
+      '“上来挤挤也行呀！”老程说。他找到了这个角落，就放了心。',
+      '找到了铺盖，祥子说：“好。”',
+    ];
+    expect(speakersOf(paragraphs).quotes).toEqual([['老程'], ['祥子'], ['老程'], ['祥子']]);
+    expect([...learnNames(paragraphs)]).toEqual(['老程', '祥子']);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE, ...SPEAKERS_TUNING_THIRD]);
     expect(m.total).toBeGreaterThan(1000);

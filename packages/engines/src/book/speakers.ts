@@ -204,6 +204,8 @@ export function learnNames(paragraphs: string[]): Set<string> {
         continue;
       if (c.startsWith(`${p}了${p[0]}`)) continue; // 端相了端相: a verb said twice
       if (rest.startsWith('地')) return; // 更快地说, 坚定地说: an adverb
+      // A verb with its aspect particle (找到了老程的屋子) is no name unless it looks like one.
+      if (/^[着了过]/u.test(rest) && !(SURNAME.test(p) || /^[阿小老]/u.test(p) || TITLED.test(p))) return;
       if (rest === '' || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
         if (startsWithVerb.test(rest)) spoke.add(p);
         evidence.set(p, (evidence.get(p) ?? 0) + weight);
@@ -883,7 +885,10 @@ function voiceIn(paragraph: string, names: Set<string>): string | null {
 
 /** Whether a line calls `name` (a clause of its own: 走罢，眉间尺！ / 悟空！你…). */
 function vocative(text: string, name: string): boolean {
-  return text.split(/[，,！!。？?…；;—]/u).some((part) => {
+  const parts = text.split(/[，,！!。？?…；;—]/u);
+  return parts.some((part, i) => {
+    // “我，祥子！” names oneself.
+    if (/^(?:我|是我|我是)$/u.test(parts[i - 1]?.trim() ?? '')) return false;
     const called = part.trim().replace(/[啊呀呵哪]$/u, '');
     // …or by the end of the name with a kinship title (红姐姐 is 小红).
     const bare = called.replace(/(?:姐姐|妹妹|哥哥|大哥|大姐|二爷|奶奶|姑娘)$/u, '');
