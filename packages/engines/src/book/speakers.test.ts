@@ -786,6 +786,17 @@ describe('attributeSpeakers: who is speaking', () => {
     expect([...learnNames(paragraphs)]).toEqual(['老程', '祥子']);
   });
 
+  it('她 with nobody known to stand for is the woman the narration keeps naming (子君, never by a quote)', () => {
+    const paragraphs = [
+      '子君很颓唐。子君也不说话，子君便走了。子君还卖掉了她的金戒指。子君又回来了。',
+      '“子君，你怎么了？”我忍不住问。',
+      '“什么？”她连看也不看我。',
+    ];
+    expect(speakersOf(paragraphs).quotes).toEqual([[], ['我'], ['子君']]);
+    // …but she is no name learnt for speaking.
+    expect(learnNames(paragraphs).has('子君')).toBe(false);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE, ...SPEAKERS_TUNING_THIRD]);
     expect(m.total).toBeGreaterThan(1000);

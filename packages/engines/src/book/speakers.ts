@@ -132,7 +132,7 @@ function lastWithSubject(parts: string[]): number {
  * it takes two, and a name must have been seen next to a quote; said only once, right before its verb,
  * it must look like a name (a surname, 阿/小/老, a title: 林黛玉听了，冷笑道 / 七斤嫂…问他说).
  */
-export function learnNames(paragraphs: string[]): Set<string> {
+export function learnNames(paragraphs: string[], narrated?: Set<string>): Set<string> {
   const text = paragraphs.map(stripQuotes).join('\n');
   // Where each pair of characters occurs, so counting a longer string only looks there (a whole novel
   // has hundreds of thousands of characters and thousands of candidates).
@@ -296,19 +296,20 @@ export function learnNames(paragraphs: string[]): Set<string> {
     }
   }
   // Places are not people: 未庄, 城里.
+  const personLike = (name: string) =>
+    (!/[里庄村镇城店屋堂院街]$/u.test(name) || spoke.has(name)) &&
+    !/[外内]$/u.test(name) && // 窗外问道: a place, even before a speech verb
+    !name.endsWith('们') && // 车夫们: a group, never one person
+    !/[他她伊我你您这那]/u.test(name); // 经她这, 托这老人: a clause fragment around a pronoun
   const names = new Set(
     [...evidence]
-      .filter(
-        ([name, n]) =>
-          n >= 2 &&
-          nearQuote.has(name) &&
-          (!/[里庄村镇城店屋堂院街]$/u.test(name) || spoke.has(name)) &&
-          !/[外内]$/u.test(name) && // 窗外问道: a place, even before a speech verb
-          !name.endsWith('们') && // 车夫们: a group, never one person
-          !/[他她伊我你您这那]/u.test(name), // 经她这, 托这老人: a clause fragment around a pronoun
-      )
+      .filter(([name, n]) => n >= 2 && nearQuote.has(name) && personLike(name))
       .map(([name]) => name),
   );
+  // Who the narration keeps naming as a subject but never next to a quote (子君, whose lines 她 says):
+  // only whom a pronoun may stand for.
+  for (const [name, n] of evidence)
+    if (narrated && n >= 4 && !nearQuote.has(name) && personLike(name)) narrated.add(name);
   for (const name of singleCharNames(text, names)) names.add(name);
   // A four-character start always followed by the same character is a longer name cut short (红鼻子老 of
   // 红鼻子老拱): the clause starts above look at four characters at most.
@@ -721,6 +722,8 @@ interface Characters {
   aliases: Map<string, string>;
   /** Who has spoken so far (roles included): besides the names, whom a pronoun may stand for. */
   spoken: Set<string>;
+  /** Names the narration keeps using but never next to a quote: a pronoun's last resort. */
+  narrated: Set<string>;
 }
 
 /** 他的老朋友黄三: a character said to be his (or hers) in the text. */
@@ -729,7 +732,8 @@ const possessed = (name: string, text: string, g: Gender) =>
 
 /** The characters of a text: their names, their genders as met, and who a pronoun stands for. */
 function readCharacters(paragraphs: string[]): Characters {
-  const names = learnNames(paragraphs);
+  const narrated = new Set<string>();
+  const names = learnNames(paragraphs, narrated);
   const genders = new Map<string, Gender>();
   const spoken = new Set<string>();
   const genderOf = (name: string): Gender => {
@@ -834,7 +838,7 @@ function readCharacters(paragraphs: string[]): Characters {
   }
   for (const short of names) if (names.has(`${short}儿`)) forms.set(`${short}儿`, short);
   fuller.set(names, forms);
-  return { names, genders, genderOf, fits, referent, aliases, spoken };
+  return { names, genders, genderOf, fits, referent, aliases, spoken, narrated };
 }
 
 /** The person the narration last introduced with 一个/一位 (远远的望见一个大汉，推着…), if any. */
@@ -918,7 +922,7 @@ function talkingTo(narration: string): { at: number; to: string } | null {
 /** The speakers of one paragraph's quotes; moves the exchange on past the paragraph. */
 function paragraphSpeakers(
   p: string,
-  { names, genderOf, fits, referent, aliases, spoken }: Characters,
+  { names, genderOf, fits, referent, aliases, spoken, narrated }: Characters,
   exchange: Exchange,
   firstPerson: boolean,
   following = '',
@@ -966,7 +970,16 @@ function paragraphSpeakers(
         .map((t) => t.speaker)
         .findLast((w): w is string => !!w && w !== not && fits(w, s.gender, true));
       const recent = exchange.salient?.[s.gender];
-      return speaking ?? (recent && recent !== not ? recent : null);
+      if (speaking) return speaking;
+      if (recent && recent !== not) return recent;
+      // …and at last the one of that gender the narration named last (她 is 子君, never by a quote).
+      const text = context + before;
+      const last = [...narrated]
+        .filter((n) => n !== not && fits(n, s.gender, true))
+        .map((n) => ({ n, at: text.lastIndexOf(n) }))
+        .filter((x) => x.at >= 0)
+        .sort((a, b) => b.at - a.at)[0];
+      return last?.n ?? null;
     }
     return null;
   };
