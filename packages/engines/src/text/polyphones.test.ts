@@ -613,6 +613,51 @@ describe('polyphones in context', () => {
     for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
   });
 
+  it('rules from the third real text, third round (生死场, 命命鸟, 迟桂花, 红楼梦 15, 三国 6…): each reading in and out of its context', () => {
+    const cases: Array<[string, string, string, number?]> = [
+      // 了 on its own is the particle, even after a quotation mark; opening a title it is a name's
+      ['这就可以算是中国的“国骂”了。', '了', 'le5'],
+      ['他的书虽然和《了凡纲鉴》也有些相合。', '了', 'liao3'],
+      // jieba's particle 地 between a verb or adverb and a verb; 远地 stays a place
+      ['她不理会日光晒着她，却不歇地抬头去瞧壁上的时计。', '地', 'de5'],
+      ['我从远地冒着雨回来。', '地', 'di4'],
+      // 率 outside a word: leading
+      ['公路率南阳之军，驻丹、析。', '率', 'shuai4'],
+      ['这样做效率很高。', '率', 'lü4'],
+      // 扇 ending a noun: the fan
+      ['卖纸扇的好象都由什么地方忽然一齐钻出来。', '扇', 'shan4'],
+      ['他扇了扇扇子。', '扇', 'shan1'],
+      // 盛满, 盛着: filling
+      ['摘取着柿子，大红大红的柿子，盛满她们的筐篮。', '盛', 'cheng2'],
+      ['满园的菊花盛开。', '盛', 'sheng4'],
+      // 铺地: spreading over the ground
+      ['遥望火焰冲天，黑烟铺地，二三百里，并无鸡犬人声。', '铺', 'pu1'],
+      // words the word list lacks
+      ['见宝玉戴着束发银冠，勒着双龙出海抹额。', '发', 'fa4'],
+      ['见宝玉戴着束发银冠，勒着双龙出海抹额。', '抹', 'mo4'],
+      ['那智能儿百般的扎挣不起来。', '扎', 'zha1'],
+      ['宝玉拉着秦钟出来道：“你可还强嘴不强？”', '强', 'jiang4'],
+      // 待一会儿: stay a while
+      ['不但口中说着阮明，待一会儿还可看见他。', '待', 'dai1'],
+      // 缝 before what is sewn
+      ['就是在家里替我煮药缝衣，代我操作一切的。', '缝', 'feng2'],
+      ['风从门缝里吹进来。', '缝', 'feng4'],
+      // 之丧: the funeral
+      ['即今秦氏之丧，族中诸人，也有在铁槛寺的。', '丧', 'sang1'],
+      ['他丧了命。', '丧', 'sang4'],
+      // 重 heading a verb the dictionary lacks: again
+      ['少时到了寺中，另演佛事，重设香坛。', '重', 'chong2'],
+      ['他很重视这件事。', '重', 'zhong4'],
+      // 调 ending a noun the dictionary lacks: a tune
+      ['这舞蹈的谱可以借用‘达撒罗撒’，歌调借用‘恩斯民’。', '调', 'diao4'],
+      // 尽在 + a verb: keeps on
+      ['我忍不住了，一遍两遍的尽在翻读，愈读愈想和你通一次信。', '尽', 'jin3'],
+      // 以X为Y across quotation marks
+      ['那地方通行的“国骂”却颇简单：专一以“妈”为限，决不牵涉余人。', '为', 'wei2'],
+    ];
+    for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
+  });
+
   it('fixes the readings pinyin-pro gets wrong by default', () => {
     const at = (text: string, ch: string, nth = 0) => {
       const r = pinyinReadings(text).filter((x) => x.char === ch);

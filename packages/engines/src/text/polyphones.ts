@@ -681,9 +681,6 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['空担', '- dan4'],
   ['倒不如', 'dao4 - -'],
   ['重又', 'chong2 -'],
-  ['率师', 'shuai4 -'],
-  ['率兵', 'shuai4 -'],
-  ['率军', 'shuai4 -'],
   ['不安分', '- - fen4'],
   ['背着手', 'bei4 - -'],
   ['斗大', 'dou3 -'],
@@ -723,6 +720,12 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['所得', '- de2'],
   ['相府', 'xiang4 -'],
   ['少帝', 'shao4 -'],
+  // 束发 (tied-up hair, shùfà), 抹额 (a headband, mò'é), 扎挣 (struggle, zhāzheng), 强嘴 (talk back,
+  // jiàngzuǐ): 现代汉语词典 words the word list lacks.
+  ['束发', '- fa4'],
+  ['抹额', 'mo4 -'],
+  ['扎挣', 'zha1 zheng5'],
+  ['强嘴', 'jiang4 -'],
 ];
 
 const PHRASES = new Map<string, string[]>(PHRASE_LIST.map(([w, r]) => [w, r.split(' ')]));
@@ -889,7 +892,11 @@ const RULES: Record<string, Rule> = {
     if (at(c, i + 1) === '是' && spans[i][1] === i + 1) return 'jin4';
     if ('难未'.includes(at(c, i - 1)) && spans[i + 1]?.[2].startsWith('v')) return 'jin4';
     // 尽在那里踱步: jǐn, keeping on at something there (尽在不言中, a dictionary idiom, stays jìn).
-    if (at(c, i + 1) === '在' && ['那里', '这里', '那儿', '这儿'].includes(c.slice(i + 2, i + 4).join('')))
+    if (
+      at(c, i + 1) === '在' &&
+      (['那里', '这里', '那儿', '这儿'].includes(c.slice(i + 2, i + 4).join('')) ||
+        spans[i + 2]?.[2].startsWith('v'))
+    )
       return 'jin3';
     // 尽 + verb where the clause is written in the literary register (欲尽诛之, 尽率精锐之众): "all",
     // jìn; 之 only belongs to that register, where jǐn (keep on) does not occur.
@@ -1094,14 +1101,20 @@ const RULES: Record<string, Rule> = {
   // 曲 qū, bent, before a part of the body (弯腰曲背, 曲膝); qǔ is a tune.
   曲: (c, i) => ('背腰膝身肱'.includes(at(c, i + 1)) ? 'qu1' : undefined),
   // 待 dāi (stay): 待了会儿, 待在家里; dài (treat, wait) elsewhere.
+  // …and 待一会儿 (wait a moment there).
   待: (c, i) =>
     at(c, i + 1) === '在' ||
+    /^一会/u.test(c.slice(i + 1, i + 3).join('')) ||
     (at(c, i + 1) === '了' && /^有?(一?会|半天|几天|一天|些|一顿)/u.test(c.slice(i + 2, i + 6).join('')))
       ? 'dai1'
       : undefined,
   // 盛 chéng (fill a vessel) on its own before what is filled in: 盛饭, 盛猪羊狗血; shèng in words (盛开).
-  盛: (_c, i, spans) =>
-    spans[i][1] - spans[i][0] === 1 && /^n/.test(spans[i + 1]?.[2] ?? '') ? 'cheng2' : undefined,
+  // …or with 满, 着, 在 after it (盛满她们的筐篮): filling, holding.
+  盛: (c, i, spans) =>
+    spans[i][1] - spans[i][0] === 1 &&
+    (/^n/.test(spans[i + 1]?.[2] ?? '') || '满着在进'.includes(at(c, i + 1)))
+      ? 'cheng2'
+      : undefined,
   // 舍着脸, 舍了命: the verb shě (give up), not the house shè.
   // …and after 难, 割, 施 (难舍, 割舍, 施舍): parting with, shě.
   舍: (c, i) => ('着了掉去弃'.includes(at(c, i + 1)) || '难割施'.includes(at(c, i - 1)) ? 'she3' : undefined),
@@ -1183,7 +1196,7 @@ const RULES: Record<string, Rule> = {
     // 抢先一着。 高一着: a move, zhāo.
     return at(c, i - 1) === '一' && isEnd(c, i + 1) ? 'zhao1' : undefined;
   },
-  了: (c, i) => {
+  了: (c, i, spans) => {
     const prev = at(c, i - 1);
     // V不了 (can't): 吃不了, 侍候不了长衫主顾, 免不了 — the potential complement is liǎo.
     if (prev === '不' && HAN.test(at(c, i - 2))) return 'liao3';
@@ -1196,13 +1209,28 @@ const RULES: Record<string, Rule> = {
     )
       return 'liao3';
     if (prev === '明' && !isWord(c.slice(i - 2, i).join(''))) return 'liao3';
-    return undefined;
+    // Anywhere else 了 on its own is the particle le (“国骂”了。): liǎo lives in words (了解, 了结, 了无)
+    // and in the patterns above; pinyin-pro alone reads 了 after a quotation mark liǎo.
+    // The particle follows what it marks: 了 opening a sentence, a clause or a title (《了凡纲鉴》) is a
+    // name's or a word's; after a closing quotation mark it is still the particle.
+    const opens = i === 0 || '《“‘「（(。，、；：？！…'.includes(prev);
+    return spans[i][1] - spans[i][0] === 1 && !wordAround(c, i) && !opens ? 'le5' : undefined;
   },
   地: (c, i, spans) => {
     const prev2 = c.slice(Math.max(0, i - 2), i).join('');
     const prev3 = c.slice(Math.max(0, i - 3), i).join('');
     // 暗暗地, 慢慢地: a reduplicated adverb, even where 暗地 is a word.
     if (prev2.length === 2 && prev2[0] === prev2[1] && HAN.test(prev2[0])) return 'de5';
+    // jieba's particle (uv) between a verb or adverb and a verb (却不歇地抬头去瞧): de, after a word of
+    // any length
+    // (远地 after an adjective stays a place: 我从远地冒着雨回来.)
+    if (
+      spans[i][2] === 'uv' &&
+      spans[i][1] === i + 1 &&
+      /^(v|d)/.test(spans[i - 1]?.[2] ?? '') &&
+      spans[i + 1]?.[2].startsWith('v')
+    )
+      return 'de5';
     // 地 on its own after an adjective, adverb or idiom jieba knows (简单地, 慷慨地, 这样地): the particle.
     const before = i > 0 ? spans[i - 1] : undefined;
     if (spans[i][1] - spans[i][0] === 1 && before && before[1] - before[0] >= 2) {
@@ -1227,8 +1255,13 @@ const RULES: Record<string, Rule> = {
     ('中午晌'.includes(at(c, i - 1)) && !'得悟醒察出着'.includes(at(c, i + 1)))
       ? 'jiao4'
       : undefined,
-  // …and a tune, diào, closing what is sung or heard (唱着窑调, 哼着小调).
-  调: (c, i) =>
+  // …and a tune, diào, closing what is sung or heard (唱着窑调, 哼着小调), or ending a noun jieba makes
+  // that the dictionary lacks (歌调).
+  调: (c, i, spans) =>
+    (spans[i][1] === i + 1 &&
+      spans[i][0] < i &&
+      spans[i][2] === 'n' &&
+      !isWord(c.slice(spans[i][0], i + 1).join(''))) ||
     '到往任离'.includes(at(c, i + 1)) ||
     (isEnd(c, i + 1) && /[唱哼听]/u.test(clauseBefore(c, i)) && !wordAround(c, i))
       ? 'diao4'
@@ -1346,7 +1379,7 @@ const RULES: Record<string, Rule> = {
       ? 'zai4'
       : undefined,
   // 铺 pū as the verb (铺在地上, 铺开); the shop 铺子/店铺 is pù.
-  铺: (c, i) => ('在上开好着满平了成些'.includes(at(c, i + 1)) ? 'pu1' : undefined),
+  铺: (c, i) => ('在上开好着满平了成些地'.includes(at(c, i + 1)) && !wordAround(c, i) ? 'pu1' : undefined),
   // 冠 guàn as a verb: 冠于全球, 冠以, 冠姓.
   冠: (c, i) => ('于以姓名'.includes(at(c, i + 1)) ? 'guan4' : undefined),
   // 笼 lǒng as the verb (笼上一层灰色, 笼罩); the cage 笼子 is lóng.
@@ -1424,7 +1457,9 @@ const RULES: Record<string, Rule> = {
     const who = spans[i - 1];
     if (who && /^(nr|n|r)/.test(who[2]) && '令命任拜封立加选推举派聘'.includes(at(c, who[0] - 1)))
       return 'wei2';
-    for (let k = i - 1; k >= 0 && !END.has(c[k]); k--) if (c[k] === '以' && !wordAround(c, k)) return 'wei2';
+    // 以X为Y, quotation marks included (以“妈”为限).
+    for (let k = i - 1; k >= 0 && (!END.has(c[k]) || '“”‘’'.includes(c[k])); k--)
+      if (c[k] === '以' && !wordAround(c, k)) return 'wei2';
     // 曾为国子祭酒, 乃为X: "was, served as" — a written adverb and nothing but a name to the clause's end.
     if ('曾乃即遂亦皆俱均'.includes(at(c, i - 1))) {
       let k = i + 1;
@@ -1483,8 +1518,10 @@ const RULES: Record<string, Rule> = {
   冲: (c, i) => ('很太挺真'.includes(at(c, i - 1)) ? 'chong4' : undefined),
   // 扇 shān, the verb (扇风, 扇枕), on its own before another character; after a numeral or a
   // demonstrative it is the measure word shàn (一扇门).
-  扇: (c, i) => {
+  扇: (c, i, spans) => {
     if ('风火了他她我你'.includes(at(c, i + 1))) return 'shan1';
+    // Ending a noun jieba makes (纸扇, 团扇): the fan, shàn.
+    if (spans[i][1] === i + 1 && spans[i][0] < i && spans[i][2] === 'n') return 'shan4';
     // 一扇一扇地 (flapping), the verb said twice.
     if (at(c, i - 1) === '一' && ((at(c, i + 1) === '一' && at(c, i + 2) === '扇') || at(c, i - 2) === '扇'))
       return 'shan1';
@@ -1492,12 +1529,27 @@ const RULES: Record<string, Rule> = {
     return HAN.test(at(c, i + 1)) ? 'shan1' : undefined;
   },
   // …and 缝缝补补, 缝缝洗洗: the verb said twice.
-  缝: (c, i) =>
+  // …and 缝 on its own before what is sewn (煮药缝衣); the seam (门缝) is in words.
+  缝: (c, i, spans) =>
     ('在正'.includes(at(c, i - 1)) && HAN.test(at(c, i + 1))) ||
     at(c, i + 1) === '缝' ||
-    at(c, i - 1) === '缝'
+    at(c, i - 1) === '缝' ||
+    (spans[i][1] - spans[i][0] === 1 && !wordAround(c, i) && /^n/.test(spans[i + 1]?.[2] ?? ''))
       ? 'feng2'
       : undefined,
+  // 率 outside a dictionary word is leading, shuài (率军, 公路率南阳之军); lǜ (a rate) only lives in words
+  // (效率, 比率).
+  率: (c, i) => (wordAround(c, i) ? undefined : 'shuai4'),
+  // 丧 after 之 or 的 (秦氏之丧) is the funeral, a noun, sāng; the verb sàng (lose) takes an object.
+  丧: (c, i, spans) => ('之的'.includes(at(c, i - 1)) && spans[i][1] === i + 1 ? 'sang1' : undefined),
+  // 重 heading a verb jieba makes that the dictionary lacks (重设, 重修): again, chóng; the heavy and
+  // weighty 重 are in words (重视, 重量).
+  重: (c, i, spans) => {
+    const [s, e, tag] = spans[i];
+    return s === i && e === i + 2 && /^(v|vn)$/.test(tag) && !isWord(c.slice(s, e).join(''))
+      ? 'chong2'
+      : undefined;
+  },
   // 强 qiǎng (by force) heading a verb jieba makes that the dictionary lacks (强索); the dictionary's
   // words (强调, 强迫) keep their own readings.
   强: (c, i, spans) => {
