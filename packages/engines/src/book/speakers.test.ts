@@ -797,6 +797,16 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(learnNames(paragraphs).has('子君')).toBe(false);
   });
 
+  it('the one the narration keeps naming is who 他 stands for when nobody known does (沛君); 非 starts no name', () => {
+    expect(
+      speakersOf([
+        '沛君仿佛万事都已做讫，他很安心。沛君在床上醒来，他还是独自睡着。沛君到公益局去了。沛君不开口。',
+        '“今天怎样？”他立刻问。',
+      ]).quotes,
+    ).toEqual([[], ['沛君']]);
+    expect([...learnNames(['但这些却像搅在水里的鹅毛一般，终于非浮上来不可：', '“好。”'])]).toEqual([]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE, ...SPEAKERS_TUNING_THIRD]);
     expect(m.total).toBeGreaterThan(1000);

@@ -46,7 +46,7 @@ const NOT_NAME =
 const SURNAME =
   /^[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤邢鲁柳车荀满糜庞甘祁冠管纪诸柴鲍]/u;
 /** Time words and conjunctions start clauses, not names (当墨子走得临近时, 半日, 自言自语). */
-const NOT_START = /^[一两几半有没不是个独间偶当时倘即好傍越里人自竭争此其每各某等教待怕]/u;
+const NOT_START = /^[一两几半有没不非是个独间偶当时倘即好傍越里人自竭争此其每各某等教待怕]/u;
 /** A name said only once does not start with a number either (三四人, 二十多岁的人); 七斤 recurs. */
 const NUMBER_START = /^[二三四五六七八九十百千]/u;
 /** Titles that make a recurring word a name by themselves: 柳妈, 四婶, 祥林嫂, 曹公子, 周瑞家的. */
@@ -308,8 +308,7 @@ export function learnNames(paragraphs: string[], narrated?: Set<string>): Set<st
   );
   // Who the narration keeps naming as a subject but never next to a quote (子君, whose lines 她 says):
   // only whom a pronoun may stand for.
-  for (const [name, n] of evidence)
-    if (narrated && n >= 4 && !nearQuote.has(name) && personLike(name)) narrated.add(name);
+  if (narrated) for (const name of narrationNames(text, names)) if (personLike(name)) narrated.add(name);
   for (const name of singleCharNames(text, names)) names.add(name);
   // A four-character start always followed by the same character is a longer name cut short (红鼻子老 of
   // 红鼻子老拱): the clause starts above look at four characters at most.
@@ -338,6 +337,35 @@ export function learnNames(paragraphs: string[], narrated?: Set<string>): Set<st
     for (const m of names) if (m !== n && m.startsWith(n) && count(m) === count(n)) names.delete(n);
   }
   return names;
+}
+
+/**
+ * Who the narration keeps naming though never next to a quote (沛君, 子君, whose lines are all 他说 /
+ * 她说): a two- or three-character start of four narration clauses or more, before three different
+ * characters or more, that looks like a name (no verb, particle or pronoun in it).
+ */
+function narrationNames(text: string, names: Set<string>): string[] {
+  const starts = new Map<string, Set<string>>();
+  const seen = new Map<string, number>();
+  for (const clause of text.split(/[，,。！？!?；;：:\n…—]/u)) {
+    const c = clause.trim().replace(LEAD, '');
+    for (const len of [2, 3]) {
+      const p = c.slice(0, len);
+      if (p.length < len || !NAME_CHARS.test(p) || SPEECHY.test(p) || NOT_NAME.test(p)) continue;
+      if (NOT_START.test(p) || NUMBER_START.test(p) || PRONOUNS[p[0]] || CROWD.test(p) || PERSON.test(p))
+        continue;
+      if (FUNCTION_CHARS.has(p[0]) && !/^[小老阿]/u.test(p)) continue;
+      seen.set(p, (seen.get(p) ?? 0) + 1);
+      starts.set(p, (starts.get(p) ?? new Set()).add(c[len] ?? ''));
+    }
+  }
+  return [...seen]
+    .filter(([p, n]) => n >= 4 && (starts.get(p)?.size ?? 0) >= 3 && !names.has(p))
+    .filter(
+      ([p, n]) =>
+        !(p.length === 2 && [...seen].some(([q, m]) => q.length === 3 && q.startsWith(p) && m === n)),
+    )
+    .map(([p]) => p);
 }
 
 /** Characters that start clauses without being names: pronouns, adverbs, conjunctions, particles. */
