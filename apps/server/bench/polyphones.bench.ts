@@ -1,7 +1,8 @@
 /**
  * Polyphone accuracy of the TTS/audiobook pinyin layer on the hand-checked sets and on real text nobody
- * here wrote (鲁迅's stories, and 老舍, 朱自清, 红楼梦, 三国演义 and more 鲁迅: each a tuning part and a
- * held-out part kept out of tuning), and its speed in CPU time; with g2pW installed in the models
+ * here wrote (鲁迅's stories; 老舍, 朱自清, 红楼梦, 三国演义 and more 鲁迅; a third lot from 郁达夫, 许地山,
+ * 萧红, 周作人 and more 老舍, 红楼梦, 三国, 鲁迅: each a tuning part and a held-out part kept out of
+ * tuning), and its speed in CPU time; with g2pW installed in the models
  * folder (SHERPA_ONNX_MODELS_DIR, else DATA_DIR/models), every set again with the model deciding.
  * `npm run bench:polyphones`
  */
@@ -21,6 +22,7 @@ import {
 } from '../../../packages/engines/src/text/polyphones.measure.ts';
 import { REAL_HELDOUT, REAL_TUNING } from '../../../packages/engines/src/text/polyphones.real.ts';
 import { REAL_HELDOUT_2, REAL_TUNING_2 } from '../../../packages/engines/src/text/polyphones.real2.ts';
+import { REAL_HELDOUT_3, REAL_TUNING_3 } from '../../../packages/engines/src/text/polyphones.real3.ts';
 import {
   pinyinReadings,
   preparePolyphones,
@@ -49,6 +51,14 @@ const SETS = [
     REAL_TUNING_2,
   ],
   ['more real text (老舍, 朱自清, 红楼梦), held-out part (93.2 % on first measurement)', REAL_HELDOUT_2],
+  [
+    'third real text (郁达夫, 许地山, 萧红, 周作人, 老舍, 红楼梦, 三国, 鲁迅), tuning part (579/623, 619/664, 527/578 before the rules each round led to)',
+    REAL_TUNING_3,
+  ],
+  [
+    'third real text, held-out part (92.9 % on first measurement, 91.5 % with the rules before its tuning rounds)',
+    REAL_HELDOUT_3,
+  ],
 ] as const;
 for (const [name, set] of SETS) {
   const m = measurePolyphones(set);
