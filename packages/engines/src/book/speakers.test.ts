@@ -807,6 +807,12 @@ describe('attributeSpeakers: who is speaking', () => {
     expect([...learnNames(['但这些却像搅在水里的鹅毛一般，终于非浮上来不可：', '“好。”'])]).toEqual([]);
   });
 
+  it('a name before an adverbial and a speech verb is a speaker’s, even ending like a place (益堂自言自语地说)', () => {
+    const paragraphs = ['“说是应该自己赔。”益堂自言自语地说。', '“老三说的。”益堂咳得弯下腰去了。'];
+    expect([...learnNames(paragraphs)]).toEqual(['益堂']);
+    expect(speakersOf(paragraphs).quotes).toEqual([['益堂'], ['益堂']]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE, ...SPEAKERS_TUNING_THIRD]);
     expect(m.total).toBeGreaterThan(1000);

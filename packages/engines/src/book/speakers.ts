@@ -206,8 +206,10 @@ export function learnNames(paragraphs: string[], narrated?: Set<string>): Set<st
       if (rest.startsWith('地')) return; // 更快地说, 坚定地说: an adverb
       // A verb with its aspect particle (找到了老程的屋子) is no name unless it looks like one.
       if (/^[着了过]/u.test(rest) && !(SURNAME.test(p) || /^[阿小老]/u.test(p) || TITLED.test(p))) return;
-      if (rest === '' || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
-        if (startsWithVerb.test(rest)) spoke.add(p);
+      // …or an adverbial before a speech verb (益堂自言自语地说, 高妈慢慢的说).
+      const adverbial = /^[^，,。！？!?的地]{1,6}[地的](?:说|道|问|答|叫|喊|嚷)/u.test(rest);
+      if (rest === '' || adverbial || MARKERS.some((m) => rest.startsWith(m)) || startsWithVerb.test(rest)) {
+        if (startsWithVerb.test(rest) || adverbial) spoke.add(p);
         evidence.set(p, (evidence.get(p) ?? 0) + weight);
         if (weight === 2) nearQuote.add(p);
         return;
@@ -359,13 +361,21 @@ function narrationNames(text: string, names: Set<string>): string[] {
       starts.set(p, (starts.get(p) ?? new Set()).add(c[len] ?? ''));
     }
   }
-  return [...seen]
-    .filter(([p, n]) => n >= 4 && (starts.get(p)?.size ?? 0) >= 3 && !names.has(p))
-    .filter(
-      ([p, n]) =>
-        !(p.length === 2 && [...seen].some(([q, m]) => q.length === 3 && q.startsWith(p) && m === n)),
-    )
-    .map(([p]) => p);
+  return (
+    [...seen]
+      .filter(([p, n]) => n >= 4 && (starts.get(p)?.size ?? 0) >= 3)
+      // Not a known name with a word after it (黛玉一), nor an animal (老鼠).
+      .filter(
+        ([p]) =>
+          ![...names].some((m) => p.startsWith(m) || m.startsWith(p)) &&
+          !/[一鼠猫狗鸡鸭鹅马牛羊猪鸟鱼虫蛇狼]$/u.test(p),
+      )
+      .filter(
+        ([p, n]) =>
+          !(p.length === 2 && [...seen].some(([q, m]) => q.length === 3 && q.startsWith(p) && m === n)),
+      )
+      .map(([p]) => p)
+  );
 }
 
 /** Characters that start clauses without being names: pronouns, adverbs, conjunctions, particles. */
