@@ -813,6 +813,19 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(speakersOf(paragraphs).quotes).toEqual([['益堂'], ['益堂']]);
   });
 
+  it('who the narration keeps naming is a person, not an animal (老鼠) nor a name with a word after it', () => {
+    const narrated = new Set<string>();
+    learnNames(
+      [
+        '老鼠又出来了。老鼠咬着锅盖。老鼠便爬上去。老鼠还在那里。沛君很颓唐。沛君也不说话，沛君便走了。沛君还在。',
+        '“好！该死！”眉间尺说。',
+        '眉间尺一看，眉间尺一想，眉间尺一跳，眉间尺一笑。',
+      ],
+      narrated,
+    );
+    expect([...narrated]).toEqual(['沛君']);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE, ...SPEAKERS_TUNING_THIRD]);
     expect(m.total).toBeGreaterThan(1000);
