@@ -48,6 +48,9 @@ describe('subtitle OCR on a busy background', () => {
       expect(Math.abs(c.start_ms - CUES[i].start_ms)).toBeLessThanOrEqual(200);
       expect(Math.abs(c.end_ms - CUES[i].end_ms)).toBeLessThanOrEqual(200);
     });
+    // Grain changes the band at every sample; a cue is still read only about once a second, and
+    // around its changes, not at every sample.
+    expect(res.frames_recognised).toBeLessThan(res.frames_sampled * 0.75);
     expect(latin?.cues).toHaveLength(1);
     expect(latin?.cues[0].text.replace(/\s+/g, '')).toBe('Room42at7pm');
   }, 240_000);

@@ -72,4 +72,15 @@ describe('text pixels of a cue over a light, grainy picture', () => {
     const masks = Array.from({ length: 4 }, (_, n) => textMask(frame(n, true), W, H));
     expect(steadyMask([masks[0], masks[2]], whole, W, H, 0.6).count).toBe(0);
   });
+
+  it('judges holding on every frame a cue covers, so a cue read in one sample has held pixels too', () => {
+    const masks = Array.from({ length: 12 }, (_, n) => textMask(frame(n, true), W, H));
+    const cue = steadyMask([masks[6]], whole, W, H, 0.6, masks.slice(4, 9));
+    const letter = new Set(LETTER);
+    expect(cue.count).toBeGreaterThan(LETTER.length * 0.9);
+    // Five frames leave a little chance grain in (all five must hold), far less than the letter.
+    expect(
+      [...cue.bits.keys()].filter((i) => cue.bits[i] && letter.has(i)).length / cue.count,
+    ).toBeGreaterThan(0.85);
+  });
 });

@@ -89,6 +89,11 @@ const HELD_BRIGHT = 150;
 const MAX_HELD_SHARE = 0.3;
 /** Fewer frames than this cannot tell a held pixel from chance. */
 const MIN_HELD_FRAMES = 3;
+/**
+ * A pixel held in at least this many frames (all of them when fewer): in 4 of 5 grainy frames a
+ * picture pixel holds by chance often enough to flood a one-sample cue's mask.
+ */
+const MIN_HELD_AGREE = 5;
 
 /** Pixels inside `boxes` (normalised, grown by 2 px). */
 function boxPixels(boxes: Box[], width: number, height: number): Uint8Array {
@@ -114,7 +119,7 @@ function heldPixels(masks: TextMask[], inside: Uint8Array, share: number): Int16
   const frames = masks.flatMap((m) => (m.gray ? [m.gray] : []));
   if (frames.length < MIN_HELD_FRAMES) return null;
   const held = new Int16Array(inside.length).fill(-1);
-  const need = Math.max(1, Math.ceil(frames.length * share));
+  const need = Math.max(Math.ceil(frames.length * share), Math.min(frames.length, MIN_HELD_AGREE));
   const v = new Array<number>(frames.length);
   let box = 0;
   let still = 0;
@@ -133,10 +138,15 @@ function heldPixels(masks: TextMask[], inside: Uint8Array, share: number): Int16
   return box && still <= box * MAX_HELD_SHARE ? held : null;
 }
 
+/** Frames a held pixel is judged on at most (evenly spread): more add cost, not evidence. */
+const MAX_HELD_FRAMES = 24;
+
 /**
  * A cue's own pixels inside `boxes` (normalised, grown by 2 px): those set in at least `share` of
- * `masks`, plus (on a moving picture) the bright ones whose gray value held in HELD_SHARE of them — `held`
- * keeps the value of those found only so.
+ * `masks` (its samples), plus (on a moving picture) the bright ones whose gray value held in
+ * HELD_SHARE of `shown` (every frame the cue covers, default its samples) — `held` keeps the value of
+ * those found only so. Judging holding on every frame, not only the samples, gives a cue OCR read in
+ * one or two samples its held pixels too.
  */
 export function steadyMask(
   masks: TextMask[],
@@ -144,10 +154,16 @@ export function steadyMask(
   width: number,
   height: number,
   share: number,
+  shown: TextMask[] = masks,
 ): TextMask {
   const inside = boxPixels(boxes, width, height);
   const need = Math.max(1, Math.ceil(masks.length * share));
-  const held = heldPixels(masks, inside, HELD_SHARE);
+  const stride = Math.ceil(shown.length / MAX_HELD_FRAMES);
+  const held = heldPixels(
+    shown.filter((_, f) => f % stride === 0),
+    inside,
+    HELD_SHARE,
+  );
   const bits = new Uint8Array(width * height);
   let count = 0;
   for (let i = 0; i < bits.length; i++) {

@@ -40,6 +40,11 @@ const STEADY = 0.6;
  * motion): there a mask without text-like pixels does not mean "no text", the sample is read anyway.
  */
 const BUSY_MEDIAN = 2;
+/**
+ * On a moving picture grain changes the text mask at every sample, so the mask cannot tell "same
+ * text" there: every this many samples one is read, the others only where the reads around differ.
+ */
+const READ_GRID = 4;
 /** Width of the band for change detection (every frame, gray). */
 const DENSE_WIDTH = 480;
 /** Width of the band handed to OCR (sampled frames). */
@@ -187,6 +192,8 @@ async function recogniseChunk(
         });
       let lastMask: TextMask | null = null;
       let lastSource: SampleResult | null = null;
+      // Samples (indices in `read`) whose text is decided once the grid's reads are in.
+      const deferred = new Set<number>();
       const pending: Array<Promise<void>> = [];
       for (let j = 0, k = 1; j < total; j += step, k++) {
         if (signal?.aborted) throw aborted();
@@ -205,24 +212,33 @@ async function recogniseChunk(
             }
           }
         }
+        const fresh = !lastSource || !lastMask?.count;
         if (sample.blank) {
           lastMask = mask;
           lastSource = null;
-        } else if (!lastSource || !lastMask?.count || maskDistance(mask, lastMask, w) >= SAME_MASK) {
+        } else if (fresh || maskDistance(mask, lastMask as TextMask, w) >= SAME_MASK) {
           lastMask = mask;
           lastSource = sample;
-          pending.push(readSample(sample, k));
-          recognised++;
+          // Grain changes a busy band's mask at every sample: there only a grid is read at once.
+          if (!fresh && busy && (k - 1) % READ_GRID && j + step < total) deferred.add(read.length);
+          else {
+            pending.push(readSample(sample, k));
+            recognised++;
+          }
         }
         read.push({ j, sample, k });
         sources.push(lastSource);
       }
       await Promise.all(pending);
+      // Samples given a read they were not read for: they carry it on, without a vote.
+      const placed = new Set<SampleResult>();
+      recognised += await placeDeferred(read, sources, deferred, readSample, placed);
       // A band with text-like pixels read as nothing was misread (a busy frame), not empty: the
       // samples that took that read over are read themselves.
-      const again = read.filter(
-        ({ sample }, i) => !sample.blank && sources[i] !== sample && !sources[i]?.lines.length,
-      );
+      const again = read.filter(({ sample }, i) => {
+        const src = sources[i];
+        return !sample.blank && src !== sample && !src?.lines.length && !(src && placed.has(src));
+      });
       await Promise.all(again.map(({ sample, k }) => readSample(sample, k)));
       recognised += again.length;
       const own = new Set(again.map(({ sample }) => sample));
@@ -233,7 +249,7 @@ async function recogniseChunk(
           sample.weak = src.weak;
         }
       });
-      textTransitions(read, masks, geos[r].dense, chunk.first - chunk.lead);
+      textTransitions(read, masks, geos[r].dense, chunk.first - chunk.lead, step);
       // The lead-in sample (last of the previous chunk) only anchors the first transition.
       for (const { j, sample } of read) if (j >= chunk.lead) samples.push(sample);
       regions.push(samples);
@@ -242,6 +258,52 @@ async function recogniseChunk(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Decides the deferred samples of a busy band: those between two reads of the same text show it too
+ * (their band changed by grain only) and carry the earlier read on, without a vote (`placed`);
+ * between reads of different texts (or of nothing, or across a blank band) the middle one is read,
+ * and so on until none is left. A cue is read about once per READ_GRID samples, and the samples
+ * around each change of text are all read. Returns the number of reads.
+ */
+async function placeDeferred(
+  read: Array<{ sample: SampleResult; k: number }>,
+  sources: Array<SampleResult | null>,
+  deferred: Set<number>,
+  readSample: (sample: SampleResult, k: number) => Promise<void>,
+  placed: Set<SampleResult>,
+): Promise<number> {
+  let reads = 0;
+  const own = read.flatMap(({ sample }, i) => (sources[i] === sample ? [i] : []));
+  while (deferred.size) {
+    const round: Array<Promise<void>> = [];
+    for (let p = 0; p < own.length; p++) {
+      if (!deferred.has(own[p])) continue;
+      let q = p;
+      while (q + 1 < own.length && deferred.has(own[q + 1])) q++;
+      // The sample before a deferred one is never deferred (nor blank in between): it was read.
+      const before = read[own[p - 1]].sample;
+      const after = own[q + 1];
+      const blankBetween = read.slice(own[q], after ?? read.length).some(({ sample }) => sample.blank);
+      const [a, b] = [before, read[after]?.sample].map((s) => (s ? bandText(s.lines) : ''));
+      if (a && b && !blankBetween && sameCueText(a, b, SAME_TEXT)) {
+        for (let x = p; x <= q; x++) {
+          Object.assign(read[own[x]].sample, { lines: [], weak: before.lines });
+          placed.add(read[own[x]].sample);
+          deferred.delete(own[x]);
+        }
+      } else {
+        const mid = own[(p + q) >> 1];
+        deferred.delete(mid);
+        round.push(readSample(read[mid].sample, read[mid].k));
+      }
+      p = q;
+    }
+    await Promise.all(round);
+    reads += round.length;
+  }
+  return reads;
 }
 
 /** Median absolute difference between two gray pictures of the same size. */
@@ -274,7 +336,10 @@ function textTransitions(
   masks: TextMask[],
   size: { w: number; h: number },
   firstFrame: number,
+  step: number,
 ) {
+  // Frames next to a run's first and last sample, short of halfway to the samples beside it.
+  const around = Math.floor((step - 1) / 2);
   const group = () => {
     const runs: Array<{ text: string; members: number[]; mask: TextMask | null }> = [];
     const runOf = read.map(({ sample }) => {
@@ -292,12 +357,16 @@ function textTransitions(
       const boxes = read
         .filter((_, i) => runOf[i] === k)
         .flatMap(({ sample }) => sample.lines.map((l) => l.box));
+      // Every frame from its first sample to its last, and up to halfway to the samples beside.
+      const first = Math.max(0, run.members[0] - around);
+      const last = Math.min(masks.length - 1, (run.members.at(-1) ?? 0) + around);
       run.mask = steadyMask(
         run.members.map((j) => masks[j]),
         boxes,
         size.w,
         size.h,
         STEADY,
+        masks.slice(first, last + 1),
       );
     });
     return { runs, runOf };
