@@ -826,6 +826,15 @@ describe('attributeSpeakers: who is speaking', () => {
     expect([...narrated]).toEqual(['沛君']);
   });
 
+  it('her eyes acting are her (她的眼又找到祥子，“你说吧！”)', () => {
+    expect(
+      speakersOf([
+        '“你的钱？我帮你这些年了！”虎妞说，“咱们凭良心吧！”她的眼又找到祥子，“你说吧！”',
+        '“我……”祥子说。',
+      ]).quotes,
+    ).toEqual([['虎妞', '虎妞', '虎妞'], ['祥子']]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE]);
     expect(m.total).toBeGreaterThan(1000);

@@ -528,6 +528,9 @@ function subjectIn(clause: string, names: Set<string>): Subject {
   const kin = /^[他她伊](爹|娘|妈|爸|哥哥|姐姐|弟弟|妹妹|叔叔|爷爷|奶奶|儿子|女儿)/u.exec(n)?.[1];
   if (kin) return { kind: 'name', name: kin };
   if (PRONOUNS[n[0]] && n[1] !== '们' && n[1] !== '的') return { kind: 'pronoun', gender: PRONOUNS[n[0]] };
+  // 她的眼又找到祥子 / 他的脸红了: one's face or eyes act for them, as with a name.
+  if (PRONOUNS[n[0]] && n[1] === '的' && /^(?:脸|眼|嘴|手|头|声音|面孔|神气|口气)/u.test(n.slice(2)))
+    return { kind: 'pronoun', gender: PRONOUNS[n[0]] };
   if (n[0] === '我' && n[1] !== '们' && n[1] !== '的') return { kind: 'name', name: '我' };
   let known = '';
   for (const name of byFirst(names).get(n[0]) ?? [])
