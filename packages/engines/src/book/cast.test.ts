@@ -72,6 +72,15 @@ describe('castRoles: only people become roles', () => {
     });
   });
 
+  it('a role the narration puts before another’s name twice is its nickname (骆驼 of 骆驼祥子)', () => {
+    const narration = `自从骆驼祥子传开了以后，提到骆驼祥子的时候，${'祥子走了。'.repeat(20)}骆驼站着。`;
+    expect(roles({ 祥子: 30, 骆驼: 1 }, narration)).toEqual({ 祥子: '祥子', 骆驼: '祥子' });
+    // Said once before the name, a word is no nickname.
+    expect(roles({ 祥子: 30, 骆驼: 1 }, `骆驼祥子来了。${'祥子走了。'.repeat(20)}`)).toMatchObject({
+      骆驼: '骆驼',
+    });
+  });
+
   it('tells people by their form: surnames, 阿/小/老, titles, person nouns', () => {
     for (const name of ['我', '王胡', '阿Q', '小D', '老栓', '四婶', '柳妈', '猎户', '喝酒的人', '红鼻子老拱'])
       expect(looksLikePerson(name), name).toBe(true);

@@ -15,6 +15,7 @@
  *   顺”。这原是…), is an authority the narrator cites, not a character (荀彧曰：“…” speaks);
  * - a name of four characters or more said once that differs by one character from a role of the same
  *   length (卫若婆子, a misprint of 卫老婆子) is that role;
+ * - a role the narration puts before another's name twice or more (骆驼 of 骆驼祥子) is its nickname;
  * - a description that is another role plus 的人 (花白胡子的人, 花白胡子) is that role, and two
  *   descriptions joined by 的 in the narration (光头的矮子) are one person.
  */
@@ -143,6 +144,23 @@ export function castRoles(lines: Map<string, number>, narration: string): Map<st
         mentions(o, narration, new Set()).total > 1,
     );
     if (near) role.set(name, near);
+  }
+  // 骆驼 of 骆驼祥子: a role the narration puts before another one twice or more, that one said far more
+  // often alone, is its nickname (here, not in who a pronoun stands for: 骆驼 is also a camel).
+  const said = (s: string) => narration.split(s).length - 1;
+  for (const [nick, r] of role) {
+    if (r !== nick || nick.length < 2) continue;
+    const named = new Set(
+      [...role.values()].filter(
+        (n): n is string =>
+          !!n &&
+          n.length >= 2 &&
+          !n.startsWith(nick) &&
+          said(nick + n) >= 2 &&
+          said(n) >= 10 * said(nick + n),
+      ),
+    );
+    if (named.size === 1) for (const [k, v] of role) if (v === nick) role.set(k, [...named][0]);
   }
   // 花白胡子的人, 光头的小伙子 → 花白胡子, 光头: a role and a plain person noun after it.
   for (const [name, r] of role) {

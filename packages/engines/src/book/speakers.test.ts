@@ -835,6 +835,51 @@ describe('attributeSpeakers: who is speaking', () => {
     ).toEqual([['虎妞', '虎妞', '虎妞'], ['祥子']]);
   });
 
+  it('one person under an epithet the narration gives their surname (刘老头子) keeps the turns', () => {
+    const { quotes, characters } = speakersOf([
+      '人和厂的主人是刘四爷。刘老头子已快七十岁了。刘老头子的女儿叫虎妞。',
+      '“你干什么去了？”刘四爷问祥子。',
+      '“拉车去了。”祥子说。',
+      '“车呢？”老头子瞪着眼问。',
+      '“丢了。”祥子说。',
+      // Narration about the two speaking does not end the exchange when 老头子 is 刘四爷.
+      '刘四爷笑了笑，眼珠往心里转了两转。他怕祥子的话有鬼病，万一那三十块钱是抢了来的呢，他不便代人存着赃物。他自己年轻的时候，什么不法的事儿也干过；现在，他自居是改邪归正，不能不小心。',
+      '“钱呢？”',
+      '“在这儿。”',
+    ]);
+    expect(quotes).toEqual([[], ['刘四爷'], ['祥子'], ['刘四爷'], ['祥子'], [], ['刘四爷'], ['祥子']]);
+    expect(characters).toEqual(['刘四爷', '祥子']);
+  });
+
+  it('forms of address of one stem are one person (虎妞, 虎姑娘), and a number with a title its full name (四爷)', () => {
+    const { quotes, characters } = speakersOf([
+      '“爸，吃饭吧！”虎妞说。',
+      '“等一等。”刘四爷说。',
+      '“饭凉了！”虎姑娘喊道。',
+      '“凉了就热热。”刘四爷说。',
+      '“我去热。”虎妞说。',
+      '“好。”四爷说。',
+    ]);
+    expect(quotes.flat()).toEqual(['虎妞', '四爷', '虎妞', '四爷', '虎妞', '四爷']);
+    expect(characters).toEqual(['虎妞', '四爷']);
+  });
+
+  it('keeps apart father and son (老栓, 小栓) and 太太 when two surnames take it', () => {
+    expect(
+      speakersOf([
+        '“小栓的爹，你就去么？”华大妈说。“去了。”老栓说。“爹，我好了。”小栓说。',
+      ]).characters.sort(),
+    ).toEqual(['华大妈', '小栓', '老栓'].sort());
+    const { characters } = speakersOf([
+      '杨太太是上海人。管太太是北平人。杨太太很厉害。管太太也不弱。杨先生不管事。',
+      '“祥子，去买菜！”太太说。',
+      '“是。”祥子说。',
+      '“快去！”杨先生说。',
+    ]);
+    expect(characters).toContain('太太');
+    expect(characters).not.toContain('杨先生太太');
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE]);
     expect(m.total).toBeGreaterThan(1000);

@@ -871,15 +871,73 @@ function readCharacters(paragraphs: string[]): Characters {
   // 凤姐儿 → 凤姐.
   // A nickname before a name is one too (蓝皮阿五 → 阿五); a bare title is not a name (秀才 is whoever
   // the narration says, 赵秀才 the one it names).
+  // A number and a title (四爷, 七嫂) is a name too, when one fuller form alone ends with it (刘四爷 → 四爷).
   const forms = new Map<string, string>();
   for (const short of names) {
-    if (short.length < 2 || PERSON.test(short) || TITLED.test(short)) continue;
-    for (const full of names)
-      if (full !== short && full.endsWith(short) && full.length - short.length <= 3) forms.set(full, short);
+    const numbered = /^[一二三四五六七八九十]+\p{Script=Han}{1,2}$/u.test(short) && TITLED.test(short);
+    if (short.length < 2 || PERSON.test(short) || (TITLED.test(short) && !numbered)) continue;
+    const fulls = [...names].filter(
+      (full) => full !== short && full.endsWith(short) && full.length - short.length <= 3,
+    );
+    if (numbered && fulls.length > 1) continue;
+    for (const full of fulls) forms.set(full, short);
   }
   for (const short of names) if (names.has(`${short}儿`)) forms.set(`${short}儿`, short);
+  for (const [alias, name] of otherForms(names, paragraphs.map(stripQuotes).join('\n')))
+    if (!forms.has(alias)) forms.set(alias, forms.get(name) ?? name);
   fuller.set(names, forms);
   return { names, genders, genderOf, fits, referent, aliases, spoken, narrated };
+}
+
+/** Forms of address that make no other person of a name (虎妞, 虎姑娘; not 七斤嫂, the wife of 七斤). */
+const FEMALE_ADDRESS = /(?:姑娘|小姐|姐姐|妹妹|丫头|妞|姐|妹)$/u;
+const MALE_ADDRESS = /(?:老爷|大爷|二爷|少爷|哥哥|大哥|爷|哥)$/u;
+const sexOf = (name: string): Gender =>
+  MALE_TITLES.test(name) || /老头子$/u.test(name) ? 'male' : FEMALE_TITLES.test(name) ? 'female' : 'unknown';
+
+/**
+ * Other forms of one person's name, each with the name it is (one role, one voice in the turn-taking):
+ * - one stem with two forms of address of one sex, or with none (虎妞, 虎姑娘; 袭人, 袭人姐姐), or a name
+ *   after 阿/老/小 (阿五, 五; not 老尼姑, 尼姑: a description; not 老栓 and 小栓, father and son), under
+ *   the form the narration says most;
+ * - an epithet the narration gives a surname twice or more (刘老头子) when one name alone starts with that surname
+ *   (刘四爷) and no other surname takes it (杨太太, 管太太: 太太 stays whoever the scene says).
+ */
+function otherForms(names: Set<string>, narration: string): Map<string, string> {
+  const said = (s: string) => narration.split(s).length - 1;
+  const out = new Map<string, string>();
+  const stems = new Map<string, string[]>();
+  for (const name of names) {
+    const stem = name.replace(FEMALE_ADDRESS, '').replace(MALE_ADDRESS, '') || name;
+    const bare = name.replace(/^[阿老小]/u, '');
+    const key = stem !== name ? stem : bare !== name && names.has(bare) && !PERSON.test(bare) ? bare : name;
+    stems.set(key, [...(stems.get(key) ?? []), name]);
+  }
+  for (const group of stems.values()) {
+    const sexes = new Set(group.map(sexOf).filter((g) => g !== 'unknown'));
+    if (group.length < 2 || sexes.size > 1) continue;
+    const [main] = [...group].sort((a, b) => said(b) - said(a) || a.length - b.length);
+    for (const n of group) if (n !== main) out.set(n, main);
+  }
+  for (const epithet of [...names].filter((n) => PERSON.test(n))) {
+    // 刘老头子 is said of 老头子, not of 老头.
+    const longer = [...names].filter((n) => n !== epithet && n.startsWith(epithet));
+    const own = new RegExp(
+      `(.)${epithet}${longer.map((n) => `(?!${n.slice(epithet.length)})`).join('')}`,
+      'gu',
+    );
+    const times = new Map<string, number>();
+    for (const [, c] of narration.matchAll(own)) if (SURNAME.test(c)) times.set(c, (times.get(c) ?? 0) + 1);
+    const surnames = [...times].filter(([, n]) => n >= 2).map(([c]) => c);
+    if (surnames.length !== 1 || out.has(epithet)) continue;
+    const [surname] = surnames;
+    const named = [...names].filter(
+      (n) => n.startsWith(surname) && n !== surname + epithet && !n.includes(epithet) && !out.has(n),
+    );
+    const sexes = new Set([epithet, ...named].map(sexOf).filter((g) => g !== 'unknown'));
+    if (named.length === 1 && sexes.size <= 1) out.set(epithet, named[0]);
+  }
+  return out;
 }
 
 /** The person the narration last introduced with 一个/一位 (远远的望见一个大汉，推着…), if any. */
