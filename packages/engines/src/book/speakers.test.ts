@@ -880,6 +880,23 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(characters).not.toContain('杨先生太太');
   });
 
+  it('an epithet answering a line said to someone is the one spoken to (“老者，…” / 老头儿立住), not one brought in', () => {
+    const scene = [
+      '“你要买骆驼吗？”祥子问。',
+      '“买不起！”老者说。',
+      '祥子跟了进去。“老者，留下我的三匹吧？”',
+    ];
+    expect(speakersOf([...scene, '“哼！谁还喂得起骆驼！”老头儿立住，看着那四匹牲口。']).quotes).toEqual([
+      ['祥子'],
+      ['老者'],
+      ['祥子'],
+      ['老者'],
+    ]);
+    expect(speakersOf([...scene, '门外来了一个老头儿。“哼！谁还喂得起骆驼！”老头儿说。']).quotes[3]).toEqual([
+      '老头儿',
+    ]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE]);
     expect(m.total).toBeGreaterThan(1000);

@@ -889,6 +889,9 @@ function readCharacters(paragraphs: string[]): Characters {
   return { names, genders, genderOf, fits, referent, aliases, spoken, narrated };
 }
 
+/** Who someone is called by age or sex, not by a name or a trade (老头子, 妇人; not 车夫, 掌柜). */
+const EPITHET =
+  /^(?:老头子|老头儿|老头|老者|老人|老汉|老太太|老太婆|老婆子|老妇人|妇人|女人|男人|汉子|大汉|姑娘|少年|后生|小伙子)$/u;
 /** Forms of address that make no other person of a name (虎妞, 虎姑娘; not 七斤嫂, the wife of 七斤). */
 const FEMALE_ADDRESS = /(?:姑娘|小姐|姐姐|妹妹|丫头|妞|姐|妹)$/u;
 const MALE_ADDRESS = /(?:老爷|大爷|二爷|少爷|哥哥|大哥|爷|哥)$/u;
@@ -1216,6 +1219,20 @@ function paragraphSpeakers(
       if (speaker === self) speaker = introduced(before.split(/[。！？!?]/u).pop() ?? '');
       listener ??= self;
     }
+    // An epithet answering a line said to someone (“老者，…” / “…”老头儿立住) is the one spoken to, when
+    // it fits them and the narration brings in nobody new (一个老头子).
+    if (
+      speaker &&
+      EPITHET.test(speaker) &&
+      last?.listener &&
+      last.listener !== speaker &&
+      last.listener !== '我' &&
+      last.speaker !== speaker &&
+      (names.has(last.listener) || spoken.has(last.listener)) &&
+      fits(last.listener, sexOf(speaker)) &&
+      !new RegExp(`[一两](?:个|位)[^，,。！？!?]{0,6}${speaker}`, 'u').test(before)
+    )
+      speaker = last.listener;
     // A role the narration said is a character (关官，就是关尹喜) is that character.
     if (speaker && aliases.has(speaker)) speaker = aliases.get(speaker) ?? speaker;
     // A minor role that names a character already speaking is that character: 那秀才 → 赵秀才.
