@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CAST_BOOKS } from './cast.fixture.ts';
+import { CAST_BOOKS, castParagraphs } from './cast.fixture.ts';
 import { measureCast } from './cast.measure.ts';
 import { castRoles, looksLikePerson } from './cast.ts';
 import { attributeSpeakers } from './speakers.ts';
@@ -101,6 +101,19 @@ describe('attributeSpeakers: the cast of a book', () => {
       p.segments.filter((s) => s.kind === 'quote').map((s) => s.speaker),
     );
     expect(speakers).not.toContain('孔子');
+  });
+
+  it('casts 《祝福》 with 祥林嫂 once: “她…是一个乞丐” describes her, and her talk with 我 goes on past 我自己', () => {
+    const book = CAST_BOOKS.find((b) => b.file === 'zhufu.txt');
+    if (!book) throw new Error('fixture missing');
+    const m = measureCast(book);
+    expect(m.roles.map((r) => r.name)).not.toContain('乞丐');
+    expect(m.splitErrors).toBe(0);
+    // “那么，也就有地狱了？” and “那么，死掉的一家的人，都能见面的？” answer 我.
+    const lines = attributeSpeakers(castParagraphs(book))
+      .paragraphs.flatMap((p) => p.segments)
+      .filter((s) => s.kind === 'quote' && s.text.startsWith('那么，'));
+    expect(lines.map((s) => s.speaker)).toEqual(['祥林嫂', '祥林嫂']);
   });
 
   it('casts 《阿Q正传》 with 阿Q and no fragments (要, 赵) or cited sages (孔子)', () => {

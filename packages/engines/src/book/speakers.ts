@@ -814,7 +814,9 @@ function readCharacters(paragraphs: string[]): Characters {
       const introduced = /(?:是|闪出|走出|走进|挤进|跑出|跑进|钻出|来了)那?(?:一个|一位|个)(.+)$/u.exec(
         clause,
       );
-      const role = introduced && description(introduced[1]);
+      // …not one said of a subject (她分明已经纯乎是一个乞丐了: she, 祥林嫂, is described).
+      const predicate = /^[他她伊]/u.test(clause.trim().replace(LEAD, ''));
+      const role = introduced && !predicate && description(introduced[1]);
       if (role && role !== '人' && role !== not && g !== 'unknown' && fits(role, g, strict)) return role;
       // 人们仍然叫她祥林嫂: the pronoun named by the narration is that character.
       const named = /(?:叫|称|唤|喊)([他她伊])(?:做|作|为)?([\p{Script=Han}]{2,4})/u.exec(clause);
@@ -1271,7 +1273,17 @@ function paragraphSpeakers(
         /[他她伊](?!们)/u.test(narration) &&
         fits(who, /他/u.test(narration) ? 'male' : 'female')));
   const lastTwo = [...new Set(turns.slice(-4).map((t) => t.speaker))].slice(-2);
-  const someoneElse = [...names].some((n) => !lastTwo.includes(n) && narration.includes(n));
+  // (A one-character name counts only as a clause's subject: 自 of 我自己 is nobody.)
+  const someoneElse = [...names].some(
+    (n) =>
+      !lastTwo.includes(n) &&
+      (n.length > 1
+        ? narration.includes(n)
+        : narration.split(/[，,。！？!?；;：:]/u).some((c) => {
+            const s = subjectOf(c, names);
+            return s.kind === 'name' && s.name === n;
+          })),
+  );
   // One of the two must be named (or be 我): a pronoun alone could be either.
   const named = lastTwo.some((who) => !!who && narration.includes(who));
   const ongoing = lastTwo.length === 2 && lastTwo.every(about) && named && !someoneElse;
