@@ -48,9 +48,10 @@ describe('subtitle OCR on a busy background', () => {
       expect(Math.abs(c.start_ms - CUES[i].start_ms)).toBeLessThanOrEqual(200);
       expect(Math.abs(c.end_ms - CUES[i].end_ms)).toBeLessThanOrEqual(200);
     });
-    // Grain changes the band at every sample; a cue is still read only about once a second, and
-    // around its changes, not at every sample.
-    expect(res.frames_recognised).toBeLessThan(res.frames_sampled * 0.75);
+    // Grain changes the band at every sample; still not every sample is read, only about one a
+    // second of each cue, more where its reads disagree, and those around its changes (19 of 25 here;
+    // 21 when every sample whose mask changed was read).
+    expect(res.frames_recognised).toBeLessThan(res.frames_sampled * 0.8);
     expect(latin?.cues).toHaveLength(1);
     expect(latin?.cues[0].text.replace(/\s+/g, '')).toBe('Room42at7pm');
   }, 240_000);

@@ -5,7 +5,15 @@ import { EngineError } from '../errors.ts';
 import { runFfmpeg } from '../media/run.ts';
 import { assertBox, pixelBox, probeVideo, type VideoInfo } from './frames.ts';
 import { changeFrame, partOwners, shownOwners } from './shown.ts';
-import { convertScript, lineScript, nearPartOf, sameCueText, textPartOf, voteText } from './text.ts';
+import {
+  convertScript,
+  lineScript,
+  nearPartOf,
+  sameCueText,
+  textPartOf,
+  textSimilarity,
+  voteText,
+} from './text.ts';
 import { maskDistance, steadyMask, type TextMask, textMask } from './textmask.ts';
 import type {
   Box,
@@ -60,7 +68,7 @@ interface Geometry {
   ocr: { w: number; h: number };
 }
 
-interface SampleResult {
+export interface SampleResult {
   /** Global frame index. */
   n: number;
   /** Empty = no text read in the band. */
@@ -261,13 +269,14 @@ async function recogniseChunk(
 }
 
 /**
- * Decides the deferred samples of a busy band: those between two reads of the same text show it too
- * (their band changed by grain only) and carry the earlier read on, without a vote (`placed`);
- * between reads of different texts (or of nothing, or across a blank band) the middle one is read,
- * and so on until none is left. A cue is read about once per READ_GRID samples, and the samples
- * around each change of text are all read. Returns the number of reads.
+ * Decides the deferred samples of a busy band: those between two reads of the same text (whitespace
+ * aside) show it too (their band changed by grain only) and carry the earlier read on, without a vote
+ * (`placed`); between reads that differ at all (another cue, a misread letter, nothing, or across a
+ * blank band) the middle one is read, and so on until none is left. A cue is read about once per
+ * READ_GRID samples, more where its reads disagree (the vote needs them), and the samples around
+ * each change of text are all read. Returns the number of reads.
  */
-async function placeDeferred(
+export async function placeDeferred(
   read: Array<{ sample: SampleResult; k: number }>,
   sources: Array<SampleResult | null>,
   deferred: Set<number>,
@@ -287,7 +296,7 @@ async function placeDeferred(
       const after = own[q + 1];
       const blankBetween = read.slice(own[q], after ?? read.length).some(({ sample }) => sample.blank);
       const [a, b] = [before, read[after]?.sample].map((s) => (s ? bandText(s.lines) : ''));
-      if (a && b && !blankBetween && sameCueText(a, b, SAME_TEXT)) {
+      if (a && b && !blankBetween && textSimilarity(a, b) === 1) {
         for (let x = p; x <= q; x++) {
           Object.assign(read[own[x]].sample, { lines: [], weak: before.lines });
           placed.add(read[own[x]].sample);
