@@ -1274,20 +1274,21 @@ function paragraphSpeakers(
         fits(who, /他/u.test(narration) ? 'male' : 'female')));
   const lastTwo = [...new Set(turns.slice(-4).map((t) => t.speaker))].slice(-2);
   // (A one-character name counts only as a clause's subject: 自 of 我自己 is nobody.)
-  const someoneElse = [...names].some(
-    (n) =>
-      !lastTwo.includes(n) &&
-      (n.length > 1
-        ? narration.includes(n)
-        : narration.split(/[，,。！？!?；;：:]/u).some((c) => {
-            const s = subjectOf(c, names);
-            return s.kind === 'name' && s.name === n;
-          })),
-  );
+  const someoneElse = () => {
+    const subjects = new Set(
+      narration.split(/[，,。！？!?；;：:]/u).map((c) => {
+        const s = subjectOf(c, names);
+        return s.kind === 'name' ? s.name : '';
+      }),
+    );
+    return [...names].some(
+      (n) => !lastTwo.includes(n) && (n.length > 1 ? narration.includes(n) : subjects.has(n)),
+    );
+  };
   // One of the two must be named (or be 我): a pronoun alone could be either.
   const named = lastTwo.some((who) => !!who && narration.includes(who));
-  const ongoing = lastTwo.length === 2 && lastTwo.every(about) && named && !someoneElse;
-  if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS && !ongoing) turns = [];
+  const ongoing = () => lastTwo.length === 2 && lastTwo.every(about) && named && !someoneElse();
+  if (!row.some((r) => r.speech) && !pending && narration.length > ASIDE_CHARS && !ongoing()) turns = [];
   // Narration that sets two talking (我便招宏儿走近面前，和他闲话：问他…): the bare lines after it are
   // theirs, the one talked to first.
   const talk = !row.some((r) => r.speech) && !pending ? talkingTo(quotesAsStops(p)) : null;
