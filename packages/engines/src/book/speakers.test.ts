@@ -864,7 +864,14 @@ describe('attributeSpeakers: who is speaking', () => {
     expect(characters).toEqual(['虎妞', '四爷']);
   });
 
-  it('keeps apart father and son (老栓, 小栓) and 太太 when two surnames take it', () => {
+  it('keeps apart father and son (老栓, 小栓), sisters by rank (二妹, 二姐) and 太太 when two surnames take it', () => {
+    expect(
+      speakersOf([
+        '二妹走进来。“我去买菜。”二妹说。',
+        '二姐点点头。“早点回来。”二姐说。',
+        '“知道了。”二妹说。',
+      ]).characters.sort(),
+    ).toEqual(['二妹', '二姐'].sort());
     expect(
       speakersOf([
         '“小栓的爹，你就去么？”华大妈说。“去了。”老栓说。“爹，我好了。”小栓说。',

@@ -913,7 +913,9 @@ function otherForms(names: Set<string>, narration: string): Map<string, string> 
   const out = new Map<string, string>();
   const stems = new Map<string, string[]>();
   for (const name of names) {
-    const stem = name.replace(FEMALE_ADDRESS, '').replace(MALE_ADDRESS, '') || name;
+    // A rank among siblings is no stem: 二妹 and 二姐 are two sisters.
+    const addressed = name.replace(FEMALE_ADDRESS, '').replace(MALE_ADDRESS, '');
+    const stem = addressed && !/^[一二三四五六七八九十大小老]+$/u.test(addressed) ? addressed : name;
     const bare = name.replace(/^[阿老小]/u, '');
     const key = stem !== name ? stem : bare !== name && names.has(bare) && !PERSON.test(bare) ? bare : name;
     stems.set(key, [...(stems.get(key) ?? []), name]);
