@@ -39,6 +39,13 @@ export interface CastLine {
   speaker: string | null;
 }
 
+/** How many times `part` (not empty) stands in `text`, without overlaps. */
+export function occurrences(text: string, part: string): number {
+  let n = 0;
+  for (let i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + part.length)) n++;
+  return n;
+}
+
 /** Whether a speaker looks like a person by its form alone. */
 export function looksLikePerson(name: string): boolean {
   if (name === '我') return true;
@@ -147,18 +154,19 @@ export function castRoles(lines: Map<string, number>, narration: string): Map<st
   }
   // 骆驼 of 骆驼祥子: a role the narration puts before another one twice or more, that one said far more
   // often alone, is its nickname (here, not in who a pronoun stands for: 骆驼 is also a camel).
-  const said = (s: string) => narration.split(s).length - 1;
   const names = new Set([...role.values()].filter((n): n is string => !!n && n.length >= 2));
   for (const [nick, r] of role) {
     if (r !== nick || nick.length < 2) continue;
-    // The roles right after each time the narration says it (looked up there, not said() per pair).
+    // The roles right after each time the narration says it (looked up there, not counted per pair).
     const next = new Map<string, number>();
     for (let i = narration.indexOf(nick); i >= 0; i = narration.indexOf(nick, i + nick.length))
       for (let len = 2; len <= 5; len++) {
         const n = narration.slice(i + nick.length, i + nick.length + len);
         if (names.has(n) && !n.startsWith(nick)) next.set(n, (next.get(n) ?? 0) + 1);
       }
-    const named = [...next].filter(([n, times]) => times >= 2 && said(n) >= 10 * times).map(([n]) => n);
+    const named = [...next]
+      .filter(([n, times]) => times >= 2 && occurrences(narration, n) >= 10 * times)
+      .map(([n]) => n);
     if (named.length === 1) for (const [k, v] of role) if (v === nick) role.set(k, named[0]);
   }
   // 花白胡子的人, 光头的小伙子 → 花白胡子, 光头: a role and a plain person noun after it.

@@ -1,4 +1,4 @@
-import { castRoles, looksLikePerson } from './cast.ts';
+import { castRoles, looksLikePerson, occurrences } from './cast.ts';
 import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './types.ts';
 
 /**
@@ -148,7 +148,7 @@ export function learnNames(paragraphs: string[], narrated?: Set<string>): Set<st
     let n = counts.get(s);
     if (n === undefined) {
       const at = pairs.get(s.slice(0, 2)) ?? [];
-      if (s.length === 1) n = text.split(s).length - 1;
+      if (s.length === 1) n = occurrences(text, s);
       else n = s.length === 2 ? at.length : at.filter((i) => text.startsWith(s, i)).length;
       counts.set(s, n);
     }
@@ -909,7 +909,6 @@ const sexOf = (name: string): Gender =>
  *   (刘四爷) and no other surname takes it (杨太太, 管太太: 太太 stays whoever the scene says).
  */
 function otherForms(names: Set<string>, narration: string): Map<string, string> {
-  const said = (s: string) => narration.split(s).length - 1;
   const out = new Map<string, string>();
   const stems = new Map<string, string[]>();
   for (const name of names) {
@@ -923,7 +922,10 @@ function otherForms(names: Set<string>, narration: string): Map<string, string> 
   for (const group of stems.values()) {
     const sexes = new Set(group.map(sexOf).filter((g) => g !== 'unknown'));
     if (group.length < 2 || sexes.size > 1) continue;
-    const [main] = [...group].sort((a, b) => said(b) - said(a) || a.length - b.length);
+    const times = new Map(group.map((n) => [n, occurrences(narration, n)]));
+    const [main] = [...group].sort(
+      (a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0) || a.length - b.length,
+    );
     for (const n of group) if (n !== main) out.set(n, main);
   }
   for (const epithet of [...names].filter((n) => PERSON.test(n))) {
