@@ -100,6 +100,8 @@ describe('subtitle OCR (PP-OCRv4)', () => {
     // The two-line bilingual cue and the one-line cue fall in the same region.
     expect(contains(subtitle as Box, stillBoxes[0])).toBe(true);
     expect(contains(subtitle as Box, stillBoxes[1])).toBe(true);
+    // Two lines were seen stacked: no room is left above them for a third (a bigger band costs OCR).
+    expect(stillBoxes[1].y - (subtitle as Box).y).toBeLessThan(stillBoxes[0].h);
     expect(contains(title as Box, stillBoxes[2])).toBe(true);
     expect(title?.confidence).toBeGreaterThan(0.9);
   }, 60_000);

@@ -5,7 +5,7 @@ import { EngineError } from '../errors.ts';
 import { grabFrame, probeVideo } from './frames.ts';
 import type { Box, DetectedRegion, DetectRegionsOptions, DetectRegionsResult, OcrLine } from './types.ts';
 
-interface Hit {
+export interface Hit {
   frame: number;
   box: Box;
 }
@@ -14,6 +14,38 @@ interface Cluster {
   hits: Hit[];
   y0: number;
   y1: number;
+}
+
+/** A box more than this many line heights tall is no one line's (see bandOf). */
+const TALL_BOX = 1.5;
+
+/** Whether some frame shows two of the lines one above the other (centres a line height apart). */
+function twoLines(hits: Hit[], lineH: number): boolean {
+  const centre = (h: Hit) => h.box.y + h.box.h / 2;
+  return hits.some((a) => hits.some((b) => a.frame === b.frame && centre(b) - centre(a) >= lineH * 0.9));
+}
+
+/**
+ * The band a group of lines (seen over several frames) calls for: their extent padded by 0.6 of a
+ * line, and for a group that never showed two lines at once, room for one more line on its inner side.
+ */
+export function bandOf(hits: Hit[]): { y: number; h: number; kind: 'subtitle' | 'title' } {
+  // The median: a busy picture now and then gives a line a box several lines tall, which says
+  // neither how tall a line is nor where the band ends.
+  const heights = hits.map((h) => h.box.h).sort((a, b) => a - b);
+  const lineH = heights[heights.length >> 1];
+  const lines = hits.filter((h) => h.box.h <= lineH * TALL_BOX);
+  const y0 = Math.min(...lines.map((h) => h.box.y));
+  const y1 = Math.max(...lines.map((h) => h.box.y + h.box.h));
+  const pad = lineH * 0.6;
+  const centre = (y0 + y1) / 2;
+  // Bottom subtitles grow upwards when a cue has two lines (titles at the top grow downwards), and
+  // a few samples easily miss the rarer two-line cues: leave room for one more line on that side,
+  // unless a sample showed two lines stacked (a subtitle has at most two).
+  const grow = twoLines(lines, lineH) ? pad : lineH * 1.6;
+  const y = Math.max(0, y0 - (centre >= 0.5 ? grow : pad));
+  const bottom = Math.min(1, y1 + (centre >= 0.5 ? pad : grow));
+  return { y, h: bottom - y, kind: centre >= 0.5 ? 'subtitle' : 'title' };
 }
 
 /** A line is a subtitle candidate when its centre is near the middle of the frame horizontally. */
@@ -79,20 +111,13 @@ export async function detectSubtitleRegions(
   for (const c of clusters) {
     const seen = new Set(c.hits.map((h) => h.frame)).size;
     if (seen < minFrames) continue;
-    const lineH = Math.max(...c.hits.map((h) => h.box.h));
-    const pad = lineH * 0.6;
-    const centre = (c.y0 + c.y1) / 2;
-    // Bottom subtitles grow upwards when a cue has two lines (titles at the top grow downwards), and
-    // a few samples easily miss the rarer two-line cues: leave room for one more line on that side.
-    const grow = lineH * 1.6;
-    const y = Math.max(0, c.y0 - (centre >= 0.5 ? grow : pad));
-    const bottom = Math.min(1, c.y1 + (centre >= 0.5 ? pad : grow));
+    const { y, h, kind } = bandOf(c.hits);
     regions.push({
       x: 0.02,
       y,
       w: 0.96,
-      h: bottom - y,
-      kind: centre >= 0.5 ? 'subtitle' : 'title',
+      h,
+      kind,
       confidence: Math.round((seen / samples) * 100) / 100,
     });
   }
