@@ -36,6 +36,10 @@ const SAME_TEXT = 0.6;
  * after them: a busy background hides a cue from OCR in a frame now and then.
  */
 const MAX_GAP = 3;
+/** Two cues this similar with only unread samples between are one cue (see buildCues)… */
+const SAME_CUE_AGAIN = 0.8;
+/** …when what was not read lasts at most this long. */
+const HIDDEN_SECONDS = 2;
 /**
  * Lines read with less confidence than `minScore` but at least this much never start a cue nor vote
  * on its text; they only carry a cue already read through frames where the background blurs it.
@@ -477,8 +481,10 @@ function trackTexts(lines: OcrLine[], region: Box): Map<'zh' | 'latin', TrackSta
  * nearly, or a part of it), across up to MAX_GAP samples where it was not read or misread unless the
  * band went blank or another text held for two samples; reads below the confidence floor carry it
  * on (and back to where it began) but never start it; its text is voted over its confident reads.
+ * A cue whose voted text is the one before's again (or a part of it, or it a part, at its place)
+ * after up to HIDDEN_SECONDS of samples with no confident read and none blank continues that one.
  */
-function buildCues(
+export function buildCues(
   samples: SampleResult[],
   region: Box,
   script: 'zh' | 'latin',
@@ -488,7 +494,9 @@ function buildCues(
   const ms = (frame: number) => Math.round((frame * 1000) / info.fps);
   const states = samples.map((s) => trackTexts(s.lines, region).get(script) ?? null);
   const loose = samples.map((s) => trackTexts([...s.lines, ...(s.weak ?? [])], region).get(script) ?? null);
-  const cues: OcrCue[] = [];
+  const runs: Array<{ start: number; last: number; reads: TrackState[]; text: string }> = [];
+  // Samples of HIDDEN_SECONDS.
+  const maxHidden = Math.round((HIDDEN_SECONDS * info.fps) / step);
   let previousEnd = -1;
   for (let i = 0; i < samples.length; i++) {
     const first = states[i];
@@ -523,18 +531,45 @@ function buildCues(
     )
       start--;
     const reads = members.map((k) => states[k] as TrackState);
-    const endFrame = last + 1 < samples.length ? samples[last + 1].from : samples[last].n + step;
-    cues.push({
-      start_ms: ms(samples[start].from),
-      end_ms: Math.min(info.durationMs || Number.POSITIVE_INFINITY, ms(endFrame)),
-      text: voteText(reads),
-      box: reads.map((r) => r.box).reduce(union),
-      score: reads.reduce((a, r) => a + r.score, 0) / reads.length,
-    });
+    const text = voteText(reads);
+    const before = runs.at(-1);
+    // The same text again with only unread samples between (none blank): one cue the grain hid for
+    // a while (longer than MAX_GAP), or split by a misread run; never a new cue.
+    const hidden = (b: NonNullable<typeof before>) =>
+      samples.slice(b.last + 1, start).every((s) => !s.blank) &&
+      states.slice(b.last + 1, start).every((st) => !st) &&
+      start - b.last - 1 <= maxHidden &&
+      (textSimilarity(b.text, text) >= SAME_CUE_AGAIN || partAtPlace(b, { reads, text }));
+    if (before && hidden(before)) {
+      before.reads.push(...reads);
+      before.text = voteText(before.reads);
+      before.last = last;
+    } else runs.push({ start, last, reads, text });
     previousEnd = last;
     i = last;
   }
-  return cues;
+  return runs.map(({ start, last, reads, text }) => {
+    const endFrame = last + 1 < samples.length ? samples[last + 1].from : samples[last].n + step;
+    return {
+      start_ms: ms(samples[start].from),
+      end_ms: Math.min(info.durationMs || Number.POSITIVE_INFINITY, ms(endFrame)),
+      text,
+      box: reads.map((r) => r.box).reduce(union),
+      score: reads.reduce((a, r) => a + r.score, 0) / reads.length,
+    };
+  });
+}
+
+/**
+ * Whether one of two reads is a part of the other ("月四" of "计分子月四") read where the other's
+ * letters are: within its box, left to right.
+ */
+function partAtPlace(a: { reads: TrackState[]; text: string }, b: { reads: TrackState[]; text: string }) {
+  const [part, whole] = [...a.text].length < [...b.text].length ? [a, b] : [b, a];
+  if (!textPartOf(part.text, whole.text, SAME_TEXT)) return false;
+  const [p, w] = [part, whole].map((c) => c.reads.map((r) => r.box).reduce(union));
+  const slack = w.h / 2;
+  return p.x >= w.x - slack && p.x + p.w <= w.x + w.w + slack;
 }
 
 function union(a: Box, b: Box): Box {
