@@ -46,6 +46,12 @@ describe('cues from the samples of a busy band', () => {
     expect(run(0.05)).toEqual(['月四', '计分子月四']);
   });
 
+  it('drops a misread read once or twice between two reads of one cue', () => {
+    const A = '心平量它关';
+    expect(cues([A, A, A, '平量包天', '平量包天', '', A, '|'])).toEqual([[A, 0, 1680]]);
+    expect(cues([A, A, A, '平量包天', '平量包天', '平量包天', A, '|'])).toHaveLength(3);
+  });
+
   it('keeps two cues apart when the band went blank between them, or the hidden stretch was too long', () => {
     const A = '活解设他天这实';
     expect(cues([A, A, '', '|', '', A, A])).toHaveLength(2);

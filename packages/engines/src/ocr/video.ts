@@ -38,8 +38,10 @@ const SAME_TEXT = 0.6;
 const MAX_GAP = 3;
 /** Two cues this similar with only unread samples between are one cue (see buildCues)… */
 const SAME_CUE_AGAIN = 0.8;
-/** …when what was not read lasts at most this long. */
+/** …when what was not read lasts at most this long… */
 const HIDDEN_SECONDS = 2;
+/** …and a cue read this many times or fewer between them is a misread of theirs. */
+const MISREAD_READS = 2;
 /**
  * Lines read with less confidence than `minScore` but at least this much never start a cue nor vote
  * on its text; they only carry a cue already read through frames where the background blurs it.
@@ -482,7 +484,8 @@ function trackTexts(lines: OcrLine[], region: Box): Map<'zh' | 'latin', TrackSta
  * band went blank or another text held for two samples; reads below the confidence floor carry it
  * on (and back to where it began) but never start it; its text is voted over its confident reads.
  * A cue whose voted text is the one before's again (or a part of it, or it a part, at its place)
- * after up to HIDDEN_SECONDS of samples with no confident read and none blank continues that one.
+ * after up to HIDDEN_SECONDS of samples with no confident read (or a cue of MISREAD_READS reads) and
+ * none blank continues that one.
  */
 export function buildCues(
   samples: SampleResult[],
@@ -494,7 +497,8 @@ export function buildCues(
   const ms = (frame: number) => Math.round((frame * 1000) / info.fps);
   const states = samples.map((s) => trackTexts(s.lines, region).get(script) ?? null);
   const loose = samples.map((s) => trackTexts([...s.lines, ...(s.weak ?? [])], region).get(script) ?? null);
-  const runs: Array<{ start: number; last: number; reads: TrackState[]; text: string }> = [];
+  type Run = { start: number; last: number; reads: TrackState[]; text: string };
+  const runs: Run[] = [];
   // Samples of HIDDEN_SECONDS.
   const maxHidden = Math.round((HIDDEN_SECONDS * info.fps) / step);
   let previousEnd = -1;
@@ -532,18 +536,26 @@ export function buildCues(
       start--;
     const reads = members.map((k) => states[k] as TrackState);
     const text = voteText(reads);
-    const before = runs.at(-1);
-    // The same text again with only unread samples between (none blank): one cue the grain hid for
-    // a while (longer than MAX_GAP), or split by a misread run; never a new cue.
-    const hidden = (b: NonNullable<typeof before>) =>
-      samples.slice(b.last + 1, start).every((s) => !s.blank) &&
-      states.slice(b.last + 1, start).every((st) => !st) &&
+    // The same text again with only unread samples between (none blank), or a misread read once or
+    // twice: one cue the grain hid for a while (longer than MAX_GAP); never a new cue.
+    const again = (b: Run, misread?: Run) =>
       start - b.last - 1 <= maxHidden &&
+      samples.slice(b.last + 1, start).every((s) => !s.blank) &&
+      states.slice(b.last + 1, start).every((st) => !st || misread?.reads.includes(st)) &&
       (textSimilarity(b.text, text) >= SAME_CUE_AGAIN || partAtPlace(b, { reads, text }));
-    if (before && hidden(before)) {
-      before.reads.push(...reads);
-      before.text = voteText(before.reads);
-      before.last = last;
+    const [before, misread] = [runs.at(-1), runs.at(-2)];
+    const onto =
+      before && again(before)
+        ? before
+        : misread && before && before.reads.length <= MISREAD_READS && again(misread, before)
+          ? misread
+          : null;
+    if (onto) {
+      // The misread's own reads leave the vote.
+      if (onto !== before) runs.pop();
+      onto.reads.push(...reads);
+      onto.text = voteText(onto.reads);
+      onto.last = last;
     } else runs.push({ start, last, reads, text });
     previousEnd = last;
     i = last;
