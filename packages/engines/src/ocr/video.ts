@@ -214,8 +214,8 @@ async function recogniseChunk(
         const mask = masks[j];
         const n = chunk.first - chunk.lead + j;
         const frame = (i: number) => raw.subarray(i * size, (i + 1) * size);
-        const busy = medianChange(frame(j), frame(j > 0 ? j - 1 : Math.min(1, total - 1))) > BUSY_MEDIAN;
-        const sample: SampleResult = { n, lines: [], from: n, blank: !mask.count && !busy };
+        const { busy, calm } = bandMotion(frame, j, total, step);
+        const sample: SampleResult = { n, lines: [], from: n, blank: !mask.count && calm };
         if (j >= step) {
           // The frame where the band switched from the previous sample's state to this one's.
           const prev = masks[j - step];
@@ -319,6 +319,17 @@ export async function placeDeferred(
     reads += round.length;
   }
   return reads;
+}
+
+/**
+ * Whether the band at frame `j` is busy (changed since the frame before: grain, texture in motion)
+ * and whether it is calm, which asks more: a compressed busy picture can hold still for a few frames
+ * (the encoder dropped the grain), so calm is also unchanged since the previous sample.
+ */
+export function bandMotion(frame: (i: number) => Uint8Array, j: number, total: number, step: number) {
+  const busy = medianChange(frame(j), frame(j > 0 ? j - 1 : Math.min(1, total - 1))) > BUSY_MEDIAN;
+  const calm = !busy && (j < step || medianChange(frame(j), frame(j - step)) <= BUSY_MEDIAN);
+  return { busy, calm };
 }
 
 /** Median absolute difference between two gray pictures of the same size. */
