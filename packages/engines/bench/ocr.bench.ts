@@ -12,7 +12,8 @@
  * bench:erase does: the same figures on what users send, where the re-encode's losses may cost
  * accuracy (reported, not hidden).
  *   npm run bench:ocr            (BENCH_OCR_MINUTES=2 for a shorter calm run)
- *   BENCH_OCR_BUSY_SEED=7        the busy clip tuned on (default 11 = the held-out clip reported)
+ *   BENCH_OCR_BUSY_SEED=7        a busy clip tuned on (5, 7, 17; 11 and 14 were looked at too;
+ *                                default 16 = the held-out clip reported, on a fractal place no other uses)
  *   BENCH_OCR_UPLOAD_MBITS=2     another upload rate for the busy clip's copy (default 4)
  *   BENCH_OCR_SKIP_CALM=1, BENCH_OCR_SKIP_BUSY=1, BENCH_OCR_SKIP_ERASE=1,
  *   BENCH_OCR_SKIP_LOSSLESS=1 (the busy clip's upload copy only)   parts left out
@@ -101,8 +102,8 @@ function makeCues(): TestCue[] {
   return cues;
 }
 
-/** The busy clip reported: its text and fractal were never looked at while tuning. */
-const HELD_OUT_SEED = 11;
+/** The busy clip reported: its text and fractal were never looked at while tuning (seed 11 was, on 2026-11-28). */
+const HELD_OUT_SEED = 16;
 /** A faint box: the picture shows through enough to hide the text from the pixel-change detector. */
 const BUSY_BOX_OPACITY = 0.2;
 
