@@ -504,7 +504,7 @@ export function buildCues(
   script: 'zh' | 'latin',
   info: VideoInfo,
   step: number,
-) {
+): OcrCue[] {
   const ms = (frame: number) => Math.round((frame * 1000) / info.fps);
   const states = samples.map((s) => trackTexts(s.lines, region).get(script) ?? null);
   const loose = samples.map((s) => trackTexts([...s.lines, ...(s.weak ?? [])], region).get(script) ?? null);
