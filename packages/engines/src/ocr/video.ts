@@ -554,16 +554,15 @@ export function buildCues(
       samples.slice(b.last + 1, start).every((s) => !s.blank) &&
       states.slice(b.last + 1, start).every((st) => !st || misread?.reads.includes(st)) &&
       (textSimilarity(b.text, text) >= SAME_CUE_AGAIN || partAtPlace(b, { reads, text }));
-    const [before, misread] = [runs.at(-1), runs.at(-2)];
-    const onto =
-      before && again(before)
-        ? before
-        : misread && before && before.reads.length <= MISREAD_READS && again(misread, before)
-          ? misread
-          : null;
-    if (onto) {
+    const previous = runs.at(-1);
+    let onto = previous && again(previous) ? previous : null;
+    const beyond = runs.at(-2);
+    if (!onto && previous && beyond && previous.reads.length <= MISREAD_READS && again(beyond, previous)) {
       // The misread's own reads leave the vote.
-      if (onto !== before) runs.pop();
+      runs.pop();
+      onto = beyond;
+    }
+    if (onto) {
       onto.reads.push(...reads);
       onto.text = voteText(onto.reads);
       onto.last = last;
