@@ -6,6 +6,8 @@
  * folder (SHERPA_ONNX_MODELS_DIR, else DATA_DIR/models), every set again with the model deciding.
  * `npm run bench:polyphones`
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createG2pwModel, findG2pwModel } from '../../../packages/engines/src/text/g2pw.ts';
 import { NORMALIZE_HELDOUT } from '../../../packages/engines/src/text/normalize.fixture.ts';
@@ -16,8 +18,10 @@ import {
   POLYPHONE_SET,
 } from '../../../packages/engines/src/text/polyphones.fixture.ts';
 import {
+  cppCases,
   measurePolyphones,
   parseCase,
+  toneOnly,
   userFix,
 } from '../../../packages/engines/src/text/polyphones.measure.ts';
 import { REAL_HELDOUT, REAL_TUNING } from '../../../packages/engines/src/text/polyphones.real.ts';
@@ -74,6 +78,23 @@ for (const [name, set] of SETS) {
     `${name} with the user's dictionary fixes: ${fixed.right}/${fixed.total} = ${pct(fixed.accuracy)}`,
   );
 }
+
+// Encyclopaedia text labelled by others: CPP (g2pM's data folder, not shipped here) when
+// BENCH_CPP_DIR points at it. Its dev part led to the modern-text rules; its test part is held out.
+const cppDir = process.env.BENCH_CPP_DIR;
+if (!cppDir) console.log('CPP (encyclopaedia sentences): skipped, set BENCH_CPP_DIR to g2pM’s data folder');
+else
+  for (const [part, note] of [
+    ['dev', 'tuning: 92.3 % before the modern-text rules'],
+    ['test', 'held out: 92.4 % before the modern-text rules'],
+  ]) {
+    const read = (ext: string) => readFileSync(join(cppDir, `${part}.${ext}`), 'utf8');
+    const m = measurePolyphones(cppCases(read('sent'), read('lb')));
+    const tone = toneOnly(m.wrong);
+    console.log(
+      `CPP ${part} (${note}): ${m.right}/${m.total} = ${pct(m.accuracy)}; ${pct((m.right + tone) / m.total)} counting the ${tone} neutral-tone disagreements as right`,
+    );
+  }
 
 // Speed: a 100,000-character text in sentence-sized pieces, as the TTS splitter feeds it.
 const sentences = [...POLYPHONE_SET, ...POLYPHONE_HELDOUT, ...POLYPHONE_HELDOUT_2].map(

@@ -51,3 +51,24 @@ export function userFix(c: PolyphoneCase): DictionaryEntry[] {
   }
   return [{ word: chars[c.at], pinyin: c.expected }];
 }
+
+/**
+ * The CPP dataset of g2pM (Park & Lee, Interspeech 2020; github.com/kakaobrain/g2pM `data/`, Apache-2.0):
+ * encyclopaedia sentences with one polyphone marked ▁X▁ per line and its reading in the matching line
+ * of the `.lb` file (ü written u:). Returns our case lines ('…[X]…|reading').
+ */
+export function cppCases(sentences: string, labels: string): string[] {
+  const lbs = labels.trim().split('\n');
+  return sentences
+    .trim()
+    .split('\n')
+    .map((s, i) => `${s.replace('▁', '[').replace('▁', ']')}|${lbs[i].trim().replace('u:', 'ü')}`);
+}
+
+/** Misses that are only a neutral against a full tone of the same syllable, where dictionaries differ. */
+export function toneOnly(wrong: Measure['wrong']): number {
+  const base = (p: string) => p.replace(/[1-5]$/, '');
+  return wrong.filter(
+    (w) => base(w.got) === base(w.expected) && (w.got.endsWith('5') || w.expected.endsWith('5')),
+  ).length;
+}

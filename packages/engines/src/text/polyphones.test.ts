@@ -676,6 +676,66 @@ describe('polyphones in context', () => {
     for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
   });
 
+  it('rules from modern text (encyclopaedia sentences): each reading in and out of its context', () => {
+    const cases: Array<[string, string, string, number?]> = [
+      // 率 ending a noun jieba makes: the rate; leading stays shuài
+      ['随着计划生育工作加强，中国大陆的总和生育率快速下降。', '率', 'lü4'],
+      ['其中男子识字率为84%。', '率', 'lü4'],
+      ['他率军南下。', '率', 'shuai4'],
+      // 什 is shén only in 什么
+      ['第萨·伊什特万是奥匈帝国的首相。', '什', 'shi2'],
+      ['你在做什么？', '什', 'shen2'],
+      ['屋里摆着些家什。', '什', 'shi2'],
+      // 塞 in a foreign name: sài; stuffing stays sāi
+      ['塞浦路斯自1981年起参赛。', '塞', 'sai4'],
+      ['另有超过10万越南裔住在圣何塞市区。', '塞', 'sai4'],
+      ['他把箱子塞在床底下。', '塞', 'sai1'],
+      // 为 after a verb of becoming, before a figure, after 原: wéi; for someone stays wèi
+      ['楚王韩信被贬为淮阴侯，后被吕后处死。', '为', 'wei2'],
+      ['其中男子识字率为84%，女子为75%。', '为', 'wei2', 1],
+      ['该岛原为荒岛。', '为', 'wei2'],
+      ['他为我们做了很多事。', '为', 'wei4'],
+      // 一场: a game (小组赛) is chǎng, a bout stays cháng
+      ['他首发参加了两场小组赛。', '场', 'chang3'],
+      ['哭了一场。', '场', 'chang2'],
+      // words of modern text the word list lacks
+      ['该站为青藏铁路的无人驻守车站。', '藏', 'zang4'],
+      ['他把钱藏在床下。', '藏', 'cang2'],
+      ['1894年，中日之间因为朝鲜问题而关系日趋紧张。', '鲜', 'xian3'],
+      ['这鱼很新鲜。', '鲜', 'xian1'],
+      ['全长475米，平均宽5米。', '长', 'chang2'],
+      ['1978年调入南京大学天文系任教。', '调', 'diao4'],
+      ['打倒刘少奇的标语。', '少', 'shao4'],
+      // 将 jieba reads as an adverb on its own: about to; a general stays jiàng
+      ['该委员会将负责监查政策的执行。', '将', 'jiang1'],
+      ['他是一员大将。', '将', 'jiang4'],
+      // 量 ending a verb the dictionary reads inside a longer noun (精确测量): liáng
+      ['通过精确测量氧气的分压来控制。', '量', 'liang2'],
+      ['这台机器的负载量很大。', '量', 'liang4'],
+      // 切 a verb on its own: cutting, qiē; 一切 stays qiè
+      ['这种蛋糕一般切为长方形享用。', '切', 'qie1'],
+      ['一切都好。', '切', 'qie4'],
+      // 长长 said twice: long
+      ['河水呈黄色，象长长一块布。', '长', 'chang2', 1],
+      // 奔 before a place closing the clause: heading for, bèn
+      ['守军出逃，取高唐、禹城奔济南。', '奔', 'ben4'],
+      ['马在草原上奔跑。', '奔', 'ben1'],
+      // 铺 on its own before a verb: laying, pū; the shop stays pù
+      ['1982年11月铺通。', '铺', 'pu1'],
+      ['北京的羊肉铺前常有几个人。', '铺', 'pu4'],
+      // surnames at the start of a name: 朴 Piáo, 燕 the state Yān, 覃 Qín
+      ['朴正熙政府对发展经济满腔热情。', '朴', 'piao2'],
+      ['他为人朴实。', '朴', 'pu3'],
+      ['覃振是国民党元老。', '覃', 'qin2'],
+      ['燕王朱棣起兵后，侯泰力主抵抗。', '燕', 'yan1'],
+      ['燕子飞回来了。', '燕', 'yan4'],
+      // 蛤 is gé but in 蛤蟆
+      ['是帘蛤目帘蛤科帘蛤属的一种。', '蛤', 'ge2'],
+      ['池塘里有一只癞蛤蟆。', '蛤', 'ha2'],
+    ];
+    for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
+  });
+
   it('fixes the readings pinyin-pro gets wrong by default', () => {
     const at = (text: string, ch: string, nth = 0) => {
       const r = pinyinReadings(text).filter((x) => x.char === ch);

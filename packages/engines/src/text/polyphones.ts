@@ -532,6 +532,32 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['理发', '- fa4'],
   ['西藏', '- zang4'],
   ['宝藏', '- zang4'],
+  // Modern text (news, encyclopaedias) the word list lacks: Tibet in compounds (青藏铁路, 驻藏大臣,
+  // 藏军) and the bodhisattva 地藏 are zàng; 朝鲜 is Cháoxiǎn; 全长 (whole length) cháng; 调入 (moved
+  // to a post) and 调性 (a key in music) diào; 刘少奇 shào.
+  ['青藏', '- zang4'],
+  ['川藏', '- zang4'],
+  ['滇藏', '- zang4'],
+  ['驻藏', '- zang4'],
+  ['入藏', '- zang4'],
+  ['进藏', '- zang4'],
+  ['援藏', '- zang4'],
+  ['藏军', 'zang4 -'],
+  ['藏人', 'zang4 -'],
+  ['地藏', '- zang4'],
+  ['朝鲜', 'chao2 xian3'],
+  ['全长', '- chang2'],
+  ['调入', 'diao4 -'],
+  ['调性', 'diao4 -'],
+  ['刘少奇', '- shao4 -'],
+  // 燕 the state and its dynasties (燕王, 前燕, 南燕) is Yān; the swallow is yàn.
+  ['燕王', 'yan1 -'],
+  ['燕国', 'yan1 -'],
+  ['前燕', '- yan1'],
+  ['后燕', '- yan1'],
+  ['南燕', '- yan1'],
+  ['北燕', '- yan1'],
+  ['西燕', '- yan1'],
   ['人参', '- shen1'],
   ['卡在', 'qia3 -'],
   ['卡住', 'qia3 -'],
@@ -793,6 +819,36 @@ function dictionaryReading(chars: string[], s: number, e: number, i: number): st
   return syllables?.length === e - s ? numbered(syllables[i - s]) : undefined;
 }
 
+/**
+ * Surnames read otherwise than the character (现代汉语词典): 朴正熙 Piáo, 肖 Xiāo, 单 Shàn, 解 Xiè …
+ * — at the start of a person's name jieba finds (tags nr…) that the dictionary does not know as a word.
+ */
+const SURNAMES: Record<string, string> = {
+  朴: 'piao2',
+  肖: 'xiao1',
+  覃: 'qin2',
+  牟: 'mou2',
+  单: 'shan4',
+  解: 'xie4',
+  区: 'ou1',
+  仇: 'qiu2',
+  查: 'zha1',
+  曾: 'zeng1',
+  盖: 'ge3',
+  繁: 'po2',
+  燕: 'yan1',
+  阙: 'que1',
+  尉: 'wei4',
+};
+function surnameReading(chars: string[], i: number, spans: Spans): string | undefined {
+  const [s, e, tag] = spans[i];
+  const reading = SURNAMES[chars[i]];
+  const name = e - s >= 2 || HAN.test(at(chars, i + 1)); // 朴正熙, or 覃 cut off from its given name
+  return reading && s === i && name && tag.startsWith('nr') && !isWord(chars.slice(s, e).join(''))
+    ? reading
+    : undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Context rules, for what a phrase table cannot list. FIRST rules are certain enough to beat the
 // phrase table (这种花 is not 种花); RULES apply where no phrase or long word covers the character.
@@ -880,6 +936,9 @@ const FIRST: Record<string, Rule> = {
 
 // Out of range is '\0', never '', which every string `includes`.
 const at = (chars: string[], i: number) => chars[i] ?? '\0';
+/** The jieba word starting at k ('' past the end). */
+const wordAt = (chars: string[], spans: Spans, k: number) =>
+  k < chars.length ? chars.slice(spans[k][0], spans[k][1]).join('') : '';
 const isEnd = (chars: string[], i: number) => i >= chars.length || END.has(chars[i]);
 const wordAround = (chars: string[], i: number) =>
   isWord(chars.slice(i, i + 2).join('')) || isWord(chars.slice(i - 1, i + 1).join(''));
@@ -928,6 +987,8 @@ const RULES: Record<string, Rule> = {
       DIRECTION.has(c.slice(place[0], place[1]).join(''))
     )
       return undefined;
+    // …or a place jieba names closing the clause (禹城奔济南。).
+    if (place[2] === 'ns' && isEnd(c, place[1])) return 'ben4';
     let k = i + 1;
     while (!isEnd(c, k + 1)) k++;
     return '来去'.includes(at(c, k)) ? 'ben4' : undefined;
@@ -1078,7 +1139,8 @@ const RULES: Record<string, Rule> = {
     // X长 as a noun jieba knows but the reading dictionary does not (局长, 站长): the head of X — not
     // 多长, 很长 (how long, very long).
     const [s, e, tag] = spans[i];
-    return e - s === 2 && e === i + 1 && tag === 'n' && !'多很太好更最真挺那这'.includes(c[s])
+    // 长长 said twice is long (长长一块布).
+    return e - s === 2 && e === i + 1 && tag === 'n' && !'多很太好更最真挺那这长'.includes(c[s])
       ? 'zhang3'
       : undefined;
   },
@@ -1134,8 +1196,9 @@ const RULES: Record<string, Rule> = {
     '得着了'.includes(at(c, i + 1)) && !isWord(c.slice(i - 1, i + 1).join('')) ? 'chu3' : undefined,
   假: (c, i) => (at(c, i - 1) === '天' && isEnd(c, i + 1) ? 'jia4' : undefined),
   // 将 jiāng before a pronoun (将他); jiàng, a general, counted with 员 (一员大将, 一员天将).
-  将: (c, i) =>
-    PRONOUN.has(at(c, i - 1))
+  // …and 将 jieba reads as an adverb on its own (委员会将负责, 将于明天): about to, jiāng.
+  将: (c, i, spans) =>
+    PRONOUN.has(at(c, i - 1)) || (spans[i][1] - spans[i][0] === 1 && spans[i][2] === 'd')
       ? 'jiang1'
       : at(c, i - 1) === '员' || at(c, i - 2) === '员'
         ? 'jiang4'
@@ -1379,7 +1442,19 @@ const RULES: Record<string, Rule> = {
       ? 'zai4'
       : undefined,
   // 铺 pū as the verb (铺在地上, 铺开); the shop 铺子/店铺 is pù.
-  铺: (c, i) => ('在上开好着满平了成些地'.includes(at(c, i + 1)) && !wordAround(c, i) ? 'pu1' : undefined),
+  // …and 铺 on its own before a verb (铺通, laid through): pū; pù is the shop or the bed (烧饼铺, 打铺).
+  铺: (c, i, spans) =>
+    ('在上开好着满平了成些地'.includes(at(c, i + 1)) ||
+      (spans[i][1] - spans[i][0] === 1 &&
+        /^v/.test(spans[i + 1]?.[2] ?? '') &&
+        !NUMERAL.test(at(c, i - 1)) &&
+        at(c, i - 1) !== '打')) &&
+    !wordAround(c, i)
+      ? 'pu1'
+      : undefined,
+  // 切 jieba reads as a verb on its own (切为长方形, 切成片): cutting, qiē; qiè is in words (一切, 切实).
+  切: (c, i, spans) =>
+    spans[i][1] - spans[i][0] === 1 && spans[i][2] === 'v' && !wordAround(c, i) ? 'qie1' : undefined,
   // 冠 guàn as a verb: 冠于全球, 冠以, 冠姓.
   冠: (c, i) => ('于以姓名'.includes(at(c, i + 1)) ? 'guan4' : undefined),
   // 笼 lǒng as the verb (笼上一层灰色, 笼罩); the cage 笼子 is lóng.
@@ -1457,11 +1532,15 @@ const RULES: Record<string, Rule> = {
     const who = spans[i - 1];
     if (who && /^(nr|n|r)/.test(who[2]) && '令命任拜封立加选推举派聘'.includes(at(c, who[0] - 1)))
       return 'wei2';
+    // 被贬为, 讹为: demoted, promoted, turned into — wéi after a verb of becoming.
+    if (who && who[1] === i && /^v/.test(who[2]) && '贬降召升迁擢讹'.includes(at(c, i - 1))) return 'wei2';
+    // 女性为63%, 面积为5平方公里: a figure up to the clause's end is what something is.
+    if (/^[0-9０-９.]+[%％]?\p{Script=Han}{0,4}$/u.test(clauseAfter(c, i))) return 'wei2';
     // 以X为Y, quotation marks included (以“妈”为限).
     for (let k = i - 1; k >= 0 && (!END.has(c[k]) || '“”‘’'.includes(c[k])); k--)
       if (c[k] === '以' && !wordAround(c, k)) return 'wei2';
     // 曾为国子祭酒, 乃为X: "was, served as" — a written adverb and nothing but a name to the clause's end.
-    if ('曾乃即遂亦皆俱均'.includes(at(c, i - 1))) {
+    if ('曾乃即遂亦皆俱均原'.includes(at(c, i - 1))) {
       let k = i + 1;
       while (!isEnd(c, k) && !spans[k][2].startsWith('v') && spans[k][2] !== 'p') k = spans[k][1];
       if (isEnd(c, k)) return 'wei2';
@@ -1471,10 +1550,10 @@ const RULES: Record<string, Rule> = {
     return undefined;
   },
   // 量 liàng as the amount after a noun (负载量, 参数量); liáng (measure) is the verb.
-  量: (_c, i, spans) => {
+  量: (c, i, spans) => {
     const [s, e, tag] = spans[i];
-    // …ending a noun jieba knows (负载量)
-    if (e - s >= 3 && e === i + 1 && tag === 'n') return 'liang4';
+    // …ending a noun jieba knows (负载量) — unless it ends a verb the dictionary reads (精确测量).
+    if (e - s >= 3 && e === i + 1 && tag === 'n' && !isWord(c.slice(i - 1, i + 1).join(''))) return 'liang4';
     const before = i > 0 ? spans[i - 1] : undefined;
     if (e - s !== 1 || !before || before[1] - before[0] < 2) return undefined;
     return /^(n|vn)$/.test(before[2]) && !spans[i + 1]?.[2].startsWith('v') ? 'liang4' : undefined;
@@ -1508,9 +1587,10 @@ const RULES: Record<string, Rule> = {
       : undefined,
   // 一场 of a bout or an episode is cháng (哭了一场。一场大雨, 一场大纠纷); only a show, game, exam or a
   // spectacle (一场电影, 一场球赛, 一场热闹) is chǎng — 现代汉语词典's split of the measure word.
-  场: (c, i) =>
+  场: (c, i, spans) =>
     (NUMERAL.test(at(c, i - 1)) || (at(c, i - 1) === '大' && NUMERAL.test(at(c, i - 2)))) &&
-    !'戏电球比赛演考会热'.includes(at(c, i + 1))
+    !'戏电球比赛演考会热'.includes(at(c, i + 1)) &&
+    !wordAt(c, spans, spans[i][1]).endsWith('赛') // 两场小组赛
       ? 'chang2'
       : undefined,
   // 杆 gǎn as the measure word: 一杆秤, 两杆枪.
@@ -1539,7 +1619,24 @@ const RULES: Record<string, Rule> = {
       : undefined,
   // 率 outside a dictionary word is leading, shuài (率军, 公路率南阳之军); lǜ (a rate) only lives in words
   // (效率, 比率).
-  率: (c, i) => (wordAround(c, i) ? undefined : 'shuai4'),
+  // …but 率 ending a noun jieba makes of three characters or more (生育率, 收视率, 识字率) is the rate.
+  率: (c, i, spans) => {
+    const [s, e, tag] = spans[i];
+    if (e === i + 1 && i - s >= 2 && tag === 'n') return 'lü4';
+    return wordAround(c, i) ? undefined : 'shuai4';
+  },
+  // 蛤 is gé (蛤蜊, 蛤蚧, the clams of 帘蛤科) except in 蛤蟆, the toad (há).
+  蛤: (c, i) => (at(c, i + 1) === '蟆' ? undefined : 'ge2'),
+  // 什 is shén only in 什么 (什麽); elsewhere — names (伊什特万, 什切青), 什锦, 什物 — it is shí.
+  什: (c, i) => ('么麽'.includes(at(c, i + 1)) || wordAround(c, i) ? undefined : 'shi2'),
+  // 塞 in a name of three characters or more (塞浦路斯, 塞尔维亚, 埃塞俄比亚, 圣何塞) is sài.
+  塞: (c, i, spans) => {
+    const [s, e, tag] = spans[i];
+    const name = c.slice(s, e).join('');
+    return e - s >= 3 && (/^(ns|nr|nrt|nz)$/.test(tag) || name.endsWith('何塞')) && !isWord(name)
+      ? 'sai4'
+      : undefined;
+  },
   // 丧 after 之 or 的 (秦氏之丧) is the funeral, a noun, sāng; the verb sàng (lose) takes an object.
   丧: (c, i, spans) => ('之的'.includes(at(c, i - 1)) && spans[i][1] === i + 1 ? 'sang1' : undefined),
   // 重 heading a verb jieba makes that the dictionary lacks (重设, 重修): again, chóng; the heavy and
@@ -1664,6 +1761,7 @@ export function pinyinReadings(text: string, dictionary?: DictionaryEntry[]): Pi
       (fromModel?.[i]
         ? (tableReading(chars, i, spans) ?? fromModel[i])
         : (wordReading(chars, i, spans) ??
+          surnameReading(chars, i, spans) ??
           RULES[chars[i]]?.(chars, i, spans) ??
           segmentReading(chars, i, spans)));
     if (r) out[i].pinyin = r;
