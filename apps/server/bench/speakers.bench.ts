@@ -7,6 +7,7 @@
 
 import { CAST_BOOKS } from '../../../packages/engines/src/book/cast.fixture.ts';
 import { measureCast } from '../../../packages/engines/src/book/cast.measure.ts';
+import { loadWp, measureExternal } from '../../../packages/engines/src/book/external.measure.ts';
 import {
   type LabelledPassage,
   SPEAKERS_HELDOUT,
@@ -100,3 +101,23 @@ for (const book of CAST_BOOKS) {
 console.log(
   `cast, all books: precision ${castRight}/${castRoles} = ${pct(castRight / castRoles)}, recall ${castFound}/${castMain} = ${pct(castFound / castMain)}, splits ${castSplits}`,
 );
+
+// An independent public data set (World of Plainness, Chen et al.), read from outside the repository:
+// BENCH_SPEAKERS_EXTERNAL=<dir with train/dev/test_unsplit.txt and name_list.txt>. Misses of its tuning
+// part are printed with BENCH_SPEAKERS_EXTERNAL_MISSES=1; held-out misses never.
+const externalDir = process.env.BENCH_SPEAKERS_EXTERNAL;
+if (!externalDir) console.log('external set (World of Plainness): skipped (set BENCH_SPEAKERS_EXTERNAL)');
+else {
+  const data = loadWp(externalDir);
+  for (const [name, set] of [
+    ['tuning part', data.tuning],
+    ['held-out part', data.heldout],
+  ] as const) {
+    const m = measureExternal(set, data.names);
+    console.log(
+      `external set (World of Plainness), ${name}: ${set.length} passages, ${m.right}/${m.total} quotes right = ${pct(m.accuracy)} (all names exact aliases: ${m.exact}); labelled lines with no quote found ${m.notFound}, given no speaker ${m.noSpeaker}; quotes found on unlabelled lines ${m.unlabelled}`,
+    );
+    if (set === data.tuning && process.env.BENCH_SPEAKERS_EXTERNAL_MISSES)
+      for (const w of m.wrong) console.log(`  wrong: ${w.source} ${w.got} ≠ ${w.expected}: ${w.line}`);
+  }
+}
