@@ -904,6 +904,43 @@ describe('attributeSpeakers: who is speaking', () => {
     ]);
   });
 
+  it('a surname and a generation character shared by two names is neither of them (孙玉 of 孙玉亭 and 孙玉厚)', () => {
+    const { quotes, characters } = speakersOf([
+      '孙玉厚蹲在门口抽烟。',
+      '孙玉亭觉得不对劲，就问：“俊山在家吗？”',
+      '“不在。”孙玉厚说。',
+      '孙玉亭觉得奇怪，又问：“那他几时回来？”',
+      '孙玉厚想了想，说：“天黑就回来。”',
+    ]);
+    expect(quotes).toEqual([[], ['孙玉亭'], ['孙玉厚'], ['孙玉亭'], ['孙玉厚']]);
+    expect(characters).not.toContain('孙玉');
+    // A name followed by many different characters stays as it is.
+    expect(
+      speakersOf([
+        '金波笑着走进来。',
+        '“少平，走！”金波说。',
+        '金波跑得快，金波的弟弟跟不上。',
+        '“等一等！”少平说。',
+      ]).quotes,
+    ).toEqual([[], ['金波'], [], ['少平']]);
+  });
+
+  it("a paragraph that only tags the line before it is that line's speaker (“…” / 润叶问他。), not one that only acts", () => {
+    const { quotes } = speakersOf([
+      '少安走进屋子，润叶正在扫地。',
+      '“润叶，我来了。”少安说。',
+      '“你吃过饭了吗？”',
+      '润叶问他。',
+      '“吃过了。”',
+      '“你又骗我！”',
+      '少安不好意思地笑了。',
+    ]);
+    expect(quotes).toEqual([[], ['少安'], ['润叶'], [], ['少安'], ['润叶'], []]);
+    // The tag teaches the name too (润叶 is nowhere else next to a quote); an action does not.
+    expect([...learnNames(['“你怎么才来？”', '润叶问他。'])]).toEqual(['润叶']);
+    expect([...learnNames(['“你怎么才来？”', '润叶走了。'])]).toEqual([]);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE]);
     expect(m.total).toBeGreaterThan(1000);

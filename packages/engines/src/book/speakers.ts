@@ -255,7 +255,17 @@ export function learnNames(paragraphs: string[], narrated?: Set<string>): Set<st
     }
   };
 
-  for (const p of paragraphs) {
+  for (const [i, p] of paragraphs.entries()) {
+    // A paragraph tagging the line before it (“…” / 润叶命令他说。) is next to that quote.
+    const before = paragraphs[i - 1] ?? '';
+    const tag = /[\p{L}\p{N}]/u.test(stripQuotes(before)) ? null : speechTag(p);
+    if (tag && findQuotes(before).some((q) => q.speech)) {
+      const parts = tag.replace(VERB_AT_END, '').split(/[，,；;]/u);
+      for (const [k, clause] of parts.entries()) {
+        const full = k === 0 || k >= lastWithSubject(parts);
+        consider(clause, full ? 2 : 1, full);
+      }
+    }
     for (const q of findQuotes(p)) {
       if (!q.speech) continue;
       const sentence =
@@ -325,6 +335,25 @@ export function learnNames(paragraphs: string[], narrated?: Set<string>): Set<st
     if (next.size === 1 && /\p{Script=Han}/u.test(ch) && !SPEECHY.test(ch) && !MARKERS.includes(ch)) {
       names.delete(n);
       names.add(n + ch);
+    }
+  }
+  // A surname and one character nearly always followed by one of a few recurring characters is the start
+  // of full names (孙玉 of 孙玉亭 and 孙玉厚: siblings and cousins share a generation character).
+  for (const n of [...names].filter((x) => x.length === 2 && SURNAME.test(x))) {
+    const next = new Map<string, number>();
+    for (const after of text.split(n).slice(1)) next.set(after[0] ?? '', (next.get(after[0] ?? '') ?? 0) + 1);
+    const full = [...next].filter(
+      ([ch, k]) =>
+        k >= 2 &&
+        /\p{Script=Han}/u.test(ch) &&
+        !SPEECHY.test(ch) &&
+        !FUNCTION_CHARS.has(ch) &&
+        !MARKERS.includes(ch),
+    );
+    const covered = full.reduce((sum, [, k]) => sum + k, 0);
+    if (full.length && full.length <= 6 && covered >= 0.8 * (text.split(n).length - 1)) {
+      names.delete(n);
+      for (const [ch] of full) names.add(n + ch);
     }
   }
   // A name that is only ever the start of a longer one is dropped (孔乙 inside 孔乙己), and so is a
@@ -617,6 +646,21 @@ function heardAfter(after: string, names: Set<string>): Subject | null {
     )?.[1];
   const closing = seen && [...names].filter((n) => seen.endsWith(n)).sort((a, b) => b.length - a.length)[0];
   return closing ? { kind: 'name', name: closing } : null;
+}
+
+/**
+ * A paragraph that only tags the line before it (“…” / 润叶命令他说。, 走在旁边的润叶问他。): one
+ * sentence with no quote ending on a speech verb or on one with its listener, as a paragraph ending with
+ * a colon would announce it; null for anything else (他没有说。, 少安不好意思地笑了。).
+ */
+function speechTag(paragraph: string): string | null {
+  const body = paragraph.trim().replace(/[。！!]$/u, '');
+  if (body === paragraph.trim() || body.length > 40 || /[。！？!?…；;：:“”「」"]/u.test(body)) return null;
+  if (/(?:不|没|未|别|难以|无法|怎么|什么)[^，,]{0,3}(?:说|道|问|答|喊|叫|嚷|骂)(?:道|了)?$/u.test(body))
+    return null;
+  const verb = /(?:说|道|问|答|喊|叫|嚷|骂)(?:道|了)?$/u.test(body);
+  const listener = /(?:问|告诉|回答|嘱咐|吩咐|命令|叮咛|安慰|质问)[\p{Script=Han}]{1,4}$/u.test(body);
+  return verb || listener ? `${body}：` : null;
 }
 
 /** Speaker and listener named in the narration before (same sentence) or after a quote. */
@@ -1169,8 +1213,16 @@ function paragraphSpeakers(
     }
     let listener = resolve(near.listener, before, speaker);
     // A line alone whose voice the next paragraph recognises: “大哥！” / 一听声音自然就知道是叔齐。
-    const heard =
-      subject.kind === 'none' && !/[\p{L}\p{N}]/u.test(stripQuotes(p)) ? voiceIn(following, names) : null;
+    const alone = subject.kind === 'none' && !/[\p{L}\p{N}]/u.test(stripQuotes(p));
+    // …or one the next paragraph tags (“…” / 润叶命令他说。): the only line of a paragraph of quotes.
+    const tag = alone && quotes.filter((x) => x.speech).length === 1 ? speechTag(following) : null;
+    const tagged = tag ? speakerNear(tag, '', names) : null;
+    const byTag =
+      tagged && (tagged.subject.kind === 'name' || tagged.subject.kind === 'pronoun')
+        ? resolve(tagged.subject, '')
+        : null;
+    const heard = byTag ?? (alone ? voiceIn(following, names) : null);
+    if (byTag && tagged?.listener) listener = resolve(tagged.listener, tag ?? '', byTag);
     if (heard) speaker = heard;
     else if (subject.kind === 'none' && k > 0 && !bare) {
       // Narration between two quotes of a paragraph names who goes on: “…”七爷说到这里，…，“…”, the
