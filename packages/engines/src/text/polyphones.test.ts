@@ -732,6 +732,14 @@ describe('polyphones in context', () => {
       // 蛤 is gé but in 蛤蟆
       ['是帘蛤目帘蛤科帘蛤属的一种。', '蛤', 'ge2'],
       ['池塘里有一只癞蛤蟆。', '蛤', 'ha2'],
+      // names and places outside dictionary words: 阆中 làng, 圩 wéi, 喇 lǎ; 圩场 (market) stays xū
+      ['阆中市是四川省的一个县级市。', '阆', 'lang4'],
+      ['大圩镇下辖以下地区。', '圩', 'wei2'],
+      ['赶圩场的人很多。', '圩', 'xu1'],
+      ['今辽宁省喀喇沁左翼蒙古族自治县人。', '喇', 'la3'],
+      // 咳 is coughing but as a sigh standing alone at a clause's start
+      ['他咳出了鲜红色的血。', '咳', 'ke2'],
+      ['“咳，算了吧。”', '咳', 'hai1'],
     ];
     for (const [text, ch, expected, nth] of cases) expect(reading(text, ch, nth), text).toBe(expected);
   });

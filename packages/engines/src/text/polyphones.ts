@@ -1625,6 +1625,17 @@ const RULES: Record<string, Rule> = {
     if (e === i + 1 && i - s >= 2 && tag === 'n') return 'lü4';
     return wordAround(c, i) ? undefined : 'shuai4';
   },
+  // Characters of names and places whose reading outside a dictionary word is, by 现代汉语词典, the
+  // other one: 阆中 Làng, 圩 wéi (江淮 dikes: 大圩镇), 蠡 lǐ (范蠡, 蠡县), 喇 lǎ (喀喇沁, 喇嘛).
+  阆: (c, i) => (wordAround(c, i) ? undefined : 'lang4'),
+  圩: (c, i) => (wordAround(c, i) ? undefined : 'wei2'),
+  蠡: (c, i) => (wordAround(c, i) ? undefined : 'li3'),
+  喇: (c, i) => (wordAround(c, i) ? undefined : 'la3'),
+  // 咳 is coughing, ké (急咳, 镇咳), except as a sigh opening a clause and standing alone (咳！, 咳，).
+  咳: (c, i) =>
+    wordAround(c, i) || ((i === 0 || END.has(c[i - 1]) || '“「'.includes(c[i - 1])) && isEnd(c, i + 1))
+      ? undefined
+      : 'ke2',
   // 蛤 is gé (蛤蜊, 蛤蚧, the clams of 帘蛤科) except in 蛤蟆, the toad (há).
   蛤: (c, i) => (at(c, i + 1) === '蟆' ? undefined : 'ge2'),
   // 什 is shén only in 什么 (什麽); elsewhere — names (伊什特万, 什切青), 什锦, 什物 — it is shí.
