@@ -737,6 +737,15 @@ describe('polyphones in context', () => {
       ['大圩镇下辖以下地区。', '圩', 'wei2'],
       ['赶圩场的人很多。', '圩', 'xu1'],
       ['今辽宁省喀喇沁左翼蒙古族自治县人。', '喇', 'la3'],
+      // terms the word list lacks
+      ['大殿为方形攒尖顶。', '攒', 'cuan2'],
+      ['他每月攒钱。', '攒', 'zan3'],
+      ['闪存上的所有扇区几乎同时达到耐久限制。', '扇', 'shan4'],
+      ['在1750年他被送往德累斯顿。', '累', 'lei2'],
+      ['该患者出现咽痛、头昏等症状。', '咽', 'yan1'],
+      // 塞 before a syllable of transliterations, where jieba cuts the name apart
+      ['助理教授塞斯·斯托顿表示。', '塞', 'sai4'],
+      ['南多塞特选区。', '塞', 'sai4'],
       // 咳 is coughing but as a sigh standing alone at a clause's start
       ['他咳出了鲜红色的血。', '咳', 'ke2'],
       ['“咳，算了吧。”', '咳', 'hai1'],

@@ -550,6 +550,20 @@ const PHRASE_LIST: Array<[string, string]> = [
   ['调入', 'diao4 -'],
   ['调性', 'diao4 -'],
   ['刘少奇', '- shao4 -'],
+  // Terms of architecture, medicine, cooking and computing the word list lacks: 攒尖 (a pyramidal
+  // roof) cuán, 咽部/咽痛 (the pharynx) yān, 撇去/撇清 (skim off, clear oneself) piē, 扇区 (a disk
+  // sector) and 扇状 shàn, 削籍/削除 (struck off, written style) xuē; 德累斯顿 (Dresden) Léi.
+  ['攒尖', 'cuan2 -'],
+  ['攒尖顶', 'cuan2 - -'],
+  ['咽部', 'yan1 -'],
+  ['咽痛', 'yan1 -'],
+  ['撇去', 'pie1 -'],
+  ['撇清', 'pie1 -'],
+  ['扇区', 'shan4 -'],
+  ['扇状', 'shan4 -'],
+  ['削籍', 'xue1 -'],
+  ['削除', 'xue1 -'],
+  ['德累斯顿', '- lei2 - -'],
   // 燕 the state and its dynasties (燕王, 前燕, 南燕) is Yān; the swallow is yàn.
   ['燕王', 'yan1 -'],
   ['燕国', 'yan1 -'],
@@ -1644,9 +1658,9 @@ const RULES: Record<string, Rule> = {
   塞: (c, i, spans) => {
     const [s, e, tag] = spans[i];
     const name = c.slice(s, e).join('');
-    return e - s >= 3 && (/^(ns|nr|nrt|nz)$/.test(tag) || name.endsWith('何塞')) && !isWord(name)
-      ? 'sai4'
-      : undefined;
+    if (e - s >= 3 && (/^(ns|nr|nrt|nz)$/.test(tag) || name.endsWith('何塞')) && !isWord(name)) return 'sai4';
+    // …or one jieba cuts apart: 塞 before a syllable only transliterations use (塞斯, 多塞特, 塞雷卡).
+    return !wordAround(c, i) && '尔斯姆雷凯浦俄维特'.includes(at(c, i + 1)) ? 'sai4' : undefined;
   },
   // 丧 after 之 or 的 (秦氏之丧) is the funeral, a noun, sāng; the verb sàng (lose) takes an object.
   丧: (c, i, spans) => ('之的'.includes(at(c, i - 1)) && spans[i][1] === i + 1 ? 'sang1' : undefined),
