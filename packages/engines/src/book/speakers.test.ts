@@ -941,6 +941,46 @@ describe('attributeSpeakers: who is speaking', () => {
     expect([...learnNames(['“你怎么才来？”', '润叶走了。'])]).toEqual([]);
   });
 
+  it('a name does not end inside a word nor start with a conjunction or an adverb (开玩 of 开玩笑, 尽管润叶, 干脆)', () => {
+    const joke = [
+      '秀莲低着头不说话。',
+      '少安看她这样，就走到她面前，开玩笑说：',
+      '“你真爱吃醋！”',
+      '秀莲也笑了，开玩笑问他：',
+      '“你才爱吃醋哩！”',
+    ];
+    expect(speakersOf(joke).quotes).toEqual([[], [], ['少安'], [], ['秀莲']]);
+    expect([...learnNames(joke)].sort()).toEqual(['少安', '秀莲']);
+    const though = [
+      '红梅拉着润叶的手。',
+      '尽管润叶马上明白了，红梅又对她说：',
+      '“这就是贾老师！”',
+      '尽管润叶马上笑了，红梅便对她说：',
+      '“他是诗人！”',
+    ];
+    expect(speakersOf(though).quotes).toEqual([[], [], ['红梅'], [], ['红梅']]);
+    expect([...learnNames(though)].sort()).toEqual(['润叶', '红梅']);
+    const simply = [
+      '玉亭不知该说什么。',
+      '对，干脆就说他那句话：',
+      '“世事要变了！”',
+      '玉亭想了想，干脆问他：',
+      '“你怕不怕？”',
+    ];
+    expect([...learnNames(simply)]).toEqual(['玉亭']);
+    expect(speakersOf(simply).quotes[4]).toEqual(['玉亭']);
+    // A name jieba knows may still be cut to a family's generation (金俊 of 金俊武 and 金俊山).
+    expect([
+      ...learnNames([
+        '金俊武眼角里糊着眼屎，无可奈何地对金俊山说：',
+        '“我现在也没办法了。”',
+        '金俊山看没办法了，就到学校去找儿子。',
+        '不爱发火的金俊山对儿子吼叫说：',
+        '“你去！”',
+      ]),
+    ]).toEqual(['金俊']);
+  });
+
   it('keeps its accuracy on the labelled tuning passages (鲁迅, 老舍, 曹雪芹, 施耐庵, 罗贯中, 郁达夫)', () => {
     const m = measureSpeakers([...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE]);
     expect(m.total).toBeGreaterThan(1000);

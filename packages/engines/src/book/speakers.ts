@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import type { Jieba } from '@node-rs/jieba';
 import { castRoles, looksLikePerson, occurrences } from './cast.ts';
 import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './types.ts';
 
@@ -51,9 +53,9 @@ const NOT_START = /^[一两几半有没不非是个独间偶当时倘即好傍�
 const NUMBER_START = /^[二三四五六七八九十百千]/u;
 /** Titles that make a recurring word a name by themselves: 柳妈, 四婶, 祥林嫂, 曹公子, 周瑞家的. */
 const TITLED = /^[\p{Script=Han}]{1,3}?(?:嫂|婶|叔|妈|姥姥|奶奶|爷|少爷|公子|先生|老太|家的)$/u;
-// Connectives before the subject: 于是张三 → 张三.
+// Connectives before the subject: 于是张三 → 张三, 尽管润叶 → 润叶.
 const LEAD =
-  /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|却说|且说|话说|再说|但是|可是|不过|彼时|其时|(?:这里|那里|后面|旁边|一旁)(?![的有是])|可巧|恰巧|正巧|偏巧|刚巧|恰好|正值|恰值|适值|正遇|忽见|忽听|(?:慌|唬|吓|喜|急|惊|气|羞|打)[得的](?:个|那)?|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
+  /^(?:(?:终于|原来|果然|仍然|仍旧|依然)是|不提防|冷不防|殊不知|想不到|不料|谁知|却说|且说|话说|再说|但是|可是|不过|尽管|虽然|虽说|即使|即便|哪怕|假如|如果|倘若|不管|无论|而且|并且|况且|甚至|彼时|其时|(?:这里|那里|后面|旁边|一旁)(?![的有是])|可巧|恰巧|正巧|偏巧|刚巧|恰好|正值|恰值|适值|正遇|忽见|忽听|(?:慌|唬|吓|喜|急|惊|气|羞|打)[得的](?:个|那)?|于是|然后|接着|所以|这时候|这时|那时|此时|当下|随即|忽然|忽而|突然|只见|只听|听见|又见|见|且|兼|并|无奈|因为|因此|不免|然而|仍旧|一时|幸而|幸亏|果然|原来|终于|内中|其中|便|又|也|就|却|才|但|而|因|遂|乃|这|那)+/u;
 // What may follow the subject before the verb: 张三[笑着/冷冷地/对妈妈/点点头]说. Cut at the first.
 const MARKERS =
   '一边 一面 对着 对 向 跟 朝 冲 和 把 听了 听 看了 看着 看 望着 见 点点头 点头 摇摇头 摇头 抬起 抬头 低下 低头 回头 回身 转身 站起 站 走 坐 想了想 叹了 叹 皱 沉 怒 喝 笑着 笑 冷 淡淡 轻轻 低声 轻声 大声 小声 高声 从 连忙 急忙 赶紧 赶忙 慌忙 立刻 马上 忙 又 也 就 便 却 才 还 都 心里 心中 心下 微微 不禁 忍不住 十分 非常 很 正 在 早 已 仍 只 因 来 地 着 了 满脸 施礼 躬身 拱手 起身 上前 向前 大怒 忽然 忽而 突然 登时 顿时 同时 上来 进来 过来 出来 走来 跑来 赶来 迎上 一'.split(
@@ -123,6 +125,48 @@ function lastWithSubject(parts: string[]): number {
   let i = parts.length - 1;
   while (i > 0 && SUBJECTLESS.test(parts[i])) i--;
   return i;
+}
+
+/** jieba with its own dictionary (no HMM guessing: an unknown name stays single characters). */
+let jieba: Jieba | undefined;
+const wordCache = new Map<string, Array<{ word: string; tag: string }>>();
+function wordsOf(text: string): Array<{ word: string; tag: string }> {
+  let words = wordCache.get(text);
+  if (!words) {
+    if (!jieba) {
+      const require = createRequire(import.meta.url);
+      const { Jieba } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
+      const { dict } = require('@node-rs/jieba/dict') as typeof import('@node-rs/jieba/dict');
+      jieba = Jieba.withDict(dict);
+    }
+    words = jieba.tag(text, false);
+    if (wordCache.size > 20000) wordCache.clear();
+    wordCache.set(text, words);
+  }
+  return words;
+}
+
+/**
+ * Whether the first `len` characters of a clause cannot be a name by its words: they end inside a word
+ * (开玩 of 开玩笑, 尽管润叶马 of 马上), are one adverb, conjunction or preposition (干脆, 索性, 反而) or
+ * one verb of two characters (开始, 恳求).
+ */
+function notNameByWords(clause: string, len: number): boolean {
+  let at = 0;
+  const words = wordsOf(clause);
+  for (const { word, tag } of words) {
+    at += word.length;
+    if (at === len) break;
+    // (A person's name jieba knows, 金俊武, may be cut: 金俊 is the family's generation.)
+    if (at > len) return !tag.startsWith('nr');
+  }
+  const [first] = words;
+  if (!first) return false;
+  // …nor start with a conjunction or an adverb of two characters or more (尽管润叶 of 尽管润叶马上知道).
+  if (first.word.length >= 2 && first.word.length <= len && /^(?:d|c|ad)$/u.test(first.tag)) return true;
+  return (
+    first.word.length === len && (/^(?:p|vd|u[a-z]*)$/u.test(first.tag) || (len === 2 && first.tag === 'v'))
+  );
 }
 
 /**
@@ -202,6 +246,7 @@ export function learnNames(paragraphs: string[], narrated?: Set<string>): Set<st
       if (speechy(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m))) continue;
       if (!NAME_CHARS.test(p) || NOT_START.test(p) || /一$|一[口声下眼把个只]/u.test(p) || count(p) < 2)
         continue;
+      if (notNameByWords(c, len)) continue;
       if (c.startsWith(`${p}了${p[0]}`)) continue; // 端相了端相: a verb said twice
       if (rest.startsWith('地')) return; // 更快地说, 坚定地说: an adverb
       // A verb with its aspect particle (找到了老程的屋子) is no name unless it looks like one.
@@ -232,6 +277,7 @@ export function learnNames(paragraphs: string[], narrated?: Set<string>): Set<st
       if (speechy(p) || NOT_NAME.test(p) || MARKERS.some((m) => p.startsWith(m)) || !NAME_CHARS.test(p))
         continue;
       if (NOT_START.test(p) || NUMBER_START.test(p) || rest.startsWith('地')) return;
+      if (notNameByWords(c, len)) continue;
       if (rest && PERSON.test(p + rest[0])) continue;
       // A verb with its aspect particle ends no name (础翁夹着皮包): the name is what comes before the verb.
       if (/^[着了过]/u.test(rest)) {
