@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import type { Jieba } from '@node-rs/jieba';
+import { segmenter } from '../text/jieba.ts';
 import { castRoles, looksLikePerson, occurrences } from './cast.ts';
 import type { AttributedText, BookCharacter, Gender, SpeechSegment } from './types.ts';
 
@@ -127,19 +126,12 @@ function lastWithSubject(parts: string[]): number {
   return i;
 }
 
-/** jieba with its own dictionary (no HMM guessing: an unknown name stays single characters). */
-let jieba: Jieba | undefined;
+/** A clause's words and their parts of speech (no HMM guessing: an unknown name stays single characters). */
 const wordCache = new Map<string, Array<{ word: string; tag: string }>>();
 function wordsOf(text: string): Array<{ word: string; tag: string }> {
   let words = wordCache.get(text);
   if (!words) {
-    if (!jieba) {
-      const require = createRequire(import.meta.url);
-      const { Jieba } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
-      const { dict } = require('@node-rs/jieba/dict') as typeof import('@node-rs/jieba/dict');
-      jieba = Jieba.withDict(dict);
-    }
-    words = jieba.tag(text, false);
+    words = segmenter().tag(text, false);
     if (wordCache.size > 20000) wordCache.clear();
     wordCache.set(text, words);
   }

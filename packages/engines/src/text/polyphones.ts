@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Jieba } from '@node-rs/jieba';
 import { addDict, convert, pinyin, polyphonic } from 'pinyin-pro';
 import type { DictionaryEntry, PinyinReading } from '../book/types.ts';
+import { segmenter } from './jieba.ts';
 
 /**
  * Polyphones in context. pinyin-pro's built-in dictionary is small, so its defaults read 还书 as hai2,
@@ -36,18 +36,6 @@ function ensureDictionary(): void {
 }
 function isWord(w: string): boolean {
   return w.length > 1 && w in WORDS;
-}
-
-/** jieba with its own dictionary (MIT, shipped in the npm package; no HMM guessing of unknown words). */
-let jieba: Jieba | undefined;
-function segmenter(): Jieba {
-  if (!jieba) {
-    const require = createRequire(import.meta.url);
-    const { Jieba } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
-    const { dict } = require('@node-rs/jieba/dict') as typeof import('@node-rs/jieba/dict');
-    jieba = Jieba.withDict(dict);
-  }
-  return jieba;
 }
 
 /** A word of the sentence: [start, end) in characters (code points) and jieba's part-of-speech tag. */
