@@ -14,8 +14,9 @@ import { segmenter } from './jieba.ts';
  *      takes the word's reading — the phrase table below, a long dictionary word, or the word itself.
  *      Phrases and dictionary words only count where they match whole words, so 项目的 is 项目 + 的
  *      (not 目的 dì) and 有空气 is 有 + 空气;
- *   4. per-character context rules for a polyphone that is a word on its own (还 at the end of a
- *      clause, V得 complements, 你得…, 倒 before a verb, 的 particle …);
+ *   4. a surname at the start of a name jieba finds (朴正熙 Piáo), then per-character context rules for
+ *      a polyphone that is a word on its own (还 at the end of a clause, V得 complements, 你得…, 倒
+ *      before a verb, 的 particle …);
  *   5. the user's pronunciation dictionary (longest word first), which always wins.
  */
 
