@@ -8,6 +8,7 @@
 import { CAST_BOOKS } from '../../../packages/engines/src/book/cast.fixture.ts';
 import { measureCast } from '../../../packages/engines/src/book/cast.measure.ts';
 import { loadWp, measureExternal } from '../../../packages/engines/src/book/external.measure.ts';
+import { measureInBook } from '../../../packages/engines/src/book/in-book.measure.ts';
 import {
   type LabelledPassage,
   SPEAKERS_HELDOUT,
@@ -120,4 +121,29 @@ else {
     if (set === data.tuning && process.env.BENCH_SPEAKERS_EXTERNAL_MISSES)
       for (const w of m.wrong) console.log(`  wrong: ${w.source} ${w.got} ≠ ${w.expected}: ${w.line}`);
   }
+}
+
+// The held-out passages read inside their books, as the product reads a whole book in one pass: the
+// novels' text from outside the repository, BENCH_SPEAKERS_BOOKS=<dir> (files named in in-book.measure.ts).
+// Whole short stories count as read alone. Scores only; held-out misses stay unseen.
+const booksDir = process.env.BENCH_SPEAKERS_BOOKS;
+if (!booksDir) console.log('held-out inside their books: skipped (set BENCH_SPEAKERS_BOOKS)');
+else {
+  const rows = await measureInBook(HELDOUT, booksDir);
+  const sum = (pick: (r: (typeof rows)[number]) => { right: number; total: number }) => {
+    const right = rows.reduce((n, r) => n + pick(r).right, 0);
+    const total = rows.reduce((n, r) => n + pick(r).total, 0);
+    return `${right}/${total} = ${pct(right / total)}`;
+  };
+  const frac = (x: { right: number; total: number }) => `${x.right}/${x.total}`;
+  console.log(
+    'held-out inside their books (quoteSpeakers as measured above; attributeSpeakers as the product):',
+  );
+  for (const r of rows)
+    console.log(
+      `  ${r.source}: alone ${frac(r.alone)}, in book ${frac(r.inBook)}; product alone ${frac(r.aloneProduct)}, in book ${frac(r.inBookProduct)}${r.book ? ` (${r.book}, ${r.contextParagraphs} paragraphs / ${r.contextChars} characters before it)` : ' (whole text)'}`,
+    );
+  console.log(
+    `held-out, all parts: alone ${sum((r) => r.alone)}, in book ${sum((r) => r.inBook)}; product alone ${sum((r) => r.aloneProduct)}, in book ${sum((r) => r.inBookProduct)}`,
+  );
 }

@@ -1,0 +1,165 @@
+/**
+ * Held-out attribution read the way the product reads it: inside the whole book. A passage taken from
+ * a novel is put back after the book's paragraphs that precede it (from the start of the book, as
+ * `importBook` and the audiobook import flatten them), its own paragraphs replaced by the fixture's so
+ * the labels still follow; only the passage's quotes are scored, by the rule of `measureSpeakers`.
+ * The novels are not ours to ship: they are read from a directory outside the repository
+ * (`BENCH_SPEAKERS_BOOKS`), each file as its repository has it:
+ *   hankinghu/literature-books@864c0e77 骆驼祥子.txt, 四世同堂.txt, 红楼梦.txt (GB18030, GB18030, UTF-8);
+ *   hexhero/book-txt@b46b8dda 西游记.txt, 三国演义.txt (`git show <commit>:<file> > <dir>/<file>`).
+ * 红楼梦第八回's fixture is of another edition; the hankinghu text (the one of 第二十回) gives its context.
+ */
+import { join } from 'node:path';
+import { importBook } from './import.ts';
+import type { LabelledPassage } from './speakers.fixture.ts';
+import { measureSpeakers } from './speakers.measure.ts';
+import { attributeSpeakers, quoteSpeakers } from './speakers.ts';
+
+/** Where a passage begins in its book: the file, and text that only the book's first paragraph of it holds. */
+export interface PassageInBook {
+  source: string;
+  file: string;
+  at: string;
+}
+
+export const IN_BOOK: PassageInBook[] = [
+  { source: '曹雪芹《红楼梦》第八回', file: '红楼梦.txt', at: '这里薛姨妈已摆了几样细巧茶食' },
+  { source: '老舍《骆驼祥子》第三章', file: '骆驼祥子.txt', at: '“色！色！色！”祥子叫骆驼们跪下' },
+  { source: '老舍《骆驼祥子》第四章', file: '骆驼祥子.txt', at: '他的铺盖还在西安门大街人和车厂呢' },
+  { source: '老舍《骆驼祥子》第六章', file: '骆驼祥子.txt', at: '不上人和厂，又上哪里去呢？' },
+  { source: '老舍《四世同堂》第一段', file: '四世同堂.txt', at: '祁老太爷什么也不怕，只怕庆不了八十大寿' },
+  {
+    source: '吴承恩《西游记》第二十七回（前半）',
+    file: '西游记.txt',
+    at: '却说三藏师徒，次日天明，收拾前进',
+  },
+  { source: '罗贯中《三国演义》第四十六回（前半）', file: '三国演义.txt', at: '本章字数:4843' },
+];
+
+/** The limits of the audiobook import (apps/server audiobook.service BOOK_LIMITS). */
+const LIMITS = { maxBytes: 100 * 1024 * 1024, maxEntries: 5000, maxRatio: 200 };
+
+/** A book's paragraphs as the audiobook import hands them to attribution (chapters flattened). */
+export async function bookParagraphs(path: string): Promise<string[]> {
+  const book = await importBook(path, LIMITS);
+  return book.chapters
+    .filter((c) => c.paragraphs.some((p) => p.trim()))
+    .flatMap((c) => c.paragraphs.filter((p) => p.trim()));
+}
+
+const squeeze = (s: string) => s.replace(/[\s\u3000]/gu, '');
+
+/** Index of the one paragraph holding `at`; the passage's first paragraph must begin as it does. */
+export function passageStart(paragraphs: string[], at: string, first: string): number {
+  const hits = paragraphs.flatMap((p, i) => (squeeze(p).includes(squeeze(at)) ? [i] : []));
+  if (hits.length !== 1) throw new Error(`${at}: found in ${hits.length} paragraphs`);
+  if (squeeze(paragraphs[hits[0]]).slice(0, 6) !== squeeze(first).slice(0, 6))
+    throw new Error(`${at}: the book's paragraph does not begin as the passage does`);
+  return hits[0];
+}
+
+type Speaker = string | null;
+const norm = (s: string) => s.normalize('NFKC');
+
+/** Right and counted quotes of a passage given a speaker per quote: the rule of `measureSpeakers`. */
+export function scoreQuotes(p: LabelledPassage, got: Speaker[]) {
+  const labels = p.speakers.split(' ');
+  if (got.length !== labels.length)
+    throw new Error(`${p.source}: ${got.length} quotes, ${labels.length} labels`);
+  const named = new Set(
+    labels
+      .flatMap((l) => l.split('|'))
+      .filter((n) => n !== '_' && n !== '-')
+      .map(norm),
+  );
+  let right = 0;
+  let total = 0;
+  for (const [i, label] of labels.entries()) {
+    if (label === '-') continue;
+    total++;
+    const speaker = got[i] === null ? null : norm(got[i] as string);
+    const options = label.split('|').map(norm);
+    if (
+      (speaker !== null && options.includes(speaker)) ||
+      (options.includes('_') && (speaker === null || !named.has(speaker)))
+    )
+      right++;
+  }
+  return { right, total };
+}
+
+/**
+ * Per paragraph, per quote, the speaker of the rules (`quoteSpeakers`, what `measureSpeakers` scores)
+ * and of the product (`attributeSpeakers`, after its cast drops speakers that are no person).
+ */
+function speakersOf(paragraphs: string[]) {
+  const said = quoteSpeakers(paragraphs);
+  const attributed = attributeSpeakers(paragraphs);
+  const product = said.map((quotes, i) => {
+    const segments = attributed.paragraphs[i].segments.filter((s) => s.kind === 'quote');
+    let k = 0;
+    return quotes.map((q) => (q.speech ? (segments[k++]?.speaker ?? null) : null));
+  });
+  return { rules: said.map((q) => q.map((s) => s.speaker)), product };
+}
+
+export interface InBookResult {
+  source: string;
+  /** Where the context came from, or null for a whole text read alone. */
+  book: string | null;
+  contextParagraphs: number;
+  contextChars: number;
+  alone: { right: number; total: number };
+  inBook: { right: number; total: number };
+  /** The same with the product's `attributeSpeakers`. */
+  aloneProduct: { right: number; total: number };
+  inBookProduct: { right: number; total: number };
+}
+
+/** Each passage alone and inside its book (passages without a book entry count as alone in both). */
+export async function measureInBook(passages: LabelledPassage[], dir: string): Promise<InBookResult[]> {
+  const books = new Map<string, string[]>();
+  const out: InBookResult[] = [];
+  for (const p of passages) {
+    const alone = speakersOf(p.paragraphs);
+    const aloneScore = scoreQuotes(p, alone.rules.flat());
+    // The copy of the rule must score as measureSpeakers does.
+    const check = measureSpeakers([p]);
+    if (check.right !== aloneScore.right || check.total !== aloneScore.total)
+      throw new Error(`${p.source}: scoring differs from measureSpeakers`);
+    const aloneProduct = scoreQuotes(p, alone.product.flat());
+    const entry = IN_BOOK.find((e) => e.source === p.source);
+    if (!entry) {
+      out.push({
+        source: p.source,
+        book: null,
+        contextParagraphs: 0,
+        contextChars: 0,
+        alone: aloneScore,
+        inBook: aloneScore,
+        aloneProduct,
+        inBookProduct: aloneProduct,
+      });
+      continue;
+    }
+    let paragraphs = books.get(entry.file);
+    if (!paragraphs) {
+      paragraphs = await bookParagraphs(join(dir, entry.file));
+      books.set(entry.file, paragraphs);
+    }
+    const start = passageStart(paragraphs, entry.at, p.paragraphs[0]);
+    const context = paragraphs.slice(0, start);
+    const whole = speakersOf([...context, ...p.paragraphs]);
+    out.push({
+      source: p.source,
+      book: entry.file,
+      contextParagraphs: context.length,
+      contextChars: context.join('').length,
+      alone: aloneScore,
+      inBook: scoreQuotes(p, whole.rules.slice(start).flat()),
+      aloneProduct,
+      inBookProduct: scoreQuotes(p, whole.product.slice(start).flat()),
+    });
+  }
+  return out;
+}
