@@ -8,7 +8,7 @@
 import { CAST_BOOKS } from '../../../packages/engines/src/book/cast.fixture.ts';
 import { measureCast } from '../../../packages/engines/src/book/cast.measure.ts';
 import { loadWp, measureExternal } from '../../../packages/engines/src/book/external.measure.ts';
-import { measureInBook } from '../../../packages/engines/src/book/in-book.measure.ts';
+import { IN_BOOK_TUNING, measureInBook } from '../../../packages/engines/src/book/in-book.measure.ts';
 import {
   type LabelledPassage,
   SPEAKERS_HELDOUT,
@@ -123,27 +123,36 @@ else {
   }
 }
 
-// The held-out passages read inside their books, as the product reads a whole book in one pass: the
-// novels' text from outside the repository, BENCH_SPEAKERS_BOOKS=<dir> (files named in in-book.measure.ts).
-// Whole short stories count as read alone. Scores only; held-out misses stay unseen.
+// The passages read inside their books, as the product reads a whole book in one pass: the novels'
+// text from outside the repository, BENCH_SPEAKERS_BOOKS=<dir> (files named in in-book.measure.ts).
+// First the tuning passages from the novels, then the held-out ones (whole short stories count as read
+// alone). Scores only; held-out misses stay unseen.
 const booksDir = process.env.BENCH_SPEAKERS_BOOKS;
-if (!booksDir) console.log('held-out inside their books: skipped (set BENCH_SPEAKERS_BOOKS)');
+if (!booksDir) console.log('passages inside their books: skipped (set BENCH_SPEAKERS_BOOKS)');
 else {
-  const rows = await measureInBook(HELDOUT, booksDir);
-  const sum = (pick: (r: (typeof rows)[number]) => { right: number; total: number }) => {
-    const right = rows.reduce((n, r) => n + pick(r).right, 0);
-    const total = rows.reduce((n, r) => n + pick(r).total, 0);
-    return `${right}/${total} = ${pct(right / total)}`;
-  };
-  const frac = (x: { right: number; total: number }) => `${x.right}/${x.total}`;
-  console.log(
-    'held-out inside their books (quoteSpeakers as measured above; attributeSpeakers as the product):',
+  const tuningNovels = [...TUNING, ...SPEAKERS_TUNING_THIRD].filter((p) =>
+    IN_BOOK_TUNING.some((e) => e.source === p.source),
   );
-  for (const r of rows)
+  for (const [name, set, table] of [
+    ['tuning', tuningNovels, IN_BOOK_TUNING],
+    ['held-out', HELDOUT, undefined],
+  ] as const) {
+    const rows = await measureInBook(set, booksDir, table);
+    const sum = (pick: (r: (typeof rows)[number]) => { right: number; total: number }) => {
+      const right = rows.reduce((n, r) => n + pick(r).right, 0);
+      const total = rows.reduce((n, r) => n + pick(r).total, 0);
+      return `${right}/${total} = ${pct(right / total)}`;
+    };
+    const frac = (x: { right: number; total: number }) => `${x.right}/${x.total}`;
     console.log(
-      `  ${r.source}: alone ${frac(r.alone)}, in book ${frac(r.inBook)}; product alone ${frac(r.aloneProduct)}, in book ${frac(r.inBookProduct)}${r.book ? ` (${r.book}, ${r.contextParagraphs} paragraphs / ${r.contextChars} characters before it)` : ' (whole text)'}`,
+      `${name} inside their books (quoteSpeakers as measured above; attributeSpeakers as the product):`,
     );
-  console.log(
-    `held-out, all parts: alone ${sum((r) => r.alone)}, in book ${sum((r) => r.inBook)}; product alone ${sum((r) => r.aloneProduct)}, in book ${sum((r) => r.inBookProduct)}`,
-  );
+    for (const r of rows)
+      console.log(
+        `  ${r.source}: alone ${frac(r.alone)}, in book ${frac(r.inBook)}; product alone ${frac(r.aloneProduct)}, in book ${frac(r.inBookProduct)}${r.book ? ` (${r.book}, ${r.contextParagraphs} paragraphs / ${r.contextChars} characters before it)` : ' (whole text)'}`,
+      );
+    console.log(
+      `${name}, all parts: alone ${sum((r) => r.alone)}, in book ${sum((r) => r.inBook)}; product alone ${sum((r) => r.aloneProduct)}, in book ${sum((r) => r.inBookProduct)}`,
+    );
+  }
 }

@@ -6,8 +6,11 @@
  * The novels are not ours to ship: they are read from a directory outside the repository
  * (`BENCH_SPEAKERS_BOOKS`), each file as its repository has it:
  *   hankinghu/literature-books@864c0e77 骆驼祥子.txt, 四世同堂.txt, 红楼梦.txt (GB18030, GB18030, UTF-8);
- *   hexhero/book-txt@b46b8dda 西游记.txt, 三国演义.txt (`git show <commit>:<file> > <dir>/<file>`).
- * 红楼梦第八回's fixture is of another edition; the hankinghu text (the one of 第二十回) gives its context.
+ *   hexhero/book-txt@b46b8dda 西游记.txt, 三国演义.txt, 水浒传.txt (`git show <commit>:<file> > <dir>/<file>`).
+ * 红楼梦第六回 and 第八回's fixtures are of another edition; the hankinghu text (the one of 第二十回) gives
+ * their context.
+ * The tuning passages from the novels are measured the same way (`IN_BOOK_TUNING`), so that what book
+ * context does to attribution can be studied without looking at the held-out passages.
  */
 import { join } from 'node:path';
 import { importBook } from './import.ts';
@@ -20,6 +23,11 @@ export interface PassageInBook {
   source: string;
   file: string;
   at: string;
+  /** Which of the passage's paragraphs holds `at` (a heading before it, 十三, is not unique). */
+  line?: number;
+  /** The passage begins inside the book's paragraph (after a lead-in of another edition's wording):
+   * the context is the paragraphs before it. */
+  inside?: boolean;
 }
 
 export const IN_BOOK: PassageInBook[] = [
@@ -36,6 +44,29 @@ export const IN_BOOK: PassageInBook[] = [
   { source: '罗贯中《三国演义》第四十六回（前半）', file: '三国演义.txt', at: '本章字数:4843' },
 ];
 
+/** The tuning passages taken from the same novels (and 水浒传), placed the same way. */
+export const IN_BOOK_TUNING: PassageInBook[] = [
+  { source: '曹雪芹《红楼梦》第三回', file: '红楼梦.txt', at: '却说雨村忙回头看时' },
+  { source: '曹雪芹《红楼梦》第六回', file: '红楼梦.txt', at: '谋事在人，成事在天', inside: true },
+  { source: '曹雪芹《红楼梦》第二十回', file: '红楼梦.txt', at: '话说宝玉在黛玉房中说' },
+  { source: '曹雪芹《红楼梦》第二十六回（前半）', file: '红楼梦.txt', at: '话说宝玉养过了三十三天之后' },
+  { source: '曹雪芹《红楼梦》第三十一回（前半）', file: '红楼梦.txt', at: '话说袭人见了自己吐的鲜血在地' },
+  { source: '曹雪芹《红楼梦》第四十四回（前半）', file: '红楼梦.txt', at: '话说宝玉和姐妹一处坐着' },
+  { source: '施耐庵《水浒传》第一回', file: '水浒传.txt', at: '随即差人到王进家来捉拿王进' },
+  { source: '施耐庵《水浒传》第二回（鲁提辖）', file: '水浒传.txt', at: '茶博士道：“只在前面便是。”' },
+  { source: '施耐庵《水浒传》第二十三回（前半）', file: '水浒传.txt', at: '话说当日武都头回转身来看见那人' },
+  { source: '吴承恩《西游记》第二十三回（前半）', file: '西游记.txt', at: '诗曰：奉法西来道路赊' },
+  { source: '罗贯中《三国演义》第二十一回', file: '三国演义.txt', at: '却说董承等问马腾曰' },
+  {
+    source: '老舍《骆驼祥子》第十二章',
+    file: '骆驼祥子.txt',
+    at: '祥子想找个地方坐下，把前前后后细想',
+    line: 1,
+  },
+  { source: '老舍《骆驼祥子》第十三章', file: '骆驼祥子.txt', at: '因有雪光，天仿佛亮得早了些', line: 1 },
+  { source: '老舍《骆驼祥子》第十四章', file: '骆驼祥子.txt', at: '刘家的事办得很热闹', line: 1 },
+];
+
 /** The limits of the audiobook import (apps/server audiobook.service BOOK_LIMITS). */
 const LIMITS = { maxBytes: 100 * 1024 * 1024, maxEntries: 5000, maxRatio: 200 };
 
@@ -49,13 +80,23 @@ export async function bookParagraphs(path: string): Promise<string[]> {
 
 const squeeze = (s: string) => s.replace(/[\s\u3000]/gu, '');
 
-/** Index of the one paragraph holding `at`; the passage's first paragraph must begin as it does. */
-export function passageStart(paragraphs: string[], at: string, first: string): number {
+/**
+ * Index of the book's paragraph where the passage begins: the one paragraph holding `at`, less `line`;
+ * that paragraph must begin as the passage's first does (unless the passage begins `inside` it).
+ */
+export function passageStart(
+  paragraphs: string[],
+  at: string,
+  first: string,
+  line = 0,
+  inside = false,
+): number {
   const hits = paragraphs.flatMap((p, i) => (squeeze(p).includes(squeeze(at)) ? [i] : []));
   if (hits.length !== 1) throw new Error(`${at}: found in ${hits.length} paragraphs`);
-  if (squeeze(paragraphs[hits[0]]).slice(0, 6) !== squeeze(first).slice(0, 6))
+  const start = hits[0] - line;
+  if (!inside && squeeze(paragraphs[start] ?? '').slice(0, 6) !== squeeze(first).slice(0, 6))
     throw new Error(`${at}: the book's paragraph does not begin as the passage does`);
-  return hits[0];
+  return start;
 }
 
 type Speaker = string | null;
@@ -117,7 +158,11 @@ export interface InBookResult {
 }
 
 /** Each passage alone and inside its book (passages without a book entry count as alone in both). */
-export async function measureInBook(passages: LabelledPassage[], dir: string): Promise<InBookResult[]> {
+export async function measureInBook(
+  passages: LabelledPassage[],
+  dir: string,
+  table: PassageInBook[] = IN_BOOK,
+): Promise<InBookResult[]> {
   const books = new Map<string, string[]>();
   const out: InBookResult[] = [];
   for (const p of passages) {
@@ -128,7 +173,7 @@ export async function measureInBook(passages: LabelledPassage[], dir: string): P
     if (check.right !== aloneScore.right || check.total !== aloneScore.total)
       throw new Error(`${p.source}: scoring differs from measureSpeakers`);
     const aloneProduct = scoreQuotes(p, alone.product.flat());
-    const entry = IN_BOOK.find((e) => e.source === p.source);
+    const entry = table.find((e) => e.source === p.source);
     if (!entry) {
       out.push({
         source: p.source,
@@ -147,7 +192,7 @@ export async function measureInBook(passages: LabelledPassage[], dir: string): P
       paragraphs = await bookParagraphs(join(dir, entry.file));
       books.set(entry.file, paragraphs);
     }
-    const start = passageStart(paragraphs, entry.at, p.paragraphs[0]);
+    const start = passageStart(paragraphs, entry.at, p.paragraphs[0], entry.line, entry.inside);
     const context = paragraphs.slice(0, start);
     const whole = speakersOf([...context, ...p.paragraphs]);
     out.push({
