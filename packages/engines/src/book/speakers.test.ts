@@ -3,7 +3,7 @@ import { SPEAKERS_TUNING } from './speakers.fixture.ts';
 import { measureSpeakers } from './speakers.measure.ts';
 import { SPEAKERS_TUNING_MORE } from './speakers.more.fixture.ts';
 import { SPEAKERS_TUNING_THIRD } from './speakers.third.fixture.ts';
-import { attributeSpeakers, learnNames } from './speakers.ts';
+import { attributeSpeakers, learnNames, quoteSpeakers } from './speakers.ts';
 
 /** Speakers of the quotes, paragraph by paragraph. */
 function speakersOf(paragraphs: string[]) {
@@ -989,5 +989,49 @@ describe('attributeSpeakers: who is speaking', () => {
     const third = measureSpeakers(SPEAKERS_TUNING_THIRD);
     expect(third.total).toBeGreaterThan(400);
     expect(third.accuracy).toBeGreaterThanOrEqual(0.87);
+  });
+});
+
+describe('quoteSpeakers: a whole book', () => {
+  const passages = [...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE, ...SPEAKERS_TUNING_THIRD];
+  const honglou = passages.filter((p) => p.source.includes('《红楼梦》'));
+  const speakers = (paragraphs: string[]) => quoteSpeakers(paragraphs).map((q) => q.map((s) => s.speaker));
+
+  it('a book over 40000 characters is read chapter by chapter: each chapter as it is alone', () => {
+    // The 红楼梦 passages twice, each after a heading: a book of some 50000 characters.
+    const book: string[] = [];
+    const starts: number[] = [];
+    for (const [i, p] of [...honglou, ...honglou].entries()) {
+      book.push(`第${i + 1}回`);
+      starts.push(book.length);
+      book.push(...p.paragraphs);
+    }
+    expect(book.join('').length).toBeGreaterThan(40000);
+    const whole = speakers(book);
+    for (const [i, p] of [...honglou, ...honglou].entries())
+      expect(whole.slice(starts[i], starts[i] + p.paragraphs.length)).toEqual(speakers(p.paragraphs));
+  });
+
+  it('a one-character name is said as often as a main character: not 笑 or 自 of a longer text', () => {
+    const names = learnNames(honglou.flatMap((p) => p.paragraphs));
+    for (const verb of ['笑', '自', '问', '心', '无']) expect(names.has(verb)).toBe(false);
+    // …while 羿 of 《奔月》 and 操 of 《三国演义》 stay names.
+    const alone = (source: string) => passages.find((p) => p.source.includes(source))?.paragraphs ?? [];
+    expect(learnNames(alone('奔月')).has('羿')).toBe(true);
+    expect(learnNames(alone('三国演义')).has('操')).toBe(true);
+  });
+
+  it('a title two names end with (洪太尉, 高太尉) is not merged into one role with either', () => {
+    const said = speakers([
+      '洪太尉道：“我要看这殿。”',
+      '真人道：“太尉不可。”',
+      '太尉道：“你休胡说！”',
+      '洪太尉走了。',
+      '后来高太尉上任。',
+      '高太尉喝道：“你这厮！”',
+      '高太尉骂道：“贼配军！”',
+    ]).flat();
+    expect(said[0]).toBe('洪太尉');
+    expect(said.slice(-2)).toEqual(['高太尉', '高太尉']);
   });
 });

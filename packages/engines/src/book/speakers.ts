@@ -477,7 +477,15 @@ function singleCharNames(text: string, names: Set<string>): string[] {
     SURNAME.test(ch) && [...names].filter((n) => n.length > 1 && n.startsWith(ch)).length >= 2;
   return [...starts]
     .filter(
-      ([ch, s]) => s.count >= 5 && s.next.size >= 4 && s.speaks && s.inName * 2 < s.count && !family(ch),
+      // …as often as a character the text is about (羿, 操: a clause in 500 characters of narration or
+      // more): in a longer text 笑, 问, 自 of 宝玉听了，笑道 start clauses often enough in number alone.
+      ([ch, s]) =>
+        s.count >= 5 &&
+        s.count * 500 >= text.length &&
+        s.next.size >= 4 &&
+        s.speaks &&
+        s.inName * 2 < s.count &&
+        !family(ch),
     )
     .map(([ch]) => ch);
 }
@@ -819,6 +827,67 @@ const ASIDE_CHARS = 80;
  * speech); `speech` tells which quotes are dialogue at all.
  */
 export function quoteSpeakers(edition: string[]): Said[][] {
+  if (edition.reduce((n, p) => n + p.length, 0) <= BOOK_CHARS) return readSection(edition);
+  // A whole book is read chapter by chapter: names, genders, aliases and the exchange are learnt where
+  // they are used (thresholds that suit a chapter let a book's hundreds of thousands of characters make
+  // names of verbs: 笑 of 宝玉听了，笑道), and a chapter starts with nobody speaking.
+  const out: Said[][] = [];
+  for (const [start, end] of chapterSpans(edition)) {
+    const chapter = edition.slice(start, end);
+    if (chapter.reduce((n, p) => n + p.length, 0) <= BOOK_CHARS) {
+      out.push(...readSection(chapter));
+      continue;
+    }
+    // A long stretch with no heading: blocks, each read after the one before it (its names and exchange).
+    const blocks: string[][] = [[]];
+    let size = 0;
+    for (const p of chapter) {
+      if (size >= BLOCK_CHARS) {
+        blocks.push([]);
+        size = 0;
+      }
+      blocks[blocks.length - 1].push(p);
+      size += p.length;
+    }
+    for (const [k, block] of blocks.entries()) {
+      const lead = blocks[k - 1] ?? [];
+      out.push(...readSection([...lead, ...block]).slice(lead.length));
+    }
+  }
+  return out;
+}
+
+/** Up to this many characters a text is read in one pass (a story, a chapter); a longer one by chapters. */
+const BOOK_CHARS = 40000;
+/** A chapter longer than BOOK_CHARS (a book whose headings were not kept) is read in blocks this long. */
+const BLOCK_CHARS = 6000;
+/** A chapter heading as a book's text keeps it (正文 第二十一回 曹操煮酒论英雄, 《》目录 第二十三回 …). */
+const CHAPTER =
+  /^[^。！？!?“”「」]{0,8}?第[一二三四五六七八九十百千零〇两0-9０-９]+[章回节卷][^。！？!?“”「」]{0,30}$/u;
+/** The line some editions end a chapter with: (本章完). */
+const CHAPTER_END = /^[（(]?本[章回]完[）)]?$/u;
+
+/** [start, end) of each chapter of a book's paragraphs: at its headings, after its end marks. */
+function chapterSpans(paragraphs: string[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let start = 0;
+  for (const [i, p] of paragraphs.entries()) {
+    const t = p.trim();
+    if (i > start && (HEADING.test(t) || CHAPTER.test(t))) {
+      spans.push([start, i]);
+      start = i;
+    }
+    if (CHAPTER_END.test(t)) {
+      spans.push([start, i + 1]);
+      start = i + 1;
+    }
+  }
+  if (start < paragraphs.length) spans.push([start, paragraphs.length]);
+  return spans;
+}
+
+/** `quoteSpeakers` over one text read in one pass. */
+function readSection(edition: string[]): Said[][] {
   // Note marks of annotated editions (墨子〔４〕, 赛神②) are not part of names.
   // A speech verb closing a paragraph with a dash (支支梧梧地说——) announces the next line as a colon does.
   const paragraphs = edition.map((p) =>
@@ -963,7 +1032,8 @@ function readCharacters(paragraphs: string[]): Characters {
     const fulls = [...names].filter(
       (full) => full !== short && full.endsWith(short) && full.length - short.length <= 3,
     );
-    if (numbered && fulls.length > 1) continue;
+    // A title two fuller names end with (洪太尉, 高太尉) is two people's: neither is merged into it.
+    if (fulls.length > 1) continue;
     for (const full of fulls) forms.set(full, short);
   }
   for (const short of names) if (names.has(`${short}儿`)) forms.set(`${short}儿`, short);
