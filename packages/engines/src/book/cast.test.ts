@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { CAST_BOOKS, castParagraphs } from './cast.fixture.ts';
 import { measureCast } from './cast.measure.ts';
 import { castRoles, looksLikePerson } from './cast.ts';
-import { attributeSpeakers } from './speakers.ts';
+import { SPEAKERS_TUNING } from './speakers.fixture.ts';
+import { SPEAKERS_TUNING_MORE } from './speakers.more.fixture.ts';
+import { SPEAKERS_TUNING_THIRD } from './speakers.third.fixture.ts';
+import { attributeSpeakers, quoteSpeakers } from './speakers.ts';
 
 const roles = (lines: Record<string, number>, narration: string) =>
   Object.fromEntries(castRoles(new Map(Object.entries(lines)), narration));
@@ -81,6 +84,21 @@ describe('castRoles: only people become roles', () => {
     });
   });
 
+  it('two characters who both speak much are no nickname of each other, however often a list joins them', () => {
+    // 凤姐宝玉, 宝玉秦钟: a long book lists main characters together twice easily.
+    const narration = `${'秦钟走了。'.repeat(20)}带着宝玉秦钟来了。宝玉秦钟在外间。凤姐宝玉躺着。众人围着凤姐宝玉。${'宝玉笑了。'.repeat(200)}`;
+    expect(roles({ 宝玉: 60, 凤姐: 30, 秦钟: 5 }, narration)).toEqual({
+      宝玉: '宝玉',
+      凤姐: '凤姐',
+      秦钟: '秦钟',
+    });
+  });
+
+  it('two words joined by 的 once among many mentions of each are two people (黛玉的丫头)', () => {
+    const narration = `黛玉的丫头走来。${'黛玉笑了。'.repeat(10)}${'丫头来了。'.repeat(10)}`;
+    expect(roles({ 黛玉: 20, 丫头: 6 }, narration)).toEqual({ 黛玉: '黛玉', 丫头: '丫头' });
+  });
+
   it('tells people by their form: surnames, 阿/小/老, titles, person nouns', () => {
     for (const name of ['我', '王胡', '阿Q', '小D', '老栓', '四婶', '柳妈', '猎户', '喝酒的人', '红鼻子老拱'])
       expect(looksLikePerson(name), name).toBe(true);
@@ -114,6 +132,29 @@ describe('attributeSpeakers: the cast of a book', () => {
       .paragraphs.flatMap((p) => p.segments)
       .filter((s) => s.kind === 'quote' && s.text.startsWith('那么，'));
     expect(lines.map((s) => s.speaker)).toEqual(['祥林嫂', '祥林嫂']);
+  });
+
+  it('keeps the rules’ speakers of the 红楼梦 passages, alone and after a text listing its characters together', () => {
+    const honglou = [...SPEAKERS_TUNING, ...SPEAKERS_TUNING_MORE, ...SPEAKERS_TUNING_THIRD].filter((p) =>
+      p.source.includes('《红楼梦》'),
+    );
+    // What a long book holds before them: 秦钟 speaking, lists of names, 黛玉的丫头.
+    const context = [
+      ...Array.from({ length: 20 }, () => '秦钟笑道：“这里好。”'),
+      '凤姐带着宝玉秦钟往庵里来。',
+      '宝玉秦钟在外间。',
+      '凤姐宝玉躺在床上。',
+      '众人围着凤姐宝玉。',
+      '黛玉的丫头走来。',
+    ];
+    const passages = honglou.flatMap((p) => p.paragraphs);
+    for (const book of [passages, [...context, ...passages]]) {
+      const rules = quoteSpeakers(book).map((q) => q.filter((s) => s.speech).map((s) => s.speaker));
+      const cast = attributeSpeakers(book).paragraphs.map((p) =>
+        p.segments.filter((s) => s.kind === 'quote').map((s) => s.speaker),
+      );
+      expect(cast).toEqual(rules);
+    }
   });
 
   it('casts 《阿Q正传》 with 阿Q and no fragments (要, 赵) or cited sages (孔子)', () => {
