@@ -72,10 +72,32 @@ const LIMITS = { maxBytes: 100 * 1024 * 1024, maxEntries: 5000, maxRatio: 200 };
 
 /** A book's paragraphs as the audiobook import hands them to attribution (chapters flattened). */
 export async function bookParagraphs(path: string): Promise<string[]> {
+  return (await bookChapters(path)).flat();
+}
+
+/** The same, per chapter: the product also hands attribution the paragraphs per chapter. */
+export async function bookChapters(path: string): Promise<string[][]> {
   const book = await importBook(path, LIMITS);
   return book.chapters
     .filter((c) => c.paragraphs.some((p) => p.trim()))
-    .flatMap((c) => c.paragraphs.filter((p) => p.trim()));
+    .map((c) => c.paragraphs.filter((p) => p.trim()));
+}
+
+/**
+ * Paragraphs per chapter of the book's first `start` paragraphs followed by a passage of `length`:
+ * the chapter it begins in is cut there, the passage going on with it (or starting the next one).
+ */
+export function contextSizes(chapters: number[], start: number, length: number): number[] {
+  const sizes: number[] = [];
+  let at = 0;
+  for (const n of chapters) {
+    if (at >= start) break;
+    sizes.push(Math.min(n, start - at));
+    at += n;
+  }
+  if (at === start || sizes.length === 0) sizes.push(length);
+  else sizes[sizes.length - 1] += length;
+  return sizes;
 }
 
 const squeeze = (s: string) => s.replace(/[\s\u3000]/gu, '');
@@ -133,9 +155,9 @@ export function scoreQuotes(p: LabelledPassage, got: Speaker[]) {
  * Per paragraph, per quote, the speaker of the rules (`quoteSpeakers`, what `measureSpeakers` scores)
  * and of the product (`attributeSpeakers`, after its cast drops speakers that are no person).
  */
-function speakersOf(paragraphs: string[]) {
+function speakersOf(paragraphs: string[], chapterSizes?: number[]) {
   const said = quoteSpeakers(paragraphs);
-  const attributed = attributeSpeakers(paragraphs);
+  const attributed = attributeSpeakers(paragraphs, chapterSizes);
   const product = said.map((quotes, i) => {
     const segments = attributed.paragraphs[i].segments.filter((s) => s.kind === 'quote');
     let k = 0;
@@ -163,7 +185,7 @@ export async function measureInBook(
   dir: string,
   table: PassageInBook[] = IN_BOOK,
 ): Promise<InBookResult[]> {
-  const books = new Map<string, string[]>();
+  const books = new Map<string, string[][]>();
   const out: InBookResult[] = [];
   for (const p of passages) {
     const alone = speakersOf(p.paragraphs);
@@ -187,14 +209,21 @@ export async function measureInBook(
       });
       continue;
     }
-    let paragraphs = books.get(entry.file);
-    if (!paragraphs) {
-      paragraphs = await bookParagraphs(join(dir, entry.file));
-      books.set(entry.file, paragraphs);
+    let chapters = books.get(entry.file);
+    if (!chapters) {
+      chapters = await bookChapters(join(dir, entry.file));
+      books.set(entry.file, chapters);
     }
+    const paragraphs = chapters.flat();
     const start = passageStart(paragraphs, entry.at, p.paragraphs[0], entry.line, entry.inside);
     const context = paragraphs.slice(0, start);
-    const whole = speakersOf([...context, ...p.paragraphs]);
+    // The product hands attribution the import's chapters (audiobook.service attributeWithModel).
+    const sizes = contextSizes(
+      chapters.map((c) => c.length),
+      start,
+      p.paragraphs.length,
+    );
+    const whole = speakersOf([...context, ...p.paragraphs], sizes);
     out.push({
       source: p.source,
       book: entry.file,

@@ -1012,6 +1012,27 @@ describe('quoteSpeakers: a whole book', () => {
       expect(whole.slice(starts[i], starts[i] + p.paragraphs.length)).toEqual(speakers(p.paragraphs));
   });
 
+  it('the chapters the import found (paragraphs per chapter) are read each as it is alone', () => {
+    // The 红楼梦 passages twice with no heading in the text: only the sizes tell where chapters start.
+    const chapters = [...honglou, ...honglou].map((p) => p.paragraphs);
+    const book = chapters.flat();
+    expect(book.join('').length).toBeGreaterThan(40000);
+    const sizes = chapters.map((c) => c.length);
+    const whole = quoteSpeakers(book, sizes).map((q) => q.map((s) => s.speaker));
+    const product = attributeSpeakers(book, sizes).paragraphs;
+    let start = 0;
+    for (const c of chapters) {
+      expect(whole.slice(start, start + c.length)).toEqual(speakers(c));
+      const alone = attributeSpeakers(c).paragraphs;
+      expect(product.slice(start, start + c.length).map((p) => p.segments)).toEqual(
+        alone.map((p) => p.segments),
+      );
+      start += c.length;
+    }
+    // Sizes that do not cover the text are not used.
+    expect(quoteSpeakers(book, [1, 2])).toEqual(quoteSpeakers(book));
+  });
+
   it('a one-character name is said as often as a main character: not 笑 or 自 of a longer text', () => {
     const names = learnNames(honglou.flatMap((p) => p.paragraphs));
     for (const verb of ['笑', '自', '问', '心', '无']) expect(names.has(verb)).toBe(false);

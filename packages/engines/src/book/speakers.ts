@@ -824,15 +824,16 @@ const ASIDE_CHARS = 80;
 
 /**
  * Per paragraph, per quote (in the order of `findQuotes`): its speaker, or null (unnamed, or not
- * speech); `speech` tells which quotes are dialogue at all.
+ * speech); `speech` tells which quotes are dialogue at all. `chapterSizes` (paragraphs per chapter, as
+ * the import found them) are a long book's chapters instead of the headings guessed from its text.
  */
-export function quoteSpeakers(edition: string[]): Said[][] {
+export function quoteSpeakers(edition: string[], chapterSizes?: number[]): Said[][] {
   if (edition.reduce((n, p) => n + p.length, 0) <= BOOK_CHARS) return readSection(edition);
   // A whole book is read chapter by chapter: names, genders, aliases and the exchange are learnt where
   // they are used (thresholds that suit a chapter let a book's hundreds of thousands of characters make
   // names of verbs: 笑 of 宝玉听了，笑道), and a chapter starts with nobody speaking.
   const out: Said[][] = [];
-  for (const [start, end] of chapterSpans(edition)) {
+  for (const [start, end] of givenSpans(edition, chapterSizes) ?? chapterSpans(edition)) {
     const chapter = edition.slice(start, end);
     if (chapter.reduce((n, p) => n + p.length, 0) <= BOOK_CHARS) {
       out.push(...readSection(chapter));
@@ -883,6 +884,23 @@ function chapterSpans(paragraphs: string[]): Array<[number, number]> {
     }
   }
   if (start < paragraphs.length) spans.push([start, paragraphs.length]);
+  return spans;
+}
+
+/**
+ * [start, end) of each chapter the import found, when its sizes cover the paragraphs; none when they do
+ * not, or name one chapter only (a book the import found no chapters in: its headings are guessed).
+ */
+function givenSpans(paragraphs: string[], sizes?: number[]): Array<[number, number]> | null {
+  if (!sizes || sizes.filter((n) => n > 0).length < 2) return null;
+  if (sizes.some((n) => !Number.isInteger(n) || n < 0)) return null;
+  if (sizes.reduce((a, b) => a + b, 0) !== paragraphs.length) return null;
+  const spans: Array<[number, number]> = [];
+  let start = 0;
+  for (const n of sizes) {
+    if (n > 0) spans.push([start, start + n]);
+    start += n;
+  }
   return spans;
 }
 
@@ -1529,8 +1547,12 @@ function nameTheRole(narration: string, names: Set<string>, turns: Exchange['tur
   }
 }
 
-export function attributeSpeakers(paragraphs: string[]): AttributedText {
-  const speakers = quoteSpeakers(paragraphs);
+/**
+ * Narration and quotes of each paragraph with their speakers, and the cast. `chapterSizes`: paragraphs
+ * per chapter of a book as imported, its chapter breaks (see `quoteSpeakers`).
+ */
+export function attributeSpeakers(paragraphs: string[], chapterSizes?: number[]): AttributedText {
+  const speakers = quoteSpeakers(paragraphs, chapterSizes);
   const result: AttributedText['paragraphs'] = [];
   const counts = new Map<string, number>();
   for (const [i, p] of paragraphs.entries()) {

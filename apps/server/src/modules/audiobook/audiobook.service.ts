@@ -166,7 +166,8 @@ async function attributeWithModel(
   paragraphs: string[],
   chapterSizes: number[],
 ): Promise<{ attributed: AttributedText; attribution: string }> {
-  const attributed = attributeSpeakers(paragraphs);
+  // The import's chapters are the rules' chapter breaks too (rather than headings guessed from the text).
+  const attributed = attributeSpeakers(paragraphs, chapterSizes);
   const client = ctx.engines.llm;
   if (!client || !attributed.paragraphs.some((p) => p.segments.some((s) => s.kind === 'quote')))
     return { attributed, attribution: '规则' };
