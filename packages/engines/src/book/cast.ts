@@ -15,9 +15,11 @@
  *   顺”。这原是…), is an authority the narrator cites, not a character (荀彧曰：“…” speaks);
  * - a name of four characters or more said once that differs by one character from a role of the same
  *   length (卫若婆子, a misprint of 卫老婆子) is that role;
- * - a role the narration puts before another's name twice or more (骆驼 of 骆驼祥子) is its nickname;
+ * - a role the narration puts before another's name twice or more (骆驼 of 骆驼祥子) is its nickname,
+ *   when that one speaks ten times as much (two main characters a list joins, 凤姐宝玉, are two);
  * - a description that is another role plus 的人 (花白胡子的人, 花白胡子) is that role, and two
- *   descriptions joined by 的 in the narration (光头的矮子) are one person.
+ *   descriptions joined by 的 in the narration (光头的矮子) are one person, when the phrase is a quarter
+ *   of the rarer one's mentions or more (黛玉的丫头, once in a long book, is her maid).
  */
 
 const SURNAME_START =
