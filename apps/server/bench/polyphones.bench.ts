@@ -2,7 +2,8 @@
  * Polyphone accuracy of the TTS/audiobook pinyin layer on the hand-checked sets and on real text nobody
  * here wrote (鲁迅's stories; 老舍, 朱自清, 红楼梦, 三国演义 and more 鲁迅; a third lot from 郁达夫, 许地山,
  * 萧红, 周作人 and more 老舍, 红楼梦, 三国, 鲁迅: each a tuning part and a held-out part kept out of
- * tuning), and its speed in CPU time; with g2pW installed in the models
+ * tuning), encyclopaedia sentences labelled by others (CPP, when BENCH_CPP_DIR points at g2pM's data
+ * folder), and its speed in CPU time; with g2pW installed in the models
  * folder (SHERPA_ONNX_MODELS_DIR, else DATA_DIR/models), every set again with the model deciding.
  * `npm run bench:polyphones`
  */
