@@ -828,14 +828,14 @@ const ASIDE_CHARS = 80;
  * the import found them) are a long book's chapters instead of the headings guessed from its text.
  */
 export function quoteSpeakers(edition: string[], chapterSizes?: number[]): Said[][] {
-  if (edition.reduce((n, p) => n + p.length, 0) <= BOOK_CHARS) return readSection(edition);
+  if (charsOf(edition) <= BOOK_CHARS) return readSection(edition);
   // A whole book is read chapter by chapter: names, genders, aliases and the exchange are learnt where
   // they are used (thresholds that suit a chapter let a book's hundreds of thousands of characters make
   // names of verbs: 笑 of 宝玉听了，笑道), and a chapter starts with nobody speaking.
   const out: Said[][] = [];
   for (const [start, end] of givenSpans(edition, chapterSizes) ?? chapterSpans(edition)) {
     const chapter = edition.slice(start, end);
-    if (chapter.reduce((n, p) => n + p.length, 0) <= BOOK_CHARS) {
+    if (charsOf(chapter) <= BOOK_CHARS) {
       out.push(...readSection(chapter));
       continue;
     }
@@ -858,6 +858,7 @@ export function quoteSpeakers(edition: string[], chapterSizes?: number[]): Said[
   return out;
 }
 
+const charsOf = (paragraphs: string[]) => paragraphs.reduce((n, p) => n + p.length, 0);
 /** Up to this many characters a text is read in one pass (a story, a chapter); a longer one by chapters. */
 const BOOK_CHARS = 40000;
 /** A chapter longer than BOOK_CHARS (a book whose headings were not kept) is read in blocks this long. */
